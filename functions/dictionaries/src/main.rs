@@ -1,0 +1,8 @@
+//! `/api/v1/api/dictionaries`: a thin Lambda over `shared::rest::DICTIONARIES`.
+
+use shared::rest::{handler, DICTIONARIES};
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    shared::http::run(&DICTIONARIES, handler(&DICTIONARIES)).await
+}

@@ -1,0 +1,8 @@
+//! `/api/v1/entry/{source}/{id}`: a thin Lambda over `shared::rest::ENTRY`.
+
+use shared::rest::{handler, ENTRY};
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    shared::http::run(&ENTRY, handler(&ENTRY)).await
+}

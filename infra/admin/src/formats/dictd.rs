@@ -1,0 +1,276 @@
+//! The dictd database format used by FreeDict and GCIDE: a `.index` of
+//! `headword TAB offset TAB length` lines (offsets in dictd's base64) and a
+//! `.dict.dz` (gzip; dictzip's random-access header is not needed when the
+//! whole file is read once).
+
+use flate2::read::MultiGzDecoder;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DictdError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: line {line}: {message}")]
+    Index {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error("{path}: article for {headword:?} at byte {offset} (+{length}) runs past the end of the data ({size} bytes): the file is truncated or does not belong to this index")]
+    OutOfRange {
+        path: PathBuf,
+        headword: String,
+        offset: u64,
+        length: u64,
+        size: u64,
+    },
+}
+
+/// One `.index` line: the article of `headword` is `length` bytes at `offset`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexLine {
+    pub headword: String,
+    pub offset: u64,
+    pub length: u64,
+    /// 1-based line number, for error messages.
+    pub line: usize,
+}
+
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// dictd's base64 numbers: most significant digit first, no padding.
+pub fn decode_number(text: &str) -> Option<u64> {
+    if text.is_empty() || text.len() > 10 {
+        return None;
+    }
+    text.bytes().try_fold(0u64, |n, c| {
+        let digit = BASE64.iter().position(|&b| b == c)? as u64;
+        Some(n * 64 + digit)
+    })
+}
+
+/// Parses an index. Invalid UTF-8 in a headword (seen in a few files) is
+/// replaced rather than fatal; a malformed line is an error naming it.
+pub fn parse_index(path: &Path, bytes: &[u8]) -> Result<Vec<IndexLine>, DictdError> {
+    let mut lines = Vec::new();
+    for (number, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = number + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if raw.is_empty() {
+            continue;
+        }
+        let text = String::from_utf8_lossy(raw);
+        let bad = |message: &str| DictdError::Index {
+            path: path.to_path_buf(),
+            line,
+            message: message.to_string(),
+        };
+        let mut fields = text.rsplitn(3, '\t');
+        let (length, offset, headword) = match (fields.next(), fields.next(), fields.next()) {
+            (Some(l), Some(o), Some(h)) => (l, o, h),
+            _ => {
+                return Err(bad(
+                    "expected headword, offset and length separated by tabs",
+                ))
+            }
+        };
+        let offset =
+            decode_number(offset).ok_or_else(|| bad("offset is not a dictd base64 number"))?;
+        let length =
+            decode_number(length).ok_or_else(|| bad("length is not a dictd base64 number"))?;
+        lines.push(IndexLine {
+            headword: headword.to_string(),
+            offset,
+            length,
+            line,
+        });
+    }
+    Ok(lines)
+}
+
+/// A dictd database read into memory.
+pub struct Database {
+    pub index: Vec<IndexLine>,
+    pub data: Vec<u8>,
+    data_path: PathBuf,
+}
+
+impl Database {
+    /// Opens `<prefix>.index` and `<prefix>.dict.dz` (or an uncompressed `.dict`).
+    pub fn open(prefix: &Path) -> Result<Self, DictdError> {
+        let index_path = with_suffix(prefix, ".index");
+        let index_bytes = std::fs::read(&index_path).map_err(|source| DictdError::Io {
+            path: index_path.clone(),
+            source,
+        })?;
+        let index = parse_index(&index_path, &index_bytes)?;
+        let dz = with_suffix(prefix, ".dict.dz");
+        let (data_path, data) = if dz.exists() {
+            let file = std::fs::File::open(&dz).map_err(|source| DictdError::Io {
+                path: dz.clone(),
+                source,
+            })?;
+            let mut data = Vec::new();
+            MultiGzDecoder::new(file)
+                .read_to_end(&mut data)
+                .map_err(|source| DictdError::Io {
+                    path: dz.clone(),
+                    source: std::io::Error::new(
+                        source.kind(),
+                        format!(
+                            "corrupt or truncated gzip data after {} bytes: {source}",
+                            data.len()
+                        ),
+                    ),
+                })?;
+            (dz, data)
+        } else {
+            let plain = with_suffix(prefix, ".dict");
+            let data = std::fs::read(&plain).map_err(|source| DictdError::Io {
+                path: plain.clone(),
+                source,
+            })?;
+            (plain, data)
+        };
+        Ok(Self {
+            index,
+            data,
+            data_path,
+        })
+    }
+
+    /// The article text an index line points at. Invalid UTF-8 is replaced.
+    pub fn article(&self, line: &IndexLine) -> Result<String, DictdError> {
+        let end = line
+            .offset
+            .checked_add(line.length)
+            .filter(|&end| end <= self.data.len() as u64);
+        match end {
+            Some(end) => Ok(String::from_utf8_lossy(
+                &self.data[line.offset as usize..end as usize],
+            )
+            .into_owned()),
+            None => Err(DictdError::OutOfRange {
+                path: self.data_path.clone(),
+                headword: line.headword.clone(),
+                offset: line.offset,
+                length: line.length,
+                size: self.data.len() as u64,
+            }),
+        }
+    }
+
+    /// The index lines of articles (not dictd's `00database…` metadata), one per
+    /// article: several lines that point at the same bytes are one article.
+    pub fn articles(&self) -> Vec<&IndexLine> {
+        let mut seen = std::collections::HashSet::new();
+        self.index
+            .iter()
+            .filter(|l| {
+                !l.headword.starts_with("00database") && !l.headword.starts_with("00-database")
+            })
+            .filter(|l| seen.insert((l.offset, l.length)))
+            .collect()
+    }
+
+    /// A metadata article such as `00databaseinfo`, if present.
+    pub fn metadata(&self, name: &str) -> Option<String> {
+        let line = self.index.iter().find(|l| l.headword == name)?;
+        self.article(line).ok()
+    }
+}
+
+fn with_suffix(prefix: &Path, suffix: &str) -> PathBuf {
+    let mut path = prefix.as_os_str().to_owned();
+    path.push(suffix);
+    PathBuf::from(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_dictd_base64_numbers() {
+        assert_eq!(decode_number("A"), Some(0));
+        assert_eq!(decode_number("B"), Some(1));
+        assert_eq!(decode_number("BA"), Some(64));
+        assert_eq!(decode_number("W9V"), Some(22 * 4096 + 61 * 64 + 21));
+        assert_eq!(decode_number(""), None);
+        assert_eq!(decode_number("A=B"), None);
+    }
+
+    #[test]
+    fn parses_index_lines_with_spaces_and_bad_bytes() {
+        let index = b"a few\tWcA\ts\nbank\tW9V\tV\r\nb\xffad\tB\tB\n";
+        let lines = parse_index(Path::new("x.index"), index).unwrap();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].headword, "a few");
+        assert_eq!(
+            lines[1],
+            IndexLine {
+                headword: "bank".into(),
+                offset: 22 * 4096 + 61 * 64 + 21,
+                length: 21,
+                line: 2
+            }
+        );
+        assert_eq!(lines[2].headword, "b\u{fffd}ad");
+    }
+
+    #[test]
+    fn malformed_index_lines_name_file_and_line() {
+        let err = parse_index(Path::new("eng-fra.index"), b"ok\tA\tB\nbroken line\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "eng-fra.index: line 2: expected headword, offset and length separated by tabs"
+        );
+        let err = parse_index(Path::new("eng-fra.index"), b"x\t!!\tB\n").unwrap_err();
+        assert!(err.to_string().contains("line 1: offset"));
+    }
+
+    #[test]
+    fn articles_past_the_end_are_errors_not_garbage() {
+        let db = Database {
+            index: vec![IndexLine {
+                headword: "bank".into(),
+                offset: 5,
+                length: 10,
+                line: 1,
+            }],
+            data: b"0123456789".to_vec(),
+            data_path: PathBuf::from("eng-fra.dict.dz"),
+        };
+        let err = db.article(&db.index[0]).unwrap_err().to_string();
+        assert!(
+            err.starts_with("eng-fra.dict.dz: article for \"bank\" at byte 5"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn shared_articles_are_imported_once() {
+        let line = |h: &str, o| IndexLine {
+            headword: h.into(),
+            offset: o,
+            length: 1,
+            line: 1,
+        };
+        let db = Database {
+            index: vec![
+                line("00databaseinfo", 0),
+                line("Haus", 1),
+                line("haus", 1),
+                line("Hof", 2),
+            ],
+            data: b"iHH".to_vec(),
+            data_path: PathBuf::from("d"),
+        };
+        let heads: Vec<_> = db.articles().iter().map(|l| l.headword.clone()).collect();
+        assert_eq!(heads, vec!["Haus", "Hof"]);
+    }
+}

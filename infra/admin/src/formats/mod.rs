@@ -1,0 +1,4 @@
+//! Readers of the source formats.
+
+pub mod dictd;
+pub mod freedict;

@@ -1,0 +1,253 @@
+//! `dictadmin`: the project's admin command line. It reads the same
+//! configuration variables as the functions (ENTRIES_TABLE, KEYS_TABLE,
+//! AUDIO_BUCKET, and DYNAMODB_ENDPOINT / S3_ENDPOINT for the local stack).
+
+mod formats;
+mod html;
+mod import;
+mod keys;
+mod languages;
+mod tables;
+mod writer;
+
+use clap::{Parser, Subcommand};
+use shared::app::Clients;
+use shared::config::Config;
+use shared::items;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "dictadmin", about = "Admin command line of the dictionary API")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Create the tables of template.yaml and the audio bucket, if missing.
+    Setup {
+        #[arg(long, default_value = "template.yaml")]
+        template: PathBuf,
+    },
+    /// Import dictionaries from their original formats.
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
+    /// Manage API keys.
+    Keys {
+        #[command(subcommand)]
+        action: KeyAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportSource {
+    /// FreeDict dictd databases, given by path without extension
+    /// (for example /usr/share/dictd/freedict-eng-fra).
+    Freedict { prefixes: Vec<PathBuf> },
+}
+
+#[derive(Subcommand)]
+enum KeyAction {
+    /// Create a key and print its secret (shown only this once).
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value = "free")]
+        plan: String,
+        /// A monthly limit of this key's own, instead of the plan's.
+        #[arg(long)]
+        limit: Option<u64>,
+        /// Create exactly this key (for the local demo key).
+        #[arg(long)]
+        secret: Option<String>,
+    },
+    /// List keys (ids, plans, limits; never secrets).
+    List,
+    /// Disable a key: it stops working within 60 seconds.
+    Disable { key_id: String },
+    /// Enable a disabled key again.
+    Enable { key_id: String },
+    /// Change a key's plan and, optionally, its own limit.
+    SetPlan {
+        key_id: String,
+        #[arg(long)]
+        plan: String,
+        #[arg(long, conflicts_with = "plan_limit")]
+        limit: Option<u64>,
+        /// Drop the key's own limit and use the plan's.
+        #[arg(long = "plan-limit")]
+        plan_limit: bool,
+    },
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match run(Cli::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<(), String> {
+    let config = Config::from_env().map_err(|e| e.to_string())?;
+    let clients = Clients::new(&config).await;
+    match cli.command {
+        Command::Setup { template } => {
+            let text = std::fs::read_to_string(&template)
+                .map_err(|e| format!("{}: {e}", template.display()))?;
+            tables::create_tables(&clients.dynamodb, &config, &text).await?;
+            tables::create_bucket(&clients.s3, &config.audio_bucket).await
+        }
+        Command::Import {
+            source: ImportSource::Freedict { prefixes },
+        } => {
+            for prefix in prefixes {
+                let imported = import::import_freedict(&prefix).map_err(|e| e.to_string())?;
+                write_dictionary(&clients.dynamodb, &config, imported).await?;
+            }
+            Ok(())
+        }
+        Command::Keys { action } => run_keys(&clients.dynamodb, &config.keys_table, action).await,
+    }
+}
+
+/// Writes the entries, then the dictionary record: a dictionary is listed only
+/// once all its entries are in.
+async fn write_dictionary(
+    client: &aws_sdk_dynamodb::Client,
+    config: &Config,
+    imported: import::ImportedDictionary,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let id = imported.dictionary.dictionary_id.clone();
+    let entry_items: Vec<items::Item> = imported.entries.iter().map(items::entry_to_item).collect();
+    let count = entry_items.len() as u64;
+    let bar = writer::progress(count, &id);
+    writer::write_all(client, &config.entries_table, entry_items, &bar)
+        .await
+        .map_err(|e| e.to_string())?;
+    writer::write_all(
+        client,
+        &config.entries_table,
+        vec![items::dictionary_to_item(&imported.dictionary)],
+        &bar,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s)",
+        count + 1,
+        (count + 1) as f64 / seconds.max(0.001)
+    );
+    Ok(())
+}
+
+async fn run_keys(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    action: KeyAction,
+) -> Result<(), String> {
+    match action {
+        KeyAction::Create {
+            name,
+            plan,
+            limit,
+            secret,
+        } => {
+            let (secret, record, created) = keys::create(
+                client,
+                table,
+                &name,
+                keys::parse_plan(&plan)?,
+                limit,
+                secret,
+            )
+            .await?;
+            if created {
+                println!(
+                    "created {} ({}, plan {}, limit {})",
+                    record.key_id,
+                    record.name,
+                    record.plan.name(),
+                    record.limit()
+                );
+            } else {
+                println!(
+                    "exists {} ({}, plan {}, limit {})",
+                    record.key_id,
+                    record.name,
+                    record.plan.name(),
+                    record.limit()
+                );
+            }
+            println!("API key: {secret}");
+            Ok(())
+        }
+        KeyAction::List => {
+            println!(
+                "{:<18} {:<8} {:>9} {:<8} {:<20} name",
+                "key id", "plan", "limit", "state", "created"
+            );
+            for r in keys::list(client, table).await? {
+                let state = if r.disabled { "disabled" } else { "active" };
+                println!(
+                    "{:<18} {:<8} {:>9} {:<8} {:<20} {}",
+                    r.key_id,
+                    r.plan.name(),
+                    r.limit(),
+                    state,
+                    r.created_at,
+                    r.name
+                );
+            }
+            Ok(())
+        }
+        KeyAction::Disable { key_id } => set_disabled(client, table, &key_id, true).await,
+        KeyAction::Enable { key_id } => set_disabled(client, table, &key_id, false).await,
+        KeyAction::SetPlan {
+            key_id,
+            plan,
+            limit,
+            plan_limit,
+        } => {
+            let mut record = keys::find(client, table, &key_id).await?;
+            record.plan = keys::parse_plan(&plan)?;
+            if limit.is_some() || plan_limit {
+                record.custom_limit = limit;
+            }
+            keys::save(client, table, &record).await?;
+            println!(
+                "{key_id}: plan {}, limit {}",
+                record.plan.name(),
+                record.limit()
+            );
+            Ok(())
+        }
+    }
+}
+
+async fn set_disabled(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    key_id: &str,
+    disabled: bool,
+) -> Result<(), String> {
+    let mut record = keys::find(client, table, key_id).await?;
+    record.disabled = disabled;
+    keys::save(client, table, &record).await?;
+    println!(
+        "{key_id}: {}",
+        if disabled { "disabled" } else { "enabled" }
+    );
+    Ok(())
+}

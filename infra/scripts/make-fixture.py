@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Rebuilds data/fixture/ from the Debian packages: a small subset of real
+FreeDict dictd databases, still in their original format (.index + .dict.dz),
+with each package's copyright file. Run by hand when the fixture should change;
+the tests and the local stack only read the committed result.
+
+    python3 infra/scripts/make-fixture.py
+"""
+import gzip
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OUT = ROOT / "data" / "fixture"
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+# Headwords the tests and the README name, plus an even sample of the rest.
+FREEDICT = {
+    "eng-fra": (["bank", "good", "bad", "house", "cat", "dog", "school", "a", "a few", "water", "book",
+                 "banana", "band", "bandage", "banner", "bar", "colour", "color", "computer", "dictionary"], 25),
+    "fra-eng": (["école", "maison", "chat", "chien", "banque", "bon", "mauvais", "eau", "livre", "cœur",
+                 "être", "élève", "écrire", "ecu", "cote", "côte", "coté", "côté"], 25),
+    "eng-spa": (["dog", "school", "house", "cat", "bank", "water", "book", "good", "bad"], 25),
+    "deu-eng": (["Haus", "Schule", "gut", "Straße", "Hund", "Katze", "Wasser", "Buch", "schlecht", "Bank",
+                 "Gut", "Übung", "Ärger", "Öl"], 4000),
+}
+
+
+def encode(n):
+    if n == 0:
+        return "A"
+    out = ""
+    while n:
+        out = B64[n % 64] + out
+        n //= 64
+    return out
+
+
+def decode(s):
+    n = 0
+    for c in s:
+        n = n * 64 + B64.index(c)
+    return n
+
+
+def subset(src_dir, name, words, every, out_dir):
+    index = [line.split("\t") for line in
+             (src_dir / f"{name}.index").read_bytes().decode("utf-8", "replace").splitlines() if line]
+    data = gzip.open(src_dir / f"{name}.dict.dz").read()
+    wanted = {w.lower() for w in words}
+    chosen = []
+    for i, (head, off, length) in enumerate(index):
+        if head.startswith("00database") or head.lower() in wanted or i % every == 0:
+            chosen.append((head, decode(off), decode(length)))
+    blob = bytearray()
+    placed = {}
+    lines = []
+    for head, off, length in chosen:
+        if (off, length) not in placed:
+            placed[(off, length)] = (len(blob), length)
+            blob += data[off:off + length]
+        new_off, new_len = placed[(off, length)]
+        lines.append(f"{head}\t{encode(new_off)}\t{encode(new_len)}\n")
+    (out_dir / f"{name}.index").write_text("".join(lines), encoding="utf-8")
+    with gzip.GzipFile(out_dir / f"{name}.dict.dz", "wb", mtime=0) as f:
+        f.write(bytes(blob))
+    return len(lines)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        packages = [f"dict-freedict-{pair}" for pair in FREEDICT]
+        subprocess.run(["apt-get", "download", *packages], cwd=tmp, check=True)
+        for deb in tmp.glob("*.deb"):
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp / "x")], check=True)
+        out = OUT / "freedict"
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        for pair, (words, every) in FREEDICT.items():
+            name = f"freedict-{pair}"
+            count = subset(tmp / "x/usr/share/dictd", name, words, every, out)
+            # All dict-freedict-* packages come from one source package and ship
+            # the same copyright file.
+            shutil.copy(tmp / f"x/usr/share/doc/dict-{name}/copyright", out / "COPYRIGHT.debian")
+            print(f"{name}: {count} index lines")
+
+
+if __name__ == "__main__":
+    main()

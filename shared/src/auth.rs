@@ -1,0 +1,353 @@
+//! API keys and the quota counter. Keys are stored only as SHA-256 hashes; the
+//! counter is one atomic conditional UpdateItem per request, so `usage` never
+//! exceeds `limit` under any concurrency. Nothing here logs key material.
+
+use crate::error::ApiError;
+use crate::quota::{Period, Plan};
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use time::OffsetDateTime;
+use tokio::sync::RwLock;
+
+/// Every key is `dk_` followed by 32 ASCII letters and digits.
+pub const KEY_PREFIX: &str = "dk_";
+pub const KEY_SECRET_LEN: usize = 32;
+/// A header longer than this is not an API key; it is rejected unread.
+pub const MAX_AUTHORIZATION_BYTES: usize = 256;
+/// How long a warm instance trusts a key record. A disabled key stops working
+/// within this time (the contract allows 60 seconds).
+pub const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
+/// Bounds the key cache so a flood of distinct keys cannot grow it without limit.
+const KEY_CACHE_MAX: usize = 10_000;
+pub const KEY_RECORD_SK: &str = "KEY";
+pub const BY_KEY_ID_INDEX: &str = "ByKeyId";
+
+/// The key from an `Authorization` header value: `Bearer dk_…`.
+pub fn parse_authorization(header: Option<&[u8]>) -> Result<String, ApiError> {
+    let raw = header.ok_or(ApiError::MissingKey)?;
+    if raw.len() > MAX_AUTHORIZATION_BYTES {
+        return Err(ApiError::InvalidKey);
+    }
+    let text = std::str::from_utf8(raw)
+        .map_err(|_| ApiError::InvalidKey)?
+        .trim();
+    if text.is_empty() {
+        return Err(ApiError::MissingKey);
+    }
+    let (scheme, token) = text.split_once(' ').ok_or(ApiError::MissingKey)?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(ApiError::MissingKey);
+    }
+    let token = token.trim();
+    if is_well_formed_key(token) {
+        Ok(token.to_string())
+    } else {
+        Err(ApiError::InvalidKey)
+    }
+}
+
+pub fn is_well_formed_key(token: &str) -> bool {
+    token.strip_prefix(KEY_PREFIX).is_some_and(|secret| {
+        secret.len() == KEY_SECRET_LEN && secret.bytes().all(|b| b.is_ascii_alphanumeric())
+    })
+}
+
+/// The stored form of a key: hex SHA-256.
+pub fn hash_key(key: &str) -> String {
+    Sha256::digest(key.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub fn key_pk(key_hash: &str) -> String {
+    format!("KEY#{key_hash}")
+}
+
+pub fn usage_sk(period: &Period) -> String {
+    format!("USAGE#{}", period.label)
+}
+
+/// A key's record. `key_id` is its public name, safe to log and show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyRecord {
+    pub key_hash: String,
+    pub key_id: String,
+    pub name: String,
+    pub plan: Plan,
+    pub custom_limit: Option<u64>,
+    pub disabled: bool,
+    pub created_at: String,
+}
+
+impl KeyRecord {
+    pub fn limit(&self) -> u64 {
+        self.custom_limit
+            .unwrap_or_else(|| self.plan.monthly_limit())
+    }
+
+    pub fn to_item(&self) -> HashMap<String, AttributeValue> {
+        let mut item = HashMap::new();
+        item.insert("pk".into(), AttributeValue::S(key_pk(&self.key_hash)));
+        item.insert("sk".into(), AttributeValue::S(KEY_RECORD_SK.into()));
+        item.insert("keyId".into(), AttributeValue::S(self.key_id.clone()));
+        item.insert("name".into(), AttributeValue::S(self.name.clone()));
+        item.insert("plan".into(), AttributeValue::S(self.plan.name().into()));
+        if let Some(limit) = self.custom_limit {
+            item.insert("customLimit".into(), AttributeValue::N(limit.to_string()));
+        }
+        item.insert("disabled".into(), AttributeValue::Bool(self.disabled));
+        item.insert(
+            "createdAt".into(),
+            AttributeValue::S(self.created_at.clone()),
+        );
+        item
+    }
+
+    pub fn from_item(item: &HashMap<String, AttributeValue>) -> Option<Self> {
+        let s = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
+        Some(Self {
+            key_hash: s("pk")?.strip_prefix("KEY#")?.to_string(),
+            key_id: s("keyId")?,
+            name: s("name").unwrap_or_default(),
+            plan: Plan::parse(&s("plan")?)?,
+            custom_limit: item
+                .get("customLimit")
+                .and_then(|v| v.as_n().ok())
+                .and_then(|n| n.parse().ok()),
+            disabled: item
+                .get("disabled")
+                .and_then(|v| v.as_bool().ok())
+                .copied()
+                .unwrap_or(false),
+            created_at: s("createdAt").unwrap_or_default(),
+        })
+    }
+}
+
+/// What a counted request learns about its quota, for the RateLimit headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuotaState {
+    pub limit: u64,
+    pub remaining: u64,
+    pub reset_secs: u64,
+}
+
+pub struct KeyStore {
+    client: aws_sdk_dynamodb::Client,
+    table: String,
+    cache: RwLock<HashMap<String, (Instant, KeyRecord)>>,
+}
+
+impl KeyStore {
+    pub fn new(client: aws_sdk_dynamodb::Client, table: String) -> Self {
+        Self {
+            client,
+            table,
+            cache: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The key record for a (well-formed) key, from the warm cache or one
+    /// GetItem: 401 when unknown, 403 when disabled.
+    pub async fn authenticate(&self, key: &str) -> Result<KeyRecord, ApiError> {
+        let key_hash = hash_key(key);
+        let cached = self.cache.read().await.get(&key_hash).cloned();
+        let record = match cached {
+            Some((fetched, record)) if fetched.elapsed() < KEY_CACHE_TTL => record,
+            _ => {
+                let record = self.fetch(&key_hash).await?.ok_or(ApiError::InvalidKey)?;
+                let mut cache = self.cache.write().await;
+                if cache.len() >= KEY_CACHE_MAX {
+                    cache.clear();
+                }
+                cache.insert(key_hash, (Instant::now(), record.clone()));
+                record
+            }
+        };
+        if record.disabled {
+            return Err(ApiError::KeyDisabled);
+        }
+        Ok(record)
+    }
+
+    async fn fetch(&self, key_hash: &str) -> Result<Option<KeyRecord>, ApiError> {
+        let output = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("pk", AttributeValue::S(key_pk(key_hash)))
+            .key("sk", AttributeValue::S(KEY_RECORD_SK.into()))
+            .send()
+            .await?;
+        Ok(output.item.as_ref().and_then(KeyRecord::from_item))
+    }
+
+    /// Counts one request against the key's quota for the period containing
+    /// `now`: one atomic conditional update. 429 when the quota is used up;
+    /// a refused request is not counted.
+    pub async fn consume(
+        &self,
+        record: &KeyRecord,
+        now: OffsetDateTime,
+    ) -> Result<QuotaState, ApiError> {
+        let period = Period::containing(now);
+        let limit = record.limit();
+        let reset_secs = period.seconds_until_reset(now);
+        if limit == 0 {
+            return Err(ApiError::QuotaExceeded {
+                retry_after_secs: reset_secs,
+            });
+        }
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
+            .key("sk", AttributeValue::S(usage_sk(&period)))
+            .update_expression("SET #used = if_not_exists(#used, :zero) + :one, #exp = :exp")
+            .condition_expression("attribute_not_exists(#used) OR #used < :limit")
+            .expression_attribute_names("#used", "used")
+            .expression_attribute_names("#exp", "expiresAt")
+            .expression_attribute_values(":zero", AttributeValue::N("0".into()))
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .expression_attribute_values(":limit", AttributeValue::N(limit.to_string()))
+            .expression_attribute_values(
+                ":exp",
+                AttributeValue::N(period.counter_expires_at().to_string()),
+            )
+            .return_values(ReturnValue::UpdatedNew)
+            .send()
+            .await;
+        match result {
+            Ok(output) => {
+                let used = output
+                    .attributes()
+                    .and_then(|a| a.get("used"))
+                    .and_then(|v| v.as_n().ok())
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(limit);
+                Ok(QuotaState {
+                    limit,
+                    remaining: limit.saturating_sub(used),
+                    reset_secs,
+                })
+            }
+            Err(SdkError::ServiceError(e))
+                if matches!(e.err(), UpdateItemError::ConditionalCheckFailedException(_)) =>
+            {
+                Err(ApiError::QuotaExceeded {
+                    retry_after_secs: reset_secs,
+                })
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Requests used in the period containing `now` (not counted itself).
+    pub async fn usage(&self, record: &KeyRecord, now: OffsetDateTime) -> Result<u64, ApiError> {
+        let period = Period::containing(now);
+        let output = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
+            .key("sk", AttributeValue::S(usage_sk(&period)))
+            .consistent_read(true)
+            .send()
+            .await?;
+        Ok(output
+            .item
+            .as_ref()
+            .and_then(|item| item.get("used"))
+            .and_then(|v| v.as_n().ok())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "dk_abcdefghijklmnopqrstuvwxyz012345";
+
+    #[test]
+    fn accepts_bearer_keys_in_any_scheme_case() {
+        assert_eq!(
+            parse_authorization(Some(format!("Bearer {KEY}").as_bytes())).unwrap(),
+            KEY
+        );
+        assert_eq!(
+            parse_authorization(Some(format!("bearer  {KEY} ").as_bytes())).unwrap(),
+            KEY
+        );
+    }
+
+    #[test]
+    fn missing_or_other_schemes_are_missing_keys() {
+        assert_eq!(parse_authorization(None), Err(ApiError::MissingKey));
+        assert_eq!(parse_authorization(Some(b"")), Err(ApiError::MissingKey));
+        assert_eq!(
+            parse_authorization(Some(b"Basic dXNlcjpwYXNz")),
+            Err(ApiError::MissingKey)
+        );
+        assert_eq!(
+            parse_authorization(Some(KEY.as_bytes())),
+            Err(ApiError::MissingKey)
+        );
+    }
+
+    #[test]
+    fn malformed_long_or_binary_headers_are_invalid_keys() {
+        assert_eq!(
+            parse_authorization(Some(b"Bearer dk_short")),
+            Err(ApiError::InvalidKey)
+        );
+        assert_eq!(
+            parse_authorization(Some(b"Bearer dk_abcdefghijklmnopqrstuvwxyz01234!")),
+            Err(ApiError::InvalidKey)
+        );
+        let long = format!("Bearer {}", "a".repeat(10_000));
+        assert_eq!(
+            parse_authorization(Some(long.as_bytes())),
+            Err(ApiError::InvalidKey)
+        );
+        assert_eq!(
+            parse_authorization(Some(b"Bearer \xff\xfe")),
+            Err(ApiError::InvalidKey)
+        );
+    }
+
+    #[test]
+    fn hashes_are_hex_sha256_and_never_the_key() {
+        let hash = hash_key(KEY);
+        assert_eq!(hash.len(), 64);
+        assert!(!hash.contains(&KEY[3..]));
+        assert_eq!(
+            hash_key("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn key_record_round_trips_and_limit_prefers_custom() {
+        let mut record = KeyRecord {
+            key_hash: hash_key(KEY),
+            key_id: "key_0123abcd".into(),
+            name: "demo".into(),
+            plan: Plan::Starter,
+            custom_limit: None,
+            disabled: false,
+            created_at: "2026-11-22T00:00:00Z".into(),
+        };
+        assert_eq!(KeyRecord::from_item(&record.to_item()).unwrap(), record);
+        assert_eq!(record.limit(), 50_000);
+        record.custom_limit = Some(50);
+        assert_eq!(KeyRecord::from_item(&record.to_item()).unwrap().limit(), 50);
+    }
+}

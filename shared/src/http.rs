@@ -1,0 +1,523 @@
+//! The request pipeline every function runs: CORS preflight, method check, API
+//! key, quota (concurrently with the endpoint's own reads), the JSON envelope,
+//! `meta.took_ms`, the RateLimit headers and one structured log line per request.
+
+use crate::app::App;
+use crate::auth::{self, KeyRecord, QuotaState};
+use crate::error::ApiError;
+use crate::params::{decode_component, QueryParams};
+use futures::future::BoxFuture;
+use lambda_http::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use lambda_http::{Body, Request, RequestExt, Response};
+use serde_json::{json, Map, Value};
+use std::time::Instant;
+
+/// How an endpoint's errors are shaped: the REST envelope or GraphQL's `errors`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorStyle {
+    Envelope,
+    Graphql,
+}
+
+/// One endpoint of the interface: its route and how the pipeline treats it.
+#[derive(Debug)]
+pub struct Endpoint {
+    pub name: &'static str,
+    /// The path as in the interface, with `{param}` segments.
+    pub path: &'static str,
+    pub method: Method,
+    /// Whether a request counts against the key's quota (`me/usage` does not).
+    pub counts_quota: bool,
+    /// Whether the endpoint requires an API key (only the unknown-path fallback does not).
+    pub requires_key: bool,
+    pub error_style: ErrorStyle,
+}
+
+/// A request as the endpoint handlers see it: decoded, authenticated.
+#[derive(Debug)]
+pub struct ApiRequest {
+    pub path_params: Vec<(&'static str, String)>,
+    pub query: QueryParams,
+    pub body: Vec<u8>,
+    pub headers: HeaderMap,
+    pub request_id: String,
+    pub key: Option<KeyRecord>,
+}
+
+impl ApiRequest {
+    /// A path parameter that the route guarantees.
+    pub fn path(&self, name: &str) -> &str {
+        self.path_params
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_default()
+    }
+}
+
+/// What a handler answers; the pipeline adds the envelope and headers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// `{"ok": true, "data": ..., "meta": {...extra, "took_ms"}}`
+    Json {
+        data: Value,
+        meta: Map<String, Value>,
+        cache_seconds: Option<u32>,
+    },
+    /// 302 to `location` (audio).
+    Redirect { location: String },
+    /// A complete body with its own status (GraphQL answers).
+    Raw { status: u16, body: Value },
+}
+
+impl Reply {
+    pub fn json(data: impl serde::Serialize) -> Self {
+        let data = serde_json::to_value(data).unwrap_or(Value::Null);
+        Self::Json {
+            data,
+            meta: Map::new(),
+            cache_seconds: None,
+        }
+    }
+
+    pub fn with_meta(mut self, name: &str, value: impl Into<Value>) -> Self {
+        if let Self::Json { meta, .. } = &mut self {
+            meta.insert(name.to_string(), value.into());
+        }
+        self
+    }
+
+    /// Marks a response cacheable by browsers and CDNs for `seconds`.
+    pub fn cacheable(mut self, seconds: u32) -> Self {
+        if let Self::Json { cache_seconds, .. } = &mut self {
+            *cache_seconds = Some(seconds);
+        }
+        self
+    }
+}
+
+pub type Handler = for<'a> fn(&'a App, &'a ApiRequest) -> BoxFuture<'a, Result<Reply, ApiError>>;
+
+/// Starts a function: logging, clients (once per cold start), then the Lambda
+/// runtime loop serving `endpoint` with `handler`.
+pub async fn run(endpoint: &'static Endpoint, handler: Handler) -> Result<(), lambda_http::Error> {
+    crate::logging::init();
+    let app = App::from_env().await?;
+    let app = &app;
+    lambda_http::run(lambda_http::service_fn(
+        move |request: Request| async move {
+            Ok::<_, std::convert::Infallible>(serve(app, endpoint, handler, request).await)
+        },
+    ))
+    .await
+}
+
+/// Serves one request. Never fails: every error becomes a response.
+pub async fn serve(
+    app: &App,
+    endpoint: &Endpoint,
+    handler: Handler,
+    request: Request,
+) -> Response<Body> {
+    let started = Instant::now();
+    let request_id = request
+        .lambda_context_ref()
+        .map(|c| c.request_id.clone())
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| "local".to_string());
+    let method = request.method().clone();
+
+    if method == Method::OPTIONS {
+        return preflight();
+    }
+
+    let mut key_id = None;
+    let mut quota = None;
+    let outcome = async {
+        // The path first: the unknown-path fallback answers 404 to every method.
+        let path_params = match_path(endpoint.path, request.uri().path())?;
+        if method != endpoint.method && !(endpoint.method == Method::GET && method == Method::HEAD)
+        {
+            return Err(ApiError::MethodNotAllowed {
+                allow: allow_header(&endpoint.method),
+            });
+        }
+        let (parts, body) = request.into_parts();
+        let mut api_request = ApiRequest {
+            path_params,
+            query: QueryParams::parse(parts.uri.query().unwrap_or_default()),
+            body: body.to_vec(),
+            headers: parts.headers,
+            request_id: request_id.clone(),
+            key: None,
+        };
+        if !endpoint.requires_key {
+            return handler(app, &api_request).await;
+        }
+        let key = auth::parse_authorization(
+            api_request
+                .headers
+                .get("authorization")
+                .map(HeaderValue::as_bytes),
+        )?;
+        let record = app.keys.authenticate(&key).await?;
+        key_id = Some(record.key_id.clone());
+        api_request.key = Some(record.clone());
+        if !endpoint.counts_quota {
+            return handler(app, &api_request).await;
+        }
+        // The counter runs beside the endpoint's own reads: no serial round trip.
+        let now = (app.clock)();
+        let (counted, reply) =
+            tokio::join!(app.keys.consume(&record, now), handler(app, &api_request));
+        match counted {
+            Ok(state) => {
+                quota = Some(state);
+                reply
+            }
+            Err(err) => {
+                if let ApiError::QuotaExceeded { retry_after_secs } = err {
+                    quota = Some(QuotaState {
+                        limit: record.limit(),
+                        remaining: 0,
+                        reset_secs: retry_after_secs,
+                    });
+                }
+                Err(err)
+            }
+        }
+    }
+    .await;
+
+    let took_ms = started.elapsed().as_millis() as u64;
+    let mut response = match outcome {
+        Ok(reply) => reply_response(reply, took_ms),
+        Err(err) => {
+            match &err {
+                ApiError::Internal(detail) => tracing::error!(request_id, detail, "internal error"),
+                ApiError::Unavailable => {
+                    tracing::warn!(request_id, "storage unavailable after retries")
+                }
+                _ => {}
+            }
+            error_response(&err, endpoint.error_style)
+        }
+    };
+    if let Some(state) = quota {
+        add_rate_limit_headers(response.headers_mut(), state);
+    }
+    log_request(
+        endpoint,
+        &method,
+        &request_id,
+        response.status(),
+        took_ms,
+        key_id.as_deref(),
+    );
+    response
+}
+
+/// Matches a raw (still percent-encoded) path against a route template and
+/// decodes each parameter once. A path that does not fit is 404.
+pub fn match_path(
+    template: &'static str,
+    raw_path: &str,
+) -> Result<Vec<(&'static str, String)>, ApiError> {
+    let wanted: Vec<&'static str> = template.trim_end_matches('/').split('/').collect();
+    let given: Vec<&str> = raw_path.trim_end_matches('/').split('/').collect();
+    if wanted.len() != given.len() {
+        return Err(ApiError::UnknownPath);
+    }
+    let mut params = Vec::new();
+    for (pattern, segment) in wanted.into_iter().zip(given) {
+        if let Some(name) = pattern.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+            if segment.len() > crate::params::MAX_PARAM_BYTES {
+                return Err(ApiError::bad_request(format!("{name} is too long")));
+            }
+            let value = decode_component(segment, false).map_err(|_| {
+                ApiError::bad_request(format!("{name} must be valid UTF-8 (percent-encoded)"))
+            })?;
+            params.push((name, value));
+        } else if pattern != segment {
+            return Err(ApiError::UnknownPath);
+        }
+    }
+    Ok(params)
+}
+
+fn allow_header(method: &Method) -> &'static str {
+    if method == Method::POST {
+        "POST, OPTIONS"
+    } else {
+        "GET, HEAD, OPTIONS"
+    }
+}
+
+const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
+const EXPOSED_HEADERS: &str =
+    "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Location";
+
+fn base_response(status: u16) -> lambda_http::http::response::Builder {
+    Response::builder()
+        .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
+        .header("access-control-allow-origin", "*")
+        .header("access-control-expose-headers", EXPOSED_HEADERS)
+}
+
+fn json_body(builder: lambda_http::http::response::Builder, body: &Value) -> Response<Body> {
+    builder
+        .header("content-type", JSON_CONTENT_TYPE)
+        .body(Body::Text(body.to_string()))
+        .expect("static headers are valid")
+}
+
+/// CORS preflight: answered without a key.
+fn preflight() -> Response<Body> {
+    base_response(204)
+        .header("access-control-allow-methods", "GET, POST, OPTIONS")
+        .header(
+            "access-control-allow-headers",
+            "Authorization, Content-Type, Accept",
+        )
+        .header("access-control-max-age", "600")
+        .body(Body::Empty)
+        .expect("static headers are valid")
+}
+
+fn reply_response(reply: Reply, took_ms: u64) -> Response<Body> {
+    match reply {
+        Reply::Json {
+            data,
+            mut meta,
+            cache_seconds,
+        } => {
+            meta.insert("took_ms".into(), json!(took_ms));
+            let cache = match cache_seconds {
+                Some(seconds) => format!("public, max-age={seconds}"),
+                None => "no-store".to_string(),
+            };
+            json_body(
+                base_response(200).header("cache-control", cache),
+                &json!({"ok": true, "data": data, "meta": meta}),
+            )
+        }
+        Reply::Redirect { location } => match HeaderValue::from_str(&location) {
+            Ok(location) => base_response(302)
+                .header("location", location)
+                .header("cache-control", "no-store")
+                .body(Body::Empty)
+                .expect("validated header"),
+            Err(_) => error_response(
+                &ApiError::Internal("audio URL is not a valid header".into()),
+                ErrorStyle::Envelope,
+            ),
+        },
+        Reply::Raw { status, body } => json_body(
+            base_response(status).header("cache-control", "no-store"),
+            &body,
+        ),
+    }
+}
+
+/// The failure envelope (or GraphQL error document) for `err`.
+pub fn error_response(err: &ApiError, style: ErrorStyle) -> Response<Body> {
+    let body = match style {
+        ErrorStyle::Envelope => {
+            let mut body = json!({"ok": false, "error": err.public_message()});
+            if let ApiError::EntryNotFound { suggestions } = err {
+                body["suggestions"] = json!(suggestions);
+            }
+            body
+        }
+        ErrorStyle::Graphql => json!({
+            "data": null,
+            "errors": [{"message": err.public_message(), "extensions": {"code": graphql_code(err)}}],
+        }),
+    };
+    let mut builder = base_response(err.status()).header("cache-control", "no-store");
+    if let Some(seconds) = err.retry_after_secs() {
+        builder = builder.header("retry-after", seconds.to_string());
+    }
+    if let ApiError::MethodNotAllowed { allow } = err {
+        builder = builder.header("allow", *allow);
+    }
+    json_body(builder, &body)
+}
+
+/// `extensions.code` of decisions.md for an error raised outside GraphQL
+/// execution (authentication, quota, body size).
+pub fn graphql_code(err: &ApiError) -> &'static str {
+    match err {
+        ApiError::BadRequest(_) | ApiError::PayloadTooLarge | ApiError::MethodNotAllowed { .. } => {
+            "BAD_USER_INPUT"
+        }
+        ApiError::MissingKey | ApiError::InvalidKey | ApiError::KeyDisabled => "UNAUTHENTICATED",
+        ApiError::EntryNotFound { .. }
+        | ApiError::UnknownDictionary(_)
+        | ApiError::NoAudio
+        | ApiError::UnknownPath => "NOT_FOUND",
+        ApiError::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
+        ApiError::Unavailable | ApiError::Internal(_) | ApiError::NotImplemented(_) => "INTERNAL",
+    }
+}
+
+fn add_rate_limit_headers(headers: &mut HeaderMap, state: QuotaState) {
+    for (name, value) in [
+        ("ratelimit-limit", state.limit),
+        ("ratelimit-remaining", state.remaining),
+        ("ratelimit-reset", state.reset_secs),
+    ] {
+        headers.insert(name, HeaderValue::from(value));
+    }
+}
+
+fn log_request(
+    endpoint: &Endpoint,
+    method: &Method,
+    request_id: &str,
+    status: StatusCode,
+    took_ms: u64,
+    key_id: Option<&str>,
+) {
+    tracing::info!(
+        request_id,
+        endpoint = endpoint.name,
+        method = method.as_str(),
+        status = status.as_u16(),
+        took_ms,
+        key_id = key_id.unwrap_or("-"),
+        "request"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ENTRY_BY_WORD: &str = "/api/v1/api/entry/{source}/word/{word}";
+
+    #[test]
+    fn path_parameters_are_decoded_once() {
+        let params = match_path(
+            ENTRY_BY_WORD,
+            "/api/v1/api/entry/freedict-fra-eng/word/%C3%A9cole",
+        )
+        .unwrap();
+        assert_eq!(
+            params,
+            vec![
+                ("source", "freedict-fra-eng".to_string()),
+                ("word", "école".to_string())
+            ]
+        );
+        let params = match_path(ENTRY_BY_WORD, "/api/v1/api/entry/d/word/100%2525").unwrap();
+        assert_eq!(params[1].1, "100%25");
+        let params = match_path(ENTRY_BY_WORD, "/api/v1/api/entry/d/word/a+b/").unwrap();
+        assert_eq!(
+            params[1].1, "a+b",
+            "plus is literal in paths; trailing slash tolerated"
+        );
+    }
+
+    #[test]
+    fn paths_that_do_not_fit_are_unknown() {
+        assert_eq!(
+            match_path(ENTRY_BY_WORD, "/api/v1/api/entry/d/words/x"),
+            Err(ApiError::UnknownPath)
+        );
+        assert_eq!(
+            match_path(ENTRY_BY_WORD, "/api/v1/api/entry/d/word"),
+            Err(ApiError::UnknownPath)
+        );
+        assert_eq!(
+            match_path(ENTRY_BY_WORD, "/api/v1/api/entry/d/word/x/y"),
+            Err(ApiError::UnknownPath)
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_in_a_path_names_the_parameter() {
+        let err = match_path(ENTRY_BY_WORD, "/api/v1/api/entry/d/word/%FF").unwrap_err();
+        assert_eq!(err.status(), 400);
+        assert!(err.public_message().starts_with("word must be valid UTF-8"));
+    }
+
+    fn body_json(response: &Response<Body>) -> Value {
+        match response.body() {
+            Body::Text(text) => serde_json::from_str(text).unwrap(),
+            other => panic!("unexpected body {other:?}"),
+        }
+    }
+
+    #[test]
+    fn success_envelope_has_meta_and_took_ms() {
+        let response = reply_response(
+            Reply::json(vec!["a"]).with_meta("limit", 10).cacheable(300),
+            7,
+        );
+        assert_eq!(response.status(), 200);
+        assert_eq!(response.headers()["content-type"], JSON_CONTENT_TYPE);
+        assert_eq!(response.headers()["cache-control"], "public, max-age=300");
+        assert_eq!(response.headers()["access-control-allow-origin"], "*");
+        assert_eq!(
+            body_json(&response),
+            json!({"ok": true, "data": ["a"], "meta": {"limit": 10, "took_ms": 7}})
+        );
+    }
+
+    #[test]
+    fn failure_envelopes_carry_status_headers_and_extras() {
+        let response = error_response(
+            &ApiError::QuotaExceeded {
+                retry_after_secs: 42,
+            },
+            ErrorStyle::Envelope,
+        );
+        assert_eq!(response.status(), 429);
+        assert_eq!(response.headers()["retry-after"], "42");
+        assert_eq!(
+            body_json(&response),
+            json!({"ok": false, "error": "Quota exceeded"})
+        );
+
+        let response = error_response(
+            &ApiError::EntryNotFound {
+                suggestions: vec!["bank".into()],
+            },
+            ErrorStyle::Envelope,
+        );
+        assert_eq!(
+            body_json(&response),
+            json!({"ok": false, "error": "Entry not found", "suggestions": ["bank"]})
+        );
+
+        let response = error_response(
+            &ApiError::MethodNotAllowed {
+                allow: "GET, HEAD, OPTIONS",
+            },
+            ErrorStyle::Envelope,
+        );
+        assert_eq!(response.headers()["allow"], "GET, HEAD, OPTIONS");
+    }
+
+    #[test]
+    fn graphql_style_errors_have_codes() {
+        let response = error_response(&ApiError::MissingKey, ErrorStyle::Graphql);
+        assert_eq!(response.status(), 401);
+        let body = body_json(&response);
+        assert_eq!(body["errors"][0]["extensions"]["code"], "UNAUTHENTICATED");
+        assert_eq!(body["data"], Value::Null);
+    }
+
+    #[test]
+    fn internal_errors_do_not_leak() {
+        let response = error_response(
+            &ApiError::Internal("table keys-123 exploded".into()),
+            ErrorStyle::Envelope,
+        );
+        assert_eq!(
+            body_json(&response),
+            json!({"ok": false, "error": "Internal error"})
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! The DynamoDB item shapes of the entries table, written by the importer and
+//! read by the functions. One place, so both sides always agree.
+//! See docs/data-model.md for the design.
+
+use crate::fold::fold;
+use crate::model::{Dictionary, Entry, StoredEntry};
+use aws_sdk_dynamodb::types::AttributeValue;
+use std::collections::HashMap;
+
+pub type Item = HashMap<String, AttributeValue>;
+
+/// Partition key of the one partition that lists every dictionary.
+pub const DICTIONARIES_PK: &str = "DICT";
+/// Sort key of an entry item (its partition key alone identifies it).
+pub const ENTRY_SK: &str = "E";
+/// The GSI that finds entries by dictionary and folded headword.
+pub const BY_WORD_INDEX: &str = "ByWord";
+
+pub fn entry_pk(dictionary_id: &str, entry_id: &str) -> String {
+    format!("E#{dictionary_id}#{entry_id}")
+}
+
+/// `ByWord` partition key: a dictionary and a folded headword.
+pub fn word_key(dictionary_id: &str, word: &str) -> String {
+    format!("{dictionary_id}#{}", fold(word))
+}
+
+fn s(value: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(value.into())
+}
+
+fn string_list(values: &[String]) -> AttributeValue {
+    AttributeValue::L(values.iter().map(|v| s(v.as_str())).collect())
+}
+
+fn get_s(item: &Item, name: &str) -> Option<String> {
+    item.get(name).and_then(|v| v.as_s().ok()).cloned()
+}
+
+fn get_list(item: &Item, name: &str) -> Vec<String> {
+    item.get(name)
+        .and_then(|v| v.as_l().ok())
+        .map(|list| list.iter().filter_map(|v| v.as_s().ok().cloned()).collect())
+        .unwrap_or_default()
+}
+
+fn get_bool(item: &Item, name: &str) -> bool {
+    item.get(name)
+        .and_then(|v| v.as_bool().ok())
+        .copied()
+        .unwrap_or(false)
+}
+
+fn get_u64(item: &Item, name: &str) -> Option<u64> {
+    item.get(name)
+        .and_then(|v| v.as_n().ok())
+        .and_then(|n| n.parse().ok())
+}
+
+/// A required string attribute; its absence means the item is corrupt.
+fn need_s(item: &Item, name: &str) -> Result<String, CorruptItem> {
+    get_s(item, name).ok_or(CorruptItem(name.to_string()))
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("stored item lacks attribute {0}")]
+pub struct CorruptItem(pub String);
+
+pub fn entry_to_item(stored: &StoredEntry) -> Item {
+    let e = &stored.entry;
+    let mut item = Item::new();
+    item.insert("pk".into(), s(entry_pk(&e.dictionary_id, &e.id)));
+    item.insert("sk".into(), s(ENTRY_SK));
+    item.insert("wordKey".into(), s(word_key(&e.dictionary_id, &e.word)));
+    item.insert("id".into(), s(e.id.as_str()));
+    item.insert("word".into(), s(e.word.as_str()));
+    item.insert("htmlContent".into(), s(e.html_content.as_str()));
+    item.insert("plainText".into(), s(e.plain_text.as_str()));
+    item.insert("sourceLang".into(), s(e.source_lang.as_str()));
+    if let Some(target) = &e.target_lang {
+        item.insert("targetLang".into(), s(target.as_str()));
+    }
+    item.insert("dictionaryId".into(), s(e.dictionary_id.as_str()));
+    item.insert("dictionaryName".into(), s(e.dictionary_name.as_str()));
+    if let Some(pos) = &e.part_of_speech {
+        item.insert("partOfSpeech".into(), s(pos.as_str()));
+    }
+    if let Some(phonetic) = &e.phonetic {
+        item.insert("phonetic".into(), s(phonetic.as_str()));
+    }
+    for (name, values) in [
+        ("translations", &e.translations),
+        ("synonyms", &e.synonyms),
+        ("antonyms", &e.antonyms),
+        ("examples", &e.examples),
+    ] {
+        if !values.is_empty() {
+            item.insert(name.into(), string_list(values));
+        }
+    }
+    item.insert("isLemma".into(), AttributeValue::Bool(stored.is_lemma));
+    item.insert(
+        "hasAudio".into(),
+        AttributeValue::Bool(stored.audio_key.is_some()),
+    );
+    if let Some(key) = &stored.audio_key {
+        item.insert("audioKey".into(), s(key.as_str()));
+    }
+    item
+}
+
+/// The stored entry of an item. `audio_url` is left empty: it depends on the
+/// deployment (CDN or presigned) and is filled in by the store.
+pub fn entry_from_item(item: &Item) -> Result<StoredEntry, CorruptItem> {
+    let audio_key = get_s(item, "audioKey");
+    Ok(StoredEntry {
+        entry: Entry {
+            id: need_s(item, "id")?,
+            word: need_s(item, "word")?,
+            html_content: get_s(item, "htmlContent").unwrap_or_default(),
+            plain_text: get_s(item, "plainText").unwrap_or_default(),
+            source_lang: need_s(item, "sourceLang")?,
+            target_lang: get_s(item, "targetLang"),
+            dictionary_id: need_s(item, "dictionaryId")?,
+            dictionary_name: need_s(item, "dictionaryName")?,
+            part_of_speech: get_s(item, "partOfSpeech"),
+            phonetic: get_s(item, "phonetic"),
+            translations: get_list(item, "translations"),
+            synonyms: get_list(item, "synonyms"),
+            antonyms: get_list(item, "antonyms"),
+            examples: get_list(item, "examples"),
+            has_audio: audio_key.is_some(),
+            audio_url: None,
+        },
+        is_lemma: item.get("isLemma").is_none() || get_bool(item, "isLemma"),
+        audio_key,
+    })
+}
+
+pub fn dictionary_to_item(d: &Dictionary) -> Item {
+    let mut item = Item::new();
+    item.insert("pk".into(), s(DICTIONARIES_PK));
+    item.insert("sk".into(), s(d.dictionary_id.as_str()));
+    item.insert("name".into(), s(d.dictionary_name.as_str()));
+    item.insert("sourceLang".into(), s(d.source_lang.as_str()));
+    if let Some(target) = &d.target_lang {
+        item.insert("targetLang".into(), s(target.as_str()));
+    }
+    item.insert(
+        "entryCount".into(),
+        AttributeValue::N(d.entry_count.to_string()),
+    );
+    item.insert("licence".into(), s(d.licence.as_str()));
+    item.insert("origin".into(), s(d.origin.as_str()));
+    item
+}
+
+pub fn dictionary_from_item(item: &Item) -> Result<Dictionary, CorruptItem> {
+    Ok(Dictionary {
+        dictionary_id: need_s(item, "sk")?,
+        dictionary_name: need_s(item, "name")?,
+        source_lang: need_s(item, "sourceLang")?,
+        target_lang: get_s(item, "targetLang"),
+        entry_count: get_u64(item, "entryCount").unwrap_or(0),
+        licence: get_s(item, "licence").unwrap_or_default(),
+        origin: get_s(item, "origin").unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored() -> StoredEntry {
+        StoredEntry {
+            entry: Entry {
+                id: "00ff".into(),
+                word: "École".into(),
+                html_content: "<p>school</p>".into(),
+                plain_text: "school".into(),
+                source_lang: "fr".into(),
+                target_lang: Some("en".into()),
+                dictionary_id: "freedict-fra-eng".into(),
+                dictionary_name: "French–English".into(),
+                part_of_speech: Some("noun".into()),
+                phonetic: Some("ekɔl".into()),
+                translations: vec!["school".into()],
+                synonyms: vec![],
+                antonyms: vec!["x".into()],
+                examples: vec![],
+                has_audio: true,
+                audio_url: None,
+            },
+            is_lemma: true,
+            audio_key: Some("audio/freedict-fra-eng/00ff.mp3".into()),
+        }
+    }
+
+    #[test]
+    fn entry_round_trips_through_an_item() {
+        let original = stored();
+        let item = entry_to_item(&original);
+        assert_eq!(item["pk"], s("E#freedict-fra-eng#00ff"));
+        assert_eq!(item["wordKey"], s("freedict-fra-eng#ecole"));
+        assert_eq!(entry_from_item(&item).unwrap(), original);
+    }
+
+    #[test]
+    fn has_audio_follows_the_audio_key() {
+        let mut original = stored();
+        original.audio_key = None;
+        original.entry.has_audio = false;
+        let item = entry_to_item(&original);
+        assert_eq!(item["hasAudio"], AttributeValue::Bool(false));
+        assert_eq!(entry_from_item(&item).unwrap(), original);
+    }
+
+    #[test]
+    fn corrupt_items_name_the_missing_attribute() {
+        let mut item = entry_to_item(&stored());
+        item.remove("word");
+        assert_eq!(
+            entry_from_item(&item).unwrap_err(),
+            CorruptItem("word".into())
+        );
+    }
+
+    #[test]
+    fn dictionary_round_trips() {
+        let d = Dictionary {
+            dictionary_id: "wordnet-en".into(),
+            dictionary_name: "WordNet 3.0".into(),
+            source_lang: "en".into(),
+            target_lang: None,
+            entry_count: 147_000,
+            licence: "WordNet 3.0 licence".into(),
+            origin: "wordnet-base".into(),
+        };
+        assert_eq!(dictionary_from_item(&dictionary_to_item(&d)).unwrap(), d);
+    }
+}

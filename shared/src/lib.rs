@@ -1,0 +1,21 @@
+//! Everything the Lambda functions share: models, validation, the envelope,
+//! DynamoDB and S3 access, auth and quota. Functions stay thin: they pick an
+//! endpoint from [`rest`] and hand it to [`http::run`].
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod fold;
+pub mod http;
+pub mod items;
+pub mod logging;
+pub mod model;
+pub mod params;
+pub mod quota;
+pub mod rest;
+pub mod service;
+pub mod store;
+
+pub use app::App;
+pub use error::ApiError;

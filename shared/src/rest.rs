@@ -1,0 +1,195 @@
+//! The REST endpoints: each parses and validates its parameters, calls the
+//! service layer and shapes the reply. The function crates only pick one.
+
+use crate::app::App;
+use crate::error::ApiError;
+use crate::http::{ApiRequest, Endpoint, ErrorStyle, Handler, Reply};
+use crate::params::{
+    validate_dictionary_id, validate_entry_id, validate_text, LangFilter, MAX_OFFSET,
+    MAX_QUERY_CHARS,
+};
+use crate::service;
+use lambda_http::http::Method;
+
+const fn get(name: &'static str, path: &'static str) -> Endpoint {
+    Endpoint {
+        name,
+        path,
+        method: Method::GET,
+        counts_quota: true,
+        requires_key: true,
+        error_style: ErrorStyle::Envelope,
+    }
+}
+
+pub static SEARCH: Endpoint = get("search", "/api/v1/api/search");
+pub static AUTOCOMPLETE: Endpoint = get("autocomplete", "/api/v1/api/autocomplete");
+pub static ENTRY: Endpoint = get("entry", "/api/v1/entry/{source}/{id}");
+pub static ENTRY_BY_WORD: Endpoint = get("entry-by-word", "/api/v1/api/entry/{source}/word/{word}");
+pub static THESAURUS: Endpoint = get("thesaurus", "/api/v1/api/thesaurus/{word}");
+pub static RANDOM: Endpoint = get("random", "/api/v1/random");
+pub static AUDIO: Endpoint = get("audio", "/api/v1/api/audio/{source}/{lexid}");
+pub static DICTIONARIES: Endpoint = get("dictionaries", "/api/v1/api/dictionaries");
+pub static USAGE: Endpoint = Endpoint {
+    name: "usage",
+    path: "/api/v1/api/me/usage",
+    method: Method::GET,
+    counts_quota: false,
+    requires_key: true,
+    error_style: ErrorStyle::Envelope,
+};
+pub static GRAPHQL: Endpoint = Endpoint {
+    name: "graphql",
+    path: "/api/v1/api/graphql",
+    method: Method::POST,
+    counts_quota: true,
+    requires_key: true,
+    error_style: ErrorStyle::Graphql,
+};
+/// Any other path: 404 in the envelope, whatever the method, without a key and
+/// without counting. Its empty route matches no path.
+pub static NOT_FOUND: Endpoint = Endpoint {
+    name: "not-found",
+    path: "",
+    method: Method::GET,
+    counts_quota: false,
+    requires_key: false,
+    error_style: ErrorStyle::Envelope,
+};
+
+/// The handler of each endpoint, for the function crates.
+pub fn handler(endpoint: &Endpoint) -> Handler {
+    match endpoint.name {
+        "search" => |app, req| Box::pin(search(app, req)),
+        "autocomplete" => |app, req| Box::pin(autocomplete(app, req)),
+        "entry" => |app, req| Box::pin(entry(app, req)),
+        "entry-by-word" => |app, req| Box::pin(entry_by_word(app, req)),
+        "thesaurus" => |app, req| Box::pin(thesaurus(app, req)),
+        "random" => |app, req| Box::pin(random(app, req)),
+        "audio" => |app, req| Box::pin(audio(app, req)),
+        "dictionaries" => |app, req| Box::pin(dictionaries(app, req)),
+        "usage" => |app, req| Box::pin(usage(app, req)),
+        _ => |_, _| Box::pin(async { Err(ApiError::UnknownPath) }),
+    }
+}
+
+/// Search parameters of decisions.md, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchParams {
+    pub q: String,
+    pub lang: Option<LangFilter>,
+    pub source: Option<String>,
+    pub match_type: MatchType,
+    pub pos: Option<String>,
+    pub has_audio: bool,
+    pub fuzzy: bool,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchType {
+    Exact,
+    Prefix,
+    Contains,
+}
+
+impl MatchType {
+    pub fn parse(raw: Option<&str>) -> Result<Self, ApiError> {
+        match raw.map(str::trim) {
+            None | Some("prefix") => Ok(Self::Prefix),
+            Some("exact") => Ok(Self::Exact),
+            Some("contains") => Ok(Self::Contains),
+            Some(_) => Err(ApiError::bad_request(
+                "matchType must be one of exact, prefix, contains",
+            )),
+        }
+    }
+}
+
+impl SearchParams {
+    pub fn from_request(req: &ApiRequest) -> Result<Self, ApiError> {
+        let q = &req.query;
+        Ok(Self {
+            q: q.query_text("q")?,
+            lang: q.lang()?,
+            source: q.source()?,
+            match_type: MatchType::parse(q.raw("matchType")?)?,
+            pos: q
+                .raw("pos")?
+                .map(|p| validate_text("pos", p, 32))
+                .transpose()?,
+            has_audio: q.boolean("hasAudio", false)?,
+            fuzzy: q.boolean("fuzzy", true)?,
+            limit: q.int_in_range("limit", 20, 1, 100)?,
+            offset: q.int_in_range("offset", 0, 0, MAX_OFFSET)?,
+        })
+    }
+}
+
+async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let params = SearchParams::from_request(req)?;
+    service::check_source(app, params.source.as_deref()).await?;
+    Err(ApiError::NotImplemented("Search"))
+}
+
+async fn autocomplete(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let q = &req.query;
+    let _prefix = q.query_text("q")?;
+    let _lang = q.lang()?;
+    let source = q.source()?;
+    let _limit = q.int_in_range("limit", 10, 1, 50)?;
+    service::check_source(app, source.as_deref()).await?;
+    Err(ApiError::NotImplemented("Autocomplete"))
+}
+
+async fn entry(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let source = validate_dictionary_id("source", req.path("source"))?;
+    let id = validate_entry_id("id", req.path("id"))?;
+    Ok(Reply::json(service::entry_by_id(app, &source, &id).await?))
+}
+
+async fn entry_by_word(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let source = validate_dictionary_id("source", req.path("source"))?;
+    let word = validate_text("word", req.path("word"), MAX_QUERY_CHARS)?;
+    Ok(Reply::json(
+        service::entry_by_word(app, &source, &word).await?,
+    ))
+}
+
+async fn thesaurus(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let _word = validate_text("word", req.path("word"), MAX_QUERY_CHARS)?;
+    let _lang = req.query.lang()?;
+    let source = req.query.source()?;
+    service::check_source(app, source.as_deref()).await?;
+    Err(ApiError::NotImplemented("Thesaurus"))
+}
+
+async fn random(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let _lang = req.query.lang()?;
+    let source = req.query.source()?;
+    let _has_audio = req.query.boolean("hasAudio", false)?;
+    let _count = req.query.int_in_range("count", 1, 1, 10)?;
+    service::check_source(app, source.as_deref()).await?;
+    Err(ApiError::NotImplemented("Random"))
+}
+
+async fn audio(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let source = validate_dictionary_id("source", req.path("source"))?;
+    let id = validate_entry_id("lexid", req.path("lexid"))?;
+    Ok(Reply::Redirect {
+        location: service::audio_url(app, &source, &id).await?,
+    })
+}
+
+async fn dictionaries(app: &App, _req: &ApiRequest) -> Result<Reply, ApiError> {
+    let list = service::dictionaries(app).await?;
+    Ok(Reply::json(&list)
+        .with_meta("total", list.len())
+        .cacheable(300))
+}
+
+async fn usage(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let key = req.key.as_ref().ok_or(ApiError::MissingKey)?;
+    Ok(Reply::json(service::usage(app, key).await?))
+}

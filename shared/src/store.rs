@@ -1,0 +1,238 @@
+//! Reads of the entries table: entries by id and by word, and the dictionary
+//! list. Every method is one DynamoDB round trip (the dictionary list is cached
+//! in a warm instance), and none scans.
+
+use crate::error::ApiError;
+use crate::fold::fold;
+use crate::items::{self, Item, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
+use crate::model::{Dictionary, StoredEntry};
+use aws_sdk_dynamodb::types::AttributeValue;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::RwLock;
+
+/// How long a warm instance trusts its copy of the dictionary list. Imports add
+/// dictionaries rarely; five minutes bounds how stale a new one can look.
+pub const DICTIONARY_CACHE_TTL: Duration = Duration::from_secs(300);
+
+pub struct Store {
+    client: aws_sdk_dynamodb::Client,
+    table: String,
+    dictionaries: RwLock<Option<(Instant, Arc<Vec<Dictionary>>)>>,
+}
+
+impl Store {
+    pub fn new(client: aws_sdk_dynamodb::Client, table: String) -> Self {
+        Self {
+            client,
+            table,
+            dictionaries: RwLock::new(None),
+        }
+    }
+
+    /// The entry with this id in this dictionary, if there is one.
+    pub async fn entry(
+        &self,
+        dictionary_id: &str,
+        entry_id: &str,
+    ) -> Result<Option<StoredEntry>, ApiError> {
+        let output = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key(
+                "pk",
+                AttributeValue::S(items::entry_pk(dictionary_id, entry_id)),
+            )
+            .key("sk", AttributeValue::S(ENTRY_SK.into()))
+            .send()
+            .await?;
+        output.item.as_ref().map(parse_entry).transpose()
+    }
+
+    /// Every entry of the dictionary whose folded headword equals the folded
+    /// `word` (homographs and case/diacritic variants).
+    pub async fn entries_with_folded_word(
+        &self,
+        dictionary_id: &str,
+        word: &str,
+    ) -> Result<Vec<StoredEntry>, ApiError> {
+        let mut entries = Vec::new();
+        let mut start_key = None;
+        // Paged defensively; a folded headword has a handful of entries, so this
+        // is one round trip in practice.
+        loop {
+            let output = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .index_name(BY_WORD_INDEX)
+                .key_condition_expression("wordKey = :k")
+                .expression_attribute_values(
+                    ":k",
+                    AttributeValue::S(items::word_key(dictionary_id, word)),
+                )
+                .set_exclusive_start_key(start_key)
+                .send()
+                .await?;
+            for item in output.items() {
+                entries.push(parse_entry(item)?);
+            }
+            start_key = output.last_evaluated_key;
+            if start_key.is_none() {
+                return Ok(entries);
+            }
+        }
+    }
+
+    /// Every dictionary, sorted by id. Cached in the warm instance.
+    pub async fn dictionaries(&self) -> Result<Arc<Vec<Dictionary>>, ApiError> {
+        if let Some((fetched, list)) = self.dictionaries.read().await.as_ref() {
+            if fetched.elapsed() < DICTIONARY_CACHE_TTL {
+                return Ok(list.clone());
+            }
+        }
+        let mut list = Vec::new();
+        let mut start_key = None;
+        loop {
+            let output = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("pk = :pk")
+                .expression_attribute_values(":pk", AttributeValue::S(DICTIONARIES_PK.into()))
+                .set_exclusive_start_key(start_key)
+                .send()
+                .await?;
+            for item in output.items() {
+                list.push(items::dictionary_from_item(item).map_err(corrupt)?);
+            }
+            start_key = output.last_evaluated_key;
+            if start_key.is_none() {
+                break;
+            }
+        }
+        list.sort_by(|a, b| a.dictionary_id.cmp(&b.dictionary_id));
+        let list = Arc::new(list);
+        *self.dictionaries.write().await = Some((Instant::now(), list.clone()));
+        Ok(list)
+    }
+
+    /// The dictionary with this id, or 404 `Unknown dictionary: <id>`.
+    pub async fn dictionary(&self, dictionary_id: &str) -> Result<Dictionary, ApiError> {
+        self.dictionaries()
+            .await?
+            .iter()
+            .find(|d| d.dictionary_id == dictionary_id)
+            .cloned()
+            .ok_or_else(|| ApiError::UnknownDictionary(dictionary_id.to_string()))
+    }
+}
+
+fn parse_entry(item: &Item) -> Result<StoredEntry, ApiError> {
+    items::entry_from_item(item).map_err(corrupt)
+}
+
+fn corrupt(err: items::CorruptItem) -> ApiError {
+    ApiError::Internal(err.to_string())
+}
+
+/// How closely a headword matches the requested word: exact, then
+/// case-insensitive, then only after folding (decisions.md, "Entries").
+fn closeness(headword: &str, word: &str) -> u8 {
+    if headword == word {
+        0
+    } else if headword.to_lowercase() == word.to_lowercase() {
+        1
+    } else if fold(headword) == fold(word) {
+        2
+    } else {
+        3
+    }
+}
+
+/// The entry "by word": the closest headword, then the lemma form, then the
+/// lowest id. `None` when no candidate folds to the word.
+pub fn choose_entry_for_word(candidates: Vec<StoredEntry>, word: &str) -> Option<StoredEntry> {
+    candidates
+        .into_iter()
+        .map(|c| (closeness(&c.entry.word, word), c))
+        .filter(|(rank, _)| *rank < 3)
+        .min_by(|(ra, a), (rb, b)| {
+            ra.cmp(rb)
+                .then_with(|| b.is_lemma.cmp(&a.is_lemma))
+                .then_with(|| a.entry.id.cmp(&b.entry.id))
+        })
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Entry;
+
+    fn candidate(id: &str, word: &str, is_lemma: bool) -> StoredEntry {
+        StoredEntry {
+            entry: Entry {
+                id: id.into(),
+                word: word.into(),
+                html_content: String::new(),
+                plain_text: String::new(),
+                source_lang: "de".into(),
+                target_lang: Some("en".into()),
+                dictionary_id: "d".into(),
+                dictionary_name: "D".into(),
+                part_of_speech: None,
+                phonetic: None,
+                translations: vec![],
+                synonyms: vec![],
+                antonyms: vec![],
+                examples: vec![],
+                has_audio: false,
+                audio_url: None,
+            },
+            is_lemma,
+            audio_key: None,
+        }
+    }
+
+    fn chosen(candidates: Vec<StoredEntry>, word: &str) -> Option<String> {
+        choose_entry_for_word(candidates, word).map(|c| c.entry.id)
+    }
+
+    #[test]
+    fn exact_beats_case_insensitive_beats_folded() {
+        let all = vec![
+            candidate("1", "gut", true),
+            candidate("2", "Gut", true),
+            candidate("3", "gût", true),
+        ];
+        assert_eq!(chosen(all.clone(), "Gut").as_deref(), Some("2"));
+        assert_eq!(chosen(all.clone(), "gut").as_deref(), Some("1"));
+        assert_eq!(
+            chosen(all.clone(), "GUT").as_deref(),
+            Some("1"),
+            "case-insensitive: lowest id"
+        );
+        assert_eq!(
+            chosen(vec![candidate("3", "gût", true)], "gut").as_deref(),
+            Some("3")
+        );
+    }
+
+    #[test]
+    fn lemma_then_lowest_id() {
+        let all = vec![
+            candidate("b", "Haus", true),
+            candidate("a", "Haus", false),
+            candidate("c", "Haus", true),
+        ];
+        assert_eq!(chosen(all, "Haus").as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn nothing_that_does_not_fold_to_the_word() {
+        assert_eq!(chosen(vec![candidate("1", "house", true)], "haus"), None);
+        assert_eq!(chosen(vec![], "haus"), None);
+    }
+}
