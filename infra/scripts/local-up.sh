@@ -34,7 +34,12 @@ demo_line="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO
 echo "    demo key: $demo_line"
 
 echo "==> functions"
-start watch cargo lambda watch --invoke-address 127.0.0.1 --invoke-port 9000 \
+# --disable-cors: the functions answer CORS themselves, as they do on AWS.
+# Rebuilding on every file change drops requests in flight, so it is opt-in
+# (WATCH_RELOAD=1 make up); otherwise `make down && make up` picks up changes.
+reload_flag=(--ignore-changes)
+[ "${WATCH_RELOAD:-0}" = 1 ] && reload_flag=()
+start watch cargo lambda watch "${reload_flag[@]}" --invoke-address 127.0.0.1 --invoke-port 9000 --disable-cors \
   --env-file "$root/infra/local/stack.env"
 wait_for_port 9000 watch 120
 # Each function starts on its first request; warm them all so that the first

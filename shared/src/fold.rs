@@ -37,7 +37,7 @@ pub fn fold(text: &str) -> String {
     // Lower-casing and the ligature expansions above never produce new
     // decomposable characters except in rare cases; a second NFKD pass makes the
     // function idempotent for all of Unicode.
-    if out.chars().all(|c| c.is_ascii()) {
+    if out.is_ascii() {
         out
     } else {
         out.nfkd().filter(|c| !is_combining_mark(*c)).collect()

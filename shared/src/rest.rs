@@ -69,6 +69,7 @@ pub fn handler(endpoint: &Endpoint) -> Handler {
         "audio" => |app, req| Box::pin(audio(app, req)),
         "dictionaries" => |app, req| Box::pin(dictionaries(app, req)),
         "usage" => |app, req| Box::pin(usage(app, req)),
+        "graphql" => |_, _| Box::pin(async { Err(ApiError::NotImplemented("GraphQL")) }),
         _ => |_, _| Box::pin(async { Err(ApiError::UnknownPath) }),
     }
 }

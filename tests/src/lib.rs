@@ -1,1 +1,186 @@
-//! Helpers for the black-box tests.
+//! Helpers for the black-box tests: they talk HTTP to the running local stack
+//! (`make test` starts it) and use the admin command line to make keys.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+pub fn api_url() -> String {
+    std::env::var("API_URL").unwrap_or_else(|_| "http://127.0.0.1:9000".to_string())
+}
+
+/// The local demo key (pro plan), created by `make up`.
+pub fn demo_key() -> String {
+    std::env::var("DEMO_KEY").unwrap_or_else(|_| "dk_localDemoKey00000000000000000000".to_string())
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the repo")
+        .to_path_buf()
+}
+
+/// A response, with its body parsed as JSON when it is JSON.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub text: String,
+    pub json: Value,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The `error` of a failure envelope, asserting the envelope's shape.
+    pub fn error(&self) -> &str {
+        assert_eq!(
+            self.json["ok"],
+            Value::Bool(false),
+            "not a failure envelope: {}",
+            self.text
+        );
+        self.json["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error string: {}", self.text))
+    }
+
+    /// The `data` of a success envelope, asserting the envelope's shape.
+    pub fn data(&self) -> &Value {
+        assert_eq!(self.status, 200, "{}", self.text);
+        assert_eq!(
+            self.json["ok"],
+            Value::Bool(true),
+            "not a success envelope: {}",
+            self.text
+        );
+        assert!(
+            self.json["meta"]["took_ms"].is_u64(),
+            "meta.took_ms missing: {}",
+            self.text
+        );
+        &self.json["data"]
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(std::time::Duration::from_secs(60))
+        .build()
+        .expect("client")
+}
+
+async fn into_reply(response: reqwest::Response) -> Reply {
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let text = response.text().await.expect("body");
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        text,
+        json,
+    }
+}
+
+/// GET `path` (already percent-encoded) with `key`, if any.
+pub async fn get(path: &str, key: Option<&str>) -> Reply {
+    send(reqwest::Method::GET, path, key, None).await
+}
+
+/// GET with the demo key.
+pub async fn get_demo(path: &str) -> Reply {
+    get(path, Some(&demo_key())).await
+}
+
+pub async fn send(
+    method: reqwest::Method,
+    path: &str,
+    key: Option<&str>,
+    body: Option<String>,
+) -> Reply {
+    let mut request = client().request(method, format!("{}{path}", api_url()));
+    if let Some(key) = key {
+        request = request.header("Authorization", format!("Bearer {key}"));
+    }
+    if let Some(body) = body {
+        request = request
+            .header("Content-Type", "application/json")
+            .body(body);
+    }
+    into_reply(
+        request
+            .send()
+            .await
+            .expect("the local stack answers (is `make up` running?)"),
+    )
+    .await
+}
+
+/// Runs the admin command line with the local stack's environment.
+pub fn dictadmin(args: &[&str]) -> String {
+    let output = Command::new(repo_root().join("target/debug/dictadmin"))
+        .args(args)
+        .envs(stack_env())
+        .output()
+        .expect("dictadmin runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(
+        output.status.success(),
+        "dictadmin {args:?} failed: {stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// The variables of infra/local/stack.env.
+pub fn stack_env() -> Vec<(String, String)> {
+    let text =
+        std::fs::read_to_string(repo_root().join("infra/local/stack.env")).expect("stack.env");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            l.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect()
+}
+
+/// A new key; returns (secret, key id).
+pub fn create_key(plan: &str, limit: Option<u64>) -> (String, String) {
+    let limit_text = limit.map(|l| l.to_string());
+    let mut args = vec!["keys", "create", "--name", "black-box test", "--plan", plan];
+    if let Some(limit) = &limit_text {
+        args.extend(["--limit", limit.as_str()]);
+    }
+    let out = dictadmin(&args);
+    let secret = out
+        .lines()
+        .find_map(|l| l.strip_prefix("API key: "))
+        .expect("secret printed")
+        .trim()
+        .to_string();
+    let key_id = out
+        .split_whitespace()
+        .nth(1)
+        .expect("key id printed")
+        .to_string();
+    (secret, key_id)
+}
+
+/// Percent-encodes one path segment or query value.
+pub fn enc(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}

@@ -49,20 +49,28 @@ pub fn freedict_languages(dictionary_id: &str) -> Option<(&'static str, &'static
     Some((languages::iso639_1(source)?, languages::iso639_1(target)?))
 }
 
-/// The licence a FreeDict database declares in its `00databaseinfo`.
+/// The licence a FreeDict database declares in its `00databaseinfo`, as an
+/// SPDX expression.
 fn freedict_licence(info: &str) -> String {
-    let known = [
-        ("GNU General Public License", "GPL-2.0-or-later"),
-        ("Creative Commons Attribution-ShareAlike", "CC-BY-SA-3.0"),
-        ("Creative Commons Attribution", "CC-BY-3.0"),
-        ("GNU Free Documentation License", "GFDL-1.2-or-later"),
-    ];
     let flat = info.split_whitespace().collect::<Vec<_>>().join(" ");
-    known
-        .iter()
-        .find(|(needle, _)| flat.contains(needle))
-        .map(|(_, id)| id.to_string())
-        .unwrap_or_else(|| "see the FreeDict database information".to_string())
+    let gpl = flat.find("GNU General Public License").map(|at| {
+        let window: String = flat[at..].chars().take(60).collect();
+        if window.contains("version 3") || window.contains("ver. 3") || window.contains("GPLv3") {
+            "GPL-3.0-or-later"
+        } else {
+            "GPL-2.0-or-later"
+        }
+    });
+    let agpl = flat.contains("GNU Affero General Public License");
+    match (gpl, agpl) {
+        (Some(gpl), true) => format!("{gpl} AND AGPL-3.0-or-later"),
+        (Some(gpl), false) => gpl.to_string(),
+        (None, true) => "AGPL-3.0-or-later".to_string(),
+        (None, false) if flat.contains("Creative Commons Attribution-ShareAlike") => {
+            "CC-BY-SA-3.0".to_string()
+        }
+        (None, false) => "see the FreeDict database information".to_string(),
+    }
 }
 
 /// Reads a FreeDict dictd database (`<prefix>.index` + `<prefix>.dict.dz`).

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every test: formatting, clippy, cfn-lint, the unit and property tests,
+# then the black-box tests against the running local stack (started here if it
+# is not running, and stopped again afterwards if this script started it).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$root"
+
+"$root/infra/scripts/install-tools.sh"
+
+echo "==> cargo fmt"
+cargo fmt --all -- --check
+
+echo "==> cargo clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+echo "==> cfn-lint template.yaml"
+cfn-lint template.yaml
+
+echo "==> unit and property tests"
+cargo test --workspace --exclude blackbox --quiet
+
+started_here=false
+if ! is_running watch; then
+  started_here=true
+  "$root/infra/scripts/local-up.sh"
+fi
+cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
+trap cleanup EXIT
+
+echo "==> black-box tests against $API_URL"
+export API_URL DEMO_KEY
+cargo test -p blackbox --quiet -- --test-threads 4

@@ -1,0 +1,187 @@
+//! Every path answers with a correct envelope (or GraphQL document), never a
+//! 500 or a hang; CORS, methods and unknown paths follow decisions.md.
+
+use blackbox::{demo_key, get, get_demo, send};
+use reqwest::Method;
+
+/// Every endpoint, with a request that is valid for it.
+const PATHS: &[&str] = &[
+    "/api/v1/api/search?q=bank",
+    "/api/v1/api/autocomplete?q=ban",
+    "/api/v1/entry/freedict-eng-fra/0123456789abcdef",
+    "/api/v1/api/entry/freedict-eng-fra/word/bank",
+    "/api/v1/api/thesaurus/good",
+    "/api/v1/random",
+    "/api/v1/api/audio/freedict-eng-fra/0123456789abcdef",
+    "/api/v1/api/me/usage",
+    "/api/v1/api/dictionaries",
+];
+
+#[tokio::test]
+async fn every_endpoint_answers_a_json_envelope() {
+    for path in PATHS {
+        let reply = get_demo(path).await;
+        assert!(
+            reply.status < 500 || reply.status == 501,
+            "{path}: {} {}",
+            reply.status,
+            reply.text
+        );
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/json; charset=utf-8"),
+            "{path}"
+        );
+        assert!(reply.json["ok"].is_boolean(), "{path}: {}", reply.text);
+        if reply.json["ok"] == true {
+            assert!(reply.json["meta"]["took_ms"].is_u64(), "{path}");
+        } else {
+            assert!(reply.json["error"].is_string(), "{path}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_endpoint_requires_a_key() {
+    for path in PATHS {
+        let reply = get(path, None).await;
+        assert_eq!(reply.status, 401, "{path}");
+        assert_eq!(reply.error(), "Missing API key");
+    }
+    let reply = send(
+        Method::POST,
+        "/api/v1/api/graphql",
+        None,
+        Some(r#"{"query":"{__typename}"}"#.into()),
+    )
+    .await;
+    assert_eq!(reply.status, 401);
+    assert_eq!(
+        reply.json["errors"][0]["extensions"]["code"],
+        "UNAUTHENTICATED"
+    );
+}
+
+#[tokio::test]
+async fn query_parameters_are_validated_before_anything_else() {
+    let cases = [
+        ("/api/v1/api/search", "q is required"),
+        (
+            "/api/v1/api/search?q=bank&limit=0",
+            "limit must be an integer from 1 to 100",
+        ),
+        (
+            "/api/v1/api/search?q=bank&offset=10001",
+            "offset must be an integer from 0 to 10000",
+        ),
+        (
+            "/api/v1/api/search?q=bank&matchType=fuzzy",
+            "matchType must be one of exact, prefix, contains",
+        ),
+        (
+            "/api/v1/api/search?q=bank&hasAudio=yes",
+            "hasAudio must be true or false",
+        ),
+        (
+            "/api/v1/api/search?q=bank&lang=english",
+            "lang must be an ISO 639-1 code like en or a pair like en-fr",
+        ),
+        (
+            "/api/v1/api/autocomplete?q=ban&limit=51",
+            "limit must be an integer from 1 to 50",
+        ),
+        (
+            "/api/v1/random?count=11",
+            "count must be an integer from 1 to 10",
+        ),
+        (
+            "/api/v1/api/thesaurus/good?lang=e",
+            "lang must be an ISO 639-1 code like en or a pair like en-fr",
+        ),
+    ];
+    for (path, message) in cases {
+        let reply = get_demo(path).await;
+        assert_eq!(reply.status, 400, "{path}: {}", reply.text);
+        assert_eq!(reply.error(), message, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn unknown_sources_are_404_everywhere() {
+    for path in [
+        "/api/v1/api/search?q=bank&source=nope",
+        "/api/v1/api/autocomplete?q=ban&source=nope",
+        "/api/v1/api/thesaurus/good?source=nope",
+        "/api/v1/random?source=nope",
+    ] {
+        let reply = get_demo(path).await;
+        assert_eq!(reply.status, 404, "{path}");
+        assert_eq!(reply.error(), "Unknown dictionary: nope");
+    }
+}
+
+#[tokio::test]
+async fn dictionaries_are_listed_with_their_licences() {
+    let reply = get_demo("/api/v1/api/dictionaries").await;
+    let list = reply.data().as_array().unwrap();
+    let ids: Vec<&str> = list
+        .iter()
+        .map(|d| d["dictionaryId"].as_str().unwrap())
+        .collect();
+    for id in [
+        "freedict-deu-eng",
+        "freedict-eng-fra",
+        "freedict-eng-spa",
+        "freedict-fra-eng",
+    ] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    let deu_eng = list
+        .iter()
+        .find(|d| d["dictionaryId"] == "freedict-deu-eng")
+        .unwrap();
+    assert_eq!(deu_eng["licence"], "GPL-3.0-or-later AND AGPL-3.0-or-later");
+    assert_eq!(deu_eng["sourceLang"], "de");
+    assert!(deu_eng["entryCount"].as_u64().unwrap() > 100);
+    assert_eq!(reply.header("cache-control"), Some("public, max-age=300"));
+}
+
+#[tokio::test]
+async fn preflight_needs_no_key() {
+    let reply = send(Method::OPTIONS, "/api/v1/api/search?q=bank", None, None).await;
+    assert!(
+        reply.status == 204 || reply.status == 200,
+        "{}",
+        reply.status
+    );
+    assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
+}
+
+#[tokio::test]
+async fn wrong_methods_are_405() {
+    let reply = send(
+        Method::DELETE,
+        "/api/v1/api/dictionaries",
+        Some(&demo_key()),
+        None,
+    )
+    .await;
+    assert_eq!(reply.status, 405);
+    assert_eq!(reply.error(), "Method not allowed");
+    let reply = send(Method::GET, "/api/v1/api/graphql", Some(&demo_key()), None).await;
+    assert_eq!(reply.status, 405);
+}
+
+#[tokio::test]
+async fn unknown_paths_are_404_envelopes() {
+    for path in [
+        "/api/v1/api/nope",
+        "/",
+        "/api/v2/api/search?q=x",
+        "/api/v1/api/entry/freedict-eng-fra/words/bank",
+    ] {
+        let reply = get_demo(path).await;
+        assert_eq!(reply.status, 404, "{path}: {}", reply.text);
+        assert_eq!(reply.error(), "Not found");
+    }
+}

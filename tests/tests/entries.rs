@@ -1,0 +1,140 @@
+//! Entry by id and entry by word against the running stack, on the imported
+//! FreeDict fixture.
+
+use blackbox::{enc, get_demo};
+use serde_json::json;
+
+#[tokio::test]
+async fn entry_by_word_returns_the_real_freedict_entry() {
+    let reply = get_demo("/api/v1/api/entry/freedict-eng-fra/word/bank").await;
+    let entry = reply.data();
+    assert_eq!(entry["word"], "bank");
+    assert_eq!(entry["phonetic"], "bæŋk");
+    assert_eq!(entry["translations"], json!(["banque"]));
+    assert_eq!(entry["sourceLang"], "en");
+    assert_eq!(entry["targetLang"], "fr");
+    assert_eq!(entry["dictionaryId"], "freedict-eng-fra");
+    assert_eq!(entry["dictionaryName"], "English–French (FreeDict)");
+    assert_eq!(entry["hasAudio"], false);
+    assert_eq!(entry["plainText"], "banque");
+    assert!(entry["htmlContent"]
+        .as_str()
+        .unwrap()
+        .contains("<b>bank</b>"));
+    assert!(entry["id"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric()));
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/json; charset=utf-8")
+    );
+    assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
+}
+
+#[tokio::test]
+async fn entry_by_id_returns_exactly_that_entry() {
+    let by_word = get_demo("/api/v1/api/entry/freedict-deu-eng/word/Haus").await;
+    let id = by_word.data()["id"].as_str().unwrap().to_string();
+    let by_id = get_demo(&format!("/api/v1/entry/freedict-deu-eng/{id}")).await;
+    assert_eq!(by_id.data(), by_word.data());
+    assert_eq!(by_id.data()["partOfSpeech"], "noun");
+    assert!(by_id.data()["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e == "ein Haus bauen — build a house"));
+}
+
+#[tokio::test]
+async fn words_match_case_and_diacritic_insensitively() {
+    let folded = get_demo("/api/v1/api/entry/freedict-fra-eng/word/ecole").await;
+    assert_eq!(folded.data()["word"], "école");
+    let encoded = get_demo(&format!(
+        "/api/v1/api/entry/freedict-fra-eng/word/{}",
+        enc("ÉCOLE")
+    ))
+    .await;
+    assert_eq!(encoded.data()["word"], "école");
+    let german = get_demo(&format!(
+        "/api/v1/api/entry/freedict-deu-eng/word/{}",
+        enc("strasse")
+    ))
+    .await;
+    assert_eq!(german.data()["word"], "Straße");
+}
+
+#[tokio::test]
+async fn exact_case_wins_over_a_case_variant() {
+    let lower = get_demo("/api/v1/api/entry/freedict-deu-eng/word/gut").await;
+    assert_eq!(lower.data()["word"], "gut");
+    let upper = get_demo("/api/v1/api/entry/freedict-deu-eng/word/Gut").await;
+    assert_eq!(upper.data()["word"], "Gut");
+    assert_eq!(upper.data()["partOfSpeech"], "noun");
+}
+
+#[tokio::test]
+async fn unknown_entries_and_dictionaries_are_404() {
+    let reply = get_demo("/api/v1/api/entry/freedict-eng-fra/word/qwxzzy").await;
+    assert_eq!(reply.status, 404);
+    assert_eq!(reply.error(), "Entry not found");
+    assert!(reply.json["suggestions"].is_array());
+
+    let reply = get_demo("/api/v1/entry/freedict-eng-fra/0123456789abcdef").await;
+    assert_eq!(reply.status, 404);
+    assert_eq!(reply.error(), "Entry not found");
+
+    let reply = get_demo("/api/v1/entry/no-such-dictionary/0123456789abcdef").await;
+    assert_eq!(reply.status, 404);
+    assert_eq!(reply.error(), "Unknown dictionary: no-such-dictionary");
+
+    let reply = get_demo("/api/v1/api/entry/no-such-dictionary/word/bank").await;
+    assert_eq!(reply.error(), "Unknown dictionary: no-such-dictionary");
+}
+
+#[tokio::test]
+async fn malformed_parameters_are_400_naming_the_parameter() {
+    let reply = get_demo("/api/v1/entry/freedict-eng-fra/not%20an%20id").await;
+    assert_eq!(reply.status, 400);
+    assert!(reply.error().starts_with("id must be"), "{}", reply.text);
+
+    let reply = get_demo("/api/v1/api/entry/freedict-eng-fra/word/%FF%FE").await;
+    assert_eq!(reply.status, 400);
+    assert!(
+        reply.error().starts_with("word must be valid UTF-8"),
+        "{}",
+        reply.text
+    );
+
+    let long = enc(&"a".repeat(101));
+    let reply = get_demo(&format!("/api/v1/api/entry/freedict-eng-fra/word/{long}")).await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.error(), "word must be 1 to 100 characters");
+
+    let reply = get_demo("/api/v1/api/entry/freedict-eng-fra/word/%20%20").await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.error(), "word is required");
+
+    let reply = get_demo("/api/v1/api/audio/freedict-eng-fra/%3Cscript%3E").await;
+    assert_eq!(reply.status, 400);
+    assert!(reply.error().starts_with("lexid must be"), "{}", reply.text);
+}
+
+#[tokio::test]
+async fn injection_shaped_input_is_just_a_word() {
+    for word in [
+        "' OR '1'='1",
+        "<script>alert(1)</script>",
+        "${jndi:ldap://x}",
+        "pk = :pk",
+    ] {
+        let reply = get_demo(&format!(
+            "/api/v1/api/entry/freedict-eng-fra/word/{}",
+            enc(word)
+        ))
+        .await;
+        assert_eq!(reply.status, 404, "{word}: {}", reply.text);
+        assert_eq!(reply.error(), "Entry not found");
+    }
+}

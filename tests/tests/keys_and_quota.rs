@@ -1,0 +1,133 @@
+//! API keys, plans and the atomic quota, black-box (decisions.md, "Keys,
+//! plans and quota").
+
+use blackbox::{create_key, dictadmin, get, repo_root};
+use futures::stream::{self, StreamExt};
+
+const ENTRY: &str = "/api/v1/api/entry/freedict-eng-fra/word/bank";
+
+#[tokio::test]
+async fn missing_malformed_unknown_and_absurd_keys_are_401() {
+    let reply = get(ENTRY, None).await;
+    assert_eq!((reply.status, reply.error()), (401, "Missing API key"));
+    for bad in [
+        "dk_short",
+        "dk_abcdefghijklmnopqrstuvwxyz012345",
+        &"x".repeat(5000),
+    ] {
+        let reply = get(ENTRY, Some(bad)).await;
+        assert_eq!(
+            (reply.status, reply.error()),
+            (401, "Invalid API key"),
+            "{}",
+            &bad[..bad.len().min(20)]
+        );
+    }
+}
+
+#[tokio::test]
+async fn disabled_keys_are_403() {
+    let (secret, key_id) = create_key("free", None);
+    dictadmin(&["keys", "disable", &key_id]);
+    let reply = get(ENTRY, Some(&secret)).await;
+    assert_eq!((reply.status, reply.error()), (403, "API key disabled"));
+}
+
+#[tokio::test]
+async fn quota_runs_out_with_429_and_headers() {
+    let (secret, _) = create_key("free", Some(3));
+    for remaining in [2, 1, 0] {
+        let reply = get(ENTRY, Some(&secret)).await;
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.header("ratelimit-limit"), Some("3"));
+        assert_eq!(
+            reply.header("ratelimit-remaining"),
+            Some(remaining.to_string().as_str())
+        );
+        let reset: u64 = reply.header("ratelimit-reset").unwrap().parse().unwrap();
+        assert!((1..=31 * 24 * 3600).contains(&reset));
+    }
+    let reply = get(ENTRY, Some(&secret)).await;
+    assert_eq!((reply.status, reply.error()), (429, "Quota exceeded"));
+    let retry: u64 = reply.header("retry-after").unwrap().parse().unwrap();
+    assert!(retry >= 1);
+    assert_eq!(reply.header("ratelimit-remaining"), Some("0"));
+
+    let usage = get("/api/v1/api/me/usage", Some(&secret)).await;
+    let data = usage.data();
+    assert_eq!(data["plan"], "free");
+    assert_eq!(data["usage"], 3, "a refused request is not counted");
+    assert_eq!(data["limit"], 3);
+    assert_eq!(data["remaining"], 0);
+    assert!(data["resetDate"]
+        .as_str()
+        .unwrap()
+        .ends_with("-01T00:00:00Z"));
+}
+
+#[tokio::test]
+async fn usage_does_not_count_and_reports_the_plan() {
+    let (secret, key_id) = create_key("starter", None);
+    for _ in 0..3 {
+        let usage = get("/api/v1/api/me/usage", Some(&secret)).await;
+        assert_eq!(usage.data()["usage"], 0);
+        assert_eq!(usage.data()["limit"], 50_000);
+        assert_eq!(usage.data()["plan"], "starter");
+    }
+    get(ENTRY, Some(&secret)).await;
+    let usage = get("/api/v1/api/me/usage", Some(&secret)).await;
+    assert_eq!(usage.data()["usage"], 1);
+    assert_eq!(usage.data()["remaining"], 49_999);
+    assert!(dictadmin(&["keys", "list"]).contains(&key_id));
+}
+
+/// Many requests at once over HTTP. `cargo lambda watch` 1.9 stalls with more
+/// than about 100 requests in flight to one function (its scheduler queue holds
+/// 100), so this keeps 80 in flight; `quota_store.rs` runs 200 truly
+/// simultaneous counter updates against DynamoDB Local.
+#[tokio::test]
+async fn concurrent_requests_never_exceed_the_quota() {
+    let (secret, _) = create_key("free", Some(50));
+    let replies: Vec<_> = stream::iter(0..200)
+        .map(|_| get(ENTRY, Some(&secret)))
+        .buffer_unordered(80)
+        .collect()
+        .await;
+    let ok = replies.iter().filter(|r| r.status == 200).count();
+    let refused = replies.iter().filter(|r| r.status == 429).count();
+    assert_eq!(
+        (ok, refused),
+        (50, 150),
+        "statuses: {:?}",
+        replies.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
+    let usage = get("/api/v1/api/me/usage", Some(&secret)).await;
+    assert_eq!(usage.data()["usage"], 50);
+    assert_eq!(usage.data()["remaining"], 0);
+}
+
+#[tokio::test]
+async fn logs_hold_no_key_material() {
+    let (secret, _) = create_key("free", None);
+    get(ENTRY, Some(&secret)).await;
+    get(ENTRY, Some("dk_abcdefghijklmnopqrstuvwxyz012345")).await;
+    // Give the log writer a moment to flush the lines of these requests.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let log = std::fs::read_to_string(repo_root().join(".local/logs/watch.log"))
+        .expect("the stack's log");
+    assert!(
+        log.contains("\"endpoint\":\"entry-by-word\""),
+        "the log holds request lines"
+    );
+    for needle in [
+        &secret[3..],
+        "abcdefghijklmnopqrstuvwxyz012345",
+        "localDemoKey",
+        "Bearer",
+    ] {
+        assert!(
+            !log.contains(needle),
+            "the log contains key material ({needle})"
+        );
+    }
+}

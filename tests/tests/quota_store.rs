@@ -1,0 +1,87 @@
+//! The quota counter against the real DynamoDB Local of the running stack,
+//! through `shared`'s KeyStore: true concurrency and an injected clock.
+
+use blackbox::{create_key, stack_env};
+use futures::future::join_all;
+use shared::app::Clients;
+use shared::auth::{hash_key, KeyStore};
+use shared::config::Config;
+use shared::error::ApiError;
+use std::sync::Arc;
+use time::macros::datetime;
+
+async fn key_store() -> (Arc<KeyStore>, Config) {
+    let env = stack_env();
+    let config =
+        Config::from_lookup(|name| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+            .unwrap();
+    // The SDK reads credentials and region from the process environment.
+    for (name, value) in &env {
+        std::env::set_var(name, value);
+    }
+    let clients = Clients::new(&config).await;
+    (
+        Arc::new(KeyStore::new(clients.dynamodb, config.keys_table.clone())),
+        config,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_hundred_simultaneous_updates_leave_exactly_the_limit() {
+    let (store, _) = key_store().await;
+    let (secret, _) = create_key("free", Some(50));
+    let record = store.authenticate(&secret).await.unwrap();
+    assert_eq!(record.key_hash, hash_key(&secret));
+    let now = datetime!(2026-11-22 12:00:00 UTC);
+    let tasks = (0..200).map(|_| {
+        let (store, record) = (store.clone(), record.clone());
+        tokio::spawn(async move { store.consume(&record, now).await })
+    });
+    let results: Vec<_> = join_all(tasks)
+        .await
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    let ok = results.iter().filter(|r| r.is_ok()).count();
+    let refused = results
+        .iter()
+        .filter(|r| matches!(r, Err(ApiError::QuotaExceeded { .. })))
+        .count();
+    assert_eq!((ok, refused), (50, 150));
+    let mut remaining: Vec<u64> = results
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|s| s.remaining)
+        .collect();
+    remaining.sort_unstable();
+    assert_eq!(
+        remaining,
+        (0..50).collect::<Vec<_>>(),
+        "every success saw a distinct count"
+    );
+    assert_eq!(store.usage(&record, now).await.unwrap(), 50);
+}
+
+#[tokio::test]
+async fn a_new_month_starts_at_zero() {
+    let (store, _) = key_store().await;
+    let (secret, _) = create_key("free", Some(2));
+    let record = store.authenticate(&secret).await.unwrap();
+    let november = datetime!(2026-11-30 23:59:59 UTC);
+    let december = datetime!(2026-12-01 00:00:00 UTC);
+    store.consume(&record, november).await.unwrap();
+    store.consume(&record, november).await.unwrap();
+    match store.consume(&record, november).await {
+        Err(ApiError::QuotaExceeded { retry_after_secs }) => assert_eq!(retry_after_secs, 1),
+        other => panic!("expected 429, got {other:?}"),
+    }
+    assert_eq!(store.usage(&record, november).await.unwrap(), 2);
+    assert_eq!(
+        store.usage(&record, december).await.unwrap(),
+        0,
+        "the new period starts at 0"
+    );
+    let state = store.consume(&record, december).await.unwrap();
+    assert_eq!((state.limit, state.remaining), (2, 1));
+    assert_eq!(state.reset_secs, 31 * 24 * 3600, "resets on 1 January");
+}
