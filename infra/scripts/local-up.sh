@@ -30,8 +30,9 @@ admin="$root/target/debug/dictadmin"
 fixture=()
 for index in "$root"/data/fixture/freedict/*.index; do fixture+=("${index%.index}"); done
 "$admin" import freedict "${fixture[@]}"
-demo_line="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY" | head -n 1)"
-echo "    demo key: $demo_line"
+"$admin" import wordnet "$root/data/fixture/wordnet"
+demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"
+echo "    demo key: ${demo_out%%$'\n'*}"
 
 echo "==> functions"
 # --disable-cors: the functions answer CORS themselves, as they do on AWS.

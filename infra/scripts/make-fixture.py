@@ -70,10 +70,52 @@ def subset(src_dir, name, words, every, out_dir):
     return len(lines)
 
 
+# WordNet lemmas kept, with every synset they are in and the synsets those point
+# at (so that related words resolve). Lines are copied unchanged; WordNet keys
+# synsets by the offset written at the start of each line.
+WORDNET_LEMMAS = ["good", "bad", "bank", "house", "school", "able", "unable", "dog", "cat", "water",
+                  "book", "run", "quickly", "slowly", "happy", "sad", "big", "small", "bright", "dark"]
+WORDNET_FILES = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
+
+
+def wordnet_subset(src, out):
+    data = {}
+    for name in WORDNET_FILES:
+        data[name] = (src / f"data.{name}").read_bytes().decode("utf-8", "replace").splitlines(keepends=True)
+    by_pos = {pos: {} for pos in "nvar"}
+    for name, pos in WORDNET_FILES.items():
+        for line in data[name]:
+            if not line.startswith(" "):
+                by_pos[pos][line.split(" ", 1)[0]] = line
+    wanted = {pos: set() for pos in "nvar"}
+    for name, pos in WORDNET_FILES.items():
+        kept = []
+        for line in (src / f"index.{name}").read_bytes().decode("utf-8", "replace").splitlines(keepends=True):
+            if line.startswith(" ") or line.split(" ", 1)[0] in WORDNET_LEMMAS:
+                kept.append(line)
+                if not line.startswith(" "):
+                    fields = line.split()
+                    count = int(fields[2])
+                    wanted[pos].update(fields[-count:])
+        (out / f"index.{name}").write_text("".join(kept), encoding="utf-8")
+    for pos in "nvar":
+        for offset in list(wanted[pos]):
+            fields = by_pos[pos][offset].split(" | ")[0].split()
+            words = int(fields[3], 16)
+            at = 4 + 2 * words
+            for i in range(int(fields[at])):
+                symbol, target, target_pos = fields[at + 1 + 4 * i: at + 4 + 4 * i]
+                wanted["a" if target_pos == "s" else target_pos].add(target)
+    for name, pos in WORDNET_FILES.items():
+        header = [l for l in data[name] if l.startswith(" ")]
+        body = sorted((by_pos[pos][o] for o in wanted[pos]), key=lambda l: int(l.split(" ", 1)[0]))
+        (out / f"data.{name}").write_text("".join(header + body), encoding="utf-8")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        packages = [f"dict-freedict-{pair}" for pair in FREEDICT]
+        packages = [f"dict-freedict-{pair}" for pair in FREEDICT] + ["wordnet-base"]
         subprocess.run(["apt-get", "download", *packages], cwd=tmp, check=True)
         for deb in tmp.glob("*.deb"):
             subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp / "x")], check=True)
@@ -87,6 +129,12 @@ def main():
             # the same copyright file.
             shutil.copy(tmp / f"x/usr/share/doc/dict-{name}/copyright", out / "COPYRIGHT.debian")
             print(f"{name}: {count} index lines")
+        wordnet = OUT / "wordnet"
+        shutil.rmtree(wordnet, ignore_errors=True)
+        wordnet.mkdir(parents=True)
+        wordnet_subset(tmp / "x/usr/share/wordnet", wordnet)
+        shutil.copy(tmp / "x/usr/share/doc/wordnet-base/copyright", wordnet / "COPYRIGHT.debian")
+        print("wordnet:", sum(1 for _ in (wordnet / "data.noun").open()), "noun data lines")
 
 
 if __name__ == "__main__":

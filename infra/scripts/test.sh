@@ -17,8 +17,15 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "==> cfn-lint template.yaml"
 cfn-lint template.yaml
 
+results="$state/logs/test-results.txt"
+: >"$results"
+# Runs cargo test, keeping its per-binary "test result" lines for the summary.
+run_tests() {
+  cargo test "$@" 2>&1 | tee >(grep --line-buffered "^test result:" >>"$results")
+}
+
 echo "==> unit and property tests"
-cargo test --workspace --exclude blackbox --quiet
+run_tests --workspace --exclude blackbox --quiet
 
 started_here=false
 if ! is_running watch; then
@@ -30,4 +37,9 @@ trap cleanup EXIT
 
 echo "==> black-box tests against $API_URL"
 export API_URL DEMO_KEY
-cargo test -p blackbox --quiet -- --test-threads 4
+run_tests -p blackbox --quiet -- --test-threads 4
+
+# One closing line for the whole run (cargo prints one per test binary).
+sleep 1
+awk '{for (i = 1; i <= NF; i++) { if ($i ~ /^passed;/) p += $(i-1); if ($i ~ /^failed;/) f += $(i-1) }}
+     END { printf "%d passed, %d failed\n", p, f }' "$results"

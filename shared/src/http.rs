@@ -6,6 +6,7 @@ use crate::app::App;
 use crate::auth::{self, KeyRecord, QuotaState};
 use crate::error::ApiError;
 use crate::params::{decode_component, QueryParams};
+use crate::quota::Period;
 use futures::future::BoxFuture;
 use lambda_http::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use lambda_http::{Body, Request, RequestExt, Response};
@@ -163,11 +164,20 @@ pub async fn serve(
         let record = app.keys.authenticate(&key).await?;
         key_id = Some(record.key_id.clone());
         api_request.key = Some(record.clone());
+        let now = (app.clock)();
         if !endpoint.counts_quota {
-            return handler(app, &api_request).await;
+            // Not counted, but still told where the key stands (read concurrently).
+            let (used, reply) =
+                tokio::join!(app.keys.usage(&record, now), handler(app, &api_request));
+            let limit = record.limit();
+            quota = Some(QuotaState {
+                limit,
+                remaining: limit - used?.min(limit),
+                reset_secs: Period::containing(now).seconds_until_reset(now),
+            });
+            return reply;
         }
         // The counter runs beside the endpoint's own reads: no serial round trip.
-        let now = (app.clock)();
         let (counted, reply) =
             tokio::join!(app.keys.consume(&record, now), handler(app, &api_request));
         match counted {

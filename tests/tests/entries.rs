@@ -138,3 +138,24 @@ async fn injection_shaped_input_is_just_a_word() {
         assert_eq!(reply.error(), "Entry not found");
     }
 }
+
+#[tokio::test]
+async fn wordnet_entries_are_monolingual_with_definitions_and_antonyms() {
+    let reply = get_demo("/api/v1/api/entry/wordnet-en/word/good").await;
+    let good = reply.data();
+    assert_eq!(good["targetLang"], serde_json::Value::Null);
+    assert_eq!(good["dictionaryName"], "WordNet 3.0 (English)");
+    assert!(
+        good["plainText"].as_str().unwrap().starts_with("1. "),
+        "{good}"
+    );
+    assert!(
+        good["antonyms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "bad"),
+        "{good}"
+    );
+    assert!(!good["examples"].as_array().unwrap().is_empty());
+}

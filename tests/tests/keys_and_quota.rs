@@ -1,10 +1,12 @@
 //! API keys, plans and the atomic quota, black-box (decisions.md, "Keys,
 //! plans and quota").
 
-use blackbox::{create_key, dictadmin, get, repo_root};
+use blackbox::{create_key, dictadmin, get, repo_root, send};
 use futures::stream::{self, StreamExt};
+use reqwest::Method;
 
 const ENTRY: &str = "/api/v1/api/entry/freedict-eng-fra/word/bank";
+const GRAPHQL: &str = "/api/v1/api/graphql";
 
 #[tokio::test]
 async fn missing_malformed_unknown_and_absurd_keys_are_401() {
@@ -70,6 +72,9 @@ async fn usage_does_not_count_and_reports_the_plan() {
     let (secret, key_id) = create_key("starter", None);
     for _ in 0..3 {
         let usage = get("/api/v1/api/me/usage", Some(&secret)).await;
+        assert_eq!(usage.header("ratelimit-limit"), Some("50000"));
+        assert_eq!(usage.header("ratelimit-remaining"), Some("50000"));
+        assert!(usage.header("ratelimit-reset").is_some());
         assert_eq!(usage.data()["usage"], 0);
         assert_eq!(usage.data()["limit"], 50_000);
         assert_eq!(usage.data()["plan"], "starter");
@@ -130,4 +135,57 @@ async fn logs_hold_no_key_material() {
             "the log contains key material ({needle})"
         );
     }
+}
+
+#[tokio::test]
+async fn graphql_gets_graphql_shaped_auth_and_quota_errors() {
+    let query = Some(r#"{"query":"{__typename}"}"#.to_string());
+    let reply = send(
+        Method::POST,
+        GRAPHQL,
+        Some("dk_abcdefghijklmnopqrstuvwxyz012345"),
+        query.clone(),
+    )
+    .await;
+    assert_eq!(reply.status, 401);
+    assert_eq!(reply.json["errors"][0]["message"], "Invalid API key");
+    assert_eq!(
+        reply.json["errors"][0]["extensions"]["code"],
+        "UNAUTHENTICATED"
+    );
+
+    let (secret, key_id) = create_key("free", Some(1));
+    send(Method::POST, GRAPHQL, Some(&secret), query.clone()).await;
+    let reply = send(Method::POST, GRAPHQL, Some(&secret), query.clone()).await;
+    assert_eq!(reply.status, 429);
+    assert_eq!(
+        reply.json["errors"][0]["extensions"]["code"],
+        "QUOTA_EXCEEDED"
+    );
+    assert!(reply.header("retry-after").is_some());
+
+    dictadmin(&["keys", "disable", &key_id]);
+    let (disabled, disabled_id) = create_key("free", None);
+    dictadmin(&["keys", "disable", &disabled_id]);
+    let reply = send(Method::POST, GRAPHQL, Some(&disabled), query).await;
+    assert_eq!(reply.status, 403);
+    assert_eq!(
+        reply.json["errors"][0]["extensions"]["code"],
+        "UNAUTHENTICATED"
+    );
+}
+
+#[tokio::test]
+async fn plan_changes_take_effect() {
+    let (secret, key_id) = create_key("free", None);
+    dictadmin(&["keys", "set-plan", &key_id, "--plan", "pro"]);
+    let usage = get("/api/v1/api/me/usage", Some(&secret)).await;
+    assert_eq!(usage.data()["plan"], "pro");
+    assert_eq!(usage.data()["limit"], 1_000_000);
+    dictadmin(&[
+        "keys", "set-plan", &key_id, "--plan", "starter", "--limit", "7",
+    ]);
+    assert!(dictadmin(&["keys", "list"])
+        .lines()
+        .any(|l| l.starts_with(&key_id) && l.contains("starter") && l.contains(" 7 ")));
 }

@@ -7,8 +7,18 @@ use shared::app::Clients;
 use shared::auth::{hash_key, KeyStore};
 use shared::config::Config;
 use shared::error::ApiError;
+use shared::{service, App};
 use std::sync::Arc;
 use time::macros::datetime;
+use time::OffsetDateTime;
+
+fn end_of_november() -> OffsetDateTime {
+    datetime!(2026-11-30 23:59:59 UTC)
+}
+
+fn start_of_december() -> OffsetDateTime {
+    datetime!(2026-12-01 00:00:00 UTC)
+}
 
 async fn key_store() -> (Arc<KeyStore>, Config) {
     let env = stack_env();
@@ -67,8 +77,7 @@ async fn a_new_month_starts_at_zero() {
     let (store, _) = key_store().await;
     let (secret, _) = create_key("free", Some(2));
     let record = store.authenticate(&secret).await.unwrap();
-    let november = datetime!(2026-11-30 23:59:59 UTC);
-    let december = datetime!(2026-12-01 00:00:00 UTC);
+    let (november, december) = (end_of_november(), start_of_december());
     store.consume(&record, november).await.unwrap();
     store.consume(&record, november).await.unwrap();
     match store.consume(&record, november).await {
@@ -84,4 +93,29 @@ async fn a_new_month_starts_at_zero() {
     let state = store.consume(&record, december).await.unwrap();
     assert_eq!((state.limit, state.remaining), (2, 1));
     assert_eq!(state.reset_secs, 31 * 24 * 3600, "resets on 1 January");
+}
+
+#[tokio::test]
+async fn usage_report_moves_its_reset_date_with_the_clock() {
+    let (store, config) = key_store().await;
+    let (secret, _) = create_key("starter", None);
+    let record = store.authenticate(&secret).await.unwrap();
+    store.consume(&record, end_of_november()).await.unwrap();
+
+    let november = App::new(config.clone(), Clients::new(&config).await, end_of_november);
+    let report = service::usage(&november, &record).await.unwrap();
+    assert_eq!(
+        (report.usage, report.limit, report.remaining),
+        (1, 50_000, 49_999)
+    );
+    assert_eq!(report.reset_date, "2026-12-01T00:00:00Z");
+
+    let december = App::new(
+        config.clone(),
+        Clients::new(&config).await,
+        start_of_december,
+    );
+    let report = service::usage(&december, &record).await.unwrap();
+    assert_eq!((report.usage, report.remaining), (0, 50_000));
+    assert_eq!(report.reset_date, "2027-01-01T00:00:00Z");
 }

@@ -3,6 +3,7 @@
 
 use crate::formats::dictd::{Database, DictdError};
 use crate::formats::freedict::{merge_articles, parse_article, Article};
+use crate::formats::wordnet::{self, WordNet, WordNetError};
 use crate::html::{escape, sanitize};
 use crate::languages;
 use sha2::{Digest, Sha256};
@@ -134,10 +135,134 @@ pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError>
     })
 }
 
+/// Reads WordNet 3.0 (`index.*` and `data.*` in `dir`) into one monolingual
+/// English dictionary: an entry per lemma and part of speech, its senses in
+/// frequency order with definitions, examples and synonyms.
+pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
+    const ID: &str = "wordnet-en";
+    const NAME: &str = "WordNet 3.0 (English)";
+    let wn = WordNet::open(dir)?;
+    let mut entries = Vec::with_capacity(wn.lemmas.len());
+    for (lemma, pos, offsets) in &wn.lemmas {
+        let senses: Vec<&wordnet::Synset> = offsets
+            .iter()
+            .filter_map(|o| wn.synsets.get(&(*pos, *o)))
+            .collect();
+        if senses.is_empty() {
+            continue;
+        }
+        // The synsets keep the headword's case (`The Hague`); the index is lower-case.
+        let word = senses[0]
+            .words
+            .iter()
+            .find(|w| w.eq_ignore_ascii_case(lemma))
+            .cloned()
+            .unwrap_or_else(|| lemma.clone());
+        let pos_name = wordnet::part_of_speech_name(*pos);
+        let relations = wn.relations(lemma, &senses);
+        let related = |kind: &str| {
+            relations
+                .iter()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, w)| w.clone())
+                .collect::<Vec<_>>()
+        };
+        let mut html = format!(
+            "<div class=\"entry\"><p class=\"headword\"><b>{}</b> <i class=\"pos\">{pos_name}</i></p><ol class=\"senses\">",
+            escape(&word)
+        );
+        let mut plain = Vec::new();
+        let mut examples = Vec::new();
+        for (n, sense) in senses.iter().enumerate() {
+            html.push_str(&format!(
+                "<li><span class=\"definition\">{}</span>",
+                escape(&sense.definition)
+            ));
+            let others: Vec<&String> = sense
+                .words
+                .iter()
+                .filter(|w| !w.eq_ignore_ascii_case(lemma))
+                .collect();
+            if !sense.examples.is_empty() {
+                html.push_str("<ul class=\"examples\">");
+                for example in &sense.examples {
+                    html.push_str(&format!("<li><i>{}</i></li>", escape(example)));
+                    examples.push(example.clone());
+                }
+                html.push_str("</ul>");
+            }
+            if !others.is_empty() {
+                let list = others
+                    .iter()
+                    .map(|w| escape(w))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                html.push_str(&format!("<p class=\"synonyms\">Synonyms: {list}</p>"));
+            }
+            html.push_str("</li>");
+            let prefix = if senses.len() > 1 {
+                format!("{}. ", n + 1)
+            } else {
+                String::new()
+            };
+            plain.push(format!("{prefix}{}", sense.definition));
+        }
+        html.push_str("</ol>");
+        let antonyms = related("antonym");
+        if !antonyms.is_empty() {
+            let list = antonyms
+                .iter()
+                .map(|w| escape(w))
+                .collect::<Vec<_>>()
+                .join(", ");
+            html.push_str(&format!(
+                "<p class=\"antonyms\"><b>Antonyms:</b> {list}</p>"
+            ));
+        }
+        html.push_str("</div>");
+        entries.push(StoredEntry {
+            entry: Entry {
+                id: entry_id(ID, &word, Some(pos_name), 0),
+                word,
+                html_content: sanitize(&html),
+                plain_text: plain.join("\n"),
+                source_lang: "en".into(),
+                target_lang: None,
+                dictionary_id: ID.into(),
+                dictionary_name: NAME.into(),
+                part_of_speech: Some(pos_name.into()),
+                phonetic: None,
+                translations: Vec::new(),
+                synonyms: related("synonym"),
+                antonyms,
+                examples,
+                has_audio: false,
+                audio_url: None,
+            },
+            is_lemma: true,
+            audio_key: None,
+        });
+    }
+    Ok(ImportedDictionary {
+        dictionary: Dictionary {
+            dictionary_id: ID.into(),
+            dictionary_name: NAME.into(),
+            source_lang: "en".into(),
+            target_lang: None,
+            entry_count: entries.len() as u64,
+            licence: "WordNet".into(),
+            origin: "Debian package wordnet-base (Princeton WordNet 3.0)".into(),
+        },
+        entries,
+    })
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     #[error(transparent)]
     Dictd(#[from] DictdError),
+    #[error(transparent)]
+    WordNet(#[from] WordNetError),
     #[error("cannot tell the languages of {0:?}: FreeDict databases are named freedict-<iso639-3>-<iso639-3>")]
     Name(String),
 }
@@ -299,6 +424,127 @@ mod tests {
             !html.contains("<script") && !html.contains("onclick="),
             "{html}"
         );
+    }
+
+    fn fixture(path: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/fixture")
+            .join(path)
+    }
+
+    fn find<'a>(imported: &'a ImportedDictionary, word: &str, pos: Option<&str>) -> &'a Entry {
+        imported
+            .entries
+            .iter()
+            .map(|e| &e.entry)
+            .find(|e| e.word == word && (pos.is_none() || e.part_of_speech.as_deref() == pos))
+            .unwrap_or_else(|| panic!("{word} not imported"))
+    }
+
+    #[test]
+    fn freedict_fixture_gives_ipa_translations_and_examples() {
+        let imported = import_freedict(&fixture("freedict/freedict-eng-fra")).unwrap();
+        assert_eq!(
+            imported.dictionary.dictionary_name,
+            "English–French (FreeDict)"
+        );
+        assert_eq!(imported.dictionary.licence, "GPL-2.0-or-later");
+        let cat = find(&imported, "cat", None);
+        assert_eq!(cat.phonetic.as_deref(), Some("kæt"));
+        assert_eq!(
+            cat.translations,
+            vec!["mégère", "peau de vache", "rosse", "chat"]
+        );
+
+        let imported = import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap();
+        let haus = find(&imported, "Haus", Some("noun"));
+        assert_eq!(haus.phonetic.as_deref(), Some("hˈaʊs"));
+        assert!(
+            haus.translations.contains(&"house".to_string())
+                && haus.translations.contains(&"home".to_string())
+        );
+        assert!(haus
+            .examples
+            .contains(&"ein Haus bauen — build a house".to_string()));
+        assert!(haus.synonyms.contains(&"Zuhause".to_string()));
+    }
+
+    #[test]
+    fn wordnet_gives_bad_as_an_antonym_of_good() {
+        let imported = import_wordnet(&fixture("wordnet")).unwrap();
+        let good = find(&imported, "good", Some("adjective"));
+        assert!(
+            good.antonyms.contains(&"bad".to_string()),
+            "{:?}",
+            good.antonyms
+        );
+        assert!(
+            good.plain_text
+                .starts_with("1. having desirable or positive qualities"),
+            "{}",
+            good.plain_text
+        );
+        assert!(good
+            .examples
+            .contains(&"good news from the hospital".to_string()));
+        assert_eq!(good.target_lang, None);
+        let bad = find(&imported, "bad", Some("adjective"));
+        assert!(bad.antonyms.contains(&"good".to_string()));
+        let bank = find(&imported, "bank", Some("noun"));
+        assert!(bank.html_content.contains("<ol class=\"senses\">"));
+    }
+
+    #[test]
+    fn re_import_gives_the_same_ids() {
+        let ids = |d: ImportedDictionary| {
+            d.entries
+                .into_iter()
+                .map(|e| e.entry.id)
+                .collect::<Vec<_>>()
+        };
+        let first = ids(import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap());
+        let second = ids(import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap());
+        assert_eq!(first, second);
+        let unique: std::collections::HashSet<_> = first.iter().collect();
+        assert_eq!(
+            unique.len(),
+            first.len(),
+            "ids are unique within a dictionary"
+        );
+        let wordnet = ids(import_wordnet(&fixture("wordnet")).unwrap());
+        assert_eq!(wordnet, ids(import_wordnet(&fixture("wordnet")).unwrap()));
+        assert_eq!(
+            wordnet
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len(),
+            wordnet.len()
+        );
+    }
+
+    #[test]
+    fn a_truncated_dict_names_file_and_position() {
+        let dir = std::env::temp_dir().join(format!("truncated-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let source = fixture("freedict/freedict-eng-fra");
+        std::fs::copy(
+            source.with_extension("index"),
+            dir.join("freedict-eng-fra.index"),
+        )
+        .unwrap();
+        let data = std::fs::read(fixture("freedict/freedict-eng-fra.dict.dz")).unwrap();
+        std::fs::write(
+            dir.join("freedict-eng-fra.dict.dz"),
+            &data[..data.len() / 2],
+        )
+        .unwrap();
+        let err = import_freedict(&dir.join("freedict-eng-fra"))
+            .err()
+            .expect("truncated data is an error")
+            .to_string();
+        assert!(err.contains("freedict-eng-fra.dict.dz"), "{err}");
+        assert!(err.contains("after") && err.contains("bytes"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

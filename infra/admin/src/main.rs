@@ -49,6 +49,8 @@ enum ImportSource {
     /// FreeDict dictd databases, given by path without extension
     /// (for example /usr/share/dictd/freedict-eng-fra).
     Freedict { prefixes: Vec<PathBuf> },
+    /// WordNet 3.0 database files in a directory (for example /usr/share/wordnet).
+    Wordnet { dir: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -114,6 +116,12 @@ async fn run(cli: Cli) -> Result<(), String> {
                 write_dictionary(&clients.dynamodb, &config, imported).await?;
             }
             Ok(())
+        }
+        Command::Import {
+            source: ImportSource::Wordnet { dir },
+        } => {
+            let imported = import::import_wordnet(&dir).map_err(|e| e.to_string())?;
+            write_dictionary(&clients.dynamodb, &config, imported).await
         }
         Command::Keys { action } => run_keys(&clients.dynamodb, &config.keys_table, action).await,
     }

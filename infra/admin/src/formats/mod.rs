@@ -2,3 +2,4 @@
 
 pub mod dictd;
 pub mod freedict;
+pub mod wordnet;

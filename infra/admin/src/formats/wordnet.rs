@@ -1,0 +1,406 @@
+//! WordNet 3.0 database files as Debian's `wordnet-base` ships them:
+//! `index.<pos>` (lemma → synset offsets, most frequent sense first) and
+//! `data.<pos>` (synsets: words, pointers, gloss). Described in wndb(5WN).
+//!
+//! Quirks handled: the licence header (lines starting with spaces), adjective
+//! position markers such as `(a)`, `(p)`, `(ip)` after a word, satellite
+//! adjectives (`s`), underscores for spaces, and invalid UTF-8 (replaced).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A part of speech as WordNet files name it.
+pub const FILES: [(&str, char); 4] = [("noun", 'n'), ("verb", 'v'), ("adj", 'a'), ("adv", 'r')];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Synset {
+    pub offset: u32,
+    /// `n`, `v`, `a` or `r` (satellites `s` are stored as `a`).
+    pub pos: char,
+    /// Words in display form (spaces, markers removed).
+    pub words: Vec<String>,
+    pub pointers: Vec<Pointer>,
+    pub definition: String,
+    pub examples: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pointer {
+    pub symbol: String,
+    pub target_pos: char,
+    pub target_offset: u32,
+    /// 1-based word numbers for lexical pointers; 0 for semantic ones.
+    pub source_word: usize,
+    pub target_word: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WordNetError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: line {line}: {message}")]
+    Line {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+}
+
+fn normalise_pos(c: char) -> char {
+    if c == 's' {
+        'a'
+    } else {
+        c
+    }
+}
+
+/// `ready_to_hand(p)` → `ready to hand`
+fn display_word(raw: &str) -> String {
+    let word = match raw.find('(') {
+        Some(i) if raw.ends_with(')') => &raw[..i],
+        _ => raw,
+    };
+    word.replace('_', " ")
+}
+
+/// One `data.<pos>` line; `Ok(None)` for the licence header.
+pub fn parse_data_line(line: &str) -> Result<Option<Synset>, String> {
+    if line.starts_with(' ') || line.trim().is_empty() {
+        return Ok(None);
+    }
+    let (fields, gloss) = line.split_once(" | ").unwrap_or((line, ""));
+    let mut f = fields.split_whitespace();
+    let mut next = |what: &str| f.next().ok_or_else(|| format!("missing {what}"));
+    let offset: u32 = next("offset")?
+        .parse()
+        .map_err(|_| "offset is not a number")?;
+    next("lexicographer file")?;
+    let pos = normalise_pos(next("synset type")?.chars().next().unwrap_or('?'));
+    let word_count =
+        usize::from_str_radix(next("word count")?, 16).map_err(|_| "word count is not hex")?;
+    let mut words = Vec::with_capacity(word_count);
+    for _ in 0..word_count {
+        words.push(display_word(next("word")?));
+        next("lex id")?;
+    }
+    let pointer_count: usize = next("pointer count")?
+        .parse()
+        .map_err(|_| "pointer count is not a number")?;
+    let mut pointers = Vec::with_capacity(pointer_count);
+    for _ in 0..pointer_count {
+        let symbol = next("pointer symbol")?.to_string();
+        let target_offset = next("pointer offset")?
+            .parse()
+            .map_err(|_| "pointer offset is not a number")?;
+        let target_pos = normalise_pos(next("pointer pos")?.chars().next().unwrap_or('?'));
+        let source_target = next("pointer source/target")?;
+        if source_target.len() != 4 {
+            return Err("pointer source/target is not 4 hex digits".into());
+        }
+        let hex = |s: &str| {
+            usize::from_str_radix(s, 16).map_err(|_| "pointer source/target is not hex".to_string())
+        };
+        pointers.push(Pointer {
+            symbol,
+            target_pos,
+            target_offset,
+            source_word: hex(&source_target[..2])?,
+            target_word: hex(&source_target[2..])?,
+        });
+    }
+    let (definition, examples) = split_gloss(gloss.trim());
+    Ok(Some(Synset {
+        offset,
+        pos,
+        words,
+        pointers,
+        definition,
+        examples,
+    }))
+}
+
+/// A gloss is definitions and quoted examples separated by `;`.
+pub fn split_gloss(gloss: &str) -> (String, Vec<String>) {
+    let mut parts = Vec::new();
+    let (mut current, mut in_quote) = (String::new(), false);
+    for c in gloss.chars() {
+        match c {
+            '"' => {
+                in_quote = !in_quote;
+                current.push(c);
+            }
+            ';' if !in_quote => parts.push(std::mem::take(&mut current)),
+            _ => current.push(c),
+        }
+    }
+    parts.push(current);
+    let mut definition = Vec::new();
+    let mut examples = Vec::new();
+    for part in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        if part.starts_with('"') {
+            // An example may carry an attribution after its closing quote.
+            examples.push(
+                part.trim_matches(|c| c == '"' || c == ' ')
+                    .replace("\" -", " —"),
+            );
+        } else {
+            definition.push(part);
+        }
+    }
+    (definition.join("; "), examples)
+}
+
+/// One `index.<pos>` line: the lemma and its synset offsets, most frequent first.
+pub fn parse_index_line(line: &str) -> Result<Option<(String, Vec<u32>)>, String> {
+    if line.starts_with(' ') || line.trim().is_empty() {
+        return Ok(None);
+    }
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let field = |i: usize, what: &str| f.get(i).copied().ok_or_else(|| format!("missing {what}"));
+    let lemma = field(0, "lemma")?.replace('_', " ");
+    let synset_count: usize = field(2, "synset count")?
+        .parse()
+        .map_err(|_| "synset count is not a number")?;
+    let pointer_count: usize = field(3, "pointer count")?
+        .parse()
+        .map_err(|_| "pointer count is not a number")?;
+    let first = 4 + pointer_count + 2;
+    let offsets = (0..synset_count)
+        .map(|i| {
+            field(first + i, "synset offset")?
+                .parse()
+                .map_err(|_| "synset offset is not a number".to_string())
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    Ok(Some((lemma, offsets)))
+}
+
+/// The database: every synset and every (lemma, part of speech).
+pub struct WordNet {
+    pub synsets: HashMap<(char, u32), Synset>,
+    pub lemmas: Vec<(String, char, Vec<u32>)>,
+}
+
+fn read_lines(path: &Path) -> Result<String, WordNetError> {
+    let bytes = std::fs::read(path).map_err(|source| WordNetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+impl WordNet {
+    /// Reads `index.*` and `data.*` from `dir` (for example /usr/share/wordnet).
+    pub fn open(dir: &Path) -> Result<Self, WordNetError> {
+        let mut synsets = HashMap::new();
+        let mut lemmas = Vec::new();
+        for (name, pos) in FILES {
+            let data_path = dir.join(format!("data.{name}"));
+            for (n, line) in read_lines(&data_path)?.lines().enumerate() {
+                let synset = parse_data_line(line).map_err(|message| WordNetError::Line {
+                    path: data_path.clone(),
+                    line: n + 1,
+                    message,
+                })?;
+                if let Some(synset) = synset {
+                    synsets.insert((pos, synset.offset), synset);
+                }
+            }
+            let index_path = dir.join(format!("index.{name}"));
+            for (n, line) in read_lines(&index_path)?.lines().enumerate() {
+                let parsed = parse_index_line(line).map_err(|message| WordNetError::Line {
+                    path: index_path.clone(),
+                    line: n + 1,
+                    message,
+                })?;
+                if let Some((lemma, offsets)) = parsed {
+                    lemmas.push((lemma, pos, offsets));
+                }
+            }
+        }
+        Ok(Self { synsets, lemmas })
+    }
+
+    /// Words related to `lemma` through its senses, with the relationship
+    /// types of decisions.md, in sense order and without repeats.
+    pub fn relations(&self, lemma: &str, senses: &[&Synset]) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = Vec::new();
+        let mut push = |kind: &'static str, word: &str| {
+            if !word.eq_ignore_ascii_case(lemma)
+                && !out.iter().any(|(k, w)| *k == kind && w == word)
+            {
+                out.push((kind, word.to_string()));
+            }
+        };
+        for synset in senses {
+            for word in &synset.words {
+                push("synonym", word);
+            }
+            let own_number = synset
+                .words
+                .iter()
+                .position(|w| w.eq_ignore_ascii_case(lemma))
+                .map(|i| i + 1);
+            for pointer in &synset.pointers {
+                let Some(kind) = relationship(&pointer.symbol) else {
+                    continue;
+                };
+                let Some(target) = self
+                    .synsets
+                    .get(&(pointer.target_pos, pointer.target_offset))
+                else {
+                    continue;
+                };
+                if pointer.source_word == 0 {
+                    for word in &target.words {
+                        push(kind, word);
+                    }
+                } else if Some(pointer.source_word) == own_number {
+                    if let Some(word) = target.words.get(pointer.target_word.wrapping_sub(1)) {
+                        push(kind, word);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// WordNet pointer symbols → `relationshipType` of decisions.md.
+pub fn relationship(symbol: &str) -> Option<&'static str> {
+    match symbol {
+        "!" => Some("antonym"),
+        "+" => Some("derivation"),
+        "&" => Some("similar"),
+        "@" | "@i" => Some("hypernym"),
+        "~" | "~i" => Some("hyponym"),
+        "^" => Some("related"),
+        _ => None,
+    }
+}
+
+pub fn part_of_speech_name(pos: char) -> &'static str {
+    match pos {
+        'n' => "noun",
+        'v' => "verb",
+        'a' => "adjective",
+        _ => "adverb",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ABLE: &str = "00001740 00 a 01 able 0 005 = 05200169 n 0000 = 05616246 n 0000 + 05616246 n 0101 + 05200169 n 0101 ! 00002098 a 0101 | (usually followed by `to') having the necessary means or skill or know-how or authority to do something; \"able to swim\"; \"she was able to program her computer\"  ";
+
+    #[test]
+    fn parses_a_data_line() {
+        let s = parse_data_line(ABLE).unwrap().unwrap();
+        assert_eq!(s.offset, 1740);
+        assert_eq!(s.pos, 'a');
+        assert_eq!(s.words, vec!["able"]);
+        assert_eq!(s.pointers.len(), 5);
+        assert_eq!(
+            s.pointers[4],
+            Pointer {
+                symbol: "!".into(),
+                target_pos: 'a',
+                target_offset: 2098,
+                source_word: 1,
+                target_word: 1
+            }
+        );
+        assert_eq!(s.definition, "(usually followed by `to') having the necessary means or skill or know-how or authority to do something");
+        assert_eq!(
+            s.examples,
+            vec!["able to swim", "she was able to program her computer"]
+        );
+    }
+
+    #[test]
+    fn satellites_markers_and_underscores() {
+        let s = parse_data_line("00019731 00 s 02 handy 0 ready_to_hand(p) 0 001 & 00019131 a 0000 | easy to reach; \"found a handy spot\"").unwrap().unwrap();
+        assert_eq!(s.pos, 'a');
+        assert_eq!(s.words, vec!["handy", "ready to hand"]);
+    }
+
+    #[test]
+    fn verb_frames_do_not_confuse_the_gloss() {
+        let line = "00001740 29 v 04 breathe 0 take_a_breath 0 respire 0 suspire 3 001 * 00005041 v 0000 02 + 02 00 + 08 01 | draw air into, and expel out of, the lungs; \"I can breathe better now\"";
+        let s = parse_data_line(line).unwrap().unwrap();
+        assert_eq!(
+            s.words,
+            vec!["breathe", "take a breath", "respire", "suspire"]
+        );
+        assert_eq!(s.definition, "draw air into, and expel out of, the lungs");
+    }
+
+    #[test]
+    fn licence_header_lines_are_skipped() {
+        assert_eq!(
+            parse_data_line("  1 This software and database is being provided").unwrap(),
+            None
+        );
+        assert_eq!(parse_index_line("  29 Princeton University").unwrap(), None);
+    }
+
+    #[test]
+    fn parses_an_index_line() {
+        let (lemma, offsets) =
+            parse_index_line("able a 4 4 ! & = + 4 3 00001740 00510348 00306663 01017439  ")
+                .unwrap()
+                .unwrap();
+        assert_eq!(lemma, "able");
+        assert_eq!(offsets, vec![1740, 510348, 306663, 1017439]);
+        let (lemma, _) = parse_index_line("ice_cream n 1 1 @ 1 0 07611358")
+            .unwrap()
+            .unwrap();
+        assert_eq!(lemma, "ice cream");
+    }
+
+    #[test]
+    fn malformed_lines_say_what_is_wrong() {
+        assert_eq!(
+            parse_data_line("00001740 00 a zz able").unwrap_err(),
+            "word count is not hex"
+        );
+        assert_eq!(
+            parse_data_line("00001740 00 a 01 able 0 001 ! 00002098").unwrap_err(),
+            "missing pointer pos"
+        );
+        assert!(parse_index_line("able a 4 4 ! & = + 4 3 00001740")
+            .unwrap_err()
+            .contains("synset offset"));
+    }
+
+    #[test]
+    fn glosses_split_on_semicolons_outside_quotes() {
+        let (definition, examples) = split_gloss("a; b; \"x; y\"; \"z\"");
+        assert_eq!(definition, "a; b");
+        assert_eq!(examples, vec!["x; y", "z"]);
+    }
+
+    #[test]
+    fn lexical_antonyms_follow_word_numbers() {
+        let able = parse_data_line(ABLE).unwrap().unwrap();
+        let unable = parse_data_line(
+            "00002098 00 a 01 unable 0 002 = 05200169 n 0000 ! 00001740 a 0101 | not able",
+        )
+        .unwrap()
+        .unwrap();
+        let wn = WordNet {
+            synsets: [(('a', 1740), able.clone()), (('a', 2098), unable)]
+                .into_iter()
+                .collect(),
+            lemmas: vec![],
+        };
+        assert_eq!(
+            wn.relations("able", &[&able]),
+            vec![("antonym", "unable".to_string())]
+        );
+    }
+}
