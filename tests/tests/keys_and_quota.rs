@@ -189,3 +189,30 @@ async fn plan_changes_take_effect() {
         .lines()
         .any(|l| l.starts_with(&key_id) && l.contains("starter") && l.contains(" 7 ")));
 }
+
+/// Key records are cached in warm instances; a disabled key must still stop
+/// working within 60 seconds (decisions.md), here within the 30 s cache life.
+#[tokio::test]
+async fn a_disabled_key_stops_working_within_a_minute() {
+    let (secret, key_id) = create_key("free", None);
+    assert_eq!(
+        get(ENTRY, Some(&secret)).await.status,
+        200,
+        "cached as active"
+    );
+    dictadmin(&["keys", "disable", &key_id]);
+    let started = std::time::Instant::now();
+    loop {
+        let reply = get(ENTRY, Some(&secret)).await;
+        if reply.status == 403 {
+            assert_eq!(reply.error(), "API key disabled");
+            break;
+        }
+        assert_eq!(reply.status, 200);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "still accepted after 60 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    }
+}
