@@ -112,10 +112,36 @@ def wordnet_subset(src, out):
         (out / f"data.{name}").write_text("".join(header + body), encoding="utf-8")
 
 
+# MyThes thesauri: the encoding line and the blocks of a few headwords, bytes
+# unchanged (the Spanish file stays ISO 8859-1).
+MYTHES = {
+    "mythes-en-us": ("th_en_US_v2.dat", ["good", "bad", "bank", "house", "school", "happy", "big", "small"]),
+    "mythes-fr": ("th_fr_FR_v2.dat", ["bon", "mauvais", "maison", "école", "chat", "grand"]),
+    "mythes-de": ("th_de_DE_v2.dat", ["gut", "schlecht", "Haus", "Schule", "groß"]),
+    "mythes-es": ("th_es_ES_v2.dat", ["bueno", "malo", "casa", "escuela", "niño", "grande"]),
+}
+
+
+def mythes_subset(src, out_file, words):
+    lines = src.read_bytes().split(b"\n")
+    encoding = lines[0].decode("ascii").strip()
+    codec = "latin-1" if encoding.upper().startswith("ISO") else "utf-8"
+    wanted = {w.encode(codec) for w in words}
+    kept = [lines[0]]
+    i = 1
+    while i < len(lines):
+        head, _, count = lines[i].rpartition(b"|")
+        n = int(count) if count.strip().isdigit() else 0
+        if head in wanted:
+            kept.extend(lines[i:i + 1 + n])
+        i += 1 + n
+    out_file.write_bytes(b"\n".join(kept) + b"\n")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        packages = [f"dict-freedict-{pair}" for pair in FREEDICT] + ["wordnet-base"]
+        packages = [f"dict-freedict-{pair}" for pair in FREEDICT] + ["wordnet-base"] + list(MYTHES)
         subprocess.run(["apt-get", "download", *packages], cwd=tmp, check=True)
         for deb in tmp.glob("*.deb"):
             subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp / "x")], check=True)
@@ -135,6 +161,16 @@ def main():
         wordnet_subset(tmp / "x/usr/share/wordnet", wordnet)
         shutil.copy(tmp / "x/usr/share/doc/wordnet-base/copyright", wordnet / "COPYRIGHT.debian")
         print("wordnet:", sum(1 for _ in (wordnet / "data.noun").open()), "noun data lines")
+        mythes = OUT / "mythes"
+        shutil.rmtree(mythes, ignore_errors=True)
+        mythes.mkdir(parents=True)
+        for package, (name, words) in MYTHES.items():
+            mythes_subset(tmp / "x/usr/share/mythes" / name, mythes / name, words)
+            # mythes-en-us, -fr and -es come from one source package
+            # (libreoffice-dictionaries) with one copyright file.
+            target = "mythes-de.copyright" if package == "mythes-de" else "libreoffice-dictionaries.copyright"
+            shutil.copy(tmp / f"x/usr/share/doc/{package}/copyright", mythes / target)
+        print("mythes:", sorted(p.name for p in mythes.glob("*.dat")))
 
 
 if __name__ == "__main__":

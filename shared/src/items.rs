@@ -3,7 +3,7 @@
 //! See docs/data-model.md for the design.
 
 use crate::fold::fold;
-use crate::model::{Dictionary, Entry, StoredEntry};
+use crate::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::collections::HashMap;
 
@@ -15,6 +15,11 @@ pub const DICTIONARIES_PK: &str = "DICT";
 pub const ENTRY_SK: &str = "E";
 /// The GSI that finds entries by dictionary and folded headword.
 pub const BY_WORD_INDEX: &str = "ByWord";
+
+/// Partition of every thesaurus link of one (folded) headword.
+pub fn thesaurus_pk(headword: &str) -> String {
+    format!("T#{}", fold(headword))
+}
 
 pub fn entry_pk(dictionary_id: &str, entry_id: &str) -> String {
     format!("E#{dictionary_id}#{entry_id}")
@@ -137,6 +142,47 @@ pub fn entry_from_item(item: &Item) -> Result<StoredEntry, CorruptItem> {
     })
 }
 
+/// A thesaurus link from `headword` to `link.word`. The sort key makes the link
+/// unique and groups a word's links by language and dictionary.
+pub fn thesaurus_to_item(headword: &str, link: &ThesaurusItem) -> Item {
+    let mut item = Item::new();
+    item.insert("pk".into(), s(thesaurus_pk(headword)));
+    item.insert(
+        "sk".into(),
+        s(format!(
+            "{}#{}#{}#{}#{}",
+            link.source_lang,
+            link.target_lang.as_deref().unwrap_or("-"),
+            link.dictionary_id,
+            link.relationship_type,
+            link.word
+        )),
+    );
+    item.insert("word".into(), s(link.word.as_str()));
+    item.insert(
+        "relationshipType".into(),
+        s(link.relationship_type.as_str()),
+    );
+    item.insert("dictionaryId".into(), s(link.dictionary_id.as_str()));
+    item.insert("dictionaryName".into(), s(link.dictionary_name.as_str()));
+    item.insert("sourceLang".into(), s(link.source_lang.as_str()));
+    if let Some(target) = &link.target_lang {
+        item.insert("targetLang".into(), s(target.as_str()));
+    }
+    item
+}
+
+pub fn thesaurus_from_item(item: &Item) -> Result<ThesaurusItem, CorruptItem> {
+    Ok(ThesaurusItem {
+        word: need_s(item, "word")?,
+        relationship_type: need_s(item, "relationshipType")?,
+        dictionary_id: need_s(item, "dictionaryId")?,
+        dictionary_name: need_s(item, "dictionaryName")?,
+        source_lang: need_s(item, "sourceLang")?,
+        target_lang: get_s(item, "targetLang"),
+    })
+}
+
 pub fn dictionary_to_item(d: &Dictionary) -> Item {
     let mut item = Item::new();
     item.insert("pk".into(), s(DICTIONARIES_PK));
@@ -223,6 +269,22 @@ mod tests {
             entry_from_item(&item).unwrap_err(),
             CorruptItem("word".into())
         );
+    }
+
+    #[test]
+    fn thesaurus_link_round_trips_and_is_keyed_by_the_folded_headword() {
+        let link = ThesaurusItem {
+            word: "bad".into(),
+            relationship_type: "antonym".into(),
+            dictionary_id: "wordnet-en".into(),
+            dictionary_name: "WordNet".into(),
+            source_lang: "en".into(),
+            target_lang: None,
+        };
+        let item = thesaurus_to_item("Good", &link);
+        assert_eq!(item["pk"], s("T#good"));
+        assert_eq!(item["sk"], s("en#-#wordnet-en#antonym#bad"));
+        assert_eq!(thesaurus_from_item(&item).unwrap(), link);
     }
 
     #[test]

@@ -57,6 +57,29 @@ pub struct StoredEntry {
     pub audio_key: Option<String>,
 }
 
+/// A related word, as the thesaurus endpoint returns it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThesaurusItem {
+    pub word: String,
+    pub relationship_type: String,
+    pub dictionary_id: String,
+    pub dictionary_name: String,
+    pub source_lang: String,
+    pub target_lang: Option<String>,
+}
+
+/// The relationship types of decisions.md, in the order results list them.
+pub const RELATIONSHIP_TYPES: [&str; 7] = [
+    "synonym",
+    "antonym",
+    "derivation",
+    "similar",
+    "hypernym",
+    "hyponym",
+    "related",
+];
+
 /// The caller's quota, as `GET /api/v1/api/me/usage` reports it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -159,11 +159,11 @@ async fn entry_by_word(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
 }
 
 async fn thesaurus(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let _word = validate_text("word", req.path("word"), MAX_QUERY_CHARS)?;
-    let _lang = req.query.lang()?;
+    let word = validate_text("word", req.path("word"), MAX_QUERY_CHARS)?;
+    let lang = req.query.lang()?;
     let source = req.query.source()?;
-    service::check_source(app, source.as_deref()).await?;
-    Err(ApiError::NotImplemented("Thesaurus"))
+    let links = service::thesaurus(app, &word, lang.as_ref(), source.as_deref()).await?;
+    Ok(Reply::json(links))
 }
 
 async fn random(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {

@@ -4,7 +4,10 @@
 use crate::app::App;
 use crate::auth::KeyRecord;
 use crate::error::ApiError;
-use crate::model::{Dictionary, Entry, StoredEntry, UsageRecord};
+use crate::model::{
+    Dictionary, Entry, StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
+};
+use crate::params::LangFilter;
 use crate::quota::Period;
 use crate::store::choose_entry_for_word;
 use std::time::Duration;
@@ -45,6 +48,44 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
 pub async fn audio_url(app: &App, source: &str, id: &str) -> Result<String, ApiError> {
     let entry = entry_by_id(app, source, id).await?;
     entry.audio_url.ok_or(ApiError::NoAudio)
+}
+
+/// Related words of `word` across dictionaries, filtered by `lang` and
+/// `source`, ordered by relationship type, then dictionary, then word.
+pub async fn thesaurus(
+    app: &App,
+    word: &str,
+    lang: Option<&LangFilter>,
+    source: Option<&str>,
+) -> Result<Vec<ThesaurusItem>, ApiError> {
+    let (links, checked) = tokio::join!(app.store.thesaurus(word), check_source(app, source));
+    checked?;
+    Ok(filter_and_order_links(links?, lang, source))
+}
+
+pub fn filter_and_order_links(
+    mut links: Vec<ThesaurusItem>,
+    lang: Option<&LangFilter>,
+    source: Option<&str>,
+) -> Vec<ThesaurusItem> {
+    links.retain(|l| {
+        source.is_none_or(|s| l.dictionary_id == s)
+            && lang.is_none_or(|f| f.matches(&l.source_lang, l.target_lang.as_deref()))
+    });
+    let rank = |kind: &str| {
+        RELATIONSHIP_TYPES
+            .iter()
+            .position(|k| *k == kind)
+            .unwrap_or(RELATIONSHIP_TYPES.len())
+    };
+    links.sort_by(|a, b| {
+        rank(&a.relationship_type)
+            .cmp(&rank(&b.relationship_type))
+            .then_with(|| a.dictionary_id.cmp(&b.dictionary_id))
+            .then_with(|| crate::fold::fold(&a.word).cmp(&crate::fold::fold(&b.word)))
+            .then_with(|| a.word.cmp(&b.word))
+    });
+    links
 }
 
 pub async fn dictionaries(app: &App) -> Result<Vec<Dictionary>, ApiError> {
@@ -98,4 +139,68 @@ async fn audio_url_for_key(app: &App, key: &str) -> Result<String, ApiError> {
         .await
         .map_err(|e| ApiError::Internal(format!("presigning audio URL: {e}")))?;
     Ok(request.uri().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(
+        word: &str,
+        kind: &str,
+        dictionary: &str,
+        source_lang: &str,
+        target: Option<&str>,
+    ) -> ThesaurusItem {
+        ThesaurusItem {
+            word: word.into(),
+            relationship_type: kind.into(),
+            dictionary_id: dictionary.into(),
+            dictionary_name: dictionary.into(),
+            source_lang: source_lang.into(),
+            target_lang: target.map(Into::into),
+        }
+    }
+
+    fn words(links: &[ThesaurusItem]) -> Vec<&str> {
+        links.iter().map(|l| l.word.as_str()).collect()
+    }
+
+    #[test]
+    fn orders_by_type_then_dictionary_then_word() {
+        let links = vec![
+            link("evil", "antonym", "wordnet-en", "en", None),
+            link("Well", "synonym", "wordnet-en", "en", None),
+            link("fine", "synonym", "mythes-en", "en", None),
+            link("bien", "synonym", "freedict-fra-eng", "fr", Some("en")),
+            link("goodness", "derivation", "wordnet-en", "en", None),
+            link("bad", "antonym", "wordnet-en", "en", None),
+        ];
+        let ordered = filter_and_order_links(links, None, None);
+        assert_eq!(
+            words(&ordered),
+            vec!["bien", "fine", "Well", "bad", "evil", "goodness"]
+        );
+    }
+
+    #[test]
+    fn filters_by_language_and_source() {
+        let links = vec![
+            link("fine", "synonym", "mythes-en", "en", None),
+            link("bien", "synonym", "freedict-fra-eng", "fr", Some("en")),
+            link("bon", "synonym", "freedict-fra-eng", "fr", Some("en")),
+            link("gut", "synonym", "freedict-deu-eng", "de", Some("en")),
+        ];
+        let fr = LangFilter::parse("fr").unwrap();
+        assert_eq!(
+            words(&filter_and_order_links(links.clone(), Some(&fr), None)),
+            vec!["bien", "bon"]
+        );
+        let fr_de = LangFilter::parse("fr-de").unwrap();
+        assert!(filter_and_order_links(links.clone(), Some(&fr_de), None).is_empty());
+        assert_eq!(
+            words(&filter_and_order_links(links, None, Some("mythes-en"))),
+            vec!["fine"]
+        );
+    }
 }

@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::fold::fold;
 use crate::items::{self, Item, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
-use crate::model::{Dictionary, StoredEntry};
+use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -81,6 +81,30 @@ impl Store {
             start_key = output.last_evaluated_key;
             if start_key.is_none() {
                 return Ok(entries);
+            }
+        }
+    }
+
+    /// Every thesaurus link of the headword (compared folded), one Query.
+    pub async fn thesaurus(&self, word: &str) -> Result<Vec<ThesaurusItem>, ApiError> {
+        let mut links = Vec::new();
+        let mut start_key = None;
+        loop {
+            let output = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("pk = :pk")
+                .expression_attribute_values(":pk", AttributeValue::S(items::thesaurus_pk(word)))
+                .set_exclusive_start_key(start_key)
+                .send()
+                .await?;
+            for item in output.items() {
+                links.push(items::thesaurus_from_item(item).map_err(corrupt)?);
+            }
+            start_key = output.last_evaluated_key;
+            if start_key.is_none() {
+                return Ok(links);
             }
         }
     }

@@ -3,18 +3,47 @@
 
 use crate::formats::dictd::{Database, DictdError};
 use crate::formats::freedict::{merge_articles, parse_article, Article};
+use crate::formats::mythes::{self, MythesError};
 use crate::formats::wordnet::{self, WordNet, WordNetError};
 use crate::html::{escape, sanitize};
 use crate::languages;
 use sha2::{Digest, Sha256};
-use shared::model::{Dictionary, Entry, StoredEntry};
+use shared::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// A dictionary ready to be written: its record and every entry.
+/// A dictionary ready to be written: its record, every entry and every
+/// thesaurus link (headword, related word).
 pub struct ImportedDictionary {
     pub dictionary: Dictionary,
     pub entries: Vec<StoredEntry>,
+    pub links: Vec<(String, ThesaurusItem)>,
+}
+
+/// One link per (headword, kind, word) of a dictionary, without repeats.
+fn links_of<'a>(
+    dictionary: &Dictionary,
+    relations: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
+) -> Vec<(String, ThesaurusItem)> {
+    let mut seen = std::collections::HashSet::new();
+    relations
+        .into_iter()
+        .filter(|(headword, _, word)| !word.is_empty() && !word.eq_ignore_ascii_case(headword))
+        .filter(|(headword, kind, word)| seen.insert((shared::fold::fold(headword), *kind, *word)))
+        .map(|(headword, kind, word)| {
+            (
+                headword.to_string(),
+                ThesaurusItem {
+                    word: word.to_string(),
+                    relationship_type: kind.to_string(),
+                    dictionary_id: dictionary.dictionary_id.clone(),
+                    dictionary_name: dictionary.dictionary_name.clone(),
+                    source_lang: dictionary.source_lang.clone(),
+                    target_lang: dictionary.target_lang.clone(),
+                },
+            )
+        })
+        .collect()
 }
 
 /// A stable, opaque, URL-safe entry id: 16 hex digits of a hash of the
@@ -121,17 +150,29 @@ pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError>
             )
         })
         .collect();
+    let dictionary = Dictionary {
+        dictionary_id: dictionary_id.clone(),
+        dictionary_name,
+        source_lang: source_lang.to_string(),
+        target_lang: Some(target_lang.to_string()),
+        entry_count: entries.len() as u64,
+        licence,
+        origin: format!("Debian package dict-{dictionary_id}"),
+    };
+    // FreeDict's `Synonym: {…}` cross-references.
+    let links = links_of(
+        &dictionary,
+        entries.iter().flat_map(|e| {
+            e.entry
+                .synonyms
+                .iter()
+                .map(|s| (e.entry.word.as_str(), "synonym", s.as_str()))
+        }),
+    );
     Ok(ImportedDictionary {
-        dictionary: Dictionary {
-            dictionary_id: dictionary_id.clone(),
-            dictionary_name,
-            source_lang: source_lang.to_string(),
-            target_lang: Some(target_lang.to_string()),
-            entry_count: entries.len() as u64,
-            licence,
-            origin: format!("Debian package dict-{dictionary_id}"),
-        },
+        dictionary,
         entries,
+        links,
     })
 }
 
@@ -143,6 +184,7 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
     const NAME: &str = "WordNet 3.0 (English)";
     let wn = WordNet::open(dir)?;
     let mut entries = Vec::with_capacity(wn.lemmas.len());
+    let mut all_relations: Vec<(String, &'static str, String)> = Vec::new();
     for (lemma, pos, offsets) in &wn.lemmas {
         let senses: Vec<&wordnet::Synset> = offsets
             .iter()
@@ -160,6 +202,11 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
             .unwrap_or_else(|| lemma.clone());
         let pos_name = wordnet::part_of_speech_name(*pos);
         let relations = wn.relations(lemma, &senses);
+        all_relations.extend(
+            relations
+                .iter()
+                .map(|(kind, w)| (word.clone(), *kind, w.clone())),
+        );
         let related = |kind: &str| {
             relations
                 .iter()
@@ -243,17 +290,152 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
             audio_key: None,
         });
     }
+    let dictionary = Dictionary {
+        dictionary_id: ID.into(),
+        dictionary_name: NAME.into(),
+        source_lang: "en".into(),
+        target_lang: None,
+        entry_count: entries.len() as u64,
+        licence: "WordNet".into(),
+        origin: "Debian package wordnet-base (Princeton WordNet 3.0)".into(),
+    };
+    let links = links_of(
+        &dictionary,
+        all_relations
+            .iter()
+            .map(|(h, k, w)| (h.as_str(), *k, w.as_str())),
+    );
     Ok(ImportedDictionary {
-        dictionary: Dictionary {
-            dictionary_id: ID.into(),
-            dictionary_name: NAME.into(),
-            source_lang: "en".into(),
-            target_lang: None,
-            entry_count: entries.len() as u64,
-            licence: "WordNet".into(),
-            origin: "Debian package wordnet-base (Princeton WordNet 3.0)".into(),
-        },
+        dictionary,
         entries,
+        links,
+    })
+}
+
+/// MyThes part-of-speech labels (English, French, German, Spanish files).
+fn mythes_part_of_speech(label: &str) -> Option<&'static str> {
+    match label.to_lowercase().as_str() {
+        "adj" | "adjectif" | "adjetivo" | "adjektiv" => Some("adjective"),
+        "noun" | "nom" | "nombre" | "sustantivo" | "substantiv" => Some("noun"),
+        "verb" | "verbe" | "verbo" => Some("verb"),
+        "adv" | "adverbe" | "adverbio" | "adverb" => Some("adverb"),
+        _ => None,
+    }
+}
+
+/// Reads a MyThes thesaurus (`th_<ll>_<CC>_v2.dat`) as dictionary
+/// `mythes-<ll>`: an entry per headword listing its meanings, and its links.
+pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
+    let file_name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let lang = file_name
+        .strip_prefix("th_")
+        .and_then(|rest| rest.get(..2))
+        .filter(|code| languages::name(code).is_some())
+        .ok_or_else(|| ImportError::Name(file_name.to_string()))?;
+    let language = languages::name(lang).unwrap_or(lang);
+    let dictionary_id = format!("mythes-{lang}");
+    let dictionary_name = format!("{language} thesaurus (MyThes)");
+    let licence = match lang {
+        "en" => "WordNet",
+        "es" => "LGPL-2.1-only",
+        _ => "LGPL-2.1-or-later",
+    };
+    let headwords = mythes::read(path)?;
+    let mut ordinals: HashMap<String, usize> = HashMap::new();
+    let mut entries = Vec::with_capacity(headwords.len());
+    for headword in &headwords {
+        let ordinal = ordinals.entry(headword.word.clone()).or_insert(0);
+        let id = entry_id(&dictionary_id, &headword.word, None, *ordinal);
+        *ordinal += 1;
+        let mut html = format!(
+            "<div class=\"entry\"><p class=\"headword\"><b>{}</b></p><ol class=\"senses\">",
+            escape(&headword.word)
+        );
+        let mut plain = Vec::new();
+        let (mut synonyms, mut antonyms) = (Vec::new(), Vec::new());
+        for meaning in &headword.meanings {
+            let terms: Vec<String> = meaning
+                .terms
+                .iter()
+                .map(|(kind, term)| {
+                    if *kind == "synonym" {
+                        term.clone()
+                    } else {
+                        format!("{term} ({kind})")
+                    }
+                })
+                .collect();
+            html.push_str(&format!(
+                "<li><i class=\"pos\">{}</i> {}</li>",
+                escape(&meaning.part_of_speech),
+                escape(&terms.join(", "))
+            ));
+            plain.push(format!("({}) {}", meaning.part_of_speech, terms.join(", ")));
+            for (kind, term) in &meaning.terms {
+                let list = match *kind {
+                    "synonym" => &mut synonyms,
+                    "antonym" => &mut antonyms,
+                    _ => continue,
+                };
+                if !list.contains(term) && !term.eq_ignore_ascii_case(&headword.word) {
+                    list.push(term.clone());
+                }
+            }
+        }
+        html.push_str("</ol></div>");
+        entries.push(StoredEntry {
+            entry: Entry {
+                id,
+                word: headword.word.clone(),
+                html_content: sanitize(&html),
+                plain_text: plain.join("\n"),
+                source_lang: lang.to_string(),
+                target_lang: None,
+                dictionary_id: dictionary_id.clone(),
+                dictionary_name: dictionary_name.clone(),
+                part_of_speech: headword
+                    .meanings
+                    .first()
+                    .and_then(|m| mythes_part_of_speech(&m.part_of_speech))
+                    .map(Into::into),
+                phonetic: None,
+                translations: Vec::new(),
+                synonyms,
+                antonyms,
+                examples: Vec::new(),
+                has_audio: false,
+                audio_url: None,
+            },
+            is_lemma: true,
+            audio_key: None,
+        });
+    }
+    let dictionary = Dictionary {
+        dictionary_id: dictionary_id.clone(),
+        dictionary_name,
+        source_lang: lang.to_string(),
+        target_lang: None,
+        entry_count: entries.len() as u64,
+        licence: licence.to_string(),
+        origin: format!("Debian package mythes-{lang} ({file_name})"),
+    };
+    let links = links_of(
+        &dictionary,
+        headwords.iter().flat_map(|h| {
+            h.meanings.iter().flat_map(move |m| {
+                m.terms
+                    .iter()
+                    .map(move |(kind, term)| (h.word.as_str(), *kind, term.as_str()))
+            })
+        }),
+    );
+    Ok(ImportedDictionary {
+        dictionary,
+        entries,
+        links,
     })
 }
 
@@ -263,6 +445,8 @@ pub enum ImportError {
     Dictd(#[from] DictdError),
     #[error(transparent)]
     WordNet(#[from] WordNetError),
+    #[error(transparent)]
+    Mythes(#[from] MythesError),
     #[error("cannot tell the languages of {0:?}: FreeDict databases are named freedict-<iso639-3>-<iso639-3>")]
     Name(String),
 }
@@ -488,6 +672,14 @@ mod tests {
             .examples
             .contains(&"good news from the hospital".to_string()));
         assert_eq!(good.target_lang, None);
+        assert!(imported
+            .links
+            .iter()
+            .any(|(h, l)| h == "good" && l.word == "bad" && l.relationship_type == "antonym"));
+        assert!(imported
+            .links
+            .iter()
+            .any(|(h, l)| h == "good" && l.relationship_type == "synonym"));
         let bad = find(&imported, "bad", Some("adjective"));
         assert!(bad.antonyms.contains(&"good".to_string()));
         let bank = find(&imported, "bank", Some("noun"));
@@ -545,6 +737,55 @@ mod tests {
         assert!(err.contains("freedict-eng-fra.dict.dz"), "{err}");
         assert!(err.contains("after") && err.contains("bytes"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn mythes_fixtures_give_entries_and_links_in_four_languages() {
+        let en = import_mythes(&fixture("mythes/th_en_US_v2.dat")).unwrap();
+        assert_eq!(en.dictionary.dictionary_id, "mythes-en");
+        assert_eq!(en.dictionary.dictionary_name, "English thesaurus (MyThes)");
+        let good = find(&en, "good", None);
+        assert!(
+            good.antonyms.contains(&"bad".to_string()),
+            "{:?}",
+            good.antonyms
+        );
+        assert!(en
+            .links
+            .iter()
+            .any(|(h, l)| h == "good" && l.relationship_type == "similar"));
+        assert!(en
+            .links
+            .iter()
+            .any(|(h, l)| h == "good" && l.relationship_type == "hypernym"));
+
+        let es = import_mythes(&fixture("mythes/th_es_ES_v2.dat")).unwrap();
+        assert_eq!(es.dictionary.source_lang, "es");
+        find(&es, "niño", None);
+        assert!(es
+            .links
+            .iter()
+            .any(|(h, l)| h == "bueno" && l.word == "excelente"));
+
+        let fr = import_mythes(&fixture("mythes/th_fr_FR_v2.dat")).unwrap();
+        assert_eq!(
+            find(&fr, "bon", None).part_of_speech.as_deref(),
+            Some("adjective")
+        );
+        let de = import_mythes(&fixture("mythes/th_de_DE_v2.dat")).unwrap();
+        assert!(de
+            .links
+            .iter()
+            .all(|(_, l)| l.source_lang == "de" && l.target_lang.is_none()));
+    }
+
+    #[test]
+    fn freedict_synonym_cross_references_become_links() {
+        let imported = import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap();
+        assert!(imported.links.iter().any(|(h, l)| h == "Haus"
+            && l.word == "Zuhause"
+            && l.relationship_type == "synonym"
+            && l.target_lang.as_deref() == Some("en")));
     }
 
     #[test]

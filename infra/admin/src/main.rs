@@ -51,6 +51,8 @@ enum ImportSource {
     Freedict { prefixes: Vec<PathBuf> },
     /// WordNet 3.0 database files in a directory (for example /usr/share/wordnet).
     Wordnet { dir: PathBuf },
+    /// MyThes thesauri (for example /usr/share/mythes/th_en_US_v2.dat).
+    Mythes { files: Vec<PathBuf> },
 }
 
 #[derive(Subcommand)]
@@ -123,6 +125,15 @@ async fn run(cli: Cli) -> Result<(), String> {
             let imported = import::import_wordnet(&dir).map_err(|e| e.to_string())?;
             write_dictionary(&clients.dynamodb, &config, imported).await
         }
+        Command::Import {
+            source: ImportSource::Mythes { files },
+        } => {
+            for file in files {
+                let imported = import::import_mythes(&file).map_err(|e| e.to_string())?;
+                write_dictionary(&clients.dynamodb, &config, imported).await?;
+            }
+            Ok(())
+        }
         Command::Keys { action } => run_keys(&clients.dynamodb, &config.keys_table, action).await,
     }
 }
@@ -136,10 +147,18 @@ async fn write_dictionary(
 ) -> Result<(), String> {
     let started = Instant::now();
     let id = imported.dictionary.dictionary_id.clone();
-    let entry_items: Vec<items::Item> = imported.entries.iter().map(items::entry_to_item).collect();
-    let count = entry_items.len() as u64;
-    let bar = writer::progress(count, &id);
-    writer::write_all(client, &config.entries_table, entry_items, &bar)
+    let mut index_items: Vec<items::Item> =
+        imported.entries.iter().map(items::entry_to_item).collect();
+    let count = index_items.len() as u64;
+    index_items.extend(
+        imported
+            .links
+            .iter()
+            .map(|(headword, link)| items::thesaurus_to_item(headword, link)),
+    );
+    let written = index_items.len() as u64 + 1;
+    let bar = writer::progress(written, &id);
+    writer::write_all(client, &config.entries_table, index_items, &bar)
         .await
         .map_err(|e| e.to_string())?;
     writer::write_all(
@@ -153,9 +172,8 @@ async fn write_dictionary(
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     println!(
-        "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s)",
-        count + 1,
-        (count + 1) as f64 / seconds.max(0.001)
+        "imported {id}: {count} entries, {written} items in {seconds:.1} s ({:.0} items/s)",
+        written as f64 / seconds.max(0.001)
     );
     Ok(())
 }

@@ -2,4 +2,5 @@
 
 pub mod dictd;
 pub mod freedict;
+pub mod mythes;
 pub mod wordnet;
