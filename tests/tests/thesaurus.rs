@@ -8,7 +8,9 @@ fn items(reply: &blackbox::Reply) -> Vec<Value> {
 }
 
 fn has(items: &[Value], word: &str, kind: &str, dictionary: &str) -> bool {
-    items.iter().any(|i| i["word"] == word && i["relationshipType"] == kind && i["dictionaryId"] == dictionary)
+    items.iter().any(|i| {
+        i["word"] == word && i["relationshipType"] == kind && i["dictionaryId"] == dictionary
+    })
 }
 
 #[tokio::test]
@@ -20,21 +22,50 @@ async fn good_has_synonyms_and_antonyms_from_several_dictionaries() {
     let first = &all[0];
     assert_eq!(first["relationshipType"], "synonym", "synonyms come first");
     for item in &all {
-        for field in ["word", "relationshipType", "dictionaryId", "dictionaryName", "sourceLang"] {
+        for field in [
+            "word",
+            "relationshipType",
+            "dictionaryId",
+            "dictionaryName",
+            "sourceLang",
+        ] {
             assert!(item[field].is_string(), "{field} in {item}");
         }
         assert!(item.as_object().unwrap().contains_key("targetLang"));
         let kind = item["relationshipType"].as_str().unwrap();
-        assert!(["synonym", "antonym", "derivation", "similar", "hypernym", "hyponym", "related"].contains(&kind));
+        assert!([
+            "synonym",
+            "antonym",
+            "derivation",
+            "similar",
+            "hypernym",
+            "hyponym",
+            "related"
+        ]
+        .contains(&kind));
     }
     let kinds: Vec<usize> = all
         .iter()
         .map(|i| {
-            let order = ["synonym", "antonym", "derivation", "similar", "hypernym", "hyponym", "related"];
-            order.iter().position(|k| *k == i["relationshipType"]).unwrap()
+            let order = [
+                "synonym",
+                "antonym",
+                "derivation",
+                "similar",
+                "hypernym",
+                "hyponym",
+                "related",
+            ];
+            order
+                .iter()
+                .position(|k| *k == i["relationshipType"])
+                .unwrap()
         })
         .collect();
-    assert!(kinds.windows(2).all(|w| w[0] <= w[1]), "ordered by relationship type");
+    assert!(
+        kinds.windows(2).all(|w| w[0] <= w[1]),
+        "ordered by relationship type"
+    );
 }
 
 #[tokio::test]
@@ -53,14 +84,20 @@ async fn lang_and_source_filter() {
     assert!(french.iter().all(|i| i["sourceLang"] == "fr"));
 
     let pair = items(&get_demo("/api/v1/api/thesaurus/Haus?lang=de-en").await);
-    assert!(has(&pair, "Zuhause", "synonym", "freedict-deu-eng"), "{pair:?}");
+    assert!(
+        has(&pair, "Zuhause", "synonym", "freedict-deu-eng"),
+        "{pair:?}"
+    );
     assert!(pair.iter().all(|i| i["dictionaryId"] == "freedict-deu-eng"));
 
     let source = items(&get_demo("/api/v1/api/thesaurus/good?source=mythes-en").await);
     assert!(!source.is_empty() && source.iter().all(|i| i["dictionaryId"] == "mythes-en"));
 
     let none = items(&get_demo("/api/v1/api/thesaurus/good?lang=ja").await);
-    assert!(none.is_empty(), "a well-formed language with no dictionaries gives []");
+    assert!(
+        none.is_empty(),
+        "a well-formed language with no dictionaries gives []"
+    );
 }
 
 #[tokio::test]
