@@ -31,6 +31,7 @@ fixture=()
 for index in "$root"/data/fixture/freedict/*.index; do fixture+=("${index%.index}"); done
 "$admin" import freedict "${fixture[@]}"
 "$admin" import wordnet "$root/data/fixture/wordnet"
+"$admin" import gcide "$root/data/fixture/gcide/gcide"
 "$admin" import mythes "$root"/data/fixture/mythes/*.dat
 demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"
 echo "    demo key: ${demo_out%%$'\n'*}"

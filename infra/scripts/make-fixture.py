@@ -53,7 +53,7 @@ def subset(src_dir, name, words, every, out_dir):
     wanted = {w.lower() for w in words}
     chosen = []
     for i, (head, off, length) in enumerate(index):
-        if head.startswith("00database") or head.lower() in wanted or i % every == 0:
+        if head.startswith(("00database", "00-")) or head.lower() in wanted or i % every == 0:
             chosen.append((head, decode(off), decode(length)))
     blob = bytearray()
     placed = {}
@@ -138,10 +138,14 @@ def mythes_subset(src, out_file, words):
     out_file.write_bytes(b"\n".join(kept) + b"\n")
 
 
+GCIDE = (["Able", "Good", "Bad", "Bank", "Banc", "naive", "House", "School", "Water", "Book", "Cafe",
+          "Happy", "Sad", "Dog", "Cat"], 4000)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        packages = [f"dict-freedict-{pair}" for pair in FREEDICT] + ["wordnet-base"] + list(MYTHES)
+        packages = [f"dict-freedict-{pair}" for pair in FREEDICT] + ["wordnet-base", "dict-gcide"] + list(MYTHES)
         subprocess.run(["apt-get", "download", *packages], cwd=tmp, check=True)
         for deb in tmp.glob("*.deb"):
             subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp / "x")], check=True)
@@ -155,6 +159,13 @@ def main():
             # the same copyright file.
             shutil.copy(tmp / f"x/usr/share/doc/dict-{name}/copyright", out / "COPYRIGHT.debian")
             print(f"{name}: {count} index lines")
+        gcide = OUT / "gcide"
+        shutil.rmtree(gcide, ignore_errors=True)
+        gcide.mkdir(parents=True)
+        words, every = GCIDE
+        count = subset(tmp / "x/usr/share/dictd", "gcide", words, every, gcide)
+        shutil.copy(tmp / "x/usr/share/doc/dict-gcide/copyright", gcide / "COPYRIGHT.debian")
+        print(f"gcide: {count} index lines")
         wordnet = OUT / "wordnet"
         shutil.rmtree(wordnet, ignore_errors=True)
         wordnet.mkdir(parents=True)

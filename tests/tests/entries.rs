@@ -159,3 +159,24 @@ async fn wordnet_entries_are_monolingual_with_definitions_and_antonyms() {
     );
     assert!(!good["examples"].as_array().unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn gcide_entries_have_definitions_and_citations() {
+    let reply = get_demo("/api/v1/api/entry/gcide/word/able").await;
+    let able = reply.data();
+    assert_eq!(able["word"], "Able");
+    assert_eq!(able["dictionaryId"], "gcide");
+    // Two GCIDE articles are "Able" (a verb and an adjective); either cites Chaucer.
+    assert!(
+        able["htmlContent"].as_str().unwrap().contains("Chaucer"),
+        "{able}"
+    );
+    assert!(
+        able["plainText"].as_str().unwrap().starts_with("1. "),
+        "{able}"
+    );
+    assert!(!able["htmlContent"]
+        .as_str()
+        .unwrap()
+        .contains("1913 Webster"));
+}

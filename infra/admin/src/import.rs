@@ -3,6 +3,7 @@
 
 use crate::formats::dictd::{Database, DictdError};
 use crate::formats::freedict::{merge_articles, parse_article, Article};
+use crate::formats::gcide;
 use crate::formats::mythes::{self, MythesError};
 use crate::formats::wordnet::{self, WordNet, WordNetError};
 use crate::html::{escape, sanitize};
@@ -310,6 +311,146 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
         entries,
         links,
     })
+}
+
+/// Reads GCIDE (`<prefix>.index` + `<prefix>.dict.dz`) as the monolingual
+/// English dictionary `gcide`: articles of one headword and part of speech are
+/// merged into one entry with their senses, citations, etymology and synonyms.
+pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
+    const ID: &str = "gcide";
+    const NAME: &str = "GCIDE (Collaborative International Dictionary of English)";
+    let database = Database::open(prefix)?;
+    let mut groups: Vec<(String, gcide::Article)> = Vec::new();
+    let mut position: HashMap<(String, Option<String>), usize> = HashMap::new();
+    for line in database.articles() {
+        let article = gcide::parse_article(&database.article(line)?);
+        if article.senses.is_empty() {
+            continue;
+        }
+        let headword = gcide::decode_escapes(&line.headword);
+        let key = (headword.clone(), article.part_of_speech.clone());
+        match position.get(&key) {
+            Some(&i) => {
+                let merged = &mut groups[i].1;
+                merged.senses.extend(article.senses);
+                for synonym in article.synonyms {
+                    if !merged.synonyms.contains(&synonym) {
+                        merged.synonyms.push(synonym);
+                    }
+                }
+                if merged.etymology.is_none() {
+                    merged.etymology = article.etymology;
+                }
+            }
+            None => {
+                position.insert(key, groups.len());
+                groups.push((headword, article));
+            }
+        }
+    }
+    let entries: Vec<StoredEntry> = groups
+        .into_iter()
+        .map(|(word, article)| gcide_entry(ID, NAME, word, article))
+        .collect();
+    let dictionary = Dictionary {
+        dictionary_id: ID.into(),
+        dictionary_name: NAME.into(),
+        source_lang: "en".into(),
+        target_lang: None,
+        entry_count: entries.len() as u64,
+        licence: "GPL-3.0-or-later".into(),
+        origin: "Debian package dict-gcide".into(),
+    };
+    let links = links_of(
+        &dictionary,
+        entries.iter().flat_map(|e| {
+            e.entry
+                .synonyms
+                .iter()
+                .map(|s| (e.entry.word.as_str(), "synonym", s.as_str()))
+        }),
+    );
+    Ok(ImportedDictionary {
+        dictionary,
+        entries,
+        links,
+    })
+}
+
+fn gcide_entry(id: &str, name: &str, word: String, article: gcide::Article) -> StoredEntry {
+    let mut html = format!(
+        "<div class=\"entry\"><p class=\"headword\"><b>{}</b>",
+        escape(&word)
+    );
+    if let Some(pos) = &article.part_of_speech {
+        html.push_str(&format!(" <i class=\"pos\">{}</i>", escape(pos)));
+    }
+    html.push_str("</p>");
+    if let Some(etymology) = &article.etymology {
+        html.push_str(&format!(
+            "<p class=\"etymology\">[{}]</p>",
+            escape(etymology)
+        ));
+    }
+    html.push_str("<ol class=\"senses\">");
+    let mut plain = Vec::new();
+    let mut examples = Vec::new();
+    for (n, sense) in article.senses.iter().enumerate() {
+        html.push_str(&format!(
+            "<li><span class=\"definition\">{}</span>",
+            escape(&sense.definition)
+        ));
+        if !sense.examples.is_empty() {
+            html.push_str("<ul class=\"examples\">");
+            for example in &sense.examples {
+                html.push_str(&format!("<li><i>{}</i></li>", escape(example)));
+                examples.push(example.clone());
+            }
+            html.push_str("</ul>");
+        }
+        html.push_str("</li>");
+        let prefix = if article.senses.len() > 1 {
+            format!("{}. ", n + 1)
+        } else {
+            String::new()
+        };
+        plain.push(format!("{prefix}{}", sense.definition));
+    }
+    html.push_str("</ol>");
+    if !article.synonyms.is_empty() {
+        let list = article
+            .synonyms
+            .iter()
+            .map(|w| escape(w))
+            .collect::<Vec<_>>()
+            .join(", ");
+        html.push_str(&format!(
+            "<p class=\"synonyms\"><b>Synonyms:</b> {list}</p>"
+        ));
+    }
+    html.push_str("</div>");
+    StoredEntry {
+        entry: Entry {
+            id: entry_id(id, &word, article.part_of_speech.as_deref(), 0),
+            word,
+            html_content: sanitize(&html),
+            plain_text: plain.join("\n"),
+            source_lang: "en".into(),
+            target_lang: None,
+            dictionary_id: id.into(),
+            dictionary_name: name.into(),
+            part_of_speech: article.part_of_speech,
+            phonetic: None,
+            translations: Vec::new(),
+            synonyms: article.synonyms,
+            antonyms: Vec::new(),
+            examples,
+            has_audio: false,
+            audio_url: None,
+        },
+        is_lemma: true,
+        audio_key: None,
+    }
 }
 
 /// MyThes part-of-speech labels (English, French, German, Spanish files).
@@ -786,6 +927,41 @@ mod tests {
             && l.word == "Zuhause"
             && l.relationship_type == "synonym"
             && l.target_lang.as_deref() == Some("en")));
+    }
+
+    #[test]
+    fn gcide_fixture_gives_definitions_citations_and_synonyms() {
+        let imported = import_gcide(&fixture("gcide/gcide")).unwrap();
+        let able = find(&imported, "Able", Some("adjective"));
+        assert!(
+            able.plain_text.starts_with("1. Fit; adapted; suitable."),
+            "{}",
+            able.plain_text
+        );
+        assert!(
+            able.examples.iter().any(|e| e.contains("—Chaucer")),
+            "{:?}",
+            able.examples
+        );
+        assert!(able.synonyms.contains(&"Competent".to_string()));
+        assert!(able.html_content.contains("class=\"etymology\""));
+        assert!(
+            !able.plain_text.contains("1913 Webster")
+                && !able.html_content.contains("1913 Webster")
+        );
+        let naive = find(&imported, "naive", None);
+        assert!(
+            naive.plain_text.contains("naïve"),
+            "escapes decoded: {}",
+            naive.plain_text
+        );
+        assert!(
+            imported
+                .entries
+                .iter()
+                .all(|e| !e.entry.word.starts_with("00-")),
+            "metadata is not an entry"
+        );
     }
 
     #[test]

@@ -51,6 +51,9 @@ enum ImportSource {
     Freedict { prefixes: Vec<PathBuf> },
     /// WordNet 3.0 database files in a directory (for example /usr/share/wordnet).
     Wordnet { dir: PathBuf },
+    /// GCIDE in dictd format, by path without extension (for example
+    /// /usr/share/dictd/gcide).
+    Gcide { prefix: PathBuf },
     /// MyThes thesauri (for example /usr/share/mythes/th_en_US_v2.dat).
     Mythes { files: Vec<PathBuf> },
 }
@@ -123,6 +126,12 @@ async fn run(cli: Cli) -> Result<(), String> {
             source: ImportSource::Wordnet { dir },
         } => {
             let imported = import::import_wordnet(&dir).map_err(|e| e.to_string())?;
+            write_dictionary(&clients.dynamodb, &config, imported).await
+        }
+        Command::Import {
+            source: ImportSource::Gcide { prefix },
+        } => {
+            let imported = import::import_gcide(&prefix).map_err(|e| e.to_string())?;
             write_dictionary(&clients.dynamodb, &config, imported).await
         }
         Command::Import {

@@ -171,7 +171,9 @@ impl Database {
         self.index
             .iter()
             .filter(|l| {
-                !l.headword.starts_with("00database") && !l.headword.starts_with("00-database")
+                // `00databaseinfo` (FreeDict), `00-database-info`, `00-gcide-url`,
+                // `00-web1913-info` (GCIDE)
+                !l.headword.starts_with("00database") && !l.headword.starts_with("00-")
             })
             .filter(|l| seen.insert((l.offset, l.length)))
             .collect()

@@ -2,5 +2,6 @@
 
 pub mod dictd;
 pub mod freedict;
+pub mod gcide;
 pub mod mythes;
 pub mod wordnet;

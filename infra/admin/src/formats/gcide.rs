@@ -1,0 +1,381 @@
+//! GCIDE articles as Debian's `dict-gcide` stores them in dictd format:
+//!
+//! ```text
+//! Able \A"ble\, a. [comp. {Abler}; superl. {Ablest}.] [OF. habile, …]
+//!    1. Fit; adapted; suitable. [Obs.]
+//!       [1913 Webster]
+//!
+//!             A many man, to ben an abbot able.     --Chaucer.
+//!       [1913 Webster]
+//!
+//!    Syn: Competent; qualified; fitted; …
+//! ```
+//!
+//! Quirks handled: ASCII escapes for letters with diacritics (`[=o]` ō,
+//! `["i]` ï, `[eth]` ð, …), source tags on lines of their own (`[1913 Webster]`,
+//! `[PJC]`, `[WordNet 1.5]`), `{cross references}`, and the pronunciation
+//! between backslashes (GCIDE respells rather than writing IPA, so it is left out).
+
+/// One parsed article.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Article {
+    pub part_of_speech: Option<String>,
+    pub etymology: Option<String>,
+    pub labels: Vec<String>,
+    pub senses: Vec<Sense>,
+    pub synonyms: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Sense {
+    pub definition: String,
+    /// Citations, with their attribution (`… —Chaucer.`).
+    pub examples: Vec<String>,
+}
+
+/// GCIDE's ASCII escapes → Unicode. Escapes not listed keep their letter.
+const ESCAPES: &[(&str, &str)] = &[
+    ("['a]", "á"),
+    ("['e]", "é"),
+    ("['i]", "í"),
+    ("['o]", "ó"),
+    ("['u]", "ú"),
+    ("[`a]", "à"),
+    ("[`e]", "è"),
+    ("[`i]", "ì"),
+    ("[`o]", "ò"),
+    ("[`u]", "ù"),
+    ("[^a]", "â"),
+    ("[^e]", "ê"),
+    ("[^i]", "î"),
+    ("[^o]", "ô"),
+    ("[^u]", "û"),
+    ("[\"a]", "ä"),
+    ("[\"e]", "ë"),
+    ("[\"i]", "ï"),
+    ("[\"o]", "ö"),
+    ("[\"u]", "ü"),
+    ("[\"y]", "ÿ"),
+    ("[=a]", "ā"),
+    ("[=e]", "ē"),
+    ("[=i]", "ī"),
+    ("[=o]", "ō"),
+    ("[=u]", "ū"),
+    ("[=y]", "ȳ"),
+    ("[=ae]", "ǣ"),
+    ("[=oo]", "o͞o"),
+    ("[imac]", "ī"),
+    ("[a^]", "ă"),
+    ("[e^]", "ĕ"),
+    ("[i^]", "ĭ"),
+    ("[o^]", "ŏ"),
+    ("[u^]", "ŭ"),
+    ("[y^]", "y̆"),
+    ("[oo^]", "o͝o"),
+    ("[~a]", "ã"),
+    ("[~e]", "ẽ"),
+    ("[~n]", "ñ"),
+    ("[~o]", "õ"),
+    ("[ntil]", "ñ"),
+    ("[.a]", "ȧ"),
+    ("[.u]", "u̇"),
+    ("[,c]", "ç"),
+    ("[cced]", "ç"),
+    ("[*a]", "å"),
+    ("[aum]", "ä"),
+    ("[ae]", "æ"),
+    ("[AE]", "Æ"),
+    ("[oe]", "œ"),
+    ("[OE]", "Œ"),
+    ("[eth]", "ð"),
+    ("[thorn]", "þ"),
+    ("[ng]", "ŋ"),
+    ("[th]", "th"),
+    ("[root]", "√"),
+    ("[deg]", "°"),
+    ("[sect]", "§"),
+    ("[1]", "¹"),
+    ("[2]", "²"),
+    ("[3]", "³"),
+    ("[-a]", "a"),
+    ("[-e]", "e"),
+    ("[-i]", "i"),
+    ("[-o]", "o"),
+    ("[-u]", "u"),
+    ("[asl]", "a"),
+    ("[add]", "a"),
+    ("[udd]", "u"),
+];
+
+/// Replaces GCIDE's escapes and removes `{…}` cross-reference braces.
+pub fn decode_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find(['[', '{', '}']) {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open..];
+        if tail.starts_with('{') || tail.starts_with('}') {
+            rest = &tail[1..];
+            continue;
+        }
+        match ESCAPES.iter().find(|(escape, _)| tail.starts_with(escape)) {
+            Some((escape, letter)) => {
+                out.push_str(letter);
+                rest = &tail[escape.len()..];
+            }
+            None => {
+                out.push('[');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A source tag on a line of its own: `[1913 Webster]`, `[PJC]`, `[WordNet 1.5 +PJC]`.
+fn is_source_tag(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('[')
+        && t.ends_with(']')
+        && ["Webster", "PJC", "WordNet", "Century", "Chambers", "Source"]
+            .iter()
+            .any(|s| t.contains(s))
+}
+
+fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `a.` → adjective, `v. t.` → verb, …
+pub fn part_of_speech(abbreviation: &str) -> Option<&'static str> {
+    let a = abbreviation.trim().trim_end_matches(',');
+    let pos = match a {
+        "n." | "n. pl." | "n. sing." | "n. sing. & pl." => "noun",
+        "a." | "adj." => "adjective",
+        "adv." => "adverb",
+        "prep." => "preposition",
+        "conj." => "conjunction",
+        "pron." => "pronoun",
+        "interj." => "interjection",
+        "p. p." | "p. pr." | "p. a." => "participle",
+        _ if a.starts_with("v.") => "verb",
+        _ => return None,
+    };
+    Some(pos)
+}
+
+/// Splits `[…]` groups off the text after the part of speech: the longest one is
+/// the etymology, short ones (`[Obs.]`, `[Colloq.]`) are usage labels; text
+/// outside brackets is a definition given in the header itself.
+fn split_brackets(text: &str) -> (Vec<String>, String) {
+    let (mut groups, mut outside, mut depth, mut current) =
+        (Vec::new(), String::new(), 0usize, String::new());
+    for c in text.chars() {
+        match c {
+            '[' => {
+                if depth > 0 {
+                    current.push(c);
+                }
+                depth += 1;
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    groups.push(std::mem::take(&mut current));
+                } else {
+                    current.push(c);
+                }
+            }
+            _ if depth > 0 => current.push(c),
+            _ => outside.push(c),
+        }
+    }
+    (groups, outside)
+}
+
+/// Parses one article (already escape-decoded or not; decoding happens here).
+pub fn parse_article(text: &str) -> Article {
+    let lines: Vec<&str> = text.lines().filter(|l| !is_source_tag(l)).collect();
+    let mut article = Article::default();
+    let header_end = lines
+        .iter()
+        .position(|l| l.trim().is_empty() || starts_sense(l))
+        .unwrap_or(lines.len());
+    let header = squash(&lines[..header_end].join(" "));
+    let after_forms = header
+        .rfind('\\')
+        .map(|i| header[i + 1..].trim_start_matches(',').trim())
+        .unwrap_or("");
+    let pos_end = after_forms.find('[').unwrap_or(after_forms.len());
+    article.part_of_speech = part_of_speech(&after_forms[..pos_end]).map(str::to_string);
+    let (groups, outside) = split_brackets(&after_forms[pos_end..]);
+    let mut groups: Vec<String> = groups
+        .into_iter()
+        .map(|g| squash(&decode_escapes(&g)))
+        .collect();
+    if let Some(longest) = groups
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, g)| g.len())
+        .map(|(i, _)| i)
+    {
+        if groups[longest].len() > 20 {
+            article.etymology = Some(groups.remove(longest));
+        }
+    }
+    article.labels = groups;
+    let header_definition = squash(&decode_escapes(
+        outside.trim().trim_start_matches(['.', ',']),
+    ));
+    if !header_definition.is_empty() {
+        article.senses.push(Sense {
+            definition: header_definition,
+            examples: Vec::new(),
+        });
+    }
+
+    let mut paragraph: Vec<&str> = Vec::new();
+    let flush = |paragraph: &mut Vec<&str>, article: &mut Article| {
+        if paragraph.is_empty() {
+            return;
+        }
+        let first = paragraph[0];
+        let text = squash(&decode_escapes(&paragraph.join(" ")));
+        paragraph.clear();
+        if let Some(rest) = text.strip_prefix("Syn:") {
+            let list = rest.trim().trim_start_matches("--").trim_end_matches('.');
+            for word in list
+                .split([';', ','])
+                .map(str::trim)
+                .filter(|w| !w.is_empty() && w.len() < 40)
+            {
+                if !article.synonyms.iter().any(|s| s == word) {
+                    article.synonyms.push(word.to_string());
+                }
+            }
+        } else if starts_sense(first) {
+            let definition = text
+                .split_once(". ")
+                .map(|(_, d)| d.to_string())
+                .unwrap_or(text);
+            article.senses.push(Sense {
+                definition,
+                examples: Vec::new(),
+            });
+        } else if first.starts_with("        ") {
+            if let Some(sense) = article.senses.last_mut() {
+                sense
+                    .examples
+                    .push(text.replace(" --", " —").replace("--", "—"));
+            }
+        }
+    };
+    for line in &lines[header_end..] {
+        if line.trim().is_empty() || (starts_sense(line) && !paragraph.is_empty()) {
+            flush(&mut paragraph, &mut article);
+        }
+        if !line.trim().is_empty() {
+            paragraph.push(line);
+        }
+    }
+    flush(&mut paragraph, &mut article);
+    article
+}
+
+/// `   1. Fit; adapted` starts a numbered sense.
+fn starts_sense(line: &str) -> bool {
+    let t = line.trim_start();
+    let indent = line.len() - t.len();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    indent <= 4 && digits > 0 && t[digits..].starts_with(". ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ABLE: &str = "Able \\A\"ble\\, a. [comp. {Abler}; superl. {Ablest}.] [OF. habile,\n   L. habilis that may be easily held or managed, apt, skillful,\n   fr. habere to have, hold. Cf. {Habile} and see {Habit}.]\n   1. Fit; adapted; suitable. [Obs.]\n      [1913 Webster]\n\n            A many man, to ben an abbot able.     --Chaucer.\n      [1913 Webster]\n\n   2. Having sufficient power, strength, force, skill, means, or\n      resources of any kind to accomplish the object.\n      [1913 Webster]\n\n   Syn: Competent; qualified; fitted; efficient; effective;\n        capable; skillful; clever; vigorous; powerful.\n        [1913 Webster]\n";
+
+    #[test]
+    fn parses_senses_examples_etymology_and_synonyms() {
+        let a = parse_article(ABLE);
+        assert_eq!(a.part_of_speech.as_deref(), Some("adjective"));
+        assert!(
+            a.etymology
+                .as_deref()
+                .unwrap()
+                .starts_with("OF. habile, L. habilis"),
+            "{:?}",
+            a.etymology
+        );
+        assert_eq!(a.labels, vec!["comp. Abler; superl. Ablest."]);
+        assert_eq!(a.senses.len(), 2);
+        assert_eq!(a.senses[0].definition, "Fit; adapted; suitable. [Obs.]");
+        assert_eq!(
+            a.senses[0].examples,
+            vec!["A many man, to ben an abbot able. —Chaucer."]
+        );
+        assert!(a.senses[1]
+            .definition
+            .starts_with("Having sufficient power"));
+        assert_eq!(a.synonyms.first().map(String::as_str), Some("Competent"));
+        assert!(a.synonyms.contains(&"powerful".to_string()));
+        assert!(
+            !format!("{a:?}").contains("1913 Webster"),
+            "source tags are dropped"
+        );
+    }
+
+    #[test]
+    fn definitions_in_the_header_become_a_sense() {
+        let a = parse_article("Banc \\Banc\\, n. [OF. banc, LL.\n   bancus. See {Bank}, n.]\n   A bench; a high seat, or seat of distinction or judgment.\n   [1913 Webster]\n");
+        assert_eq!(a.part_of_speech.as_deref(), Some("noun"));
+        assert_eq!(
+            a.senses[0].definition,
+            "A bench; a high seat, or seat of distinction or judgment."
+        );
+        assert_eq!(
+            a.etymology.as_deref(),
+            Some("OF. banc, LL. bancus. See Bank, n.")
+        );
+    }
+
+    #[test]
+    fn escapes_become_letters() {
+        assert_eq!(decode_escapes("na[\"i]ve"), "naïve");
+        assert_eq!(
+            decode_escapes("G[=o]d, Icel. g[=o][eth]r"),
+            "Gōd, Icel. gōðr"
+        );
+        assert_eq!(
+            decode_escapes("[ae]sthetic caf['e] {Gather}"),
+            "æsthetic café Gather"
+        );
+        assert_eq!(decode_escapes("[Obs.] [unknown] x"), "[Obs.] [unknown] x");
+    }
+
+    #[test]
+    fn verbs_and_unknown_abbreviations() {
+        assert_eq!(part_of_speech("v. t."), Some("verb"));
+        assert_eq!(part_of_speech("v. i."), Some("verb"));
+        assert_eq!(part_of_speech("n."), Some("noun"));
+        assert_eq!(part_of_speech("zz."), None);
+    }
+
+    #[test]
+    fn hostile_text_never_panics() {
+        for text in [
+            "",
+            "\\",
+            "x \\y\\, [",
+            "   1. ",
+            "Syn:",
+            "[[[",
+            "]]]",
+            "\n\n   1.\n",
+        ] {
+            let _ = parse_article(text);
+        }
+    }
+}
