@@ -27,12 +27,17 @@ wait_for_port 8721 s3 60
 echo "==> tables, bucket, data"
 admin="$root/target/debug/dictadmin"
 "$admin" setup --template "$root/template.yaml"
-fixture=()
-for index in "$root"/data/fixture/freedict/*.index; do fixture+=("${index%.index}"); done
-"$admin" import freedict "${fixture[@]}"
-"$admin" import wordnet "$root/data/fixture/wordnet"
-"$admin" import gcide "$root/data/fixture/gcide/gcide"
-"$admin" import mythes "$root"/data/fixture/mythes/*.dat
+"$root/infra/scripts/install-audio-tools.sh"
+fx="$root/data/fixture"
+# Audio for a few headwords, in both formats: MP3 for English, Speex for the rest.
+"$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
+  freedict "$fx/freedict/freedict-eng-fra"
+"$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$fx/freedict/freedict-fra-eng"
+"$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$fx/freedict/freedict-deu-eng"
+"$admin" import freedict "$fx/freedict/freedict-eng-spa"
+"$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
+"$admin" import gcide "$fx/gcide/gcide"
+"$admin" import mythes "$fx"/mythes/*.dat
 demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"
 echo "    demo key: ${demo_out%%$'\n'*}"
 

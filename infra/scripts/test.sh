@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$root"
 
 "$root/infra/scripts/install-tools.sh"
+"$root/infra/scripts/install-audio-tools.sh"
 
 echo "==> cargo fmt"
 cargo fmt --all -- --check

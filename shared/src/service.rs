@@ -123,10 +123,16 @@ async fn with_audio_url(app: &App, stored: StoredEntry) -> Result<Entry, ApiErro
     Ok(entry)
 }
 
+/// The CDN URL of an audio object: the configured base (no trailing slash) and
+/// the object key, which ends in `.mp3` or `.spx`.
+pub fn cdn_url(base: &str, key: &str) -> String {
+    format!("{base}/{key}")
+}
+
 /// The CDN URL of an audio object, or a presigned S3 GET URL without a CDN.
 async fn audio_url_for_key(app: &App, key: &str) -> Result<String, ApiError> {
     if let Some(base) = &app.config.audio_base_url {
-        return Ok(format!("{base}/{key}"));
+        return Ok(cdn_url(base, key));
     }
     let presigning = aws_sdk_s3::presigning::PresigningConfig::expires_in(PRESIGNED_AUDIO_TTL)
         .map_err(|e| ApiError::Internal(format!("presigning config: {e}")))?;
@@ -164,6 +170,17 @@ mod tests {
 
     fn words(links: &[ThesaurusItem]) -> Vec<&str> {
         links.iter().map(|l| l.word.as_str()).collect()
+    }
+
+    #[test]
+    fn cdn_urls_end_with_the_audio_key() {
+        assert_eq!(
+            cdn_url(
+                "https://d1.cloudfront.net",
+                "audio/freedict-eng-fra/ca0e5aa6bf1c6edd.mp3"
+            ),
+            "https://d1.cloudfront.net/audio/freedict-eng-fra/ca0e5aa6bf1c6edd.mp3"
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! configuration variables as the functions (ENTRIES_TABLE, KEYS_TABLE,
 //! AUDIO_BUCKET, and DYNAMODB_ENDPOINT / S3_ENDPOINT for the local stack).
 
+mod audio;
 mod formats;
 mod html;
 mod import;
@@ -34,6 +35,12 @@ enum Command {
     },
     /// Import dictionaries from their original formats.
     Import {
+        /// Give pronunciation audio, in this format, to the headwords of --audio-words.
+        #[arg(long, requires = "audio_words")]
+        audio_format: Option<audio::AudioFormat>,
+        /// Comma-separated headwords to give audio (compared without case or diacritics).
+        #[arg(long, value_delimiter = ',', requires = "audio_format")]
+        audio_words: Vec<String>,
         #[command(subcommand)]
         source: ImportSource,
     },
@@ -56,6 +63,39 @@ enum ImportSource {
     Gcide { prefix: PathBuf },
     /// MyThes thesauri (for example /usr/share/mythes/th_en_US_v2.dat).
     Mythes { files: Vec<PathBuf> },
+}
+
+/// One source to import; loaded one at a time so that a large import never
+/// holds more than one dictionary in memory.
+enum ImportJob {
+    Freedict(PathBuf),
+    Wordnet(PathBuf),
+    Gcide(PathBuf),
+    Mythes(PathBuf),
+}
+
+impl ImportSource {
+    fn jobs(self) -> Vec<ImportJob> {
+        match self {
+            ImportSource::Freedict { prefixes } => {
+                prefixes.into_iter().map(ImportJob::Freedict).collect()
+            }
+            ImportSource::Wordnet { dir } => vec![ImportJob::Wordnet(dir)],
+            ImportSource::Gcide { prefix } => vec![ImportJob::Gcide(prefix)],
+            ImportSource::Mythes { files } => files.into_iter().map(ImportJob::Mythes).collect(),
+        }
+    }
+}
+
+impl ImportJob {
+    fn load(&self) -> Result<import::ImportedDictionary, import::ImportError> {
+        match self {
+            ImportJob::Freedict(prefix) => import::import_freedict(prefix),
+            ImportJob::Wordnet(dir) => import::import_wordnet(dir),
+            ImportJob::Gcide(prefix) => import::import_gcide(prefix),
+            ImportJob::Mythes(file) => import::import_mythes(file),
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -114,31 +154,26 @@ async fn run(cli: Cli) -> Result<(), String> {
             tables::create_bucket(&clients.s3, &config.audio_bucket).await
         }
         Command::Import {
-            source: ImportSource::Freedict { prefixes },
+            audio_format,
+            audio_words,
+            source,
         } => {
-            for prefix in prefixes {
-                let imported = import::import_freedict(&prefix).map_err(|e| e.to_string())?;
-                write_dictionary(&clients.dynamodb, &config, imported).await?;
-            }
-            Ok(())
-        }
-        Command::Import {
-            source: ImportSource::Wordnet { dir },
-        } => {
-            let imported = import::import_wordnet(&dir).map_err(|e| e.to_string())?;
-            write_dictionary(&clients.dynamodb, &config, imported).await
-        }
-        Command::Import {
-            source: ImportSource::Gcide { prefix },
-        } => {
-            let imported = import::import_gcide(&prefix).map_err(|e| e.to_string())?;
-            write_dictionary(&clients.dynamodb, &config, imported).await
-        }
-        Command::Import {
-            source: ImportSource::Mythes { files },
-        } => {
-            for file in files {
-                let imported = import::import_mythes(&file).map_err(|e| e.to_string())?;
+            for job in source.jobs() {
+                let mut imported = job.load().map_err(|e| e.to_string())?;
+                if let Some(format) = audio_format {
+                    let added = audio::add_audio(
+                        &clients.s3,
+                        &config.audio_bucket,
+                        &mut imported.entries,
+                        &audio_words,
+                        format,
+                    )
+                    .await?;
+                    println!(
+                        "{}: audio for {added} entries",
+                        imported.dictionary.dictionary_id
+                    );
+                }
                 write_dictionary(&clients.dynamodb, &config, imported).await?;
             }
             Ok(())
