@@ -3,6 +3,7 @@
 //! AUDIO_BUCKET, and DYNAMODB_ENDPOINT / S3_ENDPOINT for the local stack).
 
 mod audio;
+mod checkpoint;
 mod formats;
 mod html;
 mod import;
@@ -184,6 +185,9 @@ async fn run(cli: Cli) -> Result<(), String> {
 
 /// Writes the entries, then the dictionary record: a dictionary is listed only
 /// once all its entries are in.
+/// Writes the entries and links in segments, saving a checkpoint after each so
+/// that a killed run resumes, then the dictionary record: a dictionary is listed
+/// only once all its items are in.
 async fn write_dictionary(
     client: &aws_sdk_dynamodb::Client,
     config: &Config,
@@ -200,11 +204,31 @@ async fn write_dictionary(
             .iter()
             .map(|(headword, link)| items::thesaurus_to_item(headword, link)),
     );
-    let written = index_items.len() as u64 + 1;
-    let bar = writer::progress(written, &id);
-    writer::write_all(client, &config.entries_table, index_items, &bar)
-        .await
-        .map_err(|e| e.to_string())?;
+    let total = index_items.len();
+    let checkpoint =
+        checkpoint::Checkpoint::new(&state_dir(), &id, checkpoint::fingerprint(&index_items));
+    let done = checkpoint.items_done().min(total);
+    if done > 0 {
+        println!("{id}: resuming after {done} of {total} items written by an earlier run");
+    }
+    // For the tests of resuming: end the process abruptly, as a kill would.
+    let crash_after: Option<usize> = std::env::var("DICTADMIN_CRASH_AFTER_ITEMS")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let bar = writer::progress(total as u64 + 1, &id);
+    bar.set_position(done as u64);
+    let mut written = done;
+    let remaining: Vec<items::Item> = index_items.drain(done..).collect();
+    for segment in remaining.chunks(checkpoint::SEGMENT) {
+        writer::write_all(client, &config.entries_table, segment.to_vec(), &bar)
+            .await
+            .map_err(|e| e.to_string())?;
+        written += segment.len();
+        checkpoint.save(written)?;
+        if crash_after.is_some_and(|limit| written >= limit) {
+            std::process::exit(137);
+        }
+    }
     writer::write_all(
         client,
         &config.entries_table,
@@ -213,13 +237,23 @@ async fn write_dictionary(
     )
     .await
     .map_err(|e| e.to_string())?;
+    checkpoint.finish();
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    let this_run = (total - done + 1) as f64;
     println!(
-        "imported {id}: {count} entries, {written} items in {seconds:.1} s ({:.0} items/s)",
-        written as f64 / seconds.max(0.001)
+        "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s)",
+        total + 1,
+        this_run / seconds.max(0.001)
     );
     Ok(())
+}
+
+/// Where import checkpoints live: DICTADMIN_STATE_DIR, else `.local/import-state`.
+fn state_dir() -> PathBuf {
+    std::env::var_os("DICTADMIN_STATE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(".local/import-state"))
 }
 
 async fn run_keys(

@@ -8,7 +8,7 @@ use shared::items::Item;
 use std::time::Duration;
 
 const BATCH: usize = 25;
-const IN_FLIGHT: usize = 4;
+const IN_FLIGHT: usize = 8;
 const MAX_ATTEMPTS: u32 = 12;
 
 #[derive(Debug, thiserror::Error)]
