@@ -80,6 +80,28 @@ async fn is_listed(client: &aws_sdk_dynamodb::Client, table: &str, dictionary: &
     item.is_some()
 }
 
+/// Deletes a dictionary's record, entries and links (what a test imported).
+async fn remove_dictionary(client: &aws_sdk_dynamodb::Client, table: &str, dictionary: &str) {
+    let record = (
+        shared::items::DICTIONARIES_PK.to_string(),
+        dictionary.to_string(),
+    );
+    for (pk, sk) in keys_of(client, table, dictionary)
+        .await
+        .into_iter()
+        .chain([record])
+    {
+        client
+            .delete_item()
+            .table_name(table)
+            .key("pk", AttributeValue::S(pk))
+            .key("sk", AttributeValue::S(sk))
+            .send()
+            .await
+            .unwrap();
+    }
+}
+
 #[tokio::test]
 async fn a_re_import_leaves_items_and_ids_unchanged() {
     let (client, config) = dynamodb().await;
@@ -99,6 +121,7 @@ async fn a_re_import_leaves_items_and_ids_unchanged() {
 #[tokio::test]
 async fn a_killed_import_resumes_and_is_listed_only_when_complete() {
     let (client, config) = dynamodb().await;
+    remove_dictionary(&client, &config.entries_table, "freedict-deu-nld").await;
     // A copy of a fixture under a new name is a new dictionary (German–Dutch).
     let dir = std::env::temp_dir().join(format!("resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -145,6 +168,8 @@ async fn a_killed_import_resumes_and_is_listed_only_when_complete() {
         english.len(),
         "every item of the source is in"
     );
+    // Leave the local stack as it was: the German–Dutch copy is not real data.
+    remove_dictionary(&client, &config.entries_table, "freedict-deu-nld").await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
