@@ -51,62 +51,29 @@ impl Store {
     }
 
     /// Every entry of the dictionary whose folded headword equals the folded
-    /// `word` (homographs and case/diacritic variants).
+    /// `word` (homographs and case/diacritic variants): a handful of items,
+    /// one round trip.
     pub async fn entries_with_folded_word(
         &self,
         dictionary_id: &str,
         word: &str,
     ) -> Result<Vec<StoredEntry>, ApiError> {
-        let mut entries = Vec::new();
-        let mut start_key = None;
-        // Paged defensively; a folded headword has a handful of entries, so this
-        // is one round trip in practice.
-        loop {
-            let output = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .index_name(BY_WORD_INDEX)
-                .key_condition_expression("wordKey = :k")
-                .expression_attribute_values(
-                    ":k",
-                    AttributeValue::S(items::word_key(dictionary_id, word)),
-                )
-                .set_exclusive_start_key(start_key)
-                .send()
-                .await?;
-            for item in output.items() {
-                entries.push(parse_entry(item)?);
-            }
-            start_key = output.last_evaluated_key;
-            if start_key.is_none() {
-                return Ok(entries);
-            }
-        }
+        let key = items::word_key(dictionary_id, word);
+        let found = self
+            .query_partition(Some(BY_WORD_INDEX), "wordKey", key)
+            .await?;
+        found.iter().map(parse_entry).collect()
     }
 
     /// Every thesaurus link of the headword (compared folded), one Query.
     pub async fn thesaurus(&self, word: &str) -> Result<Vec<ThesaurusItem>, ApiError> {
-        let mut links = Vec::new();
-        let mut start_key = None;
-        loop {
-            let output = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("pk = :pk")
-                .expression_attribute_values(":pk", AttributeValue::S(items::thesaurus_pk(word)))
-                .set_exclusive_start_key(start_key)
-                .send()
-                .await?;
-            for item in output.items() {
-                links.push(items::thesaurus_from_item(item).map_err(corrupt)?);
-            }
-            start_key = output.last_evaluated_key;
-            if start_key.is_none() {
-                return Ok(links);
-            }
-        }
+        let found = self
+            .query_partition(None, "pk", items::thesaurus_pk(word))
+            .await?;
+        found
+            .iter()
+            .map(|item| items::thesaurus_from_item(item).map_err(corrupt))
+            .collect()
     }
 
     /// Every dictionary, sorted by id. Cached in the warm instance.
@@ -116,30 +83,47 @@ impl Store {
                 return Ok(list.clone());
             }
         }
-        let mut list = Vec::new();
+        let found = self
+            .query_partition(None, "pk", DICTIONARIES_PK.to_string())
+            .await?;
+        let mut list = found
+            .iter()
+            .map(|item| items::dictionary_from_item(item).map_err(corrupt))
+            .collect::<Result<Vec<_>, _>>()?;
+        list.sort_by(|a, b| a.dictionary_id.cmp(&b.dictionary_id));
+        let list = Arc::new(list);
+        *self.dictionaries.write().await = Some((Instant::now(), list.clone()));
+        Ok(list)
+    }
+
+    /// Every item of one partition of the table or of an index. Follows
+    /// DynamoDB's pages, though the partitions read here fit in one.
+    async fn query_partition(
+        &self,
+        index: Option<&str>,
+        key_name: &str,
+        key_value: String,
+    ) -> Result<Vec<Item>, ApiError> {
+        let mut found = Vec::new();
         let mut start_key = None;
         loop {
             let output = self
                 .client
                 .query()
                 .table_name(&self.table)
-                .key_condition_expression("pk = :pk")
-                .expression_attribute_values(":pk", AttributeValue::S(DICTIONARIES_PK.into()))
+                .set_index_name(index.map(str::to_string))
+                .key_condition_expression("#k = :v")
+                .expression_attribute_names("#k", key_name)
+                .expression_attribute_values(":v", AttributeValue::S(key_value.clone()))
                 .set_exclusive_start_key(start_key)
                 .send()
                 .await?;
-            for item in output.items() {
-                list.push(items::dictionary_from_item(item).map_err(corrupt)?);
-            }
+            found.extend(output.items.unwrap_or_default());
             start_key = output.last_evaluated_key;
             if start_key.is_none() {
-                break;
+                return Ok(found);
             }
         }
-        list.sort_by(|a, b| a.dictionary_id.cmp(&b.dictionary_id));
-        let list = Arc::new(list);
-        *self.dictionaries.write().await = Some((Instant::now(), list.clone()));
-        Ok(list)
     }
 
     /// The dictionary with this id, or 404 `Unknown dictionary: <id>`.

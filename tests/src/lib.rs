@@ -184,3 +184,18 @@ pub fn enc(text: &str) -> String {
         })
         .collect()
 }
+
+/// The stack's configuration, and AWS clients for it, for tests that talk to
+/// DynamoDB Local directly through `shared`.
+pub async fn stack_clients() -> (shared::app::Clients, shared::config::Config) {
+    let env = stack_env();
+    let config = shared::config::Config::from_lookup(|name| {
+        env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    })
+    .expect("stack.env names every variable");
+    // The SDK reads credentials and region from the process environment.
+    for (name, value) in &env {
+        std::env::set_var(name, value);
+    }
+    (shared::app::Clients::new(&config).await, config)
+}

@@ -2,18 +2,19 @@
 //! killed import resumes without listing a half-written dictionary.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use blackbox::{repo_root, stack_env};
-use shared::app::Clients;
-use shared::config::Config;
+use blackbox::{repo_root, stack_clients, stack_env};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn dictadmin(args: &[&str], extra_env: &[(&str, &str)]) -> Output {
+/// Runs dictadmin against `table` instead of the stack's entries table.
+fn dictadmin(table: &str, args: &[&str], extra_env: &[(&str, &str)]) -> Output {
     let root = repo_root();
     Command::new(root.join("target/debug/dictadmin"))
+        .current_dir(&root)
         .args(args)
         .envs(stack_env())
+        .env("ENTRIES_TABLE", table)
         .envs(extra_env.iter().copied())
         .env(
             "DICTADMIN_STATE_DIR",
@@ -23,15 +24,28 @@ fn dictadmin(args: &[&str], extra_env: &[(&str, &str)]) -> Output {
         .expect("dictadmin runs")
 }
 
-async fn dynamodb() -> (aws_sdk_dynamodb::Client, Config) {
-    let env = stack_env();
-    let config =
-        Config::from_lookup(|name| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
-            .unwrap();
-    for (name, value) in &env {
-        std::env::set_var(name, value);
-    }
-    (Clients::new(&config).await.dynamodb, config)
+/// A fresh entries table for one test, made by `dictadmin setup` from
+/// template.yaml, so that the test sees only what it imports however much
+/// data the local stack holds.
+async fn fresh_table(name: &str) -> (aws_sdk_dynamodb::Client, String) {
+    let (clients, _) = stack_clients().await;
+    let table = format!("test-{name}-{}", std::process::id());
+    let out = dictadmin(&table, &["setup"], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (clients.dynamodb, table)
+}
+
+async fn drop_table(client: &aws_sdk_dynamodb::Client, table: &str) {
+    client
+        .delete_table()
+        .table_name(table)
+        .send()
+        .await
+        .unwrap();
 }
 
 /// Every (pk, sk) of one dictionary's entries and links. A test may scan.
@@ -80,79 +94,59 @@ async fn is_listed(client: &aws_sdk_dynamodb::Client, table: &str, dictionary: &
     item.is_some()
 }
 
-/// Deletes a dictionary's record, entries and links (what a test imported).
-async fn remove_dictionary(client: &aws_sdk_dynamodb::Client, table: &str, dictionary: &str) {
-    let record = (
-        shared::items::DICTIONARIES_PK.to_string(),
-        dictionary.to_string(),
-    );
-    for (pk, sk) in keys_of(client, table, dictionary)
-        .await
-        .into_iter()
-        .chain([record])
-    {
-        client
-            .delete_item()
-            .table_name(table)
-            .key("pk", AttributeValue::S(pk))
-            .key("sk", AttributeValue::S(sk))
-            .send()
-            .await
-            .unwrap();
-    }
+fn fixture(name: &str) -> String {
+    repo_root()
+        .join("data/fixture/freedict")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 #[tokio::test]
 async fn a_re_import_leaves_items_and_ids_unchanged() {
-    let (client, config) = dynamodb().await;
-    let before = keys_of(&client, &config.entries_table, "freedict-fra-eng").await;
-    assert!(before.len() > 300);
-    let prefix = repo_root().join("data/fixture/freedict/freedict-fra-eng");
-    let out = dictadmin(&["import", "freedict", prefix.to_str().unwrap()], &[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (client, table) = fresh_table("reimport").await;
+    let source = fixture("freedict-fra-eng");
+    for _ in 0..2 {
+        let out = dictadmin(&table, &["import", "freedict", &source], &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let first = keys_of(&client, &table, "freedict-fra-eng").await;
+    assert!(first.len() > 300);
+    let out = dictadmin(&table, &["import", "freedict", &source], &[]);
+    assert!(out.status.success());
+    assert_eq!(
+        keys_of(&client, &table, "freedict-fra-eng").await,
+        first,
+        "same items, same ids"
     );
-    let after = keys_of(&client, &config.entries_table, "freedict-fra-eng").await;
-    assert_eq!(before, after, "same items, same ids");
+    drop_table(&client, &table).await;
 }
 
 #[tokio::test]
 async fn a_killed_import_resumes_and_is_listed_only_when_complete() {
-    let (client, config) = dynamodb().await;
-    remove_dictionary(&client, &config.entries_table, "freedict-deu-nld").await;
-    // A copy of a fixture under a new name is a new dictionary (German–Dutch).
-    let dir = std::env::temp_dir().join(format!("resume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = repo_root().join("data/fixture/freedict");
-    for ext in ["index", "dict.dz"] {
-        std::fs::copy(
-            source.join(format!("freedict-deu-eng.{ext}")),
-            dir.join(format!("freedict-deu-nld.{ext}")),
-        )
-        .unwrap();
-    }
-    let prefix = dir.join("freedict-deu-nld");
-    let prefix = prefix.to_str().unwrap();
-
+    let (client, table) = fresh_table("resume").await;
+    let source = fixture("freedict-deu-eng");
     let killed = dictadmin(
-        &["import", "freedict", prefix],
+        &table,
+        &["import", "freedict", &source],
         &[("DICTADMIN_CRASH_AFTER_ITEMS", "250")],
     );
     assert_eq!(killed.status.code(), Some(137), "the first run is cut off");
     assert!(
-        !is_listed(&client, &config.entries_table, "freedict-deu-nld").await,
+        !is_listed(&client, &table, "freedict-deu-eng").await,
         "half-written is not listed"
     );
     assert_eq!(
-        keys_of(&client, &config.entries_table, "freedict-deu-nld")
-            .await
-            .len(),
+        keys_of(&client, &table, "freedict-deu-eng").await.len(),
         250
     );
 
-    let resumed = dictadmin(&["import", "freedict", prefix], &[]);
+    let resumed = dictadmin(&table, &["import", "freedict", &source], &[]);
     let stdout = String::from_utf8_lossy(&resumed.stdout);
     assert!(
         resumed.status.success(),
@@ -160,17 +154,20 @@ async fn a_killed_import_resumes_and_is_listed_only_when_complete() {
         String::from_utf8_lossy(&resumed.stderr)
     );
     assert!(stdout.contains("resuming after 250 of"), "{stdout}");
-    assert!(is_listed(&client, &config.entries_table, "freedict-deu-nld").await);
-    let complete = keys_of(&client, &config.entries_table, "freedict-deu-nld").await;
-    let english = keys_of(&client, &config.entries_table, "freedict-deu-eng").await;
+    assert!(is_listed(&client, &table, "freedict-deu-eng").await);
+    let resumed_keys = keys_of(&client, &table, "freedict-deu-eng").await;
+
+    let (_, whole) = fresh_table("whole").await;
+    assert!(dictadmin(&whole, &["import", "freedict", &source], &[])
+        .status
+        .success());
     assert_eq!(
-        complete.len(),
-        english.len(),
-        "every item of the source is in"
+        resumed_keys,
+        keys_of(&client, &whole, "freedict-deu-eng").await,
+        "every item is in"
     );
-    // Leave the local stack as it was: the German–Dutch copy is not real data.
-    remove_dictionary(&client, &config.entries_table, "freedict-deu-nld").await;
-    std::fs::remove_dir_all(&dir).unwrap();
+    drop_table(&client, &table).await;
+    drop_table(&client, &whole).await;
 }
 
 #[test]
@@ -190,6 +187,7 @@ fn a_truncated_source_is_a_clear_error() {
     )
     .unwrap();
     let out = dictadmin(
+        "unused",
         &[
             "import",
             "freedict",

@@ -1,7 +1,7 @@
 //! The quota counter against the real DynamoDB Local of the running stack,
 //! through `shared`'s KeyStore: true concurrency and an injected clock.
 
-use blackbox::{create_key, stack_env};
+use blackbox::{create_key, stack_clients};
 use futures::future::join_all;
 use shared::app::Clients;
 use shared::auth::{hash_key, KeyStore};
@@ -21,15 +21,7 @@ fn start_of_december() -> OffsetDateTime {
 }
 
 async fn key_store() -> (Arc<KeyStore>, Config) {
-    let env = stack_env();
-    let config =
-        Config::from_lookup(|name| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
-            .unwrap();
-    // The SDK reads credentials and region from the process environment.
-    for (name, value) in &env {
-        std::env::set_var(name, value);
-    }
-    let clients = Clients::new(&config).await;
+    let (clients, config) = stack_clients().await;
     (
         Arc::new(KeyStore::new(clients.dynamodb, config.keys_table.clone())),
         config,

@@ -2,6 +2,7 @@
 
 use blackbox::{enc, get_demo};
 use serde_json::Value;
+use shared::model::RELATIONSHIP_TYPES;
 
 fn items(reply: &blackbox::Reply) -> Vec<Value> {
     reply.data().as_array().expect("an array").clone()
@@ -33,30 +34,12 @@ async fn good_has_synonyms_and_antonyms_from_several_dictionaries() {
         }
         assert!(item.as_object().unwrap().contains_key("targetLang"));
         let kind = item["relationshipType"].as_str().unwrap();
-        assert!([
-            "synonym",
-            "antonym",
-            "derivation",
-            "similar",
-            "hypernym",
-            "hyponym",
-            "related"
-        ]
-        .contains(&kind));
+        assert!(RELATIONSHIP_TYPES.contains(&kind));
     }
     let kinds: Vec<usize> = all
         .iter()
         .map(|i| {
-            let order = [
-                "synonym",
-                "antonym",
-                "derivation",
-                "similar",
-                "hypernym",
-                "hyponym",
-                "related",
-            ];
-            order
+            RELATIONSHIP_TYPES
                 .iter()
                 .position(|k| *k == i["relationshipType"])
                 .unwrap()

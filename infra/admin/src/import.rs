@@ -1,12 +1,12 @@
 //! Turns parsed source articles into the stored entries and dictionary record
 //! that the functions read.
 
+use crate::entry_text::{EntryText, SenseText};
 use crate::formats::dictd::{Database, DictdError};
 use crate::formats::freedict::{merge_articles, parse_article, Article};
 use crate::formats::gcide;
 use crate::formats::mythes::{self, MythesError};
 use crate::formats::wordnet::{self, WordNet, WordNetError};
-use crate::html::{escape, sanitize};
 use crate::languages;
 use sha2::{Digest, Sha256};
 use shared::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
@@ -215,65 +215,39 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
                 .map(|(_, w)| w.clone())
                 .collect::<Vec<_>>()
         };
-        let mut html = format!(
-            "<div class=\"entry\"><p class=\"headword\"><b>{}</b> <i class=\"pos\">{pos_name}</i></p><ol class=\"senses\">",
-            escape(&word)
+        let mut text = EntryText::new(&word, None, Some(pos_name));
+        text.senses(
+            senses
+                .iter()
+                .map(|sense| {
+                    let others: Vec<&str> = sense
+                        .words
+                        .iter()
+                        .filter(|w| !w.eq_ignore_ascii_case(lemma))
+                        .map(String::as_str)
+                        .collect();
+                    SenseText {
+                        text: sense.definition.clone(),
+                        notes: if others.is_empty() {
+                            vec![]
+                        } else {
+                            vec![format!("also: {}", others.join(", "))]
+                        },
+                        examples: sense.examples.clone(),
+                        ..Default::default()
+                    }
+                })
+                .collect(),
         );
-        let mut plain = Vec::new();
-        let mut examples = Vec::new();
-        for (n, sense) in senses.iter().enumerate() {
-            html.push_str(&format!(
-                "<li><span class=\"definition\">{}</span>",
-                escape(&sense.definition)
-            ));
-            let others: Vec<&String> = sense
-                .words
-                .iter()
-                .filter(|w| !w.eq_ignore_ascii_case(lemma))
-                .collect();
-            if !sense.examples.is_empty() {
-                html.push_str("<ul class=\"examples\">");
-                for example in &sense.examples {
-                    html.push_str(&format!("<li><i>{}</i></li>", escape(example)));
-                    examples.push(example.clone());
-                }
-                html.push_str("</ul>");
-            }
-            if !others.is_empty() {
-                let list = others
-                    .iter()
-                    .map(|w| escape(w))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                html.push_str(&format!("<p class=\"synonyms\">Synonyms: {list}</p>"));
-            }
-            html.push_str("</li>");
-            let prefix = if senses.len() > 1 {
-                format!("{}. ", n + 1)
-            } else {
-                String::new()
-            };
-            plain.push(format!("{prefix}{}", sense.definition));
-        }
-        html.push_str("</ol>");
         let antonyms = related("antonym");
-        if !antonyms.is_empty() {
-            let list = antonyms
-                .iter()
-                .map(|w| escape(w))
-                .collect::<Vec<_>>()
-                .join(", ");
-            html.push_str(&format!(
-                "<p class=\"antonyms\"><b>Antonyms:</b> {list}</p>"
-            ));
-        }
-        html.push_str("</div>");
+        text.word_list("antonyms", "Antonyms", &antonyms);
+        let (html, plain, examples) = text.finish(false);
         entries.push(StoredEntry {
             entry: Entry {
                 id: entry_id(ID, &word, Some(pos_name), 0),
                 word,
-                html_content: sanitize(&html),
-                plain_text: plain.join("\n"),
+                html_content: html,
+                plain_text: plain,
                 source_lang: "en".into(),
                 target_lang: None,
                 dictionary_id: ID.into(),
@@ -378,63 +352,29 @@ pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
 }
 
 fn gcide_entry(id: &str, name: &str, word: String, article: gcide::Article) -> StoredEntry {
-    let mut html = format!(
-        "<div class=\"entry\"><p class=\"headword\"><b>{}</b>",
-        escape(&word)
-    );
-    if let Some(pos) = &article.part_of_speech {
-        html.push_str(&format!(" <i class=\"pos\">{}</i>", escape(pos)));
-    }
-    html.push_str("</p>");
+    let mut text = EntryText::new(&word, None, article.part_of_speech.as_deref());
     if let Some(etymology) = &article.etymology {
-        html.push_str(&format!(
-            "<p class=\"etymology\">[{}]</p>",
-            escape(etymology)
-        ));
+        text.etymology(etymology);
     }
-    html.push_str("<ol class=\"senses\">");
-    let mut plain = Vec::new();
-    let mut examples = Vec::new();
-    for (n, sense) in article.senses.iter().enumerate() {
-        html.push_str(&format!(
-            "<li><span class=\"definition\">{}</span>",
-            escape(&sense.definition)
-        ));
-        if !sense.examples.is_empty() {
-            html.push_str("<ul class=\"examples\">");
-            for example in &sense.examples {
-                html.push_str(&format!("<li><i>{}</i></li>", escape(example)));
-                examples.push(example.clone());
-            }
-            html.push_str("</ul>");
-        }
-        html.push_str("</li>");
-        let prefix = if article.senses.len() > 1 {
-            format!("{}. ", n + 1)
-        } else {
-            String::new()
-        };
-        plain.push(format!("{prefix}{}", sense.definition));
-    }
-    html.push_str("</ol>");
-    if !article.synonyms.is_empty() {
-        let list = article
-            .synonyms
-            .iter()
-            .map(|w| escape(w))
-            .collect::<Vec<_>>()
-            .join(", ");
-        html.push_str(&format!(
-            "<p class=\"synonyms\"><b>Synonyms:</b> {list}</p>"
-        ));
-    }
-    html.push_str("</div>");
+    text.senses(
+        article
+            .senses
+            .into_iter()
+            .map(|sense| SenseText {
+                text: sense.definition,
+                examples: sense.examples,
+                ..Default::default()
+            })
+            .collect(),
+    );
+    text.word_list("synonyms", "Synonyms", &article.synonyms);
+    let (html, plain, examples) = text.finish(false);
     StoredEntry {
         entry: Entry {
             id: entry_id(id, &word, article.part_of_speech.as_deref(), 0),
             word,
-            html_content: sanitize(&html),
-            plain_text: plain.join("\n"),
+            html_content: html,
+            plain_text: plain,
             source_lang: "en".into(),
             target_lang: None,
             dictionary_id: id.into(),
@@ -491,12 +431,8 @@ pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
         let ordinal = ordinals.entry(headword.word.clone()).or_insert(0);
         let id = entry_id(&dictionary_id, &headword.word, None, *ordinal);
         *ordinal += 1;
-        let mut html = format!(
-            "<div class=\"entry\"><p class=\"headword\"><b>{}</b></p><ol class=\"senses\">",
-            escape(&headword.word)
-        );
-        let mut plain = Vec::new();
         let (mut synonyms, mut antonyms) = (Vec::new(), Vec::new());
+        let mut senses = Vec::new();
         for meaning in &headword.meanings {
             let terms: Vec<String> = meaning
                 .terms
@@ -509,12 +445,11 @@ pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
                     }
                 })
                 .collect();
-            html.push_str(&format!(
-                "<li><i class=\"pos\">{}</i> {}</li>",
-                escape(&meaning.part_of_speech),
-                escape(&terms.join(", "))
-            ));
-            plain.push(format!("({}) {}", meaning.part_of_speech, terms.join(", ")));
+            senses.push(SenseText {
+                labels: vec![meaning.part_of_speech.clone()],
+                text: terms.join(", "),
+                ..Default::default()
+            });
             for (kind, term) in &meaning.terms {
                 let list = match *kind {
                     "synonym" => &mut synonyms,
@@ -526,13 +461,15 @@ pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
                 }
             }
         }
-        html.push_str("</ol></div>");
+        let mut text = EntryText::new(&headword.word, None, None);
+        text.senses(senses);
+        let (html, plain, _) = text.finish(false);
         entries.push(StoredEntry {
             entry: Entry {
                 id,
                 word: headword.word.clone(),
-                html_content: sanitize(&html),
-                plain_text: plain.join("\n"),
+                html_content: html,
+                plain_text: plain,
                 source_lang: lang.to_string(),
                 target_lang: None,
                 dictionary_id: dictionary_id.clone(),
@@ -601,103 +538,46 @@ fn bilingual_entry(
     target_lang: &str,
 ) -> StoredEntry {
     let mut translations: Vec<String> = Vec::new();
-    let mut examples = Vec::new();
-    let mut plain_lines = Vec::new();
-    let mut html = String::from("<div class=\"entry\">");
-    html.push_str(&format!(
-        "<p class=\"headword\"><b>{}</b>",
-        escape(&article.headword)
-    ));
-    if let Some(ipa) = &article.phonetic {
-        html.push_str(&format!(
-            " <span class=\"phonetic\">/{}/</span>",
-            escape(ipa)
-        ));
-    }
-    if let Some(pos) = &article.part_of_speech {
-        html.push_str(&format!(" <i class=\"pos\">{}</i>", escape(pos)));
-    }
-    html.push_str("</p><ol class=\"senses\">");
-    let numbered = article.senses.len() > 1;
-    for (n, sense) in article.senses.iter().enumerate() {
+    let mut senses = Vec::new();
+    for sense in &article.senses {
         for t in &sense.translations {
             if !translations.contains(t) {
                 translations.push(t.clone());
             }
         }
-        let labels = sense
-            .labels
+        let examples = sense
+            .examples
             .iter()
-            .map(|l| format!("[{l}]"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let text = sense.translations.join(", ");
-        let mut line = if numbered {
-            format!("{}. ", n + 1)
-        } else {
-            String::new()
-        };
-        if !labels.is_empty() {
-            line.push_str(&labels);
-            line.push(' ');
-        }
-        line.push_str(&text);
-        for note in &sense.notes {
-            line.push_str(&format!(" ({note})"));
-        }
-        plain_lines.push(line);
-
-        html.push_str("<li>");
-        for label in &sense.labels {
-            html.push_str(&format!("<span class=\"label\">{}</span> ", escape(label)));
-        }
-        html.push_str(&format!(
-            "<span class=\"translation\">{}</span>",
-            escape(&text)
-        ));
-        for note in &sense.notes {
-            html.push_str(&format!(" <span class=\"note\">({})</span>", escape(note)));
-        }
-        if !sense.examples.is_empty() {
-            html.push_str("<ul class=\"examples\">");
-            for (source, target) in &sense.examples {
-                let example = if target.is_empty() {
+            .map(|(source, target)| {
+                if target.is_empty() {
                     source.clone()
                 } else {
                     format!("{source} — {target}")
-                };
-                html.push_str(&format!("<li>{}</li>", escape(&example)));
-                examples.push(example);
-            }
-            html.push_str("</ul>");
-        }
-        html.push_str("</li>");
+                }
+            })
+            .collect();
+        senses.push(SenseText {
+            labels: sense.labels.clone(),
+            text: sense.translations.join(", "),
+            notes: sense.notes.clone(),
+            examples,
+        });
     }
-    html.push_str("</ol>");
-    for (class, title, words) in [
-        ("synonyms", "Synonyms", &article.synonyms),
-        ("see-also", "See also", &article.see_also),
-    ] {
-        if !words.is_empty() {
-            let list = words
-                .iter()
-                .map(|w| escape(w))
-                .collect::<Vec<_>>()
-                .join(", ");
-            html.push_str(&format!("<p class=\"{class}\"><b>{title}:</b> {list}</p>"));
-            plain_lines.push(format!("{title}: {}", words.join(", ")));
-        }
-    }
-    html.push_str("</div>");
-    for example in &examples {
-        plain_lines.push(example.clone());
-    }
+    let mut text = EntryText::new(
+        &article.headword,
+        article.phonetic.as_deref(),
+        article.part_of_speech.as_deref(),
+    );
+    text.senses(senses);
+    text.word_list("synonyms", "Synonyms", &article.synonyms);
+    text.word_list("see-also", "See also", &article.see_also);
+    let (html, plain, examples) = text.finish(true);
     StoredEntry {
         entry: Entry {
             id,
             word: article.headword,
-            html_content: sanitize(&html),
-            plain_text: plain_lines.join("\n"),
+            html_content: html,
+            plain_text: plain,
             source_lang: source_lang.to_string(),
             target_lang: Some(target_lang.to_string()),
             dictionary_id: dictionary_id.to_string(),

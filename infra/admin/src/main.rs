@@ -4,6 +4,7 @@
 
 mod audio;
 mod checkpoint;
+mod entry_text;
 mod formats;
 mod html;
 mod import;

@@ -1,0 +1,170 @@
+//! Builds an entry's `htmlContent` and `plainText` together, so that both say
+//! the same thing in every dictionary. All source text is escaped here, and
+//! the HTML is sanitized once more when finished.
+
+use crate::html::{escape, sanitize};
+
+/// One sense as the importers hand it over.
+#[derive(Debug, Default)]
+pub struct SenseText {
+    /// Domain or usage labels (`adm.`, `Obs.`), or a part of speech.
+    pub labels: Vec<String>,
+    /// The definition or the translations.
+    pub text: String,
+    pub notes: Vec<String>,
+    pub examples: Vec<String>,
+}
+
+pub struct EntryText {
+    html: String,
+    plain: Vec<String>,
+    examples: Vec<String>,
+}
+
+impl EntryText {
+    /// The headword line: word, IPA and part of speech.
+    pub fn new(word: &str, phonetic: Option<&str>, part_of_speech: Option<&str>) -> Self {
+        let mut html = format!(
+            "<div class=\"entry\"><p class=\"headword\"><b>{}</b>",
+            escape(word)
+        );
+        if let Some(ipa) = phonetic {
+            html.push_str(&format!(
+                " <span class=\"phonetic\">/{}/</span>",
+                escape(ipa)
+            ));
+        }
+        if let Some(pos) = part_of_speech {
+            html.push_str(&format!(" <i class=\"pos\">{}</i>", escape(pos)));
+        }
+        html.push_str("</p>");
+        Self {
+            html,
+            plain: Vec::new(),
+            examples: Vec::new(),
+        }
+    }
+
+    pub fn etymology(&mut self, etymology: &str) {
+        self.html.push_str(&format!(
+            "<p class=\"etymology\">[{}]</p>",
+            escape(etymology)
+        ));
+    }
+
+    /// The senses, as an ordered list; numbered in the plain text when there
+    /// are several.
+    pub fn senses(&mut self, senses: Vec<SenseText>) {
+        let numbered = senses.len() > 1;
+        self.html.push_str("<ol class=\"senses\">");
+        for (n, sense) in senses.into_iter().enumerate() {
+            let mut line = if numbered {
+                format!("{}. ", n + 1)
+            } else {
+                String::new()
+            };
+            self.html.push_str("<li>");
+            for label in &sense.labels {
+                self.html
+                    .push_str(&format!("<span class=\"label\">{}</span> ", escape(label)));
+                line.push_str(&format!("[{label}] "));
+            }
+            self.html.push_str(&format!(
+                "<span class=\"definition\">{}</span>",
+                escape(&sense.text)
+            ));
+            line.push_str(&sense.text);
+            for note in &sense.notes {
+                self.html
+                    .push_str(&format!(" <span class=\"note\">({})</span>", escape(note)));
+                line.push_str(&format!(" ({note})"));
+            }
+            if !sense.examples.is_empty() {
+                self.html.push_str("<ul class=\"examples\">");
+                for example in &sense.examples {
+                    self.html
+                        .push_str(&format!("<li><i>{}</i></li>", escape(example)));
+                }
+                self.html.push_str("</ul>");
+            }
+            self.html.push_str("</li>");
+            self.plain.push(line);
+            self.examples.extend(sense.examples);
+        }
+        self.html.push_str("</ol>");
+    }
+
+    /// A titled list of words (`Synonyms: a, b`), if there are any.
+    pub fn word_list(&mut self, class: &str, title: &str, words: &[String]) {
+        if words.is_empty() {
+            return;
+        }
+        let list = words
+            .iter()
+            .map(|w| escape(w))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.html
+            .push_str(&format!("<p class=\"{class}\"><b>{title}:</b> {list}</p>"));
+        self.plain.push(format!("{title}: {}", words.join(", ")));
+    }
+
+    /// (htmlContent, plainText, examples). Examples follow the senses in the
+    /// plain text when `examples_in_plain` is set (bilingual dictionaries, whose
+    /// senses are short).
+    pub fn finish(mut self, examples_in_plain: bool) -> (String, String, Vec<String>) {
+        self.html.push_str("</div>");
+        if examples_in_plain {
+            self.plain.extend(self.examples.iter().cloned());
+        }
+        (sanitize(&self.html), self.plain.join("\n"), self.examples)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_and_plain_text_say_the_same() {
+        let mut text = EntryText::new("Haus", Some("hˈaʊs"), Some("noun"));
+        text.senses(vec![
+            SenseText {
+                labels: vec!["adm.".into()],
+                text: "establishment".into(),
+                ..Default::default()
+            },
+            SenseText {
+                text: "house".into(),
+                notes: vec!["building".into()],
+                examples: vec!["ein Haus — a house".into()],
+                ..Default::default()
+            },
+        ]);
+        text.word_list("synonyms", "Synonyms", &["Heim".to_string()]);
+        let (html, plain, examples) = text.finish(true);
+        assert_eq!(
+            plain,
+            "1. [adm.] establishment\n2. house (building)\nSynonyms: Heim\nein Haus — a house"
+        );
+        assert_eq!(examples, vec!["ein Haus — a house"]);
+        assert!(html.starts_with("<div class=\"entry\"><p class=\"headword\"><b>Haus</b> <span class=\"phonetic\">/hˈaʊs/</span>"));
+        assert!(html.contains("<span class=\"label\">adm.</span>"));
+        assert!(html.contains("<ul class=\"examples\"><li><i>ein Haus — a house</i></li></ul>"));
+    }
+
+    #[test]
+    fn one_sense_is_not_numbered_and_text_is_escaped() {
+        let mut text = EntryText::new("<b>", None, None);
+        text.senses(vec![SenseText {
+            text: "a < b & \"c\"".into(),
+            ..Default::default()
+        }]);
+        let (html, plain, _) = text.finish(false);
+        assert_eq!(plain, "a < b & \"c\"");
+        assert!(
+            html.contains("&lt;b&gt;") && html.contains("a &lt; b &amp;"),
+            "{html}"
+        );
+    }
+}
