@@ -43,6 +43,9 @@ enum Command {
         /// Comma-separated headwords to give audio (compared without case or diacritics).
         #[arg(long, value_delimiter = ',', requires = "audio_format")]
         audio_words: Vec<String>,
+        /// Read and convert the sources, print what would be written, write nothing.
+        #[arg(long)]
+        dry_run: bool,
         #[command(subcommand)]
         source: ImportSource,
     },
@@ -158,10 +161,22 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Import {
             audio_format,
             audio_words,
+            dry_run,
             source,
         } => {
             for job in source.jobs() {
+                let started = Instant::now();
                 let mut imported = job.load().map_err(|e| e.to_string())?;
+                if dry_run {
+                    println!(
+                        "{}: {} entries, {} links read in {:.1} s (dry run: nothing written)",
+                        imported.dictionary.dictionary_id,
+                        imported.entries.len(),
+                        imported.links.len(),
+                        started.elapsed().as_secs_f64()
+                    );
+                    continue;
+                }
                 if let Some(format) = audio_format {
                     let added = audio::add_audio(
                         &clients.s3,

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Imports the benchmark corpus into the running local stack (`make up` first):
+# over a million entries from more than ten dictionaries, read from their
+# Debian packages, which are downloaded and unpacked into .local/corpus/ (not
+# installed). Prints each import's summary line; the figures go to
+# docs/benchmarks.md. Resumable: run it again after an interruption.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$root"
+
+corpus="$state/corpus"
+packages=(
+  dict-freedict-deu-eng dict-freedict-eng-deu dict-freedict-jpn-eng dict-freedict-jpn-deu
+  dict-freedict-hun-eng dict-freedict-epo-eng dict-freedict-eng-hun dict-freedict-eng-fin
+  dict-freedict-eng-ces dict-freedict-deu-fra dict-freedict-eng-fra dict-freedict-fra-eng
+  dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es
+)
+mkdir -p "$corpus/debs" "$corpus/root"
+if [ ! -f "$corpus/.unpacked" ]; then
+  echo "==> downloading ${#packages[@]} Debian packages"
+  (cd "$corpus/debs" && apt-get download "${packages[@]}" >/dev/null)
+  for deb in "$corpus"/debs/*.deb; do dpkg-deb -x "$deb" "$corpus/root"; done
+  touch "$corpus/.unpacked"
+fi
+
+cargo build --release --quiet -p admin
+admin="$root/target/release/dictadmin"
+share="$corpus/root/usr/share"
+freedict=()
+for index in "$share"/dictd/freedict-*.index; do freedict+=("${index%.index}"); done
+time {
+  "$admin" import freedict "${freedict[@]}"
+  "$admin" import gcide "$share/dictd/gcide"
+  "$admin" import wordnet "$share/wordnet"
+  "$admin" import mythes "$share/mythes/th_en_US_v2.dat" "$share/mythes/th_fr_FR_v2.dat" \
+    "$share/mythes/th_de_DE_v2.dat" "$share/mythes/th_es_ES_v2.dat"
+}
