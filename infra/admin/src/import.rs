@@ -47,6 +47,20 @@ fn links_of<'a>(
         .collect()
 }
 
+/// Links from each entry to its listed synonyms (FreeDict's `Synonym: {…}`,
+/// GCIDE's `Syn:`).
+fn synonym_links(dictionary: &Dictionary, entries: &[StoredEntry]) -> Vec<(String, ThesaurusItem)> {
+    links_of(
+        dictionary,
+        entries.iter().flat_map(|e| {
+            e.entry
+                .synonyms
+                .iter()
+                .map(|s| (e.entry.word.as_str(), "synonym", s.as_str()))
+        }),
+    )
+}
+
 /// A stable, opaque, URL-safe entry id: 16 hex digits of a hash of the
 /// dictionary, the headword, its part of speech and its rank among entries with
 /// the same headword and part of speech. Importing the same source again gives
@@ -161,15 +175,7 @@ pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError>
         origin: format!("Debian package dict-{dictionary_id}"),
     };
     // FreeDict's `Synonym: {…}` cross-references.
-    let links = links_of(
-        &dictionary,
-        entries.iter().flat_map(|e| {
-            e.entry
-                .synonyms
-                .iter()
-                .map(|s| (e.entry.word.as_str(), "synonym", s.as_str()))
-        }),
-    );
+    let links = synonym_links(&dictionary, &entries);
     Ok(ImportedDictionary {
         dictionary,
         entries,
@@ -335,15 +341,7 @@ pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
         licence: "GPL-3.0-or-later".into(),
         origin: "Debian package dict-gcide".into(),
     };
-    let links = links_of(
-        &dictionary,
-        entries.iter().flat_map(|e| {
-            e.entry
-                .synonyms
-                .iter()
-                .map(|s| (e.entry.word.as_str(), "synonym", s.as_str()))
-        }),
-    );
+    let links = synonym_links(&dictionary, &entries);
     Ok(ImportedDictionary {
         dictionary,
         entries,
