@@ -44,3 +44,4 @@ time {
       "$share/mythes/th_de_DE_v2.dat" "$share/mythes/th_es_ES_v2.dat"
   fi
 }
+time "$admin" index

@@ -45,6 +45,7 @@ fx="$root/data/fixture"
 "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
 "$admin" import gcide "$fx/gcide/gcide"
 "$admin" import mythes "$fx"/mythes/*.dat
+"$admin" index
 demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"
 echo "    demo key: ${demo_out%%$'\n'*}"
 

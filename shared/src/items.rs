@@ -3,7 +3,7 @@
 //! See docs/data-model.md for the design.
 
 use crate::fold::fold;
-use crate::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
+use crate::model::{Dictionary, Entry, IndexedCounts, SearchResult, StoredEntry, ThesaurusItem};
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::collections::HashMap;
 
@@ -19,6 +19,111 @@ pub const BY_WORD_INDEX: &str = "ByWord";
 /// Partition of every thesaurus link of one (folded) headword.
 pub fn thesaurus_pk(headword: &str) -> String {
     format!("T#{}", fold(headword))
+}
+
+/// The kinds of search index partition (docs/data-model.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    /// Headwords by their first 1, 2 or 3 folded characters.
+    Prefix,
+    /// Headwords by the typo keys of their first 5 characters.
+    Fuzzy,
+    /// Headwords by every 1- to 3-character substring.
+    Contains,
+}
+
+pub fn index_pk(kind: IndexKind, key: &str) -> String {
+    let tag = match kind {
+        IndexKind::Prefix => "IP",
+        IndexKind::Fuzzy => "IF",
+        IndexKind::Contains => "IC",
+    };
+    format!("{tag}#{key}")
+}
+
+/// One compressed chunk of an index partition. Every chunk records how many
+/// the partition has, so a reader knows when it has them all and ignores
+/// leftovers of an earlier, larger build.
+pub fn index_chunk_item(pk: &str, chunk: usize, chunks: usize, bytes: Vec<u8>) -> Item {
+    let mut item = Item::new();
+    item.insert("pk".into(), s(pk));
+    item.insert("sk".into(), s(chunk.to_string()));
+    item.insert("chunks".into(), AttributeValue::N(chunks.to_string()));
+    item.insert("p".into(), AttributeValue::B(bytes.into()));
+    item
+}
+
+/// The chunk number, chunk count and bytes of an index chunk item.
+pub fn index_chunk_from_item(item: &Item) -> Result<(usize, usize, Vec<u8>), CorruptItem> {
+    let chunk = need_s(item, "sk")?
+        .parse()
+        .map_err(|_| CorruptItem("sk".into()))?;
+    let chunks = get_u64(item, "chunks").ok_or(CorruptItem("chunks".into()))? as usize;
+    let bytes = item
+        .get("p")
+        .and_then(|v| v.as_b().ok())
+        .ok_or(CorruptItem("p".into()))?
+        .clone()
+        .into_inner();
+    Ok((chunk, chunks, bytes))
+}
+
+/// Entries per random block: small enough to read cheaply, large enough that a
+/// dictionary needs few items.
+pub const RANDOM_BLOCK: u64 = 256;
+
+/// Random blocks number a dictionary's entries densely (all of them, or only
+/// those with audio), `RANDOM_BLOCK` to an item.
+pub fn random_block_pk(dictionary_id: &str, audio_only: bool) -> String {
+    let set = if audio_only { "audio" } else { "all" };
+    format!("IR#{dictionary_id}#{set}")
+}
+
+pub fn random_block_item(pk: &str, block: u64, entries: &[(String, String)]) -> Item {
+    let mut item = Item::new();
+    item.insert("pk".into(), s(pk));
+    item.insert("sk".into(), s(block.to_string()));
+    let (ids, words): (Vec<String>, Vec<String>) = entries.iter().cloned().unzip();
+    item.insert("ids".into(), string_list(&ids));
+    item.insert("words".into(), string_list(&words));
+    item
+}
+
+/// The `(id, word)` pairs of a random block.
+pub fn random_block_from_item(item: &Item) -> Vec<(String, String)> {
+    get_list(item, "ids")
+        .into_iter()
+        .zip(get_list(item, "words"))
+        .collect()
+}
+
+/// The attributes of an entry that a search result shows.
+pub const SEARCH_RESULT_ATTRIBUTES: [&str; 10] = [
+    "id",
+    "word",
+    "plainText",
+    "sourceLang",
+    "targetLang",
+    "dictionaryId",
+    "dictionaryName",
+    "partOfSpeech",
+    "phonetic",
+    "hasAudio",
+];
+
+pub fn search_result_from_item(item: &Item) -> Result<SearchResult, CorruptItem> {
+    Ok(SearchResult {
+        id: need_s(item, "id")?,
+        word: need_s(item, "word")?,
+        preview: crate::search::preview(&get_s(item, "plainText").unwrap_or_default()),
+        source_lang: need_s(item, "sourceLang")?,
+        target_lang: get_s(item, "targetLang"),
+        dictionary_id: need_s(item, "dictionaryId")?,
+        dictionary_name: need_s(item, "dictionaryName")?,
+        part_of_speech: get_s(item, "partOfSpeech"),
+        phonetic: get_s(item, "phonetic"),
+        has_audio: get_bool(item, "hasAudio"),
+    })
 }
 
 pub fn entry_pk(dictionary_id: &str, entry_id: &str) -> String {
@@ -63,7 +168,7 @@ fn get_u64(item: &Item, name: &str) -> Option<u64> {
 }
 
 /// A required string attribute; its absence means the item is corrupt.
-fn need_s(item: &Item, name: &str) -> Result<String, CorruptItem> {
+pub fn need_s(item: &Item, name: &str) -> Result<String, CorruptItem> {
     get_s(item, name).ok_or(CorruptItem(name.to_string()))
 }
 
@@ -210,6 +315,10 @@ pub fn dictionary_from_item(item: &Item) -> Result<Dictionary, CorruptItem> {
         entry_count: get_u64(item, "entryCount").unwrap_or(0),
         licence: get_s(item, "licence").unwrap_or_default(),
         origin: get_s(item, "origin").unwrap_or_default(),
+        indexed: IndexedCounts {
+            entries: get_u64(item, "indexedEntries").unwrap_or(0),
+            with_audio: get_u64(item, "indexedAudioEntries").unwrap_or(0),
+        },
     })
 }
 
@@ -297,6 +406,7 @@ mod tests {
             entry_count: 147_000,
             licence: "WordNet 3.0 licence".into(),
             origin: "wordnet-base".into(),
+            indexed: Default::default(),
         };
         assert_eq!(dictionary_from_item(&dictionary_to_item(&d)).unwrap(), d);
     }

@@ -14,6 +14,7 @@ pub mod model;
 pub mod params;
 pub mod quota;
 pub mod rest;
+pub mod search;
 pub mod service;
 pub mod store;
 

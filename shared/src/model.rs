@@ -16,6 +16,46 @@ pub struct Dictionary {
     pub licence: String,
     /// Where the data comes from (for example the Debian package name).
     pub origin: String,
+    /// What the search index holds of this dictionary (random picks number
+    /// these entries); written by `dictadmin index`.
+    #[serde(skip)]
+    pub indexed: IndexedCounts,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IndexedCounts {
+    pub entries: u64,
+    pub with_audio: u64,
+}
+
+/// One search hit (interface section 2, "Search result").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResult {
+    pub id: String,
+    pub word: String,
+    pub preview: String,
+    pub source_lang: String,
+    pub target_lang: Option<String>,
+    pub dictionary_id: String,
+    pub dictionary_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part_of_speech: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phonetic: Option<String>,
+    pub has_audio: bool,
+}
+
+/// One random headword (interface section 2, "Random item").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RandomItem {
+    pub id: String,
+    pub word: String,
+    pub dictionary_id: String,
+    pub dictionary_name: String,
+    pub source_lang: String,
+    pub target_lang: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

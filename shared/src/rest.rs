@@ -5,10 +5,10 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::http::{ApiRequest, Endpoint, ErrorStyle, Handler, Reply};
 use crate::params::{
-    validate_dictionary_id, validate_entry_id, validate_text, LangFilter, MAX_OFFSET,
-    MAX_QUERY_CHARS,
+    validate_dictionary_id, validate_entry_id, validate_text, MAX_OFFSET, MAX_QUERY_CHARS,
 };
-use crate::service;
+use crate::search::rank::MatchType;
+use crate::service::{self, SearchParams};
 use lambda_http::http::Method;
 
 const fn get(name: &'static str, path: &'static str) -> Endpoint {
@@ -74,74 +74,59 @@ pub fn handler(endpoint: &Endpoint) -> Handler {
     }
 }
 
-/// Search parameters of decisions.md, validated.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchParams {
-    pub q: String,
-    pub lang: Option<LangFilter>,
-    pub source: Option<String>,
-    pub match_type: MatchType,
-    pub pos: Option<String>,
-    pub has_audio: bool,
-    pub fuzzy: bool,
-    pub limit: u32,
-    pub offset: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MatchType {
-    Exact,
-    Prefix,
-    Contains,
-}
-
-impl MatchType {
-    pub fn parse(raw: Option<&str>) -> Result<Self, ApiError> {
-        match raw.map(str::trim) {
-            None | Some("prefix") => Ok(Self::Prefix),
-            Some("exact") => Ok(Self::Exact),
-            Some("contains") => Ok(Self::Contains),
-            Some(_) => Err(ApiError::bad_request(
-                "matchType must be one of exact, prefix, contains",
-            )),
-        }
+fn parse_match_type(raw: Option<&str>) -> Result<MatchType, ApiError> {
+    match raw.map(str::trim) {
+        None | Some("prefix") => Ok(MatchType::Prefix),
+        Some("exact") => Ok(MatchType::Exact),
+        Some("contains") => Ok(MatchType::Contains),
+        Some(_) => Err(ApiError::bad_request(
+            "matchType must be one of exact, prefix, contains",
+        )),
     }
 }
 
-impl SearchParams {
-    pub fn from_request(req: &ApiRequest) -> Result<Self, ApiError> {
-        let q = &req.query;
-        Ok(Self {
-            q: q.query_text("q")?,
-            lang: q.lang()?,
-            source: q.source()?,
-            match_type: MatchType::parse(q.raw("matchType")?)?,
-            pos: q
-                .raw("pos")?
-                .map(|p| validate_text("pos", p, 32))
-                .transpose()?,
-            has_audio: q.boolean("hasAudio", false)?,
-            fuzzy: q.boolean("fuzzy", true)?,
-            limit: q.int_in_range("limit", 20, 1, 100)?,
-            offset: q.int_in_range("offset", 0, 0, MAX_OFFSET)?,
-        })
-    }
+fn search_params(req: &ApiRequest) -> Result<SearchParams, ApiError> {
+    let q = &req.query;
+    Ok(SearchParams {
+        q: q.query_text("q")?,
+        lang: q.lang()?,
+        source: q.source()?,
+        match_type: parse_match_type(q.raw("matchType")?)?,
+        pos: q
+            .raw("pos")?
+            .map(|p| validate_text("pos", p, 32))
+            .transpose()?,
+        has_audio: q.boolean("hasAudio", false)?,
+        fuzzy: q.boolean("fuzzy", true)?,
+        limit: q.int_in_range("limit", 20, 1, 100)?,
+        offset: q.int_in_range("offset", 0, 0, MAX_OFFSET)?,
+    })
 }
 
 async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let params = SearchParams::from_request(req)?;
-    service::check_source(app, params.source.as_deref()).await?;
-    Err(ApiError::NotImplemented("Search"))
+    let params = search_params(req)?;
+    let page = service::search(app, &params).await?;
+    Ok(Reply::json(&page.results)
+        .with_meta("total", page.total)
+        .with_meta("limit", params.limit)
+        .with_meta("offset", params.offset))
 }
 
 async fn autocomplete(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
     let q = &req.query;
-    let _prefix = q.query_text("q")?;
-    let _lang = q.lang()?;
+    let prefix = q.query_text("q")?;
+    let lang = q.lang()?;
     let source = q.source()?;
-    let _limit = q.int_in_range("limit", 10, 1, 50)?;
-    service::check_source(app, source.as_deref()).await?;
-    Err(ApiError::NotImplemented("Autocomplete"))
+    let limit = q.int_in_range("limit", 10, 1, 50)?;
+    let words = service::autocomplete(
+        app,
+        &prefix,
+        lang.as_ref(),
+        source.as_deref(),
+        limit as usize,
+    )
+    .await?;
+    Ok(Reply::json(&words).with_meta("limit", limit).cacheable(300))
 }
 
 async fn entry(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
@@ -167,12 +152,19 @@ async fn thesaurus(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
 }
 
 async fn random(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let _lang = req.query.lang()?;
+    let lang = req.query.lang()?;
     let source = req.query.source()?;
-    let _has_audio = req.query.boolean("hasAudio", false)?;
-    let _count = req.query.int_in_range("count", 1, 1, 10)?;
-    service::check_source(app, source.as_deref()).await?;
-    Err(ApiError::NotImplemented("Random"))
+    let has_audio = req.query.boolean("hasAudio", false)?;
+    let count = req.query.int_in_range("count", 1, 1, 10)?;
+    let picks = service::random(
+        app,
+        lang.as_ref(),
+        source.as_deref(),
+        has_audio,
+        count as usize,
+    )
+    .await?;
+    Ok(Reply::json(&picks))
 }
 
 async fn audio(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {

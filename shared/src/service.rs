@@ -4,12 +4,19 @@
 use crate::app::App;
 use crate::auth::KeyRecord;
 use crate::error::ApiError;
+use crate::fold::fold;
+use crate::items::{self, IndexKind, RANDOM_BLOCK};
 use crate::model::{
-    Dictionary, Entry, StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
+    Dictionary, Entry, RandomItem, SearchResult, StoredEntry, ThesaurusItem, UsageRecord,
+    RELATIONSHIP_TYPES,
 };
 use crate::params::LangFilter;
 use crate::quota::Period;
+use crate::search::keys::{fuzzy_keys, query_gram, query_prefix};
+use crate::search::postings::{inflate, Chunk};
+use crate::search::rank::{self, Filters, MatchRule, MatchType};
 use crate::store::choose_entry_for_word;
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// How long a presigned audio URL stays valid when no CDN is configured.
@@ -29,8 +36,12 @@ pub async fn entry_by_id(app: &App, source: &str, id: &str) -> Result<Entry, Api
     }
 }
 
+/// How many "did you mean" headwords a missing word gets.
+const SUGGESTIONS: usize = 5;
+
 /// Entry by word: exact headword, else case-insensitive, else folded; among
-/// several, the lemma, then the lowest id.
+/// several, the lemma, then the lowest id. A miss suggests up to 5 headwords of
+/// the dictionary, typo-tolerant.
 pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry, ApiError> {
     let candidates = app.store.entries_with_folded_word(source, word).await?;
     match choose_entry_for_word(candidates, word) {
@@ -38,10 +49,236 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
         None => {
             app.store.dictionary(source).await?;
             Err(ApiError::EntryNotFound {
-                suggestions: Vec::new(),
+                suggestions: suggestions(app, source, word).await?,
             })
         }
     }
+}
+
+async fn suggestions(app: &App, source: &str, word: &str) -> Result<Vec<String>, ApiError> {
+    let folded = fold(word);
+    if folded.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rule = MatchRule::new(&folded, MatchType::Prefix, true);
+    let chunks = read_partitions(app, &partitions_for(&rule)).await?;
+    let filters = Filters {
+        source: Some(source),
+        ..Filters::default()
+    };
+    let page = rank::rank_page(postings(&chunks), &rule, &filters, 0, 10 * SUGGESTIONS);
+    Ok(rank::distinct_words(&page, SUGGESTIONS))
+}
+
+/// Search parameters of decisions.md, validated by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchParams {
+    pub q: String,
+    pub lang: Option<LangFilter>,
+    pub source: Option<String>,
+    pub match_type: MatchType,
+    pub pos: Option<String>,
+    pub has_audio: bool,
+    pub fuzzy: bool,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+/// One page of search results and the number of all matches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchPage {
+    pub results: Vec<SearchResult>,
+    pub total: usize,
+}
+
+/// Search: the matching postings of one to ten index partitions, ranked and
+/// cut in memory, then the page's entries in one BatchGetItem.
+pub async fn search(app: &App, p: &SearchParams) -> Result<SearchPage, ApiError> {
+    let folded = fold(&p.q);
+    if folded.is_empty() {
+        // Only combining marks: nothing folds to the empty string.
+        return Ok(SearchPage {
+            results: Vec::new(),
+            total: 0,
+        });
+    }
+    let rule = MatchRule::new(&folded, p.match_type, p.fuzzy);
+    let pks = partitions_for(&rule);
+    let (chunks, checked) = tokio::join!(
+        read_partitions(app, &pks),
+        check_source(app, p.source.as_deref())
+    );
+    checked?;
+    let chunks = chunks?;
+    let filters = Filters {
+        lang: p.lang.as_ref(),
+        source: p.source.as_deref(),
+        part_of_speech: p.pos.as_deref(),
+        has_audio: p.has_audio,
+    };
+    let page = rank::rank_page(
+        postings(&chunks),
+        &rule,
+        &filters,
+        p.offset as usize,
+        p.limit as usize,
+    );
+    let keys: Vec<(String, String)> = page
+        .items
+        .iter()
+        .map(|r| (r.posting.dictionary.id.clone(), r.posting.id.to_text()))
+        .collect();
+    let mut found = if keys.is_empty() {
+        HashMap::new()
+    } else {
+        app.store.search_results(&keys).await?
+    };
+    // In rank order; an entry deleted since the index was built is skipped.
+    let results = keys.iter().filter_map(|k| found.remove(k)).collect();
+    Ok(SearchPage {
+        results,
+        total: page.total,
+    })
+}
+
+/// Autocomplete: distinct headwords starting with `q`, alphabetical by folded
+/// form; one prefix partition.
+pub async fn autocomplete(
+    app: &App,
+    q: &str,
+    lang: Option<&LangFilter>,
+    source: Option<&str>,
+    limit: usize,
+) -> Result<Vec<String>, ApiError> {
+    let folded = fold(q);
+    if folded.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pks = [items::index_pk(IndexKind::Prefix, &query_prefix(&folded))];
+    let (chunks, checked) = tokio::join!(read_partitions(app, &pks), check_source(app, source));
+    checked?;
+    let filters = Filters {
+        lang,
+        source,
+        ..Filters::default()
+    };
+    Ok(rank::autocomplete(
+        postings(&chunks?),
+        &folded,
+        &filters,
+        limit,
+    ))
+}
+
+/// Random headwords: `count` distinct picks, uniform over the entries of the
+/// dictionaries that pass the filters. Every dictionary numbers its entries
+/// densely in random blocks, so a uniform number in `0..total` names exactly
+/// one entry: no "random key, then the next item" bias.
+pub async fn random(
+    app: &App,
+    lang: Option<&LangFilter>,
+    source: Option<&str>,
+    has_audio: bool,
+    count: usize,
+) -> Result<Vec<RandomItem>, ApiError> {
+    check_source(app, source).await?;
+    let dictionaries = app.store.dictionaries().await?;
+    let pool: Vec<(&Dictionary, u64)> = dictionaries
+        .iter()
+        .filter(|d| source.is_none_or(|s| d.dictionary_id == s))
+        .filter(|d| lang.is_none_or(|l| l.matches(&d.source_lang, d.target_lang.as_deref())))
+        .map(|d| {
+            let size = if has_audio {
+                d.indexed.with_audio
+            } else {
+                d.indexed.entries
+            };
+            (d, size)
+        })
+        .filter(|(_, size)| *size > 0)
+        .collect();
+    let total: u64 = pool.iter().map(|(_, size)| size).sum();
+    if total == 0 {
+        return Ok(Vec::new());
+    }
+    let amount = count.min(usize::try_from(total).unwrap_or(usize::MAX));
+    let picks: Vec<(&Dictionary, u64)> =
+        rand::seq::index::sample(&mut rand::rng(), total as usize, amount)
+            .into_iter()
+            .map(|n| locate(&pool, n as u64))
+            .collect();
+    let blocks: Vec<(String, u64)> = picks
+        .iter()
+        .map(|(d, n)| {
+            (
+                items::random_block_pk(&d.dictionary_id, has_audio),
+                n / RANDOM_BLOCK,
+            )
+        })
+        .collect();
+    let found = app.store.random_blocks(&blocks).await?;
+    Ok(picks
+        .iter()
+        .zip(&blocks)
+        .filter_map(|((d, n), block)| {
+            let (id, word) = found.get(block)?.get((n % RANDOM_BLOCK) as usize)?;
+            Some(RandomItem {
+                id: id.clone(),
+                word: word.clone(),
+                dictionary_id: d.dictionary_id.clone(),
+                dictionary_name: d.dictionary_name.clone(),
+                source_lang: d.source_lang.clone(),
+                target_lang: d.target_lang.clone(),
+            })
+        })
+        .collect())
+}
+
+/// The dictionary and ordinal of the `n`th entry of the pool.
+fn locate<'a>(pool: &[(&'a Dictionary, u64)], mut n: u64) -> (&'a Dictionary, u64) {
+    for (d, size) in pool {
+        if n < *size {
+            return (d, n);
+        }
+        n -= size;
+    }
+    unreachable!("n is below the pool's total")
+}
+
+/// The index partitions a query reads: one contains partition, the typo-key
+/// partitions (which also hold every literal match), or one prefix partition.
+pub fn partitions_for(rule: &MatchRule) -> Vec<String> {
+    match rule.match_type {
+        MatchType::Contains => vec![items::index_pk(
+            IndexKind::Contains,
+            &query_gram(&rule.query),
+        )],
+        _ if rule.max_edits > 0 => fuzzy_keys(&rule.query)
+            .iter()
+            .map(|key| items::index_pk(IndexKind::Fuzzy, key))
+            .collect(),
+        _ => vec![items::index_pk(
+            IndexKind::Prefix,
+            &query_prefix(&rule.query),
+        )],
+    }
+}
+
+async fn read_partitions(app: &App, pks: &[String]) -> Result<Vec<Chunk>, ApiError> {
+    app.store
+        .index_chunks(pks)
+        .await?
+        .into_iter()
+        .map(|bytes| {
+            inflate(&bytes)
+                .and_then(Chunk::decode)
+                .map_err(|e| ApiError::Internal(e.to_string()))
+        })
+        .collect()
+}
+
+fn postings(chunks: &[Chunk]) -> impl Iterator<Item = crate::search::postings::Posting<'_>> {
+    chunks.iter().flat_map(Chunk::postings)
 }
 
 /// The audio URL of an entry: 404 `No audio found` when it has none.

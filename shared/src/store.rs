@@ -5,11 +5,19 @@
 use crate::error::ApiError;
 use crate::fold::fold;
 use crate::items::{self, Item, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
-use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
-use aws_sdk_dynamodb::types::AttributeValue;
+use crate::model::{Dictionary, SearchResult, StoredEntry, ThesaurusItem};
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::RwLock;
+
+/// BatchGetItem takes at most 100 keys.
+const BATCH_GET_KEYS: usize = 100;
+/// Chunks asked for in the first read of an index partition. Almost every
+/// partition has one; only the largest (single letters, common trigrams) need a
+/// second read for the rest.
+const FIRST_READ_CHUNKS: usize = 8;
 
 /// How long a warm instance trusts its copy of the dictionary list. Imports add
 /// dictionaries rarely; five minutes bounds how stale a new one can look.
@@ -126,6 +134,159 @@ impl Store {
         }
     }
 
+    /// Every chunk (compressed) of the given index partitions. One BatchGetItem
+    /// reads the first chunks of every partition; partitions with more chunks
+    /// than that take one more.
+    pub async fn index_chunks(&self, pks: &[String]) -> Result<Vec<Vec<u8>>, ApiError> {
+        let per_partition = (BATCH_GET_KEYS / pks.len().max(1)).clamp(1, FIRST_READ_CHUNKS);
+        let first: Vec<(String, usize)> = pks
+            .iter()
+            .flat_map(|pk| (0..per_partition).map(move |n| (pk.clone(), n)))
+            .collect();
+        let mut found = self.index_chunk_items(&first).await?;
+        let mut rest = Vec::new();
+        for pk in pks {
+            let chunks = found
+                .iter()
+                .find(|(p, n, _, _)| p == pk && *n == 0)
+                .map_or(0, |(_, _, chunks, _)| *chunks);
+            rest.extend((per_partition..chunks).map(|n| (pk.clone(), n)));
+        }
+        if !rest.is_empty() {
+            found.extend(self.index_chunk_items(&rest).await?);
+        }
+        // Leftovers of an earlier, larger build of a partition are ignored.
+        Ok(found
+            .into_iter()
+            .filter(|(_, n, chunks, _)| n < chunks)
+            .map(|(_, _, _, bytes)| bytes)
+            .collect())
+    }
+
+    async fn index_chunk_items(
+        &self,
+        keys: &[(String, usize)],
+    ) -> Result<Vec<(String, usize, usize, Vec<u8>)>, ApiError> {
+        let keys: Vec<Item> = keys
+            .iter()
+            .map(|(pk, n)| primary_key(pk.clone(), n.to_string()))
+            .collect();
+        let items = self.batch_get(keys, None).await?;
+        items
+            .iter()
+            .map(|item| {
+                let pk = item
+                    .get("pk")
+                    .and_then(|v| v.as_s().ok())
+                    .cloned()
+                    .unwrap_or_default();
+                let (n, chunks, bytes) = items::index_chunk_from_item(item).map_err(corrupt)?;
+                Ok((pk, n, chunks, bytes))
+            })
+            .collect()
+    }
+
+    /// The search results of these `(dictionaryId, entryId)` pairs, keyed by
+    /// them; entries that no longer exist are absent. At most 100 pairs.
+    pub async fn search_results(
+        &self,
+        entries: &[(String, String)],
+    ) -> Result<HashMap<(String, String), SearchResult>, ApiError> {
+        let keys = entries
+            .iter()
+            .map(|(dictionary, id)| {
+                primary_key(items::entry_pk(dictionary, id), ENTRY_SK.to_string())
+            })
+            .collect();
+        let found = self
+            .batch_get(keys, Some(&items::SEARCH_RESULT_ATTRIBUTES))
+            .await?;
+        found
+            .iter()
+            .map(|item| {
+                let result = items::search_result_from_item(item).map_err(corrupt)?;
+                Ok(((result.dictionary_id.clone(), result.id.clone()), result))
+            })
+            .collect()
+    }
+
+    /// Random blocks by `(partition, block number)`: the `(id, word)` pairs of
+    /// each. At most 100 blocks.
+    pub async fn random_blocks(
+        &self,
+        blocks: &[(String, u64)],
+    ) -> Result<HashMap<(String, u64), Vec<(String, String)>>, ApiError> {
+        let keys = blocks
+            .iter()
+            .map(|(pk, block)| primary_key(pk.clone(), block.to_string()))
+            .collect();
+        let found = self.batch_get(keys, None).await?;
+        found
+            .iter()
+            .map(|item| {
+                let pk = items::need_s(item, "pk").map_err(corrupt)?;
+                let block = items::need_s(item, "sk")
+                    .map_err(corrupt)?
+                    .parse()
+                    .map_err(|_| ApiError::Internal("random block sort key".into()))?;
+                Ok(((pk, block), items::random_block_from_item(item)))
+            })
+            .collect()
+    }
+
+    /// BatchGetItem of distinct keys (at most 100), following unprocessed keys.
+    /// Each follow-up is one more round trip; DynamoDB only leaves keys
+    /// unprocessed past 16 MB or when throttled.
+    async fn batch_get(
+        &self,
+        mut keys: Vec<Item>,
+        projection: Option<&[&str]>,
+    ) -> Result<Vec<Item>, ApiError> {
+        let mut seen = std::collections::HashSet::new();
+        keys.retain(|k| seen.insert(format!("{:?}|{:?}", k.get("pk"), k.get("sk"))));
+        debug_assert!(keys.len() <= BATCH_GET_KEYS);
+        let mut request = KeysAndAttributes::builder().set_keys(Some(keys));
+        if let Some(attributes) = projection {
+            let names: Vec<String> = (0..attributes.len()).map(|i| format!("#a{i}")).collect();
+            request = request.projection_expression(names.join(","));
+            for (name, attribute) in names.iter().zip(attributes) {
+                request = request.expression_attribute_names(name, *attribute);
+            }
+        }
+        let mut pending = Some(
+            request
+                .build()
+                .map_err(|e| ApiError::Internal(format!("batch get request: {e}")))?,
+        );
+        let mut found = Vec::new();
+        let mut attempt = 0u32;
+        while let Some(request) = pending.take() {
+            if request.keys.is_empty() {
+                break;
+            }
+            if attempt > 0 {
+                tokio::time::sleep(Duration::from_millis(25 << attempt.min(5))).await;
+            }
+            attempt += 1;
+            if attempt > 8 {
+                return Err(ApiError::Unavailable);
+            }
+            let output = self
+                .client
+                .batch_get_item()
+                .request_items(&self.table, request)
+                .send()
+                .await?;
+            if let Some(mut responses) = output.responses {
+                found.extend(responses.remove(&self.table).unwrap_or_default());
+            }
+            pending = output
+                .unprocessed_keys
+                .and_then(|mut unprocessed| unprocessed.remove(&self.table));
+        }
+        Ok(found)
+    }
+
     /// The dictionary with this id, or 404 `Unknown dictionary: <id>`.
     pub async fn dictionary(&self, dictionary_id: &str) -> Result<Dictionary, ApiError> {
         self.dictionaries()
@@ -135,6 +296,13 @@ impl Store {
             .cloned()
             .ok_or_else(|| ApiError::UnknownDictionary(dictionary_id.to_string()))
     }
+}
+
+fn primary_key(pk: String, sk: String) -> Item {
+    HashMap::from([
+        ("pk".to_string(), AttributeValue::S(pk)),
+        ("sk".to_string(), AttributeValue::S(sk)),
+    ])
 }
 
 fn parse_entry(item: &Item) -> Result<StoredEntry, ApiError> {

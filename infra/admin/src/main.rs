@@ -8,6 +8,7 @@ mod entry_text;
 mod formats;
 mod html;
 mod import;
+mod index;
 mod keys;
 mod languages;
 mod tables;
@@ -49,6 +50,9 @@ enum Command {
         #[command(subcommand)]
         source: ImportSource,
     },
+    /// Build the search, autocomplete and random indexes from every entry.
+    /// Run after imports.
+    Index,
     /// Manage API keys.
     Keys {
         #[command(subcommand)]
@@ -193,6 +197,20 @@ async fn run(cli: Cli) -> Result<(), String> {
                 }
                 write_dictionary(&clients.dynamodb, &config, imported).await?;
             }
+            Ok(())
+        }
+        Command::Index => {
+            let summary = index::build(&clients.dynamodb, &config.entries_table).await?;
+            println!(
+                "index: {} entries, {} partitions, {} items, {:.1} MB compressed, largest {} ({} KB), {:.1} s",
+                summary.entries,
+                summary.partitions,
+                summary.items,
+                summary.bytes as f64 / 1e6,
+                summary.largest_partition.0,
+                summary.largest_partition.1 / 1000,
+                summary.seconds
+            );
             Ok(())
         }
         Command::Keys { action } => run_keys(&clients.dynamodb, &config.keys_table, action).await,

@@ -1,0 +1,113 @@
+//! Damerau-Levenshtein distance on folded forms, in its restricted form (optimal
+//! string alignment): substitution, insertion, deletion and the transposition
+//! of two neighbours each cost one edit.
+
+/// The distance between `a` and `b`.
+pub fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let table = osa_table(a, b);
+    table[a.len()][b.len()]
+}
+
+/// The smallest distance between `query` and any prefix of `word`: the typo
+/// rule of prefix searches ("the edits apply to the prefix"). Prefixes longer
+/// than the query by more than `max_edits` cannot come within `max_edits`, so
+/// only those up to that length are looked at.
+pub fn prefix_edit_distance(query: &[char], word: &[char], max_edits: usize) -> usize {
+    let word = &word[..word.len().min(query.len() + max_edits)];
+    let table = osa_table(query, word);
+    table[query.len()]
+        .iter()
+        .copied()
+        .min()
+        .unwrap_or(query.len())
+}
+
+/// The full dynamic-programming table: `t[i][j]` is the distance between
+/// `a[..i]` and `b[..j]`.
+fn osa_table(a: &[char], b: &[char]) -> Vec<Vec<usize>> {
+    let mut t = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in t.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in t[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (t[i - 1][j] + 1)
+                .min(t[i][j - 1] + 1)
+                .min(t[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(t[i - 2][j - 2] + 1);
+            }
+            t[i][j] = best;
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn chars(s: &str) -> Vec<char> {
+        s.chars().collect()
+    }
+
+    fn d(a: &str, b: &str) -> usize {
+        edit_distance(&chars(a), &chars(b))
+    }
+
+    #[test]
+    fn each_kind_of_edit_costs_one() {
+        assert_eq!(d("house", "house"), 0);
+        assert_eq!(d("house", "mouse"), 1, "substitution");
+        assert_eq!(d("house", "houses"), 1, "insertion");
+        assert_eq!(d("house", "hose"), 1, "deletion");
+        assert_eq!(d("house", "huose"), 1, "transposition");
+        assert_eq!(
+            d("école", "ecole"),
+            1,
+            "distance is on whatever it is given"
+        );
+        assert_eq!(d("", "abc"), 3);
+    }
+
+    #[test]
+    fn prefix_distance_ignores_the_rest_of_the_word() {
+        let p = |q: &str, w: &str| prefix_edit_distance(&chars(q), &chars(w), 2);
+        assert_eq!(p("hous", "household"), 0);
+        assert_eq!(p("huos", "household"), 1);
+        assert_eq!(p("hosue", "household"), 1);
+        assert_eq!(p("housx", "household"), 1);
+        assert_eq!(p("dictionray", "dictionary"), 1);
+        assert_eq!(p("abcd", "ab"), 2);
+    }
+
+    proptest! {
+        #[test]
+        fn distance_is_a_symmetric_bounded_measure(a in "[abc]{0,8}", b in "[abc]{0,8}") {
+            let (ca, cb) = (chars(&a), chars(&b));
+            let ab = edit_distance(&ca, &cb);
+            prop_assert_eq!(ab, edit_distance(&cb, &ca));
+            prop_assert_eq!(ab == 0, a == b);
+            prop_assert!(ab <= ca.len().max(cb.len()));
+            prop_assert!(ab >= ca.len().abs_diff(cb.len()));
+        }
+
+        #[test]
+        fn prefix_distance_never_exceeds_the_distance_to_any_prefix(
+            q in "[abc]{1,8}", w in "[abc]{0,12}", cut in 0usize..12
+        ) {
+            let (cq, cw) = (chars(&q), chars(&w));
+            let cut = cut.min(cw.len());
+            let best = prefix_edit_distance(&cq, &cw, 2);
+            let to_prefix = edit_distance(&cq, &cw[..cut]);
+            if to_prefix <= 2 {
+                prop_assert!(best <= to_prefix);
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Search over the index partitions: which partitions a query reads
+//! ([`keys`]), their compact form ([`postings`]), typo distance
+//! ([`distance`]) and the matching and ranking rules ([`rank`]).
+
+pub mod distance;
+pub mod keys;
+pub mod postings;
+pub mod rank;
+
+/// Characters in a search result's `preview`.
+pub const PREVIEW_CHARS: usize = 160;
+
+/// The first 160 characters of `plain_text` (whitespace runs collapsed), cut
+/// at a word boundary when the text is longer.
+pub fn preview(plain_text: &str) -> String {
+    let collapsed = plain_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() <= PREVIEW_CHARS {
+        return collapsed;
+    }
+    let cut: String = collapsed.chars().take(PREVIEW_CHARS + 1).collect();
+    // The 161st character tells whether the 160th ends a word.
+    let head: String = cut.chars().take(PREVIEW_CHARS).collect();
+    if cut.ends_with(' ') {
+        return head.trim_end().to_string();
+    }
+    match head.rfind(' ') {
+        Some(space) => head[..space].trim_end().to_string(),
+        // One word longer than the preview: cut it.
+        None => head,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn short_text_is_kept_whole() {
+        assert_eq!(preview("  a  short\ntext "), "a short text");
+    }
+
+    #[test]
+    fn long_text_is_cut_at_a_word_boundary() {
+        let text = "word ".repeat(50);
+        let p = preview(&text);
+        assert!(p.chars().count() <= PREVIEW_CHARS);
+        assert!(p.ends_with("word"));
+        let exact = format!("{} tail", "x".repeat(160));
+        assert_eq!(preview(&exact), "x".repeat(160));
+    }
+
+    proptest! {
+        #[test]
+        fn preview_is_a_bounded_prefix_of_the_collapsed_text(text in "[a-zé \n]{0,400}") {
+            let p = preview(&text);
+            let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            prop_assert!(p.chars().count() <= PREVIEW_CHARS);
+            prop_assert!(collapsed.starts_with(&p));
+            if collapsed.chars().count() > PREVIEW_CHARS && p.len() < collapsed.len() {
+                let next = collapsed[p.len()..].chars().next();
+                // Cut between words, unless one word fills the whole preview.
+                prop_assert!(next == Some(' ') || p.chars().count() == PREVIEW_CHARS);
+            }
+        }
+    }
+}
