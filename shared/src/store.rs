@@ -14,10 +14,13 @@ use tokio::sync::RwLock;
 
 /// BatchGetItem takes at most 100 keys.
 const BATCH_GET_KEYS: usize = 100;
-/// Chunks asked for in the first read of an index partition. Almost every
-/// partition has one; only the largest (single letters, common trigrams) need a
-/// second read for the rest.
-const FIRST_READ_CHUNKS: usize = 8;
+/// Chunks asked for in the first read of a lone index partition (prefix,
+/// contains): the single-letter partitions of a corpus of a few million
+/// entries fit. Typo reads ask for several partitions, which are small, and
+/// only their first two chunks. Partitions with more chunks than asked for
+/// take one more read.
+const FIRST_READ_CHUNKS_ALONE: usize = 16;
+const FIRST_READ_CHUNKS_EACH: usize = 2;
 
 /// How long a warm instance trusts its copy of the dictionary list. Imports add
 /// dictionaries rarely; five minutes bounds how stale a new one can look.
@@ -138,7 +141,11 @@ impl Store {
     /// reads the first chunks of every partition; partitions with more chunks
     /// than that take one more.
     pub async fn index_chunks(&self, pks: &[String]) -> Result<Vec<Vec<u8>>, ApiError> {
-        let per_partition = (BATCH_GET_KEYS / pks.len().max(1)).clamp(1, FIRST_READ_CHUNKS);
+        let per_partition = if pks.len() == 1 {
+            FIRST_READ_CHUNKS_ALONE
+        } else {
+            FIRST_READ_CHUNKS_EACH
+        };
         let first: Vec<(String, usize)> = pks
             .iter()
             .flat_map(|pk| (0..per_partition).map(move |n| (pk.clone(), n)))
@@ -234,9 +241,9 @@ impl Store {
             .collect()
     }
 
-    /// BatchGetItem of distinct keys (at most 100), following unprocessed keys.
-    /// Each follow-up is one more round trip; DynamoDB only leaves keys
-    /// unprocessed past 16 MB or when throttled.
+    /// BatchGetItem of distinct keys, following unprocessed keys. Each 100
+    /// keys and each follow-up is one more round trip; DynamoDB only leaves
+    /// keys unprocessed past 16 MB or when throttled.
     async fn batch_get(
         &self,
         mut keys: Vec<Item>,
@@ -244,7 +251,18 @@ impl Store {
     ) -> Result<Vec<Item>, ApiError> {
         let mut seen = std::collections::HashSet::new();
         keys.retain(|k| seen.insert(format!("{:?}|{:?}", k.get("pk"), k.get("sk"))));
-        debug_assert!(keys.len() <= BATCH_GET_KEYS);
+        let mut found = Vec::new();
+        for group in keys.chunks(BATCH_GET_KEYS) {
+            found.extend(self.batch_get_group(group.to_vec(), projection).await?);
+        }
+        Ok(found)
+    }
+
+    async fn batch_get_group(
+        &self,
+        keys: Vec<Item>,
+        projection: Option<&[&str]>,
+    ) -> Result<Vec<Item>, ApiError> {
         let mut request = KeysAndAttributes::builder().set_keys(Some(keys));
         if let Some(attributes) = projection {
             let names: Vec<String> = (0..attributes.len()).map(|i| format!("#a{i}")).collect();

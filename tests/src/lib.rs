@@ -199,3 +199,50 @@ pub async fn stack_clients() -> (shared::app::Clients, shared::config::Config) {
     }
     (shared::app::Clients::new(&config).await, config)
 }
+
+/// One entry as the test oracles see it.
+#[derive(Debug, Clone)]
+pub struct OracleEntry {
+    pub dictionary: String,
+    pub id: String,
+    pub word: String,
+    pub pos: Option<String>,
+    pub has_audio: bool,
+    pub source_lang: String,
+    pub target_lang: Option<String>,
+}
+
+/// Every entry in the table, read with a Scan of the `ByWord` index (tests may
+/// scan; request paths never do).
+pub async fn all_entries() -> Vec<OracleEntry> {
+    let (clients, config) = stack_clients().await;
+    let mut out = Vec::new();
+    let mut start = None;
+    loop {
+        let page = clients
+            .dynamodb
+            .scan()
+            .table_name(&config.entries_table)
+            .index_name("ByWord")
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .expect("scan");
+        for item in page.items.unwrap_or_default() {
+            let s = |n: &str| item.get(n).and_then(|v| v.as_s().ok()).cloned();
+            out.push(OracleEntry {
+                dictionary: s("dictionaryId").unwrap(),
+                id: s("id").unwrap(),
+                word: s("word").unwrap(),
+                pos: s("partOfSpeech"),
+                has_audio: item.get("hasAudio").and_then(|v| v.as_bool().ok()) == Some(&true),
+                source_lang: s("sourceLang").unwrap(),
+                target_lang: s("targetLang"),
+            });
+        }
+        start = page.last_evaluated_key;
+        if start.is_none() {
+            return out;
+        }
+    }
+}

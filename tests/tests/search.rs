@@ -1,0 +1,425 @@
+//! Search and autocomplete against the running stack: every rule of
+//! decisions.md ("Matching and ranking"), checked against an oracle that scans
+//! every entry of DynamoDB Local and applies the rules naively.
+
+use blackbox::{all_entries, enc, get_demo, OracleEntry};
+use serde_json::Value;
+use shared::fold::fold;
+use shared::search::distance::{edit_distance, prefix_edit_distance};
+use std::collections::HashSet;
+
+#[derive(Debug, Clone, Default)]
+struct Query {
+    q: &'static str,
+    match_type: &'static str,
+    fuzzy: bool,
+    lang: Option<&'static str>,
+    source: Option<&'static str>,
+    pos: Option<&'static str>,
+    has_audio: bool,
+}
+
+impl Query {
+    fn new(q: &'static str, match_type: &'static str) -> Self {
+        Self {
+            q,
+            match_type,
+            fuzzy: true,
+            ..Self::default()
+        }
+    }
+
+    fn path(&self, limit: usize, offset: usize) -> String {
+        let mut path = format!(
+            "/api/v1/api/search?q={}&matchType={}&fuzzy={}&limit={limit}&offset={offset}",
+            enc(self.q),
+            self.match_type,
+            self.fuzzy
+        );
+        for (name, value) in [
+            ("lang", self.lang),
+            ("source", self.source),
+            ("pos", self.pos),
+        ] {
+            if let Some(value) = value {
+                path.push_str(&format!("&{name}={}", enc(value)));
+            }
+        }
+        if self.has_audio {
+            path.push_str("&hasAudio=true");
+        }
+        path
+    }
+
+    /// The expected results, in order: the rules of decisions.md applied to
+    /// every entry.
+    fn expected(&self, entries: &[OracleEntry]) -> Vec<String> {
+        let q: Vec<char> = fold(self.q).chars().collect();
+        let qs: String = q.iter().collect();
+        let edits = match (self.fuzzy && self.match_type != "contains", q.len()) {
+            (false, _) | (_, 0..=3) => 0,
+            (_, 4..=7) => 1,
+            _ => 2,
+        };
+        // (tier, distance, length, folded, dictionary, id) and the result's name.
+        type Ranked = ((u8, usize, usize, String, String, String), String);
+        let mut ranked: Vec<Ranked> = entries
+            .iter()
+            .filter(|e| self.source.is_none_or(|s| e.dictionary == s))
+            .filter(|e| {
+                self.lang.is_none_or(|l| match l.split_once('-') {
+                    Some((s, t)) => e.source_lang == s && e.target_lang.as_deref() == Some(t),
+                    None => e.source_lang == l,
+                })
+            })
+            .filter(|e| !self.has_audio || e.has_audio)
+            .filter(|e| {
+                self.pos
+                    .is_none_or(|p| e.pos.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(p)))
+            })
+            .filter_map(|e| {
+                let f = fold(&e.word);
+                let w: Vec<char> = f.chars().collect();
+                let literal = match self.match_type {
+                    "exact" => f == qs,
+                    "prefix" => f.starts_with(&qs),
+                    _ => f.contains(&qs),
+                };
+                let rank = if f == qs {
+                    (0, 0)
+                } else if literal {
+                    (1, 0)
+                } else if edits > 0 {
+                    let d = if self.match_type == "exact" {
+                        edit_distance(&q, &w)
+                    } else {
+                        prefix_edit_distance(&q, &w, edits)
+                    };
+                    if d > edits {
+                        return None;
+                    }
+                    (2, d)
+                } else {
+                    return None;
+                };
+                let key = (
+                    rank.0,
+                    rank.1,
+                    w.len(),
+                    f,
+                    e.dictionary.clone(),
+                    e.id.clone(),
+                );
+                Some((key, format!("{}/{}", e.dictionary, e.id)))
+            })
+            .collect();
+        ranked.sort();
+        ranked.into_iter().map(|(_, id)| id).collect()
+    }
+}
+
+/// Every result of a query, paged through with `limit`, and the totals seen.
+async fn page_through(query: &Query, limit: usize) -> (Vec<String>, HashSet<u64>) {
+    let mut ids = Vec::new();
+    let mut totals = HashSet::new();
+    let mut offset = 0;
+    loop {
+        let reply = get_demo(&query.path(limit, offset)).await;
+        let data = reply.data().as_array().unwrap().clone();
+        totals.insert(reply.json["meta"]["total"].as_u64().unwrap());
+        assert_eq!(reply.json["meta"]["limit"], limit as u64);
+        assert_eq!(reply.json["meta"]["offset"], offset as u64);
+        assert!(data.len() <= limit);
+        ids.extend(data.iter().map(|r| {
+            format!(
+                "{}/{}",
+                r["dictionaryId"].as_str().unwrap(),
+                r["id"].as_str().unwrap()
+            )
+        }));
+        if data.len() < limit {
+            return (ids, totals);
+        }
+        offset += limit;
+    }
+}
+
+async fn search_words(path: &str) -> Vec<String> {
+    get_demo(path)
+        .await
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["word"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn every_match_type_filter_and_order_agrees_with_a_scan() {
+    let entries = all_entries().await;
+    assert!(entries.len() > 1000, "the fixture is imported");
+    let mut queries = Vec::new();
+    for (q, match_type) in [
+        ("b", "prefix"),
+        ("ba", "prefix"),
+        ("bank", "prefix"),
+        ("hous", "prefix"),
+        ("hosue", "prefix"),
+        ("house", "exact"),
+        ("hause", "exact"),
+        ("ecole", "exact"),
+        ("Ecole", "prefix"),
+        ("dictonry", "exact"),
+        ("an", "contains"),
+        ("ous", "contains"),
+        ("tion", "contains"),
+        ("a", "contains"),
+    ] {
+        queries.push(Query::new(q, match_type));
+        queries.push(Query {
+            fuzzy: false,
+            ..Query::new(q, match_type)
+        });
+    }
+    let filtered = |q: &'static str, m: &'static str| {
+        let base = Query::new(q, m);
+        vec![
+            Query {
+                lang: Some("en"),
+                ..base.clone()
+            },
+            Query {
+                lang: Some("en-fr"),
+                ..base.clone()
+            },
+            Query {
+                lang: Some("fr"),
+                has_audio: true,
+                ..base.clone()
+            },
+            Query {
+                source: Some("gcide"),
+                ..base.clone()
+            },
+            Query {
+                pos: Some("noun"),
+                ..base.clone()
+            },
+            Query {
+                pos: Some("NOUN"),
+                lang: Some("de"),
+                ..base.clone()
+            },
+            Query {
+                has_audio: true,
+                ..base.clone()
+            },
+            Query {
+                lang: Some("xx"),
+                ..base.clone()
+            },
+            Query {
+                source: Some("freedict-eng-fra"),
+                has_audio: true,
+                lang: Some("en-fr"),
+                ..base
+            },
+        ]
+    };
+    queries.extend(filtered("b", "prefix"));
+    queries.extend(filtered("house", "prefix"));
+    queries.extend(filtered("e", "contains"));
+
+    for query in &queries {
+        let expected = query.expected(&entries);
+        let (got, totals) = page_through(query, 100).await;
+        assert_eq!(got, expected, "{query:?}");
+        assert_eq!(
+            totals.into_iter().collect::<Vec<_>>(),
+            vec![expected.len() as u64],
+            "exact total: {query:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn consecutive_pages_never_repeat_or_skip() {
+    for query in [Query::new("b", "prefix"), Query::new("e", "contains")] {
+        let (whole, _) = page_through(&query, 100).await;
+        assert!(whole.len() > 40, "{query:?} has several pages");
+        for limit in [1, 7, 20] {
+            let (paged, totals) = page_through(&query, limit).await;
+            assert_eq!(paged, whole, "limit {limit}");
+            assert_eq!(totals.len(), 1, "total is the same on every page");
+        }
+        let past_the_end = get_demo(&query.path(10, whole.len() + 5)).await;
+        assert_eq!(past_the_end.data(), &Value::Array(vec![]));
+        assert_eq!(past_the_end.json["meta"]["total"], whole.len() as u64);
+    }
+}
+
+#[tokio::test]
+async fn case_and_diacritics_do_not_matter_and_the_headword_is_returned() {
+    let words = search_words("/api/v1/api/search?q=ecole&matchType=exact&fuzzy=false").await;
+    assert!(!words.is_empty());
+    assert!(words.iter().all(|w| w == "école"), "{words:?}");
+    let upper = search_words(&format!(
+        "/api/v1/api/search?q={}&matchType=exact",
+        enc("ÉCOLE")
+    ))
+    .await;
+    assert_eq!(upper, words);
+    let german = search_words(&format!(
+        "/api/v1/api/search?q={}&matchType=exact",
+        enc("SCHULE")
+    ))
+    .await;
+    assert!(german.contains(&"Schule".to_string()), "{german:?}");
+}
+
+#[tokio::test]
+async fn typos_are_tolerated_by_the_rules_and_no_further() {
+    let finds = |q: &'static str, m: &'static str| async move {
+        search_words(&format!("/api/v1/api/search?q={q}&matchType={m}&limit=100")).await
+    };
+    // One edit from four characters, of every kind.
+    assert!(
+        finds("hause", "exact").await.contains(&"house".into()),
+        "substitution"
+    );
+    assert!(
+        finds("housse", "exact").await.contains(&"house".into()),
+        "insertion"
+    );
+    assert!(
+        finds("huse", "exact").await.contains(&"house".into()),
+        "deletion"
+    );
+    assert!(
+        finds("hosue", "exact").await.contains(&"house".into()),
+        "transposition"
+    );
+    assert!(
+        finds("bnak", "exact").await.contains(&"bank".into()),
+        "4 characters, 1 edit"
+    );
+    // Not two edits below eight characters, nothing below four.
+    assert!(!finds("hsoeu", "exact").await.contains(&"house".into()));
+    assert!(
+        finds("cta", "exact").await.is_empty(),
+        "3 characters allow no typo"
+    );
+    // Two edits from eight characters; prefix typos apply to the prefix.
+    assert!(finds("dictonry", "exact")
+        .await
+        .contains(&"dictionary".into()));
+    assert!(finds("dictoinar", "prefix")
+        .await
+        .contains(&"dictionary".into()));
+    // fuzzy=false turns it off; contains is always literal.
+    let off = search_words("/api/v1/api/search?q=hosue&matchType=exact&fuzzy=false").await;
+    assert!(off.is_empty(), "{off:?}");
+    assert!(!finds("hosue", "contains").await.contains(&"house".into()));
+}
+
+#[tokio::test]
+async fn results_carry_the_interface_fields() {
+    let reply = get_demo("/api/v1/api/search?q=bank&matchType=exact&source=freedict-eng-fra").await;
+    let first = &reply.data()[0];
+    assert_eq!(first["word"], "bank");
+    assert_eq!(first["dictionaryId"], "freedict-eng-fra");
+    assert_eq!(first["dictionaryName"], "English–French (FreeDict)");
+    assert_eq!(first["sourceLang"], "en");
+    assert_eq!(first["targetLang"], "fr");
+    assert_eq!(first["phonetic"], "bæŋk");
+    assert_eq!(first["hasAudio"], true);
+    assert_eq!(first["preview"], "banque");
+    // The id works with the entry endpoint.
+    let id = first["id"].as_str().unwrap();
+    let entry = get_demo(&format!("/api/v1/entry/freedict-eng-fra/{id}")).await;
+    assert_eq!(entry.data()["word"], "bank");
+    // Previews are at most 160 characters.
+    let long = get_demo("/api/v1/api/search?q=house&source=gcide").await;
+    for r in long.data().as_array().unwrap() {
+        assert!(r["preview"].as_str().unwrap().chars().count() <= 160, "{r}");
+    }
+}
+
+#[tokio::test]
+async fn autocomplete_is_literal_distinct_and_alphabetical() {
+    let entries = all_entries().await;
+    let expected = |prefix: &str, source: Option<&str>, lang: Option<&str>| {
+        let mut words: Vec<(String, String)> = entries
+            .iter()
+            .filter(|e| source.is_none_or(|s| e.dictionary == s))
+            .filter(|e| lang.is_none_or(|l| e.source_lang == l))
+            .filter(|e| fold(&e.word).starts_with(&fold(prefix)))
+            .map(|e| (fold(&e.word), e.word.clone()))
+            .collect();
+        words.sort();
+        words.dedup();
+        words.into_iter().map(|(_, w)| w).collect::<Vec<_>>()
+    };
+    let get = |path: String| async move {
+        let reply = get_demo(&path).await;
+        assert_eq!(reply.header("cache-control"), Some("public, max-age=300"));
+        let words: Vec<String> = reply
+            .data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect();
+        (words, reply.json["meta"]["limit"].as_u64().unwrap())
+    };
+    let (words, limit) = get("/api/v1/api/autocomplete?q=b".into()).await;
+    assert_eq!(limit, 10);
+    assert_eq!(words, expected("b", None, None)[..10]);
+    let (words, _) = get("/api/v1/api/autocomplete?q=b&limit=50".into()).await;
+    assert_eq!(words, expected("b", None, None)[..50]);
+    let (words, _) = get(format!("/api/v1/api/autocomplete?q={}&limit=50", enc("Éc"))).await;
+    assert_eq!(words, expected("ec", None, None));
+    assert!(words.contains(&"école".to_string()));
+    let (words, _) = get("/api/v1/api/autocomplete?q=ba&lang=de&limit=50".into()).await;
+    assert_eq!(words, expected("ba", None, Some("de")));
+    let (words, _) = get("/api/v1/api/autocomplete?q=ba&source=gcide&limit=50".into()).await;
+    assert_eq!(words, expected("ba", Some("gcide"), None));
+    // Literal only: a typo finds nothing.
+    let (words, _) = get("/api/v1/api/autocomplete?q=hosu".into()).await;
+    assert!(words.is_empty(), "{words:?}");
+    let distinct: HashSet<&String> = words.iter().collect();
+    assert_eq!(distinct.len(), words.len());
+}
+
+#[tokio::test]
+async fn a_missing_word_suggests_close_headwords() {
+    let reply = get_demo("/api/v1/api/entry/freedict-eng-fra/word/hosue").await;
+    assert_eq!(reply.status, 404);
+    assert_eq!(reply.error(), "Entry not found");
+    let suggestions = reply.json["suggestions"].as_array().expect("suggestions");
+    assert!(suggestions.len() <= 5);
+    assert!(
+        suggestions.contains(&Value::from("house")),
+        "{suggestions:?}"
+    );
+}
+
+#[tokio::test]
+async fn hostile_queries_are_answered_not_crashed() {
+    for q in [
+        "%27%20OR%201%3D1--",
+        "%3Cscript%3E",
+        "%23%23%23",
+        "IP%23e",
+        "%F0%9F%98%80%F0%9F%98%80%F0%9F%98%80%F0%9F%98%80",
+        "%CC%81",
+    ] {
+        for m in ["exact", "prefix", "contains"] {
+            let reply = get_demo(&format!("/api/v1/api/search?q={q}&matchType={m}")).await;
+            assert_eq!(reply.status, 200, "{q} {m}: {}", reply.text);
+        }
+        let reply = get_demo(&format!("/api/v1/api/autocomplete?q={q}")).await;
+        assert_eq!(reply.status, 200, "{q}: {}", reply.text);
+    }
+}
