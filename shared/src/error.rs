@@ -42,9 +42,6 @@ pub enum ApiError {
     /// 503: storage throttled or unreachable after the SDK's retries.
     #[error("Service temporarily unavailable")]
     Unavailable,
-    /// 501: an endpoint whose storage indexes are not built yet.
-    #[error("{0} is not available yet")]
-    NotImplemented(&'static str),
     /// 500: a bug. The detail is logged with the request id, never returned.
     #[error("Internal error")]
     Internal(String),
@@ -71,7 +68,6 @@ impl ApiError {
             Self::PayloadTooLarge => 413,
             Self::QuotaExceeded { .. } => 429,
             Self::Internal(_) => 500,
-            Self::NotImplemented(_) => 501,
             Self::Unavailable => 503,
         }
     }

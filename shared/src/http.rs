@@ -97,14 +97,20 @@ impl Reply {
     }
 }
 
-pub type Handler = for<'a> fn(&'a App, &'a ApiRequest) -> BoxFuture<'a, Result<Reply, ApiError>>;
+/// The App lives for the whole process (built once per cold start), so
+/// handlers may hand it to code that needs `'static` data (GraphQL).
+/// The largest request body accepted (GraphQL is the only endpoint with one).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+pub type Handler =
+    for<'a> fn(&'static App, &'a ApiRequest) -> BoxFuture<'a, Result<Reply, ApiError>>;
 
 /// Starts a function: logging, clients (once per cold start), then the Lambda
 /// runtime loop serving `endpoint` with `handler`.
 pub async fn run(endpoint: &'static Endpoint, handler: Handler) -> Result<(), lambda_http::Error> {
     crate::logging::init();
-    let app = App::from_env().await?;
-    let app = &app;
+    // Built once per cold start and kept for the life of the process.
+    let app: &'static App = Box::leak(Box::new(App::from_env().await?));
     lambda_http::run(lambda_http::service_fn(
         move |request: Request| async move {
             Ok::<_, std::convert::Infallible>(serve(app, endpoint, handler, request).await)
@@ -115,7 +121,7 @@ pub async fn run(endpoint: &'static Endpoint, handler: Handler) -> Result<(), la
 
 /// Serves one request. Never fails: every error becomes a response.
 pub async fn serve(
-    app: &App,
+    app: &'static App,
     endpoint: &Endpoint,
     handler: Handler,
     request: Request,
@@ -144,6 +150,10 @@ pub async fn serve(
             });
         }
         let (parts, body) = request.into_parts();
+        // Before the key: an oversized body is refused unread and uncounted.
+        if body.len() > MAX_BODY_BYTES {
+            return Err(ApiError::PayloadTooLarge);
+        }
         let mut api_request = ApiRequest {
             path_params,
             query: QueryParams::parse(parts.uri.query().unwrap_or_default()),
@@ -367,7 +377,7 @@ pub fn graphql_code(err: &ApiError) -> &'static str {
         | ApiError::NoAudio
         | ApiError::UnknownPath => "NOT_FOUND",
         ApiError::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
-        ApiError::Unavailable | ApiError::Internal(_) | ApiError::NotImplemented(_) => "INTERNAL",
+        ApiError::Unavailable | ApiError::Internal(_) => "INTERNAL",
     }
 }
 

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod fold;
+pub mod graphql;
 pub mod http;
 pub mod items;
 pub mod logging;

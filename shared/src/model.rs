@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A dictionary as listed by `GET /api/v1/api/dictionaries`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct Dictionary {
     pub dictionary_id: String,
@@ -19,6 +19,7 @@ pub struct Dictionary {
     /// What the search index holds of this dictionary (random picks number
     /// these entries); written by `dictadmin index`.
     #[serde(skip)]
+    #[graphql(skip)]
     pub indexed: IndexedCounts,
 }
 
@@ -29,7 +30,7 @@ pub struct IndexedCounts {
 }
 
 /// One search hit (interface section 2, "Search result").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResult {
     pub id: String,
@@ -47,7 +48,7 @@ pub struct SearchResult {
 }
 
 /// One random headword (interface section 2, "Random item").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct RandomItem {
     pub id: String,
@@ -58,7 +59,7 @@ pub struct RandomItem {
     pub target_lang: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     pub id: String,
@@ -98,7 +99,7 @@ pub struct StoredEntry {
 }
 
 /// A related word, as the thesaurus endpoint returns it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct ThesaurusItem {
     pub word: String,
@@ -121,7 +122,7 @@ pub const RELATIONSHIP_TYPES: [&str; 7] = [
 ];
 
 /// The caller's quota, as `GET /api/v1/api/me/usage` reports it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageRecord {
     pub plan: String,

@@ -36,6 +36,14 @@ impl QueryParams {
         Self { pairs }
     }
 
+    /// Parameters given as decoded name/value pairs (GraphQL arguments), so
+    /// that they pass through exactly the REST validation.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Self {
+        Self {
+            pairs: pairs.into_iter().map(|(n, v)| (n, Ok(v))).collect(),
+        }
+    }
+
     /// The first value given for `name`, if any. The first occurrence wins when a
     /// parameter is repeated.
     pub fn raw(&self, name: &str) -> Result<Option<&str>, ApiError> {

@@ -5,7 +5,8 @@ use crate::app::App;
 use crate::error::ApiError;
 use crate::http::{ApiRequest, Endpoint, ErrorStyle, Handler, Reply};
 use crate::params::{
-    validate_dictionary_id, validate_entry_id, validate_text, MAX_OFFSET, MAX_QUERY_CHARS,
+    validate_dictionary_id, validate_entry_id, validate_text, LangFilter, QueryParams, MAX_OFFSET,
+    MAX_QUERY_CHARS,
 };
 use crate::search::rank::MatchType;
 use crate::service::{self, SearchParams};
@@ -69,7 +70,7 @@ pub fn handler(endpoint: &Endpoint) -> Handler {
         "audio" => |app, req| Box::pin(audio(app, req)),
         "dictionaries" => |app, req| Box::pin(dictionaries(app, req)),
         "usage" => |app, req| Box::pin(usage(app, req)),
-        "graphql" => |_, _| Box::pin(async { Err(ApiError::NotImplemented("GraphQL")) }),
+        "graphql" => |app, req| Box::pin(crate::graphql::handle(app, req)),
         _ => |_, _| Box::pin(async { Err(ApiError::UnknownPath) }),
     }
 }
@@ -85,8 +86,8 @@ fn parse_match_type(raw: Option<&str>) -> Result<MatchType, ApiError> {
     }
 }
 
-fn search_params(req: &ApiRequest) -> Result<SearchParams, ApiError> {
-    let q = &req.query;
+/// Search parameters from a query string (REST) or from GraphQL arguments.
+pub fn search_params(q: &QueryParams) -> Result<SearchParams, ApiError> {
     Ok(SearchParams {
         q: q.query_text("q")?,
         lang: q.lang()?,
@@ -104,7 +105,7 @@ fn search_params(req: &ApiRequest) -> Result<SearchParams, ApiError> {
 }
 
 async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let params = search_params(req)?;
+    let params = search_params(&req.query)?;
     let page = service::search(app, &params).await?;
     Ok(Reply::json(&page.results)
         .with_meta("total", page.total)
@@ -112,21 +113,35 @@ async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
         .with_meta("offset", params.offset))
 }
 
+pub struct AutocompleteParams {
+    pub q: String,
+    pub lang: Option<LangFilter>,
+    pub source: Option<String>,
+    pub limit: u32,
+}
+
+pub fn autocomplete_params(q: &QueryParams) -> Result<AutocompleteParams, ApiError> {
+    Ok(AutocompleteParams {
+        q: q.query_text("q")?,
+        lang: q.lang()?,
+        source: q.source()?,
+        limit: q.int_in_range("limit", 10, 1, 50)?,
+    })
+}
+
 async fn autocomplete(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let q = &req.query;
-    let prefix = q.query_text("q")?;
-    let lang = q.lang()?;
-    let source = q.source()?;
-    let limit = q.int_in_range("limit", 10, 1, 50)?;
+    let p = autocomplete_params(&req.query)?;
     let words = service::autocomplete(
         app,
-        &prefix,
-        lang.as_ref(),
-        source.as_deref(),
-        limit as usize,
+        &p.q,
+        p.lang.as_ref(),
+        p.source.as_deref(),
+        p.limit as usize,
     )
     .await?;
-    Ok(Reply::json(&words).with_meta("limit", limit).cacheable(300))
+    Ok(Reply::json(&words)
+        .with_meta("limit", p.limit)
+        .cacheable(300))
 }
 
 async fn entry(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
@@ -151,17 +166,30 @@ async fn thesaurus(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
     Ok(Reply::json(links))
 }
 
+pub struct RandomParams {
+    pub lang: Option<LangFilter>,
+    pub source: Option<String>,
+    pub has_audio: bool,
+    pub count: u32,
+}
+
+pub fn random_params(q: &QueryParams) -> Result<RandomParams, ApiError> {
+    Ok(RandomParams {
+        lang: q.lang()?,
+        source: q.source()?,
+        has_audio: q.boolean("hasAudio", false)?,
+        count: q.int_in_range("count", 1, 1, 10)?,
+    })
+}
+
 async fn random(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let lang = req.query.lang()?;
-    let source = req.query.source()?;
-    let has_audio = req.query.boolean("hasAudio", false)?;
-    let count = req.query.int_in_range("count", 1, 1, 10)?;
+    let p = random_params(&req.query)?;
     let picks = service::random(
         app,
-        lang.as_ref(),
-        source.as_deref(),
-        has_audio,
-        count as usize,
+        p.lang.as_ref(),
+        p.source.as_deref(),
+        p.has_audio,
+        p.count as usize,
     )
     .await?;
     Ok(Reply::json(&picks))

@@ -141,6 +141,27 @@ pub async fn search(app: &App, p: &SearchParams) -> Result<SearchPage, ApiError>
     })
 }
 
+/// The entries a search finds, read whole, in search order, those with
+/// usage examples only (GraphQL `examples`).
+pub async fn examples(app: &App, p: &SearchParams) -> Result<Vec<Entry>, ApiError> {
+    let page = search(app, p).await?;
+    let keys: Vec<(String, String)> = page
+        .results
+        .iter()
+        .map(|r| (r.dictionary_id.clone(), r.id.clone()))
+        .collect();
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut found = app.store.entries(&keys).await?;
+    Ok(keys
+        .iter()
+        .filter_map(|k| found.remove(k))
+        .map(|stored| stored.entry)
+        .filter(|e| !e.examples.is_empty())
+        .collect())
+}
+
 /// Autocomplete: distinct headwords starting with `q`, alphabetical by folded
 /// form; one prefix partition.
 pub async fn autocomplete(

@@ -217,6 +217,28 @@ impl Store {
             .collect()
     }
 
+    /// Whole entries by `(dictionaryId, entryId)`, keyed by them; at most 100.
+    pub async fn entries(
+        &self,
+        entries: &[(String, String)],
+    ) -> Result<HashMap<(String, String), StoredEntry>, ApiError> {
+        let keys = entries
+            .iter()
+            .map(|(dictionary, id)| {
+                primary_key(items::entry_pk(dictionary, id), ENTRY_SK.to_string())
+            })
+            .collect();
+        let found = self.batch_get(keys, None).await?;
+        found
+            .iter()
+            .map(|item| {
+                let stored = parse_entry(item)?;
+                let key = (stored.entry.dictionary_id.clone(), stored.entry.id.clone());
+                Ok((key, stored))
+            })
+            .collect()
+    }
+
     /// Random blocks by `(partition, block number)`: the `(id, word)` pairs of
     /// each. At most 100 blocks.
     pub async fn random_blocks(

@@ -1,0 +1,392 @@
+//! `POST /api/v1/api/graphql`: an async-graphql schema over the service layer.
+//! Resolvers own no logic: their arguments pass through the REST parameter
+//! parsing (same validation, same messages) and call the same service
+//! functions. Auth, quota and the 64 KiB body limit happen before, in the
+//! shared pipeline, exactly as for REST.
+
+use crate::app::App;
+use crate::auth::KeyRecord;
+use crate::error::ApiError;
+use crate::http::{graphql_code, ApiRequest, Reply};
+use crate::model::{Dictionary, Entry, RandomItem, SearchResult, ThesaurusItem, UsageRecord};
+use crate::params::{
+    validate_dictionary_id, validate_entry_id, validate_text, QueryParams, MAX_QUERY_CHARS,
+};
+use crate::rest;
+use crate::service;
+use async_graphql::{
+    Context, EmptyMutation, EmptySubscription, ErrorExtensions, Object, Schema, SimpleObject,
+};
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+pub type DictionarySchema = Schema<Query, EmptyMutation, EmptySubscription>;
+
+/// Nesting deeper than any real query needs (`search { results { id } }` is 3).
+pub const MAX_DEPTH: usize = 6;
+/// Every root field costs 10 plus its selection, so one request runs at most
+/// a handful of lookups.
+pub const MAX_COMPLEXITY: usize = 100;
+
+/// The schema, built once per cold start.
+pub fn schema() -> &'static DictionarySchema {
+    static SCHEMA: OnceLock<DictionarySchema> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        Schema::build(Query, EmptyMutation, EmptySubscription)
+            .limit_depth(MAX_DEPTH)
+            .limit_complexity(MAX_COMPLEXITY)
+            .finish()
+    })
+}
+
+/// The schema in SDL, as committed in docs/schema.graphql.
+pub fn sdl() -> String {
+    schema().sdl()
+}
+
+/// Runs one GraphQL request. Requests that cannot run (not JSON, a syntax
+/// error, an unknown field, a wrong argument type, too deep or too complex)
+/// answer 400 with `BAD_USER_INPUT`; errors of single fields (not found, bad
+/// argument values) answer 200 next to the data that could be resolved.
+pub async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let request: async_graphql::Request = match serde_json::from_slice(&req.body) {
+        Ok(request) => request,
+        Err(_) => {
+            return Ok(bad_request(
+                "Request body must be a JSON object with a query string",
+            ))
+        }
+    };
+    let mut request = request.data(app);
+    if let Some(key) = &req.key {
+        request = request.data(key.clone());
+    }
+    let response = schema().execute(request).await;
+    let request_failed = response.data == async_graphql::Value::Null
+        && response.errors.iter().any(|e| e.path.is_empty());
+    let mut body = serde_json::to_value(&response)
+        .map_err(|e| ApiError::Internal(format!("GraphQL response: {e}")))?;
+    // Errors the engine raised itself (parsing, validation, limits) carry no
+    // code: they are all the caller's to fix.
+    if let Some(errors) = body.get_mut("errors").and_then(Value::as_array_mut) {
+        for error in errors {
+            if error.pointer("/extensions/code").is_none() {
+                error["extensions"] = json!({"code": "BAD_USER_INPUT"});
+            }
+        }
+    }
+    if body.get("data").is_none() {
+        body["data"] = Value::Null;
+    }
+    Ok(Reply::Raw {
+        status: if request_failed { 400 } else { 200 },
+        body,
+    })
+}
+
+fn bad_request(message: &str) -> Reply {
+    Reply::Raw {
+        status: 400,
+        body: json!({
+            "data": null,
+            "errors": [{"message": message, "extensions": {"code": "BAD_USER_INPUT"}}],
+        }),
+    }
+}
+
+/// A service error as a GraphQL error with `extensions.code`. Internal
+/// details are logged, never shown.
+fn field_error(err: ApiError) -> async_graphql::Error {
+    if let ApiError::Internal(detail) = &err {
+        tracing::error!(detail = detail.as_str(), "GraphQL field failed");
+    }
+    let code = graphql_code(&err);
+    let mut error = async_graphql::Error::new(err.public_message());
+    if let ApiError::EntryNotFound { suggestions } = &err {
+        if !suggestions.is_empty() {
+            error = error.extend_with(|_, e| e.set("suggestions", suggestions.clone()));
+        }
+    }
+    error.extend_with(|_, e| e.set("code", code))
+}
+
+type FieldResult<T> = Result<T, async_graphql::Error>;
+
+fn app<'a>(ctx: &Context<'a>) -> &'a App {
+    ctx.data_unchecked::<&'static App>()
+}
+
+/// GraphQL arguments as query-string pairs, for the REST parsers.
+fn params(pairs: &[(&str, Option<String>)]) -> QueryParams {
+    QueryParams::from_pairs(
+        pairs
+            .iter()
+            .filter_map(|(name, value)| value.clone().map(|v| (name.to_string(), v))),
+    )
+}
+
+fn text(value: Option<i64>) -> Option<String> {
+    value.map(|v| v.to_string())
+}
+
+fn flag(value: Option<bool>) -> Option<String> {
+    value.map(|v| v.to_string())
+}
+
+/// `search`: one page and the total.
+#[derive(SimpleObject)]
+pub struct SearchPage {
+    pub results: Vec<SearchResult>,
+    pub total: u64,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+/// A usage example and the entry it comes from.
+#[derive(SimpleObject, Debug, Clone, PartialEq)]
+pub struct UsageExample {
+    pub text: String,
+    pub word: String,
+    pub entry_id: String,
+    pub dictionary_id: String,
+    pub dictionary_name: String,
+}
+
+pub struct Query;
+
+#[Object]
+impl Query {
+    /// Search all dictionaries; arguments and rules as `GET /api/v1/api/search`.
+    #[graphql(complexity = "10 + child_complexity")]
+    #[allow(clippy::too_many_arguments)]
+    async fn search(
+        &self,
+        ctx: &Context<'_>,
+        q: String,
+        lang: Option<String>,
+        source: Option<String>,
+        match_type: Option<String>,
+        pos: Option<String>,
+        has_audio: Option<bool>,
+        fuzzy: Option<bool>,
+        limit: Option<i64>,
+        offset: Option<i64>,
+    ) -> FieldResult<SearchPage> {
+        let p = rest::search_params(&params(&[
+            ("q", Some(q)),
+            ("lang", lang),
+            ("source", source),
+            ("matchType", match_type),
+            ("pos", pos),
+            ("hasAudio", flag(has_audio)),
+            ("fuzzy", flag(fuzzy)),
+            ("limit", text(limit)),
+            ("offset", text(offset)),
+        ]))
+        .map_err(field_error)?;
+        let page = service::search(app(ctx), &p).await.map_err(field_error)?;
+        Ok(SearchPage {
+            results: page.results,
+            total: page.total as u64,
+            limit: p.limit,
+            offset: p.offset,
+        })
+    }
+
+    /// Prefix suggestions; as `GET /api/v1/api/autocomplete`.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn autocomplete(
+        &self,
+        ctx: &Context<'_>,
+        q: String,
+        lang: Option<String>,
+        source: Option<String>,
+        limit: Option<i64>,
+    ) -> FieldResult<Vec<String>> {
+        let p = rest::autocomplete_params(&params(&[
+            ("q", Some(q)),
+            ("lang", lang),
+            ("source", source),
+            ("limit", text(limit)),
+        ]))
+        .map_err(field_error)?;
+        service::autocomplete(
+            app(ctx),
+            &p.q,
+            p.lang.as_ref(),
+            p.source.as_deref(),
+            p.limit as usize,
+        )
+        .await
+        .map_err(field_error)
+    }
+
+    /// The usage examples of the entries whose headword is `q` (exactly, after
+    /// folding), in search order.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn examples(
+        &self,
+        ctx: &Context<'_>,
+        q: String,
+        lang: Option<String>,
+        source: Option<String>,
+    ) -> FieldResult<Vec<UsageExample>> {
+        let p = rest::search_params(&params(&[
+            ("q", Some(q)),
+            ("lang", lang),
+            ("source", source),
+            ("matchType", Some("exact".into())),
+            ("fuzzy", Some("false".into())),
+            ("limit", Some("100".into())),
+        ]))
+        .map_err(field_error)?;
+        let entries = service::examples(app(ctx), &p).await.map_err(field_error)?;
+        Ok(entries
+            .into_iter()
+            .flat_map(|e| {
+                e.examples
+                    .iter()
+                    .map(|text| UsageExample {
+                        text: text.clone(),
+                        word: e.word.clone(),
+                        entry_id: e.id.clone(),
+                        dictionary_id: e.dictionary_id.clone(),
+                        dictionary_name: e.dictionary_name.clone(),
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect())
+    }
+
+    /// Related words; as `GET /api/v1/api/thesaurus/{word}`.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn thesaurus(
+        &self,
+        ctx: &Context<'_>,
+        word: String,
+        lang: Option<String>,
+        source: Option<String>,
+    ) -> FieldResult<Vec<ThesaurusItem>> {
+        let word = validate_text("word", &word, MAX_QUERY_CHARS).map_err(field_error)?;
+        let q = params(&[("lang", lang), ("source", source)]);
+        let lang = q.lang().map_err(field_error)?;
+        let source = q.source().map_err(field_error)?;
+        service::thesaurus(app(ctx), &word, lang.as_ref(), source.as_deref())
+            .await
+            .map_err(field_error)
+    }
+
+    /// Random headwords; as `GET /api/v1/random`.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn random(
+        &self,
+        ctx: &Context<'_>,
+        lang: Option<String>,
+        source: Option<String>,
+        has_audio: Option<bool>,
+        count: Option<i64>,
+    ) -> FieldResult<Vec<RandomItem>> {
+        let p = rest::random_params(&params(&[
+            ("lang", lang),
+            ("source", source),
+            ("hasAudio", flag(has_audio)),
+            ("count", text(count)),
+        ]))
+        .map_err(field_error)?;
+        service::random(
+            app(ctx),
+            p.lang.as_ref(),
+            p.source.as_deref(),
+            p.has_audio,
+            p.count as usize,
+        )
+        .await
+        .map_err(field_error)
+    }
+
+    /// One entry by id; as `GET /api/v1/entry/{source}/{id}`.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn entry(
+        &self,
+        ctx: &Context<'_>,
+        id: String,
+        source: String,
+    ) -> FieldResult<Option<Entry>> {
+        let source = validate_dictionary_id("source", &source).map_err(field_error)?;
+        let id = validate_entry_id("id", &id).map_err(field_error)?;
+        service::entry_by_id(app(ctx), &source, &id)
+            .await
+            .map(Some)
+            .map_err(field_error)
+    }
+
+    /// One entry by word; as `GET /api/v1/api/entry/{source}/word/{word}`.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn word_entry(
+        &self,
+        ctx: &Context<'_>,
+        word: String,
+        source: String,
+    ) -> FieldResult<Option<Entry>> {
+        let source = validate_dictionary_id("source", &source).map_err(field_error)?;
+        let word = validate_text("word", &word, MAX_QUERY_CHARS).map_err(field_error)?;
+        service::entry_by_word(app(ctx), &source, &word)
+            .await
+            .map(Some)
+            .map_err(field_error)
+    }
+
+    /// Every dictionary; as `GET /api/v1/api/dictionaries`.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn dictionaries(&self, ctx: &Context<'_>) -> FieldResult<Vec<Dictionary>> {
+        service::dictionaries(app(ctx)).await.map_err(field_error)
+    }
+
+    /// The caller's plan and usage; as `GET /api/v1/api/me/usage`.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn usage(&self, ctx: &Context<'_>) -> FieldResult<UsageRecord> {
+        let key = ctx
+            .data_opt::<KeyRecord>()
+            .ok_or_else(|| field_error(ApiError::MissingKey))?;
+        service::usage(app(ctx), key).await.map_err(field_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/schema.graphql is the schema the code builds; regenerate it with
+    /// `UPDATE_SCHEMA=1 cargo test -p shared graphql`.
+    #[test]
+    fn committed_sdl_matches_the_code() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/schema.graphql");
+        let sdl = sdl();
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(path, &sdl).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == sdl,
+            "docs/schema.graphql drifted from the code; run UPDATE_SCHEMA=1 cargo test -p shared graphql"
+        );
+    }
+
+    #[test]
+    fn the_schema_has_every_query_of_the_contract() {
+        let sdl = sdl();
+        for query in [
+            "search(",
+            "autocomplete(",
+            "examples(",
+            "thesaurus(",
+            "random(",
+            "entry(",
+            "wordEntry(",
+            "dictionaries:",
+            "usage:",
+        ] {
+            assert!(sdl.contains(query), "{query}");
+        }
+    }
+}
