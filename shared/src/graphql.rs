@@ -152,6 +152,9 @@ pub struct UsageExample {
     pub dictionary_name: String,
 }
 
+/// Every root field is nullable: a field that fails (a bad argument, not
+/// found) is `null` with its error, and the other fields of the request keep
+/// their data, instead of the whole `data` turning null.
 pub struct Query;
 
 #[Object]
@@ -171,7 +174,7 @@ impl Query {
         fuzzy: Option<bool>,
         limit: Option<i64>,
         offset: Option<i64>,
-    ) -> FieldResult<SearchPage> {
+    ) -> FieldResult<Option<SearchPage>> {
         let p = rest::search_params(&params(&[
             ("q", Some(q)),
             ("lang", lang),
@@ -185,12 +188,12 @@ impl Query {
         ]))
         .map_err(field_error)?;
         let page = service::search(app(ctx), &p).await.map_err(field_error)?;
-        Ok(SearchPage {
+        Ok(Some(SearchPage {
             results: page.results,
             total: page.total as u64,
             limit: p.limit,
             offset: p.offset,
-        })
+        }))
     }
 
     /// Prefix suggestions; as `GET /api/v1/api/autocomplete`.
@@ -202,7 +205,7 @@ impl Query {
         lang: Option<String>,
         source: Option<String>,
         limit: Option<i64>,
-    ) -> FieldResult<Vec<String>> {
+    ) -> FieldResult<Option<Vec<String>>> {
         let p = rest::autocomplete_params(&params(&[
             ("q", Some(q)),
             ("lang", lang),
@@ -218,6 +221,7 @@ impl Query {
             p.limit as usize,
         )
         .await
+        .map(Some)
         .map_err(field_error)
     }
 
@@ -230,7 +234,7 @@ impl Query {
         q: String,
         lang: Option<String>,
         source: Option<String>,
-    ) -> FieldResult<Vec<UsageExample>> {
+    ) -> FieldResult<Option<Vec<UsageExample>>> {
         let p = rest::search_params(&params(&[
             ("q", Some(q)),
             ("lang", lang),
@@ -241,21 +245,23 @@ impl Query {
         ]))
         .map_err(field_error)?;
         let entries = service::examples(app(ctx), &p).await.map_err(field_error)?;
-        Ok(entries
-            .into_iter()
-            .flat_map(|e| {
-                e.examples
-                    .iter()
-                    .map(|text| UsageExample {
-                        text: text.clone(),
-                        word: e.word.clone(),
-                        entry_id: e.id.clone(),
-                        dictionary_id: e.dictionary_id.clone(),
-                        dictionary_name: e.dictionary_name.clone(),
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect())
+        Ok(Some(
+            entries
+                .into_iter()
+                .flat_map(|e| {
+                    e.examples
+                        .iter()
+                        .map(|text| UsageExample {
+                            text: text.clone(),
+                            word: e.word.clone(),
+                            entry_id: e.id.clone(),
+                            dictionary_id: e.dictionary_id.clone(),
+                            dictionary_name: e.dictionary_name.clone(),
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
+        ))
     }
 
     /// Related words; as `GET /api/v1/api/thesaurus/{word}`.
@@ -266,13 +272,14 @@ impl Query {
         word: String,
         lang: Option<String>,
         source: Option<String>,
-    ) -> FieldResult<Vec<ThesaurusItem>> {
+    ) -> FieldResult<Option<Vec<ThesaurusItem>>> {
         let word = validate_text("word", &word, MAX_QUERY_CHARS).map_err(field_error)?;
         let q = params(&[("lang", lang), ("source", source)]);
         let lang = q.lang().map_err(field_error)?;
         let source = q.source().map_err(field_error)?;
         service::thesaurus(app(ctx), &word, lang.as_ref(), source.as_deref())
             .await
+            .map(Some)
             .map_err(field_error)
     }
 
@@ -285,7 +292,7 @@ impl Query {
         source: Option<String>,
         has_audio: Option<bool>,
         count: Option<i64>,
-    ) -> FieldResult<Vec<RandomItem>> {
+    ) -> FieldResult<Option<Vec<RandomItem>>> {
         let p = rest::random_params(&params(&[
             ("lang", lang),
             ("source", source),
@@ -301,6 +308,7 @@ impl Query {
             p.count as usize,
         )
         .await
+        .map(Some)
         .map_err(field_error)
     }
 
@@ -338,17 +346,23 @@ impl Query {
 
     /// Every dictionary; as `GET /api/v1/api/dictionaries`.
     #[graphql(complexity = "10 + child_complexity")]
-    async fn dictionaries(&self, ctx: &Context<'_>) -> FieldResult<Vec<Dictionary>> {
-        service::dictionaries(app(ctx)).await.map_err(field_error)
+    async fn dictionaries(&self, ctx: &Context<'_>) -> FieldResult<Option<Vec<Dictionary>>> {
+        service::dictionaries(app(ctx))
+            .await
+            .map(Some)
+            .map_err(field_error)
     }
 
     /// The caller's plan and usage; as `GET /api/v1/api/me/usage`.
     #[graphql(complexity = "10 + child_complexity")]
-    async fn usage(&self, ctx: &Context<'_>) -> FieldResult<UsageRecord> {
+    async fn usage(&self, ctx: &Context<'_>) -> FieldResult<Option<UsageRecord>> {
         let key = ctx
             .data_opt::<KeyRecord>()
             .ok_or_else(|| field_error(ApiError::MissingKey))?;
-        service::usage(app(ctx), key).await.map_err(field_error)
+        service::usage(app(ctx), key)
+            .await
+            .map(Some)
+            .map_err(field_error)
     }
 }
 
