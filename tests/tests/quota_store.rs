@@ -1,5 +1,7 @@
 //! The quota counter against the real DynamoDB Local of the running stack,
-//! through `shared`'s KeyStore: true concurrency and an injected clock.
+//! through `shared`'s KeyStore and the whole request pipeline in-process:
+//! true concurrency (no HTTP server in between to queue requests) and an
+//! injected clock.
 
 use blackbox::{create_key, stack_clients};
 use futures::future::join_all;
@@ -7,7 +9,7 @@ use shared::app::Clients;
 use shared::auth::{hash_key, KeyStore};
 use shared::config::Config;
 use shared::error::ApiError;
-use shared::{service, App};
+use shared::{http, rest, service, App};
 use std::sync::Arc;
 use time::macros::datetime;
 use time::OffsetDateTime;
@@ -62,6 +64,56 @@ async fn two_hundred_simultaneous_updates_leave_exactly_the_limit() {
         "every success saw a distinct count"
     );
     assert_eq!(store.usage(&record, now).await.unwrap(), 50);
+}
+
+/// 200 requests at once through `http::serve` (key, counter, the entry read,
+/// the envelope), as 200 warm Lambda instances would run them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_hundred_simultaneous_requests_through_the_pipeline() {
+    let (clients, config) = stack_clients().await;
+    let app: &'static App = Box::leak(Box::new(App::new(
+        config,
+        clients,
+        shared::app::system_clock,
+    )));
+    let (secret, _) = create_key("free", Some(50));
+    let request = || {
+        lambda_http::http::Request::builder()
+            .uri("/api/v1/api/entry/freedict-eng-fra/word/bank")
+            .header("authorization", format!("Bearer {secret}"))
+            .body(lambda_http::Body::Empty)
+            .unwrap()
+    };
+    let tasks = (0..200).map(|_| {
+        let request = request();
+        tokio::spawn(async move {
+            let endpoint = &rest::ENTRY_BY_WORD;
+            http::serve(app, endpoint, rest::handler(endpoint), request).await
+        })
+    });
+    let responses: Vec<_> = join_all(tasks)
+        .await
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    let status = |code: u16| responses.iter().filter(|r| r.status() == code).count();
+    assert_eq!((status(200), status(429)), (50, 150));
+    for response in &responses {
+        let remaining: u64 = response.headers()["ratelimit-remaining"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        if response.status() == 429 {
+            assert_eq!(remaining, 0);
+            assert!(response.headers().contains_key("retry-after"));
+        } else {
+            assert!(remaining < 50);
+        }
+    }
+    let record = app.keys.authenticate(&secret).await.unwrap();
+    let usage = service::usage(app, &record).await.unwrap();
+    assert_eq!((usage.usage, usage.limit, usage.remaining), (50, 50, 0));
 }
 
 #[tokio::test]
