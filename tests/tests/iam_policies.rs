@@ -1,0 +1,343 @@
+//! Least privilege, checked: every function's requests (hits, misses and
+//! errors) run through the real pipeline against the local stack while an SDK
+//! interceptor records each DynamoDB action and the table or index it touches.
+//! What a function does must be exactly what its policy in template.yaml
+//! grants: a call without a grant fails on AWS (DynamoDB Local enforces no
+//! IAM, so nothing else would notice), and a grant without a call is more
+//! than the function needs.
+
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::Intercept;
+use aws_smithy_runtime_api::client::orchestrator::Metadata;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_types::config_bag::ConfigBag;
+use blackbox::{create_key, repo_root, stack_clients};
+use lambda_http::Body;
+use serde_json::Value;
+use serde_norway::Value as Yaml;
+use shared::app::{system_clock, App, Clients};
+use shared::http::{self, Endpoint};
+use shared::rest;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+
+/// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
+type Access = (String, String);
+
+/// Records every DynamoDB request as the IAM action and resource it needs.
+#[derive(Debug, Clone)]
+struct AccessLog {
+    seen: Arc<Mutex<BTreeSet<Access>>>,
+    /// Configured table name → logical id in template.yaml.
+    tables: Arc<Vec<(String, &'static str)>>,
+}
+
+impl AccessLog {
+    fn logical(&self, table: &str) -> String {
+        self.tables
+            .iter()
+            .find(|(name, _)| name == table)
+            .map_or_else(
+                || format!("unknown table {table}"),
+                |(_, id)| id.to_string(),
+            )
+    }
+
+    fn take(&self) -> BTreeSet<Access> {
+        std::mem::take(&mut self.seen.lock().unwrap())
+    }
+}
+
+impl Intercept for AccessLog {
+    fn name(&self) -> &'static str {
+        "AccessLog"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &BeforeTransmitInterceptorContextRef<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let action = format!(
+            "dynamodb:{}",
+            cfg.load::<Metadata>().map_or("?", Metadata::name)
+        );
+        let body: Value = context
+            .request()
+            .body()
+            .bytes()
+            .and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or_default();
+        let mut resources = Vec::new();
+        if let Some(table) = body["TableName"].as_str() {
+            let mut resource = self.logical(table);
+            if let Some(index) = body["IndexName"].as_str() {
+                resource.push_str(&format!("/index/{index}"));
+            }
+            resources.push(resource);
+        }
+        if let Some(items) = body["RequestItems"].as_object() {
+            resources.extend(items.keys().map(|table| self.logical(table)));
+        }
+        let mut seen = self.seen.lock().unwrap();
+        for resource in resources {
+            seen.insert((action.clone(), resource));
+        }
+        Ok(())
+    }
+}
+
+/// A cold instance of a function (empty caches), whose DynamoDB calls are logged.
+async fn cold_app() -> (&'static App, AccessLog) {
+    let (clients, config) = stack_clients().await;
+    let log = AccessLog {
+        seen: Arc::default(),
+        tables: Arc::new(vec![
+            (config.entries_table.clone(), "EntriesTable"),
+            (config.keys_table.clone(), "KeysTable"),
+        ]),
+    };
+    let dynamodb = aws_sdk_dynamodb::Client::from_conf(
+        clients
+            .dynamodb
+            .config()
+            .to_builder()
+            .interceptor(log.clone())
+            .build(),
+    );
+    let app = App::new(
+        config,
+        Clients {
+            dynamodb,
+            s3: clients.s3,
+        },
+        system_clock,
+    );
+    (Box::leak(Box::new(app)), log)
+}
+
+/// The `dynamodb:` grants of every function in template.yaml, by binary name.
+fn granted_by_template() -> BTreeMap<String, BTreeSet<Access>> {
+    let text = std::fs::read_to_string(repo_root().join("template.yaml")).unwrap();
+    let doc: Yaml = serde_norway::from_str(&text).unwrap();
+    let mut grants = BTreeMap::new();
+    for (_, resource) in doc["Resources"].as_mapping().unwrap() {
+        if resource["Type"].as_str() != Some("AWS::Serverless::Function") {
+            continue;
+        }
+        let binary = resource["Metadata"]["BuildProperties"]["Binary"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let mut granted = BTreeSet::new();
+        let policies = resource["Properties"]["Policies"].as_sequence();
+        for statement in policies
+            .into_iter()
+            .flatten()
+            .flat_map(|p| p["Statement"].as_sequence().unwrap())
+        {
+            assert_eq!(statement["Effect"].as_str(), Some("Allow"));
+            for action in one_or_many(&statement["Action"]) {
+                let action = action.as_str().unwrap().to_string();
+                assert!(
+                    action.starts_with("dynamodb:"),
+                    "{binary} is granted {action}; functions use DynamoDB only"
+                );
+                for arn in one_or_many(&statement["Resource"]) {
+                    granted.insert((action.clone(), logical_resource(arn)));
+                }
+            }
+        }
+        grants.insert(binary, granted);
+    }
+    grants
+}
+
+fn one_or_many(value: &Yaml) -> Vec<&Yaml> {
+    match value.as_sequence() {
+        Some(list) => list.iter().collect(),
+        None => vec![value],
+    }
+}
+
+/// `!GetAtt T.Arn` → `T`; `!Sub "${T.Arn}/index/I"` → `T/index/I`.
+fn logical_resource(arn: &Yaml) -> String {
+    let Yaml::Tagged(tagged) = arn else {
+        panic!("resource {arn:?} is not an intrinsic function of a table");
+    };
+    let text = tagged.value.as_str().unwrap();
+    match tagged.tag.to_string().trim_start_matches('!') {
+        "GetAtt" => text.strip_suffix(".Arn").unwrap().to_string(),
+        "Sub" => {
+            let (table, rest) = text
+                .strip_prefix("${")
+                .and_then(|t| t.split_once(".Arn}"))
+                .unwrap();
+            format!("{table}{rest}")
+        }
+        other => panic!("unexpected intrinsic {other}"),
+    }
+}
+
+fn request(method: &str, path: &str, key: &str, body: Option<Value>) -> lambda_http::Request {
+    lambda_http::http::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("authorization", format!("Bearer {key}"))
+        .header("content-type", "application/json")
+        .body(body.map_or(Body::Empty, |b| Body::Text(b.to_string())))
+        .unwrap()
+}
+
+/// Every request path of each function: the hits, the misses (which read
+/// the dictionary list or look for suggestions) and unknown dictionaries.
+fn scenarios(
+    entry_id: &str,
+    audio_id: &str,
+) -> Vec<(&'static Endpoint, Vec<(&'static str, String)>)> {
+    let get = |paths: &[&str]| paths.iter().map(|p| ("GET", p.to_string())).collect();
+    let miss = "0123456789abcdef";
+    vec![
+        (
+            &rest::SEARCH,
+            get(&[
+                "/api/v1/api/search?q=bank",
+                "/api/v1/api/search?q=hosue&matchType=exact",
+                "/api/v1/api/search?q=ous&matchType=contains",
+                "/api/v1/api/search?q=bank&source=freedict-eng-fra&lang=en",
+                "/api/v1/api/search?q=bank&source=nope",
+            ]),
+        ),
+        (
+            &rest::AUTOCOMPLETE,
+            get(&[
+                "/api/v1/api/autocomplete?q=ba",
+                "/api/v1/api/autocomplete?q=ba&source=nope",
+            ]),
+        ),
+        (
+            &rest::ENTRY,
+            vec![
+                ("GET", format!("/api/v1/entry/freedict-eng-fra/{entry_id}")),
+                ("GET", format!("/api/v1/entry/freedict-eng-fra/{miss}")),
+                ("GET", format!("/api/v1/entry/nope/{miss}")),
+            ],
+        ),
+        (
+            &rest::ENTRY_BY_WORD,
+            get(&[
+                "/api/v1/api/entry/freedict-eng-fra/word/bank",
+                "/api/v1/api/entry/freedict-eng-fra/word/hosue",
+                "/api/v1/api/entry/nope/word/bank",
+            ]),
+        ),
+        (
+            &rest::THESAURUS,
+            get(&[
+                "/api/v1/api/thesaurus/good",
+                "/api/v1/api/thesaurus/good?source=wordnet-en",
+                "/api/v1/api/thesaurus/good?source=nope",
+            ]),
+        ),
+        (
+            &rest::RANDOM,
+            get(&[
+                "/api/v1/random?count=3",
+                "/api/v1/random?hasAudio=true&lang=en",
+                "/api/v1/random?source=nope",
+            ]),
+        ),
+        (
+            &rest::AUDIO,
+            vec![
+                (
+                    "GET",
+                    format!("/api/v1/api/audio/freedict-eng-fra/{audio_id}"),
+                ),
+                (
+                    "GET",
+                    format!("/api/v1/api/audio/freedict-eng-fra/{entry_id}"),
+                ),
+                ("GET", format!("/api/v1/api/audio/freedict-eng-fra/{miss}")),
+            ],
+        ),
+        (
+            &rest::GRAPHQL,
+            vec![("POST", "/api/v1/api/graphql".to_string())],
+        ),
+        (&rest::USAGE, get(&["/api/v1/api/me/usage"])),
+        (&rest::DICTIONARIES, get(&["/api/v1/api/dictionaries"])),
+        (&rest::NOT_FOUND, get(&["/api/v1/nope"])),
+    ]
+}
+
+/// One request of every GraphQL field, including a word that is not found.
+fn graphql_body() -> Value {
+    serde_json::json!({"query": r#"{
+        search(q: "bank") { total }
+        autocomplete(q: "ba")
+        examples(q: "good") { text }
+        thesaurus(word: "good") { word }
+        random(count: 2) { id }
+        entry(id: "0123456789abcdef", source: "freedict-eng-fra") { id }
+        wordEntry(word: "hosue", source: "freedict-eng-fra") { id }
+        dictionaries { dictionaryId }
+        usage { usage }
+    }"#})
+}
+
+#[tokio::test]
+async fn every_function_is_granted_exactly_the_calls_it_makes() {
+    let granted = granted_by_template();
+    let (secret, _) = create_key("pro", None);
+    let (lookup, _) = cold_app().await;
+    let bank = shared::service::entry_by_word(lookup, "freedict-eng-fra", "bank")
+        .await
+        .unwrap();
+    assert!(bank.has_audio, "the fixture gives bank audio");
+    let silent = shared::service::entry_by_word(lookup, "freedict-eng-spa", "bank")
+        .await
+        .unwrap();
+    assert!(!silent.has_audio);
+
+    let mut mismatches = Vec::new();
+    let scenarios = scenarios(&silent.id, &bank.id);
+    assert_eq!(
+        scenarios.len(),
+        granted.len(),
+        "every function of template.yaml has scenarios here"
+    );
+    for (endpoint, requests) in scenarios {
+        let (app, log) = cold_app().await;
+        for (method, path) in requests {
+            let body = (method == "POST").then(graphql_body);
+            let response = http::serve(
+                app,
+                endpoint,
+                rest::handler(endpoint),
+                request(method, &path, &secret, body),
+            )
+            .await;
+            assert!(
+                response.status().as_u16() < 500,
+                "{method} {path}: {}",
+                response.status()
+            );
+        }
+        let used = log.take();
+        let allowed = granted
+            .get(endpoint.name)
+            .unwrap_or_else(|| panic!("template.yaml has no function {}", endpoint.name));
+        if &used != allowed {
+            mismatches.push(format!(
+                "{}:\n  calls without a grant: {:?}\n  grants without a call: {:?}",
+                endpoint.name,
+                used.difference(allowed).collect::<Vec<_>>(),
+                allowed.difference(&used).collect::<Vec<_>>(),
+            ));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
