@@ -97,12 +97,13 @@ impl QueryParams {
         }
     }
 
-    /// `true` or `false` (case-insensitive), or `default` when absent.
+    /// `true` or `false`, or `default` when absent.
     pub fn boolean(&self, name: &str, default: bool) -> Result<bool, ApiError> {
         match self.raw(name)?.map(str::trim) {
             None => Ok(default),
-            Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
-            Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
+            // Exactly the two words of decisions.md: `TRUE` or `1` is a 400.
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
             Some(_) => Err(ApiError::bad_request(format!(
                 "{name} must be true or false"
             ))),
@@ -140,7 +141,7 @@ pub fn validate_text(name: &str, value: &str, max_chars: usize) -> Result<String
     let trimmed = value.trim();
     let chars = trimmed.chars().count();
     if chars == 0 {
-        return Err(ApiError::bad_request(format!("{name} is required")));
+        return Err(ApiError::bad_request(format!("{name} must not be empty")));
     }
     if chars > max_chars {
         return Err(ApiError::bad_request(format!(
@@ -279,7 +280,7 @@ mod tests {
         );
         assert_eq!(
             message(QueryParams::parse("q=+++").query_text("q").unwrap_err()),
-            "q is required"
+            "q must not be empty"
         );
         let long = format!("q={}", "é".repeat(101));
         assert_eq!(
@@ -322,8 +323,14 @@ mod tests {
         let check = |raw: &str| QueryParams::parse(raw).boolean("hasAudio", false);
         assert!(!check("").unwrap());
         assert!(check("hasAudio=true").unwrap());
-        assert!(check("hasAudio=TRUE").unwrap());
         assert!(!check("hasAudio=false").unwrap());
+        for bad in ["hasAudio=TRUE", "hasAudio=False", "hasAudio=1", "hasAudio="] {
+            assert_eq!(
+                message(check(bad).unwrap_err()),
+                "hasAudio must be true or false",
+                "{bad}"
+            );
+        }
         assert_eq!(
             message(check("hasAudio=yes").unwrap_err()),
             "hasAudio must be true or false"

@@ -83,6 +83,16 @@ async fn query_parameters_are_validated_before_anything_else() {
             "hasAudio must be true or false",
         ),
         (
+            "/api/v1/api/search?q=bank&hasAudio=TRUE",
+            "hasAudio must be true or false",
+        ),
+        (
+            "/api/v1/api/search?q=bank&fuzzy=False",
+            "fuzzy must be true or false",
+        ),
+        ("/api/v1/api/search?q=bank&pos=", "pos must not be empty"),
+        ("/api/v1/api/search?q=+", "q must not be empty"),
+        (
             "/api/v1/api/search?q=bank&lang=english",
             "lang must be an ISO 639-1 code like en or a pair like en-fr",
         ),

@@ -114,7 +114,7 @@ async fn malformed_parameters_are_400_naming_the_parameter() {
 
     let reply = get_demo("/api/v1/api/entry/freedict-eng-fra/word/%20%20").await;
     assert_eq!(reply.status, 400);
-    assert_eq!(reply.error(), "word is required");
+    assert_eq!(reply.error(), "word must not be empty");
 
     let reply = get_demo("/api/v1/api/audio/freedict-eng-fra/%3Cscript%3E").await;
     assert_eq!(reply.status, 400);
