@@ -14,8 +14,12 @@ use crate::params::{
 };
 use crate::rest;
 use crate::service;
+use async_graphql::parser::types::{
+    DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
+};
 use async_graphql::{
     Context, EmptyMutation, EmptySubscription, ErrorExtensions, Object, Schema, SimpleObject,
+    Variables,
 };
 use serde_json::{json, Value};
 use std::sync::OnceLock;
@@ -45,18 +49,28 @@ pub fn sdl() -> String {
 }
 
 /// Runs one GraphQL request. Requests that cannot run (not JSON, a syntax
-/// error, an unknown field, a wrong argument type, too deep or too complex)
-/// answer 400 with `BAD_USER_INPUT`; errors of single fields (not found, bad
-/// argument values) answer 200 next to the data that could be resolved.
+/// error, an unknown field, a wrong argument type, a required variable not
+/// given, too deep or too complex) answer 400 with `BAD_USER_INPUT`; errors
+/// of single fields (not found, bad argument values) answer 200 with that
+/// field `null` next to the data that could be resolved.
 pub async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let request: async_graphql::Request = match serde_json::from_slice(&req.body) {
-        Ok(request) => request,
-        Err(_) => {
-            return Ok(bad_request(
-                "Request body must be a JSON object with a query string",
-            ))
-        }
+    let Some(mut request) = parse_request(&req.body) else {
+        return Ok(bad_request(
+            "Request body must be a JSON object with a query string",
+        ));
     };
+    // Parsed once here (the engine reuses it) to check variables and to know
+    // the root fields; a syntax error is left to the engine to report.
+    let mut root_keys = Vec::new();
+    if let Ok(document) = async_graphql::parser::parse_query(&request.query) {
+        if let Some(operation) = chosen_operation(&document, request.operation_name.as_deref()) {
+            if let Some(message) = missing_variable(operation, &request.variables) {
+                return Ok(bad_request(&message));
+            }
+            collect_root_keys(&document, &operation.selection_set.node, &mut root_keys, 0);
+        }
+        request.set_parsed_query(document);
+    }
     let mut request = request.data(app);
     if let Some(key) = &req.key {
         request = request.data(key.clone());
@@ -75,13 +89,143 @@ pub async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiErr
             }
         }
     }
-    if body.get("data").is_none() {
-        body["data"] = Value::Null;
+    if !request_failed {
+        body["data"] = complete_root(&body, &root_keys);
     }
     Ok(Reply::Raw {
         status: if request_failed { 400 } else { 200 },
-        body,
+        body: ordered(body),
     })
+}
+
+/// The request, if the body is a JSON object whose `query` is a string.
+fn parse_request(body: &[u8]) -> Option<async_graphql::Request> {
+    let value: Value = serde_json::from_slice(body).ok()?;
+    value.get("query")?.as_str()?;
+    serde_json::from_value(value).ok()
+}
+
+/// The operation a request runs: the one named by `operationName`, or the
+/// only one. Anything else is left to the engine to report.
+fn chosen_operation<'d>(
+    document: &'d ExecutableDocument,
+    name: Option<&str>,
+) -> Option<&'d OperationDefinition> {
+    match (&document.operations, name) {
+        (DocumentOperations::Single(op), _) => Some(&op.node),
+        (DocumentOperations::Multiple(ops), Some(name)) => ops
+            .iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map(|(_, op)| &op.node),
+        // A named operation is stored here even when it is the only one.
+        (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => {
+            ops.values().next().map(|op| &op.node)
+        }
+        (DocumentOperations::Multiple(_), None) => None,
+    }
+}
+
+/// The message for the first variable of a non-null type, without a
+/// default, that the request does not give. (The engine would only notice
+/// while resolving, as a field error with status 200.)
+fn missing_variable(operation: &OperationDefinition, variables: &Variables) -> Option<String> {
+    operation
+        .variable_definitions
+        .iter()
+        .find_map(|definition| {
+            let definition = &definition.node;
+            let given = variables
+                .get(definition.name.node.as_str())
+                .is_some_and(|v| *v != async_graphql::Value::Null);
+            (!given && definition.default_value().is_none()).then(|| {
+                format!(
+                    "Variable ${} of required type {} was not provided",
+                    definition.name.node, definition.var_type.node
+                )
+            })
+        })
+}
+
+/// Response keys of the root selection, in the order the query selects them,
+/// through fragments (bounded, since fragment cycles are only rejected later).
+fn collect_root_keys(
+    document: &ExecutableDocument,
+    selection: &SelectionSet,
+    keys: &mut Vec<String>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for item in &selection.items {
+        match &item.node {
+            Selection::Field(field) => {
+                let key = field.node.response_key().node.to_string();
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+            Selection::FragmentSpread(spread) => {
+                if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
+                    collect_root_keys(document, &fragment.node.selection_set.node, keys, depth + 1);
+                }
+            }
+            Selection::InlineFragment(inline) => {
+                collect_root_keys(document, &inline.node.selection_set.node, keys, depth + 1);
+            }
+        }
+    }
+}
+
+/// `data` as GraphQL specifies it: every root field that failed is `null`
+/// beside the others (async-graphql leaves a failed field out), in the order
+/// of the query.
+fn complete_root(body: &Value, root_keys: &[String]) -> Value {
+    let data = body.get("data").and_then(Value::as_object);
+    let failed: Vec<&str> = body
+        .get("errors")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| match e.get("path").and_then(Value::as_array) {
+            Some(path) if path.len() == 1 => path[0].as_str(),
+            _ => None,
+        })
+        .collect();
+    let mut out = serde_json::Map::new();
+    for key in root_keys {
+        if let Some(value) = data.and_then(|d| d.get(key)) {
+            out.insert(key.clone(), value.clone());
+        } else if failed.contains(&key.as_str()) {
+            out.insert(key.clone(), Value::Null);
+        }
+    }
+    // Anything the keys did not foresee keeps its place after them.
+    for (key, value) in data.into_iter().flatten() {
+        if !out.contains_key(key) {
+            out.insert(key.clone(), value.clone());
+        }
+    }
+    if out.is_empty() && failed.is_empty() {
+        Value::Null
+    } else {
+        Value::Object(out)
+    }
+}
+
+/// `data` first, then `errors`, as GraphQL responses are usually read.
+fn ordered(mut body: Value) -> Value {
+    let mut out = serde_json::Map::new();
+    if let Some(object) = body.as_object_mut() {
+        for key in ["data", "errors"] {
+            if let Some(value) = object.remove(key) {
+                out.insert(key.to_string(), value);
+            }
+        }
+        out.append(object);
+    }
+    out.entry("data").or_insert(Value::Null);
+    Value::Object(out)
 }
 
 fn bad_request(message: &str) -> Reply {
@@ -384,6 +528,99 @@ mod tests {
             committed == sdl,
             "docs/schema.graphql drifted from the code; run UPDATE_SCHEMA=1 cargo test -p shared graphql"
         );
+    }
+
+    fn document(query: &str) -> ExecutableDocument {
+        async_graphql::parser::parse_query(query).unwrap()
+    }
+
+    fn variables(json: Value) -> Variables {
+        Variables::from_json(json)
+    }
+
+    #[test]
+    fn required_variables_must_be_given() {
+        let doc = document(
+            "query Q($n: Int!, $m: Int, $d: Int! = 3) { search(q: \"a\", limit: $n) { total } }",
+        );
+        let op = chosen_operation(&doc, None).unwrap();
+        assert_eq!(
+            missing_variable(op, &variables(json!({}))).as_deref(),
+            Some("Variable $n of required type Int! was not provided")
+        );
+        assert!(missing_variable(op, &variables(json!({"n": null}))).is_some());
+        assert_eq!(missing_variable(op, &variables(json!({"n": 5}))), None);
+    }
+
+    #[test]
+    fn operations_are_chosen_by_name() {
+        let doc = document("query A { dictionaries { dictionaryId } } query B { usage { plan } }");
+        assert!(
+            chosen_operation(&doc, None).is_none(),
+            "ambiguous: the engine reports it"
+        );
+        let b = chosen_operation(&doc, Some("B")).unwrap();
+        let mut keys = Vec::new();
+        collect_root_keys(&doc, &b.selection_set.node, &mut keys, 0);
+        assert_eq!(keys, ["usage"]);
+    }
+
+    #[test]
+    fn root_keys_follow_the_query_through_fragments_and_aliases() {
+        let doc = document(
+            "{ z: usage { plan } ...F ... on Query { autocomplete(q: \"a\") } usage { plan } }
+             fragment F on Query { search(q: \"a\") { total } z: usage { plan } }",
+        );
+        let op = chosen_operation(&doc, None).unwrap();
+        let mut keys = Vec::new();
+        collect_root_keys(&doc, &op.selection_set.node, &mut keys, 0);
+        assert_eq!(keys, ["z", "search", "autocomplete", "usage"]);
+        let cyclic = document("{ ...A } fragment A on Query { ...A usage { plan } }");
+        let op = chosen_operation(&cyclic, None).unwrap();
+        let mut keys = Vec::new();
+        collect_root_keys(&cyclic, &op.selection_set.node, &mut keys, 0);
+        assert_eq!(keys, ["usage"], "a fragment cycle ends");
+    }
+
+    #[test]
+    fn failed_root_fields_are_null_in_query_order() {
+        let keys: Vec<String> = ["search", "random", "usage"].map(String::from).into();
+        let body = json!({
+            "data": {"usage": {"plan": "pro"}, "random": []},
+            "errors": [{"message": "limit …", "path": ["search"]}],
+        });
+        let data = complete_root(&body, &keys);
+        assert_eq!(
+            data,
+            json!({"search": null, "random": [], "usage": {"plan": "pro"}})
+        );
+        assert_eq!(
+            data.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["search", "random", "usage"]
+        );
+        let all_failed = json!({"data": null, "errors": [{"message": "x", "path": ["search"]}]});
+        assert_eq!(
+            complete_root(&all_failed, &keys[..1]),
+            json!({"search": null})
+        );
+        let nothing = json!({"data": null});
+        assert_eq!(complete_root(&nothing, &[]), Value::Null);
+    }
+
+    #[test]
+    fn bodies_must_be_objects_with_a_query_string() {
+        for bad in [
+            "",
+            "[]",
+            "{}",
+            "not json",
+            "{\"query\": 5}",
+            "[{\"query\": \"{ usage { plan } }\"}]",
+        ] {
+            assert!(parse_request(bad.as_bytes()).is_none(), "{bad}");
+        }
+        let ok = parse_request(br#"{"query": "{ usage { plan } }", "operationName": null}"#);
+        assert!(ok.is_some());
     }
 
     #[test]

@@ -344,15 +344,49 @@ async fn bad_requests_are_clear_graphql_errors() {
         "BAD_USER_INPUT",
         "limit must be an integer from 1 to 100",
     );
-    assert_eq!(reply.json["data"]["search"], Value::Null, "{}", reply.text);
-    assert!(
-        reply.json["data"]["dictionaries"]
-            .as_array()
-            .is_some_and(|d| !d.is_empty()),
-        "the other field keeps its data: {}",
+    // `search` is present and null (indexing a JSON object gives null for a
+    // missing key too, so look at the keys), the other field keeps its data,
+    // and both come in the order of the query.
+    let data = reply.json["data"].as_object().expect("data is an object");
+    assert_eq!(
+        data.keys().collect::<Vec<_>>(),
+        ["search", "dictionaries"],
+        "{}",
         reply.text
     );
+    assert_eq!(data["search"], Value::Null);
+    assert!(data["dictionaries"]
+        .as_array()
+        .is_some_and(|d| !d.is_empty()));
     assert_eq!(reply.json["errors"][0]["path"], json!(["search"]));
+    let reply = graphql(
+        "{ b: entry(id: \"0123456789abcdef\", source: \"freedict-eng-fra\") { id } a: random { word id } }",
+        json!({}),
+    )
+    .await;
+    let data = reply.json["data"].as_object().expect("data is an object");
+    assert_eq!(
+        data.keys().collect::<Vec<_>>(),
+        ["b", "a"],
+        "{}",
+        reply.text
+    );
+    assert_eq!(data["b"], Value::Null);
+    assert_eq!(
+        data["a"][0].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["word", "id"],
+        "fields in the order selected"
+    );
+    // A required variable that is not given stops the request before it runs.
+    for variables in [json!({}), json!({"n": null})] {
+        let reply = graphql(
+            "query Q($n: Int!) { search(q: \"bank\", limit: $n) { total } }",
+            variables,
+        )
+        .await;
+        assert_graphql_error(&reply, 400, "BAD_USER_INPUT", "$n");
+        assert_eq!(reply.json["data"], Value::Null);
+    }
     let reply = graphql(
         "{ entry(id: \"0123456789abcdef\", source: \"freedict-eng-fra\") { id } }",
         json!({}),
@@ -379,7 +413,13 @@ async fn bad_requests_are_clear_graphql_errors() {
 
 #[tokio::test]
 async fn malformed_bodies_oversized_bodies_and_missing_keys() {
-    for body in ["not json", "{\"query\": 5}", "[]", "{\"variables\": {}}"] {
+    for body in [
+        "not json",
+        "{\"query\": 5}",
+        "[]",
+        "{}",
+        "{\"variables\": {}}",
+    ] {
         let reply = send(
             Method::POST,
             PATH,
@@ -387,7 +427,12 @@ async fn malformed_bodies_oversized_bodies_and_missing_keys() {
             Some(body.to_string()),
         )
         .await;
-        assert_graphql_error(&reply, 400, "BAD_USER_INPUT", "");
+        assert_graphql_error(
+            &reply,
+            400,
+            "BAD_USER_INPUT",
+            "Request body must be a JSON object with a query string",
+        );
     }
     let reply = send(Method::POST, PATH, Some(&demo_key()), Some(String::new())).await;
     assert_graphql_error(&reply, 400, "BAD_USER_INPUT", "");
