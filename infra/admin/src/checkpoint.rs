@@ -1,7 +1,9 @@
 //! Resuming a killed import. Items are written in a fixed order, segment by
 //! segment; after each segment the count of items written is saved with a
-//! fingerprint of the whole item list. A new run with the same fingerprint
-//! skips what was written; a changed source starts again from zero. The
+//! fingerprint of the target table and the whole item list. A new run with the
+//! same fingerprint skips what was written; a changed source, or another table
+//! (a fresh in-memory DynamoDB Local has a table of the same name, but not the
+//! items), starts again from zero. The
 //! dictionary record is written last, so a half-written dictionary is never
 //! listed as imported.
 
@@ -12,9 +14,13 @@ use std::path::{Path, PathBuf};
 /// Items written between two checkpoints.
 pub const SEGMENT: usize = 250;
 
-/// Identifies an item list by its keys, in order.
-pub fn fingerprint(items: &[Item]) -> String {
+/// Identifies the writes of an import: the table they go to (its ARN and
+/// creation time, so a re-created table of the same name differs) and the
+/// item list by its keys, in order.
+pub fn fingerprint(table_identity: &str, items: &[Item]) -> String {
     let mut hasher = Sha256::new();
+    hasher.update(table_identity.as_bytes());
+    hasher.update([0]);
     for item in items {
         for key in ["pk", "sk"] {
             if let Some(value) = item.get(key).and_then(|v| v.as_s().ok()) {
@@ -89,22 +95,27 @@ mod tests {
     fn progress_survives_only_for_the_same_items() {
         let dir = std::env::temp_dir().join(format!("checkpoint-{}", std::process::id()));
         let items = vec![item("a"), item("b")];
-        let checkpoint = Checkpoint::new(&dir, "d", fingerprint(&items));
+        let checkpoint = Checkpoint::new(&dir, "d", fingerprint("table@1", &items));
         assert_eq!(checkpoint.items_done(), 0);
         checkpoint.save(100).unwrap();
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint(&items)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@1", &items)).items_done(),
             100
         );
         let changed = vec![item("a"), item("c")];
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint(&changed)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@1", &changed)).items_done(),
             0,
             "a changed source starts over"
         );
+        assert_eq!(
+            Checkpoint::new(&dir, "d", fingerprint("table@2", &items)).items_done(),
+            0,
+            "a re-created table starts over"
+        );
         checkpoint.finish();
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint(&items)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@1", &items)).items_done(),
             0
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -239,8 +239,12 @@ async fn write_dictionary(
             .map(|(headword, link)| items::thesaurus_to_item(headword, link)),
     );
     let total = index_items.len();
-    let checkpoint =
-        checkpoint::Checkpoint::new(&state_dir(), &id, checkpoint::fingerprint(&index_items));
+    let table = table_identity(client, &config.entries_table).await?;
+    let checkpoint = checkpoint::Checkpoint::new(
+        &state_dir(),
+        &id,
+        checkpoint::fingerprint(&table, &index_items),
+    );
     let done = checkpoint.items_done().min(total);
     if done > 0 {
         println!("{id}: resuming after {done} of {total} items written by an earlier run");
@@ -281,6 +285,33 @@ async fn write_dictionary(
         this_run / seconds.max(0.001)
     );
     Ok(())
+}
+
+/// The table's ARN and creation time: a checkpoint only resumes into the
+/// very table it was written for.
+async fn table_identity(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<String, String> {
+    let described = client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| {
+            format!(
+                "describing {table}: {}",
+                aws_sdk_dynamodb::error::DisplayErrorContext(e)
+            )
+        })?;
+    let table = described
+        .table
+        .ok_or_else(|| format!("{table} is not described"))?;
+    Ok(format!(
+        "{}@{}",
+        table.table_arn.unwrap_or_default(),
+        table
+            .creation_date_time
+            .map(|t| t.as_nanos().to_string())
+            .unwrap_or_default()
+    ))
 }
 
 /// Where import checkpoints live: DICTADMIN_STATE_DIR, else `.local/import-state`.
