@@ -179,4 +179,11 @@ async fn gcide_entries_have_definitions_and_citations() {
         .as_str()
         .unwrap()
         .contains("1913 Webster"));
+
+    // `Dog \Dog\ (d[add]g or d[o^]g), n.`: the respelling is not a sense.
+    let dog = get_demo("/api/v1/api/entry/gcide/word/dog").await;
+    let dog = dog.data();
+    assert_eq!(dog["partOfSpeech"], "noun", "{dog}");
+    let text = dog["plainText"].as_str().unwrap();
+    assert!(text.starts_with("1. (Zool.) A quadruped"), "{text}");
 }

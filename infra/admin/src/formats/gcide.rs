@@ -13,8 +13,9 @@
 //!
 //! Quirks handled: ASCII escapes for letters with diacritics (`[=o]` ō,
 //! `["i]` ï, `[eth]` ð, …), source tags on lines of their own (`[1913 Webster]`,
-//! `[PJC]`, `[WordNet 1.5]`), `{cross references}`, and the pronunciation
-//! between backslashes (GCIDE respells rather than writing IPA, so it is left out).
+//! `[PJC]`, `[WordNet 1.5]`), `{cross references}`, and the pronunciation,
+//! between backslashes and often again in parentheses after them (GCIDE
+//! respells rather than writing IPA, so it is left out).
 
 /// One parsed article.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -205,7 +206,7 @@ pub fn parse_article(text: &str) -> Article {
     let header = squash(&lines[..header_end].join(" "));
     let after_forms = header
         .rfind('\\')
-        .map(|i| header[i + 1..].trim_start_matches(',').trim())
+        .map(|i| skip_pronunciation(header[i + 1..].trim()))
         .unwrap_or("");
     let pos_end = after_forms.find('[').unwrap_or(after_forms.len());
     article.part_of_speech = part_of_speech(&after_forms[..pos_end]).map(str::to_string);
@@ -283,6 +284,29 @@ pub fn parse_article(text: &str) -> Article {
     article
 }
 
+/// Skips the respelled pronunciation that often follows the forms,
+/// `(b[a^][ng]k), n. […]` → `n. […]`, and the comma before the part of speech.
+fn skip_pronunciation(after_forms: &str) -> &str {
+    let mut rest = after_forms;
+    if rest.starts_with('(') {
+        let mut depth = 0usize;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        rest = &rest[i + 1..];
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    rest.trim_start().trim_start_matches(',').trim()
+}
+
 /// `   1. Fit; adapted` starts a numbered sense.
 fn starts_sense(line: &str) -> bool {
     let t = line.trim_start();
@@ -339,6 +363,28 @@ mod tests {
             a.etymology.as_deref(),
             Some("OF. banc, LL. bancus. See Bank, n.")
         );
+    }
+
+    #[test]
+    fn a_pronunciation_after_the_forms_is_not_a_sense() {
+        let bank = parse_article("Bank \\Bank\\ (b[a^][ng]k), n. [OE. banke; akin to E. bench, and\n   prob. of Scand. origin; cf. Icel. bakki. See {Bench}.]\n   1. A mound, pile, or ridge of earth, raised above the\n      surrounding level.\n      [1913 Webster]\n");
+        assert_eq!(bank.part_of_speech.as_deref(), Some("noun"));
+        assert_eq!(bank.senses.len(), 1, "{:?}", bank.senses);
+        assert_eq!(
+            bank.senses[0].definition,
+            "A mound, pile, or ridge of earth, raised above the surrounding level."
+        );
+        assert!(bank.etymology.as_deref().unwrap().starts_with("OE. banke"));
+        assert!(bank.labels.is_empty(), "{:?}", bank.labels);
+        let dog = parse_article("Dog \\Dog\\ (d[add]g or d[o^]g), n. [AS. docga; akin to D. dog\n   mastiff, Dan. dogge, Sw. dogg.]\n   1. (Zool.) A quadruped of the genus {Canis}.\n");
+        assert_eq!(dog.part_of_speech.as_deref(), Some("noun"));
+        assert_eq!(
+            dog.senses[0].definition,
+            "(Zool.) A quadruped of the genus Canis."
+        );
+        let happy = parse_article("Happy \\Hap\"py\\ (h[a^]p\"p[y^]), a. [Compar. {Happier}\n   (-p[i^]*[~e]r); superl. {Happiest}.] [From {Hap} chance.]\n   1. Favored by hap, luck, or fortune; lucky.\n");
+        assert_eq!(happy.part_of_speech.as_deref(), Some("adjective"));
+        assert_eq!(happy.senses.len(), 1, "{:?}", happy.senses);
     }
 
     #[test]
