@@ -7,6 +7,23 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 tools="$root/.tools"
 mkdir -p "$tools"
 
+# What the machine itself must have (everything else lands in .tools/): say
+# all that is missing at once, with the Debian packages that provide it.
+missing=()
+command -v cargo >/dev/null || missing+=("Rust (rustup.rs)")
+cargo fmt --version >/dev/null 2>&1 || missing+=("rustfmt (rustup component add rustfmt)")
+cargo clippy --version >/dev/null 2>&1 || missing+=("clippy (rustup component add clippy)")
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=("Python 3 with venv (apt-get install python3-venv)")
+command -v npm >/dev/null || missing+=("Node.js and npm (apt-get install nodejs npm)")
+# DynamoDB Local's loopback launcher runs as a Java source file: a JDK, not a JRE.
+command -v javac >/dev/null || missing+=("a Java 17 JDK (apt-get install openjdk-17-jdk-headless)")
+command -v curl >/dev/null || missing+=("curl (apt-get install curl)")
+if [ ${#missing[@]} -gt 0 ]; then
+  printf 'missing on this machine:\n' >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+
 # Pinned versions: bump deliberately, the stamp file makes re-runs cheap.
 PY_PACKAGES=(
   "moto[server]==5.2.5"

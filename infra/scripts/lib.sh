@@ -7,49 +7,78 @@ set -a
 . "$root/infra/local/stack.env"
 set +a
 export PATH="$root/.tools/venv/bin:$PATH"
+# Where cargo puts binaries (CARGO_TARGET_DIR is honoured, as cargo does).
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
 API_URL="http://127.0.0.1:9000"
 # The local demo key: fixed so that docs and sample events can name it. It
 # exists only in the local tables.
 DEMO_KEY="dk_localDemoKey00000000000000000000"
 
-# is_running NAME: the process recorded for NAME is alive.
+# is_running NAME: the process recorded for NAME is alive and is still the
+# command that was started (a pid reused after a reboot is not ours).
 is_running() {
   local pid_file="$state/pids/$1.pid"
-  [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null
+  [ -f "$pid_file" ] || return 1
+  local pid command
+  { read -r pid; read -r command; } <"$pid_file"
+  kill -0 "$pid" 2>/dev/null || return 1
+  [ -z "${command:-}" ] && return 0
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$command"
 }
 
-# start NAME COMMAND...: runs COMMAND in its own process group, logs to
-# .local/logs/NAME.log, records its pid. Does nothing if NAME already runs.
+# port_open PORT: something accepts connections on 127.0.0.1:PORT.
+port_open() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# start NAME PORT COMMAND...: runs COMMAND in its own process group, logs to
+# .local/logs/NAME.log, records its pid and command. Does nothing if NAME
+# already runs; refuses if another process holds PORT.
 start() {
-  local name="$1"; shift
+  local name="$1" port="$2"; shift 2
   if is_running "$name"; then
-    echo "    $name already running (pid $(cat "$state/pids/$name.pid"))"
+    echo "    $name already running (pid $(head -n 1 "$state/pids/$name.pid"))"
     return
   fi
+  if port_open "$port"; then
+    echo "port $port is in use by another process; stop it or free the port for $name" >&2
+    return 1
+  fi
   setsid "$@" >"$state/logs/$name.log" 2>&1 < /dev/null &
-  echo $! >"$state/pids/$name.pid"
+  printf '%s\n%s\n' "$!" "$(basename "$1")" >"$state/pids/$name.pid"
   echo "    $name started (pid $!, log .local/logs/$name.log)"
 }
 
-# stop NAME: ends the process group started for NAME, and only that.
+# stop NAME: ends the process group started for NAME, and only that: its
+# leader if it is still ours, and what is left of its group if the leader
+# already died.
 stop() {
   local pid_file="$state/pids/$1.pid"
   [ -f "$pid_file" ] || return 0
-  local pid; pid="$(cat "$pid_file")"
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  local pid; pid="$(head -n 1 "$pid_file")"
+  if is_running "$1" || ! kill -0 "$pid" 2>/dev/null; then
+    kill -TERM -- "-$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      pgrep -g "$pid" >/dev/null 2>&1 || break
+      sleep 0.1
+    done
     kill -KILL -- "-$pid" 2>/dev/null || true
     echo "    $1 stopped (pid $pid)"
+  else
+    echo "    $1: pid $pid is no longer ours; left alone"
   fi
   rm -f "$pid_file"
 }
 
-# wait_for_port PORT NAME SECONDS
+# wait_for_port PORT NAME SECONDS: NAME listens on PORT (and is still alive).
 wait_for_port() {
   for _ in $(seq 1 $(( $3 * 4 ))); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    is_running "$2" || { echo "$2 exited; see .local/logs/$2.log" >&2; tail -20 "$state/logs/$2.log" >&2; return 1; }
+    if ! is_running "$2"; then
+      echo "$2 exited; see .local/logs/$2.log" >&2
+      tail -20 "$state/logs/$2.log" >&2
+      return 1
+    fi
+    port_open "$1" && return 0
     sleep 0.25
   done
   echo "$2 did not listen on port $1 within $3 s; see .local/logs/$2.log" >&2

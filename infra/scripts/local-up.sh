@@ -23,16 +23,16 @@ if [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then
   mkdir -p "$state/dynamodb"
   storage=(-dbPath "$state/dynamodb")
 fi
-start dynamodb java -Djava.library.path="$ddb_dir/DynamoDBLocal_lib" \
+start dynamodb 8720 java -Djava.library.path="$ddb_dir/DynamoDBLocal_lib" \
   -cp "$ddb_dir/DynamoDBLocal.jar:$ddb_dir/DynamoDBLocal_lib/*" \
   "$root/infra/local/LoopbackDynamoDbLocal.java" \
   -port 8720 -sharedDb "${storage[@]}" -disableTelemetry
-start s3 moto_server -H 127.0.0.1 -p 8721
+start s3 8721 moto_server -H 127.0.0.1 -p 8721
 wait_for_port 8720 dynamodb 60
 wait_for_port 8721 s3 60
 
 echo "==> tables, bucket, data"
-admin="$root/target/debug/dictadmin"
+admin="$target_dir/debug/dictadmin"
 "$admin" setup --template "$root/template.yaml"
 "$root/infra/scripts/install-audio-tools.sh"
 fx="$root/data/fixture"
@@ -55,7 +55,7 @@ echo "==> functions"
 # (WATCH_RELOAD=1 make up); otherwise `make down && make up` picks up changes.
 reload_flag=(--ignore-changes)
 [ "${WATCH_RELOAD:-0}" = 1 ] && reload_flag=()
-start watch cargo lambda watch "${reload_flag[@]}" --invoke-address 127.0.0.1 --invoke-port 9000 --disable-cors \
+start watch 9000 cargo lambda watch "${reload_flag[@]}" --invoke-address 127.0.0.1 --invoke-port 9000 --disable-cors \
   --env-file "$root/infra/local/stack.env"
 wait_for_port 9000 watch 120
 # Each function starts on its first request; warm them all so that the first

@@ -20,30 +20,42 @@ cfn-lint template.yaml
 
 results="$state/logs/test-results.txt"
 : >"$results"
-# Runs cargo test, keeping its per-binary "test result" lines for the summary.
+# Runs cargo test, appending its output to the log the summary is read from.
 run_tests() {
-  cargo test "$@" 2>&1 | tee >(grep --line-buffered "^test result:" >>"$results")
+  cargo test "$@" 2>&1 | tee -a "$results"
 }
 
 echo "==> unit and property tests"
 run_tests --workspace --exclude blackbox --quiet
 
+echo "==> building the functions and dictadmin"
+cargo build --workspace --bins --quiet
+
+# A stack that was already running keeps running afterwards, but it must
+# serve this build: restart it if any binary is newer than its functions.
 started_here=false
-if ! is_running watch; then
+cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
+trap cleanup EXIT
+if is_running watch; then
+  binaries=("$target_dir"/debug/dictadmin)
+  for crate in "$root"/functions/*/; do binaries+=("$target_dir/debug/$(basename "$crate")"); done
+  if [ -n "$(find "${binaries[@]}" -newer "$state/pids/watch.pid" 2>/dev/null)" ]; then
+    echo "==> the running stack serves an older build: restarting it"
+    "$root/infra/scripts/local-down.sh"
+    "$root/infra/scripts/local-up.sh"
+  fi
+else
   started_here=true
   "$root/infra/scripts/local-up.sh"
 fi
-cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
-trap cleanup EXIT
 
 echo "==> black-box tests against $API_URL"
 export API_URL DEMO_KEY
 # One test at a time: cargo lambda watch occasionally answers its own 500 when
-# independent requests reach one function together (the quota test still sends
-# its requests in parallel on purpose).
+# independent requests reach one function together (the quota tests still
+# send their requests in parallel on purpose).
 run_tests -p blackbox --quiet -- --test-threads 1
 
 # One closing line for the whole run (cargo prints one per test binary).
-sleep 1
-awk '{for (i = 1; i <= NF; i++) { if ($i ~ /^passed;/) p += $(i-1); if ($i ~ /^failed;/) f += $(i-1) }}
+awk '/^test result:/ {for (i = 1; i <= NF; i++) { if ($i ~ /^passed;/) p += $(i-1); if ($i ~ /^failed;/) f += $(i-1) }}
      END { printf "%d passed, %d failed\n", p, f }' "$results"

@@ -121,9 +121,20 @@ pub async fn send(
     .await
 }
 
+/// The `dictadmin` binary of this build, wherever the target directory is
+/// (`CARGO_TARGET_DIR` included): beside the test binary's `deps/` folder.
+pub fn dictadmin_path() -> PathBuf {
+    let test_binary = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = test_binary
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("test binaries live in <target>/<profile>/deps");
+    profile_dir.join("dictadmin")
+}
+
 /// Runs the admin command line with the local stack's environment.
 pub fn dictadmin(args: &[&str]) -> String {
-    let output = Command::new(repo_root().join("target/debug/dictadmin"))
+    let output = Command::new(dictadmin_path())
         .args(args)
         .envs(stack_env())
         .output()

@@ -2,7 +2,7 @@
 //! killed import resumes without listing a half-written dictionary.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use blackbox::{repo_root, stack_clients, stack_env};
+use blackbox::{dictadmin_path, repo_root, stack_clients, stack_env};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 /// Runs dictadmin against `table` instead of the stack's entries table.
 fn dictadmin(table: &str, args: &[&str], extra_env: &[(&str, &str)]) -> Output {
     let root = repo_root();
-    Command::new(root.join("target/debug/dictadmin"))
+    Command::new(dictadmin_path())
         .current_dir(&root)
         .args(args)
         .envs(stack_env())

@@ -124,7 +124,7 @@ enum KeyAction {
     },
     /// List keys (ids, plans, limits; never secrets).
     List,
-    /// Disable a key: it stops working within 60 seconds.
+    /// Disable a key: it stops working within 30 seconds (warm instances cache keys that long).
     Disable { key_id: String },
     /// Enable a disabled key again.
     Enable { key_id: String },
