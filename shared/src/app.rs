@@ -31,13 +31,30 @@ pub struct Clients {
 }
 
 impl Clients {
+    /// Clients for serving requests: Lambda's own timeout is 10 s, so a call
+    /// fails fast enough to answer 503 within it.
     pub async fn new(config: &Config) -> Self {
-        // Lambda's own timeout is 10 s; fail fast enough to answer 503 within it.
         let timeouts = aws_config::timeout::TimeoutConfig::builder()
             .connect_timeout(Duration::from_secs(2))
             .operation_attempt_timeout(Duration::from_secs(3))
             .operation_timeout(Duration::from_secs(8))
             .build();
+        Self::with_timeouts(config, timeouts).await
+    }
+
+    /// Clients for batch jobs (imports, index builds): a BatchWriteItem of 25
+    /// index chunks carries up to 9 MB, which DynamoDB Local takes seconds to
+    /// store, so attempts may take a minute.
+    pub async fn for_batch_jobs(config: &Config) -> Self {
+        let timeouts = aws_config::timeout::TimeoutConfig::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .operation_attempt_timeout(Duration::from_secs(60))
+            .operation_timeout(Duration::from_secs(300))
+            .build();
+        Self::with_timeouts(config, timeouts).await
+    }
+
+    async fn with_timeouts(config: &Config, timeouts: aws_config::timeout::TimeoutConfig) -> Self {
         let shared = aws_config::defaults(BehaviorVersion::latest())
             .timeout_config(timeouts)
             .load()

@@ -41,6 +41,14 @@ pub fn index_pk(kind: IndexKind, key: &str) -> String {
     format!("{tag}#{key}")
 }
 
+/// The postings manifest of one dictionary: its import writes every entry as a
+/// posting here, in chunks like an index partition's, and `dictadmin index`
+/// builds the search indexes from the manifests, one Query per dictionary,
+/// instead of scanning every entry.
+pub fn manifest_pk(dictionary_id: &str) -> String {
+    format!("IX#{dictionary_id}")
+}
+
 /// One compressed chunk of an index partition. Every chunk records how many
 /// the partition has, so a reader knows when it has them all and ignores
 /// leftovers of an earlier, larger build.

@@ -1,20 +1,22 @@
 //! `dictadmin index`: builds the search, autocomplete and random indexes from
-//! every entry in the table (docs/data-model.md). It reads the `ByWord` index
-//! with a parallel Scan (an admin job; no request path scans) and rewrites
-//! every partition, so running it again after any import is always correct.
+//! the postings manifests that every import writes (docs/data-model.md): one
+//! Query per dictionary, no Scan (DynamoDB Local needs minutes for each page
+//! of a Scan over a million entries, and on AWS a Scan would read every
+//! entry whole). It rewrites every partition, so running it again after any
+//! import is always correct.
 
 use crate::writer::{progress, write_all};
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures::future::try_join_all;
-use shared::fold::fold;
-use shared::items::{self, IndexKind, Item, BY_WORD_INDEX, DICTIONARIES_PK, RANDOM_BLOCK};
+use futures::stream::{self, StreamExt, TryStreamExt};
+use shared::items::{self, IndexKind, Item, DICTIONARIES_PK, RANDOM_BLOCK};
+use shared::model::StoredEntry;
 use shared::search::keys::{fuzzy_keys, word_grams, word_prefixes};
-use shared::search::postings::{encode_chunks, DictionaryRef, OwnedPosting};
+use shared::search::postings::{encode_chunks, inflate, Chunk, OwnedPosting};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-/// Parallel Scan segments: DynamoDB Local and a small table both like a few.
-const SCAN_SEGMENTS: i32 = 4;
+/// Dictionaries whose manifests are read at once.
+const MANIFESTS_IN_FLIGHT: usize = 4;
 
 pub struct IndexSummary {
     pub entries: usize,
@@ -27,7 +29,7 @@ pub struct IndexSummary {
 
 pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<IndexSummary, String> {
     let started = Instant::now();
-    let mut postings = read_entries(client, table).await?;
+    let mut postings = read_manifests(client, table).await?;
     postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
     postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);
 
@@ -70,85 +72,107 @@ pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Ind
     })
 }
 
-/// Every entry, as a posting, from a parallel Scan of the `ByWord` index
-/// (which holds entries only).
-async fn read_entries(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-) -> Result<Vec<OwnedPosting>, String> {
-    let segments = (0..SCAN_SEGMENTS).map(|segment| scan_segment(client, table, segment));
-    Ok(try_join_all(segments)
-        .await?
+/// The manifest items of a dictionary's entries: every entry as a posting, in
+/// rank order (so that the same source always gives the same items).
+pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry]) -> Vec<Item> {
+    let mut postings: Vec<OwnedPosting> = entries
+        .iter()
+        .map(|e| OwnedPosting::of_entry(&e.entry))
+        .collect();
+    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
+    let refs: Vec<&OwnedPosting> = postings.iter().collect();
+    let chunks = encode_chunks(&refs);
+    let count = chunks.len();
+    let pk = items::manifest_pk(dictionary_id);
+    chunks
         .into_iter()
-        .flatten()
-        .collect())
+        .enumerate()
+        .map(|(n, chunk)| items::index_chunk_item(&pk, n, count, chunk))
+        .collect()
 }
 
-async fn scan_segment(
+/// The postings of every listed dictionary, from their manifests.
+async fn read_manifests(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-    segment: i32,
 ) -> Result<Vec<OwnedPosting>, String> {
-    const ATTRIBUTES: [&str; 7] = [
-        "id",
-        "word",
-        "dictionaryId",
-        "sourceLang",
-        "targetLang",
-        "partOfSpeech",
-        "hasAudio",
-    ];
-    let mut found = Vec::new();
-    let mut start_key = None;
-    loop {
-        let mut request = client
-            .scan()
-            .table_name(table)
-            .index_name(BY_WORD_INDEX)
-            .segment(segment)
-            .total_segments(SCAN_SEGMENTS)
-            .set_exclusive_start_key(start_key)
-            .projection_expression(
-                (0..ATTRIBUTES.len())
-                    .map(|i| format!("#a{i}"))
-                    .collect::<Vec<_>>()
-                    .join(","),
-            );
-        for (i, name) in ATTRIBUTES.iter().enumerate() {
-            request = request.expression_attribute_names(format!("#a{i}"), *name);
-        }
-        let output = request.send().await.map_err(|e| {
-            format!(
-                "scanning {table}: {}",
-                aws_sdk_dynamodb::error::DisplayErrorContext(e)
-            )
-        })?;
-        for item in output.items.unwrap_or_default() {
-            found.push(posting_from_item(&item)?);
-        }
-        start_key = output.last_evaluated_key;
-        if start_key.is_none() {
-            return Ok(found);
+    let dictionaries: Vec<String> = query_all(client, table, DICTIONARIES_PK)
+        .await?
+        .iter()
+        .filter_map(|item| item.get("sk").and_then(|v| v.as_s().ok()).cloned())
+        .collect();
+    let per_dictionary: Vec<Vec<OwnedPosting>> = stream::iter(dictionaries)
+        .map(|dictionary| async move { read_manifest(client, table, &dictionary).await })
+        .buffer_unordered(MANIFESTS_IN_FLIGHT)
+        .try_collect()
+        .await?;
+    Ok(per_dictionary.into_iter().flatten().collect())
+}
+
+/// One dictionary's postings. A dictionary is listed only after its manifest
+/// is written, so a missing or short manifest means an import from before
+/// manifests existed: importing it again writes one.
+async fn read_manifest(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    dictionary: &str,
+) -> Result<Vec<OwnedPosting>, String> {
+    let pk = items::manifest_pk(dictionary);
+    let mut chunks = Vec::new();
+    for item in query_all(client, table, &pk).await? {
+        let (n, count, bytes) =
+            items::index_chunk_from_item(&item).map_err(|e| format!("{pk}: {e}"))?;
+        // Leftovers of an earlier, larger manifest are not part of this one.
+        if n < count {
+            chunks.push((n, count, bytes));
         }
     }
+    let expected = chunks.first().map_or(0, |(_, count, _)| *count);
+    if chunks.is_empty() || chunks.len() != expected {
+        return Err(format!(
+            "{dictionary} has no complete postings manifest ({} of {expected} chunks); import it again",
+            chunks.len()
+        ));
+    }
+    let mut postings = Vec::new();
+    for (n, _, bytes) in chunks {
+        let chunk = inflate(&bytes)
+            .and_then(Chunk::decode)
+            .map_err(|e| format!("{pk} chunk {n}: {e}"))?;
+        postings.extend(chunk.postings().map(|p| OwnedPosting::of_posting(&p)));
+    }
+    Ok(postings)
 }
 
-fn posting_from_item(item: &Item) -> Result<OwnedPosting, String> {
-    let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
-    let need = |name: &str| text(name).ok_or_else(|| format!("an entry lacks {name}"));
-    let word = need("word")?;
-    Ok(OwnedPosting {
-        folded: fold(&word),
-        word,
-        dictionary: DictionaryRef {
-            id: need("dictionaryId")?,
-            source_lang: need("sourceLang")?,
-            target_lang: text("targetLang"),
-        },
-        part_of_speech: text("partOfSpeech"),
-        has_audio: matches!(item.get("hasAudio"), Some(AttributeValue::Bool(true))),
-        id: need("id")?,
-    })
+/// Every item of partition `pk`, through all Query pages.
+async fn query_all(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    pk: &str,
+) -> Result<Vec<Item>, String> {
+    let mut items = Vec::new();
+    let mut start_key = None;
+    loop {
+        let output = client
+            .query()
+            .table_name(table)
+            .key_condition_expression("pk = :pk")
+            .expression_attribute_values(":pk", AttributeValue::S(pk.to_string()))
+            .set_exclusive_start_key(start_key)
+            .send()
+            .await
+            .map_err(|e| {
+                format!(
+                    "reading {pk} from {table}: {}",
+                    aws_sdk_dynamodb::error::DisplayErrorContext(e)
+                )
+            })?;
+        items.extend(output.items.unwrap_or_default());
+        start_key = output.last_evaluated_key;
+        if start_key.is_none() {
+            return Ok(items);
+        }
+    }
 }
 
 /// Every partition and its postings, in rank order (the order of `sorted`).
@@ -236,6 +260,8 @@ async fn record_counts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shared::fold::fold;
+    use shared::search::postings::DictionaryRef;
 
     fn posting(word: &str, dictionary: &str, id: &str, audio: bool) -> OwnedPosting {
         OwnedPosting {
@@ -262,6 +288,36 @@ mod tests {
             assert!(partitions.contains_key(pk), "{pk}");
         }
         assert!(!partitions.contains_key("IP#ecol"));
+    }
+
+    #[test]
+    fn a_manifest_holds_every_entry_of_its_dictionary_and_nothing_else() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/fixture/freedict/freedict-deu-eng");
+        let imported = crate::import::import_freedict(&path).unwrap();
+        let items = manifest_items("freedict-deu-eng", &imported.entries);
+        assert_eq!(
+            items,
+            manifest_items("freedict-deu-eng", &imported.entries),
+            "stable"
+        );
+        let mut decoded = Vec::new();
+        for item in &items {
+            assert_eq!(item["pk"].as_s().unwrap(), "IX#freedict-deu-eng");
+            let (_, count, bytes) = items::index_chunk_from_item(item).unwrap();
+            assert_eq!(count, items.len());
+            let chunk = Chunk::decode(inflate(&bytes).unwrap()).unwrap();
+            decoded.extend(chunk.postings().map(|p| OwnedPosting::of_posting(&p)));
+        }
+        let mut expected: Vec<OwnedPosting> = imported
+            .entries
+            .iter()
+            .map(|e| OwnedPosting::of_entry(&e.entry))
+            .collect();
+        expected.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
+        assert_eq!(decoded, expected);
+        assert!(decoded.len() > 100, "the fixture has entries");
+        assert!(decoded.iter().any(|p| p.part_of_speech.is_some()));
     }
 
     #[test]

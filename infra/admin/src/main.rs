@@ -154,7 +154,7 @@ async fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> Result<(), String> {
     let config = Config::from_env().map_err(|e| e.to_string())?;
-    let clients = Clients::new(&config).await;
+    let clients = Clients::for_batch_jobs(&config).await;
     match cli.command {
         Command::Setup { template } => {
             let text = std::fs::read_to_string(&template)
@@ -217,11 +217,9 @@ async fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-/// Writes the entries, then the dictionary record: a dictionary is listed only
-/// once all its entries are in.
-/// Writes the entries and links in segments, saving a checkpoint after each so
-/// that a killed run resumes, then the dictionary record: a dictionary is listed
-/// only once all its items are in.
+/// Writes the entries, links and postings manifest in segments, saving a
+/// checkpoint after each so that a killed run resumes, then the dictionary
+/// record: a dictionary is listed only once all its items are in.
 async fn write_dictionary(
     client: &aws_sdk_dynamodb::Client,
     config: &Config,
@@ -238,6 +236,7 @@ async fn write_dictionary(
             .iter()
             .map(|(headword, link)| items::thesaurus_to_item(headword, link)),
     );
+    index_items.extend(index::manifest_items(&id, &imported.entries));
     let total = index_items.len();
     let table = table_identity(client, &config.entries_table).await?;
     let checkpoint = checkpoint::Checkpoint::new(

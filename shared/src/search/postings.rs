@@ -53,6 +53,34 @@ pub struct OwnedPosting {
 }
 
 impl OwnedPosting {
+    /// An entry as the indexes list it.
+    pub fn of_entry(entry: &crate::model::Entry) -> Self {
+        Self {
+            folded: crate::fold::fold(&entry.word),
+            word: entry.word.clone(),
+            dictionary: DictionaryRef {
+                id: entry.dictionary_id.clone(),
+                source_lang: entry.source_lang.clone(),
+                target_lang: entry.target_lang.clone(),
+            },
+            part_of_speech: entry.part_of_speech.clone(),
+            has_audio: entry.has_audio,
+            id: entry.id.clone(),
+        }
+    }
+
+    /// A decoded posting, owned.
+    pub fn of_posting(posting: &Posting<'_>) -> Self {
+        Self {
+            folded: posting.folded.to_string(),
+            word: posting.word.to_string(),
+            dictionary: posting.dictionary.clone(),
+            part_of_speech: posting.part_of_speech.map(str::to_string),
+            has_audio: posting.has_audio,
+            id: posting.id.to_text(),
+        }
+    }
+
     /// The rank order of literal matches (decisions.md): shorter first, then
     /// alphabetically by folded form, then dictionary, then id. Partitions are
     /// stored in this order.
