@@ -1,9 +1,16 @@
 //! Helpers for the black-box tests: they talk HTTP to the running local stack
 //! (`make test` starts it) and use the admin command line to make keys.
 
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::Intercept;
+use aws_smithy_runtime_api::client::orchestrator::Metadata;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_types::config_bag::ConfigBag;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 
 pub fn api_url() -> String {
     std::env::var("API_URL").unwrap_or_else(|_| "http://127.0.0.1:9000".to_string())
@@ -256,4 +263,80 @@ pub async fn all_entries() -> Vec<OracleEntry> {
             return out;
         }
     }
+}
+
+/// One DynamoDB request as sent: its operation name and its JSON body.
+#[derive(Debug, Clone)]
+pub struct DynamoCall {
+    pub operation: String,
+    pub body: Value,
+}
+
+/// Records every DynamoDB request a client sends, once per attempt (a retry
+/// is a round trip too).
+#[derive(Debug, Clone, Default)]
+pub struct CallRecorder(Arc<Mutex<Vec<DynamoCall>>>);
+
+impl CallRecorder {
+    /// The calls recorded since the last `take`.
+    pub fn take(&self) -> Vec<DynamoCall> {
+        std::mem::take(&mut self.0.lock().unwrap())
+    }
+
+    /// The operation names recorded since the last `take`.
+    pub fn take_operations(&self) -> Vec<String> {
+        self.take().into_iter().map(|c| c.operation).collect()
+    }
+}
+
+impl Intercept for CallRecorder {
+    fn name(&self) -> &'static str {
+        "CallRecorder"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &BeforeTransmitInterceptorContextRef<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let operation = cfg.load::<Metadata>().map_or("?", Metadata::name);
+        let body = context
+            .request()
+            .body()
+            .bytes()
+            .and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or_default();
+        self.0.lock().unwrap().push(DynamoCall {
+            operation: operation.to_string(),
+            body,
+        });
+        Ok(())
+    }
+}
+
+/// A client like `client` whose calls are recorded.
+pub fn recorded(client: &aws_sdk_dynamodb::Client) -> (aws_sdk_dynamodb::Client, CallRecorder) {
+    let recorder = CallRecorder::default();
+    let recorded = aws_sdk_dynamodb::Client::from_conf(
+        client
+            .config()
+            .to_builder()
+            .interceptor(recorder.clone())
+            .build(),
+    );
+    (recorded, recorder)
+}
+
+/// A cold instance of the service on the local stack (empty caches), whose
+/// DynamoDB calls are recorded.
+pub async fn recorded_app() -> (shared::App, CallRecorder) {
+    let (clients, config) = stack_clients().await;
+    let (dynamodb, recorder) = recorded(&clients.dynamodb);
+    let clients = shared::app::Clients {
+        dynamodb,
+        s3: clients.s3,
+    };
+    let app = shared::App::new(config, clients, shared::app::system_clock);
+    (app, recorder)
 }

@@ -4,73 +4,10 @@
 //! (they run concurrently with these reads), so the service layer is called
 //! directly, as the functions call it after auth.
 
-use aws_smithy_runtime_api::box_error::BoxError;
-use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
-use aws_smithy_runtime_api::client::interceptors::Intercept;
-use aws_smithy_runtime_api::client::orchestrator::Metadata;
-use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
-use aws_smithy_types::config_bag::ConfigBag;
-use blackbox::stack_clients;
-use shared::app::{system_clock, App, Clients};
+use blackbox::{recorded, recorded_app, stack_clients};
 use shared::params::LangFilter;
 use shared::search::rank::MatchType;
 use shared::service::{self, SearchParams};
-use std::sync::{Arc, Mutex};
-
-/// The name of every DynamoDB request sent through the client.
-#[derive(Debug, Clone, Default)]
-struct CallLog(Arc<Mutex<Vec<String>>>);
-
-impl Intercept for CallLog {
-    fn name(&self) -> &'static str {
-        "CallLog"
-    }
-
-    /// Once per attempt: a retry is a round trip too.
-    fn read_before_transmit(
-        &self,
-        _context: &BeforeTransmitInterceptorContextRef<'_>,
-        _components: &RuntimeComponents,
-        cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        let name = cfg.load::<Metadata>().map_or("?", Metadata::name);
-        self.0.lock().unwrap().push(name.to_string());
-        Ok(())
-    }
-}
-
-impl CallLog {
-    fn take(&self) -> Vec<String> {
-        std::mem::take(&mut self.0.lock().unwrap())
-    }
-}
-
-/// A DynamoDB client for the local stack whose calls are logged.
-fn counted(client: &aws_sdk_dynamodb::Client) -> (aws_sdk_dynamodb::Client, CallLog) {
-    let log = CallLog::default();
-    let counted = aws_sdk_dynamodb::Client::from_conf(
-        client
-            .config()
-            .to_builder()
-            .interceptor(log.clone())
-            .build(),
-    );
-    (counted, log)
-}
-
-async fn counted_app() -> (App, CallLog) {
-    let (clients, config) = stack_clients().await;
-    let (dynamodb, log) = counted(&clients.dynamodb);
-    let app = App::new(
-        config,
-        Clients {
-            dynamodb,
-            s3: clients.s3,
-        },
-        system_clock,
-    );
-    (app, log)
-}
 
 fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchParams {
     SearchParams {
@@ -102,14 +39,14 @@ fn within(what: &str, calls: &[String], budget: usize) {
 
 #[tokio::test]
 async fn every_endpoint_holds_its_round_trip_budget() {
-    let (app, log) = counted_app().await;
+    let (app, log) = recorded_app().await;
 
     // The dictionary list: one Query cold, nothing while cached.
     service::dictionaries(&app).await.unwrap();
-    within("dictionaries (cold)", &log.take(), 1);
+    within("dictionaries (cold)", &log.take_operations(), 1);
     service::dictionaries(&app).await.unwrap();
     assert_eq!(
-        log.take(),
+        log.take_operations(),
         Vec::<String>::new(),
         "cached in a warm instance"
     );
@@ -147,37 +84,37 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     ] {
         let page = service::search(&app, &params).await.unwrap();
         assert!(page.total > 0, "{what} finds something");
-        within(what, &log.take(), budget);
+        within(what, &log.take_operations(), budget);
     }
 
     let words = service::autocomplete(&app, "ba", Some(&fr), None, 10)
         .await
         .unwrap();
     assert!(!words.is_empty());
-    within("autocomplete", &log.take(), 1);
+    within("autocomplete", &log.take_operations(), 1);
 
     let hit = service::entry_by_word(&app, "freedict-eng-fra", "bank")
         .await
         .unwrap();
-    within("entry by word", &log.take(), 1);
+    within("entry by word", &log.take_operations(), 1);
     service::entry_by_id(&app, "freedict-eng-fra", &hit.id)
         .await
         .unwrap();
-    within("entry by id", &log.take(), 1);
+    within("entry by id", &log.take_operations(), 1);
     service::audio_url(&app, "freedict-eng-fra", &hit.id)
         .await
         .unwrap();
-    within("audio", &log.take(), 1);
+    within("audio", &log.take_operations(), 1);
 
     let links = service::thesaurus(&app, "good", None, None).await.unwrap();
     assert!(!links.is_empty());
-    within("thesaurus", &log.take(), 1);
+    within("thesaurus", &log.take_operations(), 1);
 
     let picks = service::random(&app, Some(&fr), None, false, 10)
         .await
         .unwrap();
     assert_eq!(picks.len(), 10);
-    within("random", &log.take(), 2);
+    within("random", &log.take_operations(), 2);
 }
 
 /// A partition larger than one read (many chunks, several partitions at once)
@@ -190,7 +127,7 @@ async fn partitions_larger_than_one_read_come_back_whole() {
     use shared::search::postings::{encode_chunks, inflate, Chunk, DictionaryRef, OwnedPosting};
 
     let client = stack_clients().await.0.dynamodb;
-    let (counted_client, log) = counted(&client);
+    let (counted_client, log) = recorded(&client);
     let table = format!("budget-test-{}", std::process::id());
     let mut create = client
         .create_table()
@@ -255,9 +192,9 @@ async fn partitions_larger_than_one_read_come_back_whole() {
         }
     }
     let store = shared::store::Store::new(counted_client, table.clone());
-    log.take();
+    log.take_operations();
     let read = store.index_chunks(&pks).await.expect("read");
-    let calls = log.take();
+    let calls = log.take_operations();
     client
         .delete_table()
         .table_name(&table)

@@ -6,116 +6,55 @@
 //! IAM, so nothing else would notice), and a grant without a call is more
 //! than the function needs.
 
-use aws_smithy_runtime_api::box_error::BoxError;
-use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
-use aws_smithy_runtime_api::client::interceptors::Intercept;
-use aws_smithy_runtime_api::client::orchestrator::Metadata;
-use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
-use aws_smithy_types::config_bag::ConfigBag;
-use blackbox::{create_key, repo_root, stack_clients};
+use blackbox::{create_key, recorded_app, repo_root, DynamoCall};
 use lambda_http::Body;
 use serde_json::Value;
 use serde_norway::Value as Yaml;
-use shared::app::{system_clock, App, Clients};
+use shared::app::App;
 use shared::http::{self, Endpoint};
 use shared::rest;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex};
 
 /// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
 type Access = (String, String);
 
-/// Records every DynamoDB request as the IAM action and resource it needs.
-#[derive(Debug, Clone)]
-struct AccessLog {
-    seen: Arc<Mutex<BTreeSet<Access>>>,
-    /// Configured table name → logical id in template.yaml.
-    tables: Arc<Vec<(String, &'static str)>>,
-}
-
-impl AccessLog {
-    fn logical(&self, table: &str) -> String {
-        self.tables
-            .iter()
-            .find(|(name, _)| name == table)
-            .map_or_else(
-                || format!("unknown table {table}"),
-                |(_, id)| id.to_string(),
-            )
-    }
-
-    fn take(&self) -> BTreeSet<Access> {
-        std::mem::take(&mut self.seen.lock().unwrap())
-    }
-}
-
-impl Intercept for AccessLog {
-    fn name(&self) -> &'static str {
-        "AccessLog"
-    }
-
-    fn read_before_transmit(
-        &self,
-        context: &BeforeTransmitInterceptorContextRef<'_>,
-        _components: &RuntimeComponents,
-        cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        let action = format!(
-            "dynamodb:{}",
-            cfg.load::<Metadata>().map_or("?", Metadata::name)
-        );
-        let body: Value = context
-            .request()
-            .body()
-            .bytes()
-            .and_then(|b| serde_json::from_slice(b).ok())
-            .unwrap_or_default();
-        let mut resources = Vec::new();
+/// The IAM actions and resources of recorded calls, by template logical id.
+fn accesses(app: &App, calls: Vec<DynamoCall>) -> BTreeSet<Access> {
+    let logical = |table: &str| {
+        if table == app.config.entries_table {
+            "EntriesTable".to_string()
+        } else if table == app.config.keys_table {
+            "KeysTable".to_string()
+        } else {
+            format!("unknown table {table}")
+        }
+    };
+    let mut seen = BTreeSet::new();
+    for call in calls {
+        let action = format!("dynamodb:{}", call.operation);
+        let body = &call.body;
         if let Some(table) = body["TableName"].as_str() {
-            let mut resource = self.logical(table);
+            let mut resource = logical(table);
             if let Some(index) = body["IndexName"].as_str() {
                 resource.push_str(&format!("/index/{index}"));
             }
-            resources.push(resource);
-        }
-        if let Some(items) = body["RequestItems"].as_object() {
-            resources.extend(items.keys().map(|table| self.logical(table)));
-        }
-        let mut seen = self.seen.lock().unwrap();
-        for resource in resources {
             seen.insert((action.clone(), resource));
         }
-        Ok(())
+        for table in body["RequestItems"]
+            .as_object()
+            .into_iter()
+            .flat_map(|m| m.keys())
+        {
+            seen.insert((action.clone(), logical(table)));
+        }
     }
+    seen
 }
 
-/// A cold instance of a function (empty caches), whose DynamoDB calls are logged.
-async fn cold_app() -> (&'static App, AccessLog) {
-    let (clients, config) = stack_clients().await;
-    let log = AccessLog {
-        seen: Arc::default(),
-        tables: Arc::new(vec![
-            (config.entries_table.clone(), "EntriesTable"),
-            (config.keys_table.clone(), "KeysTable"),
-        ]),
-    };
-    let dynamodb = aws_sdk_dynamodb::Client::from_conf(
-        clients
-            .dynamodb
-            .config()
-            .to_builder()
-            .interceptor(log.clone())
-            .build(),
-    );
-    let app = App::new(
-        config,
-        Clients {
-            dynamodb,
-            s3: clients.s3,
-        },
-        system_clock,
-    );
-    (Box::leak(Box::new(app)), log)
+/// A cold instance of a function (empty caches), whose DynamoDB calls are recorded.
+async fn cold_app() -> (&'static App, blackbox::CallRecorder) {
+    let (app, recorder) = recorded_app().await;
+    (Box::leak(Box::new(app)), recorder)
 }
 
 /// The `dynamodb:` grants of every function in template.yaml, by binary name.
@@ -326,7 +265,7 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
                 response.status()
             );
         }
-        let used = log.take();
+        let used = accesses(app, log.take());
         let allowed = granted
             .get(endpoint.name)
             .unwrap_or_else(|| panic!("template.yaml has no function {}", endpoint.name));

@@ -129,12 +129,7 @@ pub async fn add_audio(
             .body(bytes.into())
             .send()
             .await
-            .map_err(|e| {
-                format!(
-                    "uploading {key}: {}",
-                    aws_sdk_s3::error::DisplayErrorContext(e)
-                )
-            })?;
+            .map_err(|e| crate::sdk_error(format!("uploading {key}"), e))?;
         stored.audio_key = Some(key);
         stored.entry.has_audio = true;
         added += 1;

@@ -161,12 +161,7 @@ async fn query_all(
             .set_exclusive_start_key(start_key)
             .send()
             .await
-            .map_err(|e| {
-                format!(
-                    "reading {pk} from {table}: {}",
-                    aws_sdk_dynamodb::error::DisplayErrorContext(e)
-                )
-            })?;
+            .map_err(|e| crate::sdk_error(format!("reading {pk} from {table}"), e))?;
         items.extend(output.items.unwrap_or_default());
         start_key = output.last_evaluated_key;
         if start_key.is_none() {
@@ -247,12 +242,7 @@ async fn record_counts(
             .expression_attribute_values(":a", AttributeValue::N(with_audio.to_string()))
             .send()
             .await
-            .map_err(|e| {
-                format!(
-                    "recording index counts of {dictionary}: {}",
-                    aws_sdk_dynamodb::error::DisplayErrorContext(e)
-                )
-            })?;
+            .map_err(|e| crate::sdk_error(format!("recording index counts of {dictionary}"), e))?;
     }
     Ok(())
 }

@@ -75,10 +75,7 @@ pub async fn create(
                 .ok_or("key vanished while creating it")?;
             Ok((secret, existing, false))
         }
-        Err(e) => Err(format!(
-            "creating key: {}",
-            aws_sdk_dynamodb::error::DisplayErrorContext(e)
-        )),
+        Err(e) => Err(crate::sdk_error("creating key".into(), e)),
     }
 }
 

@@ -294,12 +294,7 @@ async fn table_identity(client: &aws_sdk_dynamodb::Client, table: &str) -> Resul
         .table_name(table)
         .send()
         .await
-        .map_err(|e| {
-            format!(
-                "describing {table}: {}",
-                aws_sdk_dynamodb::error::DisplayErrorContext(e)
-            )
-        })?;
+        .map_err(|e| crate::sdk_error(format!("describing {table}"), e))?;
     let table = described
         .table
         .ok_or_else(|| format!("{table} is not described"))?;
@@ -311,6 +306,15 @@ async fn table_identity(client: &aws_sdk_dynamodb::Client, table: &str) -> Resul
             .map(|t| t.as_nanos().to_string())
             .unwrap_or_default()
     ))
+}
+
+/// An AWS SDK error as one line for the operator: what was being done, then
+/// the error with its causes.
+pub fn sdk_error(doing: String, err: impl std::error::Error) -> String {
+    format!(
+        "{doing}: {}",
+        aws_sdk_dynamodb::error::DisplayErrorContext(err)
+    )
 }
 
 /// Where import checkpoints live: DICTADMIN_STATE_DIR, else `.local/import-state`.

@@ -179,12 +179,10 @@ pub async fn create_tables(
                     .expect("index fields are set"),
             );
         }
-        request.send().await.map_err(|e| {
-            format!(
-                "creating {name}: {}",
-                aws_sdk_dynamodb::error::DisplayErrorContext(e)
-            )
-        })?;
+        request
+            .send()
+            .await
+            .map_err(|e| crate::sdk_error(format!("creating {name}"), e))?;
         if let Some(attribute) = &table.ttl_attribute {
             client
                 .update_time_to_live()
@@ -216,12 +214,7 @@ pub async fn create_bucket(client: &aws_sdk_s3::Client, bucket: &str) -> Result<
         .bucket(bucket)
         .send()
         .await
-        .map_err(|e| {
-            format!(
-                "creating bucket {bucket}: {}",
-                aws_sdk_s3::error::DisplayErrorContext(e)
-            )
-        })?;
+        .map_err(|e| crate::sdk_error(format!("creating bucket {bucket}"), e))?;
     println!("bucket {bucket} created");
     Ok(())
 }
