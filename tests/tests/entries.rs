@@ -180,10 +180,24 @@ async fn gcide_entries_have_definitions_and_citations() {
         .unwrap()
         .contains("1913 Webster"));
 
+    // dict-gcide's index also lists the Sundog article under "dog": it is
+    // Sundog's entry, with the part of speech before its subject label.
+    let sundog = get_demo("/api/v1/api/entry/gcide/word/sundog").await;
+    let sundog = sundog.data();
+    assert_eq!(sundog["word"], "Sundog");
+    assert_eq!(sundog["partOfSpeech"], "noun", "{sundog}");
+    assert!(sundog["plainText"]
+        .as_str()
+        .unwrap()
+        .contains("luminous spot"));
     // `Dog \Dog\ (d[add]g or d[o^]g), n.`: the respelling is not a sense.
-    let dog = get_demo("/api/v1/api/entry/gcide/word/dog").await;
-    let dog = dog.data();
-    assert_eq!(dog["partOfSpeech"], "noun", "{dog}");
-    let text = dog["plainText"].as_str().unwrap();
-    assert!(text.starts_with("1. (Zool.) A quadruped"), "{text}");
+    let dogs = get_demo("/api/v1/api/search?q=dog&matchType=exact&fuzzy=false&source=gcide").await;
+    let dogs = dogs.data().as_array().unwrap().clone();
+    assert!(dogs.iter().all(|d| d["word"] == "Dog"), "{dogs:?}");
+    let noun = dogs
+        .iter()
+        .find(|d| d["partOfSpeech"] == "noun")
+        .unwrap_or_else(|| panic!("a noun Dog: {dogs:?}"));
+    let preview = noun["preview"].as_str().unwrap();
+    assert!(preview.starts_with("1. (Zool.) A quadruped"), "{preview}");
 }

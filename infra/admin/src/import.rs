@@ -309,7 +309,10 @@ pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
         if article.senses.is_empty() {
             continue;
         }
-        let headword = gcide::decode_escapes(&line.headword);
+        let headword = article
+            .headword
+            .clone()
+            .unwrap_or_else(|| gcide::decode_escapes(&line.headword));
         let key = (headword.clone(), article.part_of_speech.clone());
         match position.get(&key) {
             Some(&i) => {
@@ -814,6 +817,19 @@ mod tests {
     #[test]
     fn gcide_fixture_gives_definitions_citations_and_synonyms() {
         let imported = import_gcide(&fixture("gcide/gcide")).unwrap();
+        // The index lists the Sundog article under "dog" too; it is Sundog's.
+        let sundog = find(&imported, "Sundog", Some("noun"));
+        assert!(sundog.plain_text.contains("luminous spot"));
+        assert!(imported
+            .entries
+            .iter()
+            .all(|e| e.entry.word != "dog" || !e.entry.plain_text.contains("luminous spot")));
+        let dog = find(&imported, "Dog", Some("noun"));
+        assert!(
+            dog.plain_text.starts_with("1. (Zool.) A quadruped"),
+            "{}",
+            dog.plain_text
+        );
         let able = find(&imported, "Able", Some("adjective"));
         assert!(
             able.plain_text.starts_with("1. Fit; adapted; suitable."),

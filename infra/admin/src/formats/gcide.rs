@@ -20,6 +20,11 @@
 /// One parsed article.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Article {
+    /// The headword as the article's header writes it, before the first
+    /// pronunciation (`Sundog \Sun"dog`\` → `Sundog`). dict-gcide's index
+    /// also lists articles under words they only mention, so the index key
+    /// is not always the headword.
+    pub headword: Option<String>,
     pub part_of_speech: Option<String>,
     pub etymology: Option<String>,
     pub labels: Vec<String>,
@@ -198,7 +203,10 @@ fn split_brackets(text: &str) -> (Vec<String>, String) {
 /// Parses one article (already escape-decoded or not; decoding happens here).
 pub fn parse_article(text: &str) -> Article {
     let lines: Vec<&str> = text.lines().filter(|l| !is_source_tag(l)).collect();
-    let mut article = Article::default();
+    let mut article = Article {
+        headword: header_headword(text),
+        ..Article::default()
+    };
     let header_end = lines
         .iter()
         .position(|l| l.trim().is_empty() || starts_sense(l))
@@ -206,11 +214,17 @@ pub fn parse_article(text: &str) -> Article {
     let header = squash(&lines[..header_end].join(" "));
     let after_forms = header
         .rfind('\\')
-        .map(|i| skip_pronunciation(header[i + 1..].trim()))
+        .map(|i| {
+            // The respelled pronunciation in parentheses is left out (see above).
+            let (_, rest) = split_parenthesized(header[i + 1..].trim());
+            rest.trim_start_matches(',').trim()
+        })
         .unwrap_or("");
-    let pos_end = after_forms.find('[').unwrap_or(after_forms.len());
+    let pos_end = after_forms.find(['[', '(']).unwrap_or(after_forms.len());
     article.part_of_speech = part_of_speech(&after_forms[..pos_end]).map(str::to_string);
-    let (groups, outside) = split_brackets(&after_forms[pos_end..]);
+    // `n. (Meteorol.) [Etym.]`: a subject label may follow the part of speech.
+    let (subject, rest) = split_parenthesized(&after_forms[pos_end..]);
+    let (groups, outside) = split_brackets(rest);
     let mut groups: Vec<String> = groups
         .into_iter()
         .map(|g| squash(&decode_escapes(&g)))
@@ -225,7 +239,11 @@ pub fn parse_article(text: &str) -> Article {
             article.etymology = Some(groups.remove(longest));
         }
     }
-    article.labels = groups;
+    article.labels = subject
+        .map(|s| squash(&decode_escapes(s)))
+        .into_iter()
+        .chain(groups)
+        .collect();
     let header_definition = squash(&decode_escapes(
         outside.trim().trim_start_matches(['.', ',']),
     ));
@@ -284,27 +302,36 @@ pub fn parse_article(text: &str) -> Article {
     article
 }
 
-/// Skips the respelled pronunciation that often follows the forms,
-/// `(b[a^][ng]k), n. […]` → `n. […]`, and the comma before the part of speech.
-fn skip_pronunciation(after_forms: &str) -> &str {
-    let mut rest = after_forms;
-    if rest.starts_with('(') {
-        let mut depth = 0usize;
-        for (i, c) in rest.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        rest = &rest[i + 1..];
-                        break;
-                    }
+/// The text before the first backslash of the first line, when the article
+/// starts with a regular header (`Word \Pron\, pos.`).
+fn header_headword(text: &str) -> Option<String> {
+    let first_line = text.lines().next()?;
+    let (word, _) = first_line.split_once('\\')?;
+    let word = squash(&decode_escapes(word));
+    (!word.is_empty() && word.chars().count() <= 100).then_some(word)
+}
+
+/// A leading `(…)` group, without its parentheses, and the text after it;
+/// `(None, text)` when the text does not start with one (or never closes it).
+fn split_parenthesized(text: &str) -> (Option<&str>, &str) {
+    let text = text.trim_start();
+    if !text.starts_with('(') {
+        return (None, text);
+    }
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (Some(&text[1..i]), text[i + 1..].trim_start());
                 }
-                _ => {}
             }
+            _ => {}
         }
     }
-    rest.trim_start().trim_start_matches(',').trim()
+    (None, text)
 }
 
 /// `   1. Fit; adapted` starts a numbered sense.
@@ -385,6 +412,29 @@ mod tests {
         let happy = parse_article("Happy \\Hap\"py\\ (h[a^]p\"p[y^]), a. [Compar. {Happier}\n   (-p[i^]*[~e]r); superl. {Happiest}.] [From {Hap} chance.]\n   1. Favored by hap, luck, or fortune; lucky.\n");
         assert_eq!(happy.part_of_speech.as_deref(), Some("adjective"));
         assert_eq!(happy.senses.len(), 1, "{:?}", happy.senses);
+    }
+
+    #[test]
+    fn the_headword_comes_from_the_header() {
+        let sundog =
+            parse_article("Sundog \\Sun\"dog`\\, n. (Meteorol.)\n   1. A luminous spot.\n");
+        assert_eq!(sundog.headword.as_deref(), Some("Sundog"));
+        assert_eq!(sundog.part_of_speech.as_deref(), Some("noun"));
+        assert_eq!(sundog.labels, ["Meteorol."]);
+        assert_eq!(
+            sundog.senses.len(),
+            1,
+            "a label is not a sense: {:?}",
+            sundog.senses
+        );
+        let banc = parse_article(
+            "Banc \\Banc\\, Bancus \\Ban\"cus\\, Bank \\Bank\\, n. [OF. banc.]\n   A bench.\n",
+        );
+        assert_eq!(banc.headword.as_deref(), Some("Banc"));
+        let escaped = parse_article("Caf['e] \\Caf`['e]\\, n.\n   A coffee house.\n");
+        assert_eq!(escaped.headword.as_deref(), Some("Café"));
+        assert_eq!(parse_article("\n\n      A quotation.\n").headword, None);
+        assert_eq!(parse_article("no header at all\n").headword, None);
     }
 
     #[test]
