@@ -5,7 +5,7 @@
 use crate::fold::fold;
 use crate::model::{Dictionary, Entry, IndexedCounts, SearchResult, StoredEntry, ThesaurusItem};
 use aws_sdk_dynamodb::types::AttributeValue;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 pub type Item = HashMap<String, AttributeValue>;
 
@@ -59,6 +59,43 @@ pub fn index_chunk_item(pk: &str, chunk: usize, chunks: usize, bytes: Vec<u8>) -
     item.insert("chunks".into(), AttributeValue::N(chunks.to_string()));
     item.insert("p".into(), AttributeValue::B(bytes.into()));
     item
+}
+
+/// The chunk directory: the chunk count of every index partition with more
+/// than one chunk, written by `dictadmin index` after the partitions. It lives
+/// in the dictionary list's partition (`DICT`), whose one Query a warm
+/// instance caches, so that a read asks for exactly the chunks a partition
+/// has. `~` sorts after every dictionary id, which are lower-case slugs.
+pub const CHUNK_DIRECTORY_SK: &str = "~chunks";
+
+pub fn chunk_directory_item(counts: &BTreeMap<String, usize>) -> Item {
+    let mut item = Item::new();
+    item.insert("pk".into(), s(DICTIONARIES_PK));
+    item.insert("sk".into(), s(CHUNK_DIRECTORY_SK));
+    let counts = counts
+        .iter()
+        .map(|(pk, n)| (pk.clone(), AttributeValue::N(n.to_string())))
+        .collect();
+    item.insert("counts".into(), AttributeValue::M(counts));
+    item
+}
+
+pub fn chunk_directory_from_item(item: &Item) -> Result<HashMap<String, usize>, CorruptItem> {
+    let counts = item
+        .get("counts")
+        .and_then(|v| v.as_m().ok())
+        .ok_or(CorruptItem("counts".into()))?;
+    counts
+        .iter()
+        .map(|(pk, n)| {
+            let n = n
+                .as_n()
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .ok_or(CorruptItem(format!("counts.{pk}")))?;
+            Ok((pk.clone(), n))
+        })
+        .collect()
 }
 
 /// The chunk number, chunk count and bytes of an index chunk item.
@@ -357,6 +394,23 @@ mod tests {
             is_lemma: true,
             audio_key: Some("audio/freedict-fra-eng/00ff.mp3".into()),
         }
+    }
+
+    #[test]
+    fn the_chunk_directory_round_trips_and_sorts_after_every_dictionary() {
+        let counts: BTreeMap<String, usize> =
+            [("IC#e".to_string(), 60), ("IP#s".to_string(), 9)].into();
+        let item = chunk_directory_item(&counts);
+        assert_eq!(item["pk"].as_s().unwrap(), DICTIONARIES_PK);
+        let back = chunk_directory_from_item(&item).unwrap();
+        assert_eq!(back, counts.into_iter().collect::<HashMap<_, _>>());
+        assert!(CHUNK_DIRECTORY_SK > "zzz-any-dictionary-id");
+        let mut broken = item.clone();
+        broken.insert(
+            "counts".into(),
+            AttributeValue::M([("IC#e".to_string(), AttributeValue::S("x".into()))].into()),
+        );
+        assert!(chunk_directory_from_item(&broken).is_err());
     }
 
     #[test]

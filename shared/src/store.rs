@@ -1,6 +1,7 @@
-//! Reads of the entries table: entries by id and by word, and the dictionary
-//! list. Every method is one DynamoDB round trip (the dictionary list is cached
-//! in a warm instance), and none scans.
+//! Reads of the entries table: entries by id and by word, index chunks, and the
+//! catalog (the dictionary list and the index's chunk directory). Every method
+//! is one DynamoDB round trip (the catalog is cached in a warm instance), and
+//! none scans.
 
 use crate::error::ApiError;
 use crate::fold::fold;
@@ -14,22 +15,23 @@ use tokio::sync::RwLock;
 
 /// BatchGetItem takes at most 100 keys.
 const BATCH_GET_KEYS: usize = 100;
-/// Chunks asked for in the first read of a lone index partition (prefix,
-/// contains): the single-letter partitions of a corpus of a few million
-/// entries fit. Typo reads ask for several partitions, which are small, and
-/// only their first two chunks. Partitions with more chunks than asked for
-/// take one more read.
-const FIRST_READ_CHUNKS_ALONE: usize = 16;
-const FIRST_READ_CHUNKS_EACH: usize = 2;
 
-/// How long a warm instance trusts its copy of the dictionary list. Imports add
-/// dictionaries rarely; five minutes bounds how stale a new one can look.
+/// How long a warm instance trusts its copy of the catalog. Imports and index
+/// builds are rare; five minutes bounds how stale a new one can look.
 pub const DICTIONARY_CACHE_TTL: Duration = Duration::from_secs(300);
+
+/// What one Query of the `DICT` partition gives: every dictionary, sorted by
+/// id, and the chunk count of every index partition with more than one.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    pub dictionaries: Arc<Vec<Dictionary>>,
+    pub chunk_counts: HashMap<String, usize>,
+}
 
 pub struct Store {
     client: aws_sdk_dynamodb::Client,
     table: String,
-    dictionaries: RwLock<Option<(Instant, Arc<Vec<Dictionary>>)>>,
+    catalog: RwLock<Option<(Instant, Arc<Catalog>)>>,
 }
 
 impl Store {
@@ -37,7 +39,7 @@ impl Store {
         Self {
             client,
             table,
-            dictionaries: RwLock::new(None),
+            catalog: RwLock::new(None),
         }
     }
 
@@ -89,22 +91,40 @@ impl Store {
 
     /// Every dictionary, sorted by id. Cached in the warm instance.
     pub async fn dictionaries(&self) -> Result<Arc<Vec<Dictionary>>, ApiError> {
-        if let Some((fetched, list)) = self.dictionaries.read().await.as_ref() {
+        Ok(self.catalog().await?.dictionaries.clone())
+    }
+
+    /// The catalog, cached in the warm instance for five minutes.
+    pub async fn catalog(&self) -> Result<Arc<Catalog>, ApiError> {
+        if let Some((fetched, catalog)) = self.catalog.read().await.as_ref() {
             if fetched.elapsed() < DICTIONARY_CACHE_TTL {
-                return Ok(list.clone());
+                return Ok(catalog.clone());
             }
         }
         let found = self
             .query_partition(None, "pk", DICTIONARIES_PK.to_string())
             .await?;
-        let mut list = found
-            .iter()
-            .map(|item| items::dictionary_from_item(item).map_err(corrupt))
-            .collect::<Result<Vec<_>, _>>()?;
-        list.sort_by(|a, b| a.dictionary_id.cmp(&b.dictionary_id));
-        let list = Arc::new(list);
-        *self.dictionaries.write().await = Some((Instant::now(), list.clone()));
-        Ok(list)
+        let mut dictionaries = Vec::new();
+        let mut chunk_counts = HashMap::new();
+        for item in &found {
+            if item
+                .get("sk")
+                .and_then(|v| v.as_s().ok())
+                .map(String::as_str)
+                == Some(items::CHUNK_DIRECTORY_SK)
+            {
+                chunk_counts = items::chunk_directory_from_item(item).map_err(corrupt)?;
+            } else {
+                dictionaries.push(items::dictionary_from_item(item).map_err(corrupt)?);
+            }
+        }
+        dictionaries.sort_by(|a, b| a.dictionary_id.cmp(&b.dictionary_id));
+        let catalog = Arc::new(Catalog {
+            dictionaries: Arc::new(dictionaries),
+            chunk_counts,
+        });
+        *self.catalog.write().await = Some((Instant::now(), catalog.clone()));
+        Ok(catalog)
     }
 
     /// Every item of one partition of the table or of an index. Follows
@@ -137,27 +157,26 @@ impl Store {
         }
     }
 
-    /// Every chunk (compressed) of the given index partitions. One BatchGetItem
-    /// reads the first chunks of every partition; partitions with more chunks
-    /// than that take one more.
+    /// Every chunk (compressed) of the given index partitions. The cached
+    /// chunk directory says how many each has, so one BatchGetItem asks for
+    /// exactly those (a response over 16 MB comes in two). Without a directory,
+    /// or with one older than the partition, chunk 0 tells the real count and
+    /// one more read fetches the rest.
     pub async fn index_chunks(&self, pks: &[String]) -> Result<Vec<Vec<u8>>, ApiError> {
-        let per_partition = if pks.len() == 1 {
-            FIRST_READ_CHUNKS_ALONE
-        } else {
-            FIRST_READ_CHUNKS_EACH
-        };
+        let catalog = self.catalog().await?;
+        let expected = |pk: &String| catalog.chunk_counts.get(pk).copied().unwrap_or(1);
         let first: Vec<(String, usize)> = pks
             .iter()
-            .flat_map(|pk| (0..per_partition).map(move |n| (pk.clone(), n)))
+            .flat_map(|pk| (0..expected(pk)).map(move |n| (pk.clone(), n)))
             .collect();
         let mut found = self.index_chunk_items(&first).await?;
         let mut rest = Vec::new();
         for pk in pks {
             let chunks = found
                 .iter()
-                .find(|(p, n, _, _)| p == pk && *n == 0)
+                .find(|(p, _, _, _)| p == pk)
                 .map_or(0, |(_, _, chunks, _)| *chunks);
-            rest.extend((per_partition..chunks).map(|n| (pk.clone(), n)));
+            rest.extend((expected(pk)..chunks).map(|n| (pk.clone(), n)));
         }
         if !rest.is_empty() {
             found.extend(self.index_chunk_items(&rest).await?);
@@ -299,16 +318,18 @@ impl Store {
                 .map_err(|e| ApiError::Internal(format!("batch get request: {e}")))?,
         );
         let mut found = Vec::new();
-        let mut attempt = 0u32;
+        // Unprocessed keys after a response with items are the 16 MB limit of
+        // one response: ask again at once. Without any item it is throttling:
+        // back off.
+        let mut stalled = 0u32;
         while let Some(request) = pending.take() {
             if request.keys.is_empty() {
                 break;
             }
-            if attempt > 0 {
-                tokio::time::sleep(Duration::from_millis(25 << attempt.min(5))).await;
+            if stalled > 0 {
+                tokio::time::sleep(Duration::from_millis(25 << stalled.min(5))).await;
             }
-            attempt += 1;
-            if attempt > 8 {
+            if stalled >= 8 {
                 return Err(ApiError::Unavailable);
             }
             let output = self
@@ -317,9 +338,12 @@ impl Store {
                 .request_items(&self.table, request)
                 .send()
                 .await?;
-            if let Some(mut responses) = output.responses {
-                found.extend(responses.remove(&self.table).unwrap_or_default());
-            }
+            let received = output
+                .responses
+                .and_then(|mut responses| responses.remove(&self.table))
+                .unwrap_or_default();
+            stalled = if received.is_empty() { stalled + 1 } else { 0 };
+            found.extend(received);
             pending = output
                 .unprocessed_keys
                 .and_then(|mut unprocessed| unprocessed.remove(&self.table));

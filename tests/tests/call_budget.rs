@@ -117,8 +117,8 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     within("random", &log.take_operations(), 2);
 }
 
-/// A partition larger than one read (many chunks, several partitions at once)
-/// comes back whole, in two round trips. Written to a table of its own.
+/// Partitions of many chunks (several at once) come back whole: in one read
+/// with the chunk directory, in two without one. Written to a table of its own.
 #[tokio::test]
 async fn partitions_larger_than_one_read_come_back_whole() {
     use aws_sdk_dynamodb::types::{
@@ -173,7 +173,7 @@ async fn partitions_larger_than_one_read_come_back_whole() {
         .collect();
     let refs: Vec<&OwnedPosting> = postings.iter().collect();
     let chunks = encode_chunks(&refs);
-    assert!(chunks.len() > 2, "more chunks than the first read asks for");
+    assert!(chunks.len() > 2, "a partition of several chunks");
     let pks = ["IF#big1".to_string(), "IF#big2".to_string()];
     for pk in &pks {
         for (n, bytes) in chunks.iter().enumerate() {
@@ -191,10 +191,26 @@ async fn partitions_larger_than_one_read_come_back_whole() {
                 .expect("put chunk");
         }
     }
+    // Without a chunk directory: the catalog (no DICT items here), chunk 0 of
+    // each partition, then the rest that chunk 0 announces.
+    let store = shared::store::Store::new(counted_client.clone(), table.clone());
+    let without_directory = store.index_chunks(&pks).await.expect("read");
+    let calls_without = log.take_operations();
+    // With the directory that `dictadmin index` writes: exactly the chunks
+    // there are, in one read.
+    let directory = pks.iter().map(|pk| (pk.clone(), chunks.len())).collect();
+    client
+        .put_item()
+        .table_name(&table)
+        .set_item(Some(shared::items::chunk_directory_item(&directory)))
+        .send()
+        .await
+        .expect("put directory");
     let store = shared::store::Store::new(counted_client, table.clone());
+    store.catalog().await.expect("catalog");
     log.take_operations();
-    let read = store.index_chunks(&pks).await.expect("read");
-    let calls = log.take_operations();
+    let with_directory = store.index_chunks(&pks).await.expect("read");
+    let calls_with = log.take_operations();
     client
         .delete_table()
         .table_name(&table)
@@ -202,15 +218,18 @@ async fn partitions_larger_than_one_read_come_back_whole() {
         .await
         .expect("delete table");
 
-    assert_eq!(read.len(), 2 * chunks.len());
-    let decoded: usize = read
-        .iter()
-        .map(|bytes| Chunk::decode(inflate(bytes).unwrap()).unwrap().len())
-        .sum();
-    assert_eq!(decoded, 2 * postings.len());
+    for read in [&without_directory, &with_directory] {
+        assert_eq!(read.len(), 2 * chunks.len());
+        let decoded: usize = read
+            .iter()
+            .map(|bytes| Chunk::decode(inflate(bytes).unwrap()).unwrap().len())
+            .sum();
+        assert_eq!(decoded, 2 * postings.len());
+    }
     assert_eq!(
-        calls,
-        ["BatchGetItem", "BatchGetItem"],
-        "first chunks, then the rest"
+        calls_without,
+        ["Query", "BatchGetItem", "BatchGetItem"],
+        "the catalog, chunk 0, then the rest"
     );
+    assert_eq!(calls_with, ["BatchGetItem"], "every chunk at once");
 }

@@ -21,6 +21,8 @@ const MANIFESTS_IN_FLIGHT: usize = 4;
 pub struct IndexSummary {
     pub entries: usize,
     pub partitions: usize,
+    /// Partitions of more than one chunk, listed in the chunk directory.
+    pub multi_chunk_partitions: usize,
     pub items: usize,
     pub bytes: usize,
     pub largest_partition: (String, usize),
@@ -37,6 +39,7 @@ pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Ind
     let mut items = Vec::new();
     let mut bytes = 0;
     let mut largest = (String::new(), 0);
+    let mut directory = BTreeMap::new();
     for (pk, members) in &partitions {
         let chunks = encode_chunks(members);
         let size: usize = chunks.iter().map(Vec::len).sum();
@@ -45,6 +48,9 @@ pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Ind
         }
         bytes += size;
         let count = chunks.len();
+        if count > 1 {
+            directory.insert(pk.clone(), count);
+        }
         items.extend(
             chunks
                 .into_iter()
@@ -56,15 +62,27 @@ pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Ind
     items.extend(random_items);
 
     let item_count = items.len();
-    let bar = progress(item_count as u64, "index items");
+    // The partitions and random blocks, then the chunk directory.
+    let bar = progress(item_count as u64 + 1, "index items");
     write_all(client, table, items, &bar)
         .await
         .map_err(|e| e.to_string())?;
     bar.finish();
+    // After the partitions, so that the directory never promises chunks that
+    // are not written yet (readers also trust each chunk's own count).
+    write_all(
+        client,
+        table,
+        vec![items::chunk_directory_item(&directory)],
+        &bar,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     record_counts(client, table, &counts).await?;
     Ok(IndexSummary {
         entries: postings.len(),
         partitions: partitions.len(),
+        multi_chunk_partitions: directory.len(),
         items: item_count,
         bytes,
         largest_partition: largest,
@@ -100,6 +118,7 @@ async fn read_manifests(
         .await?
         .iter()
         .filter_map(|item| item.get("sk").and_then(|v| v.as_s().ok()).cloned())
+        .filter(|sk| sk != items::CHUNK_DIRECTORY_SK)
         .collect();
     let per_dictionary: Vec<Vec<OwnedPosting>> = stream::iter(dictionaries)
         .map(|dictionary| async move { read_manifest(client, table, &dictionary).await })

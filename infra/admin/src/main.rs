@@ -202,9 +202,10 @@ async fn run(cli: Cli) -> Result<(), String> {
         Command::Index => {
             let summary = index::build(&clients.dynamodb, &config.entries_table).await?;
             println!(
-                "index: {} entries, {} partitions, {} items, {:.1} MB compressed, largest {} ({} KB), {:.1} s",
+                "index: {} entries, {} partitions ({} of several chunks), {} items, {:.1} MB compressed, largest {} ({} KB), {:.1} s",
                 summary.entries,
                 summary.partitions,
+                summary.multi_chunk_partitions,
                 summary.items,
                 summary.bytes as f64 / 1e6,
                 summary.largest_partition.0,
