@@ -2,15 +2,17 @@
 # Imports the benchmark corpus into the running local stack (`make up` first):
 # over a million entries from more than ten dictionaries, read from their
 # Debian packages, which are downloaded and unpacked into .local/corpus/ (not
-# installed). Prints each import's summary line; the figures go to
+# installed), builds the search index from them and measures every read path
+# (target/release/latency). Prints each step's figures; they go to
 # docs/benchmarks.md. Resumable: run it again after an interruption.
 #
 #   CORPUS=core  the 12 FreeDict dictionaries and GCIDE (1.65 million entries)
 #   CORPUS=full  (default) also WordNet and four MyThes thesauri (2.1 million
 #                entries and 4.5 million thesaurus links)
 #
-# DynamoDB Local holds everything in memory: start the stack with a larger heap,
-# for example JAVA_TOOL_OPTIONS=-Xmx12g make up
+# DynamoDB Local keeps the data in native memory (about 4.5 GB for the core
+# corpus) but makes a lot of garbage while importing: start the stack with
+# room for it, for example JAVA_TOOL_OPTIONS=-Xmx8g make up
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -31,7 +33,7 @@ if [ ! -f "$corpus/.unpacked" ]; then
 fi
 
 cargo build --release --quiet -p admin
-admin="$root/target/release/dictadmin"
+admin="$target_dir/release/dictadmin"
 share="$corpus/root/usr/share"
 freedict=()
 for index in "$share"/dictd/freedict-*.index; do freedict+=("${index%.index}"); done
@@ -45,3 +47,5 @@ time {
   fi
 }
 time "$admin" index
+echo "==> latency of every read path (${LATENCY_ROUNDS:-300} rounds)"
+"$target_dir/release/latency" "${LATENCY_ROUNDS:-300}"
