@@ -94,7 +94,7 @@ pub async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiErr
     }
     Ok(Reply::Raw {
         status: if request_failed { 400 } else { 200 },
-        body: ordered(body),
+        body,
     })
 }
 
@@ -211,21 +211,6 @@ fn complete_root(body: &Value, root_keys: &[String]) -> Value {
     } else {
         Value::Object(out)
     }
-}
-
-/// `data` first, then `errors`, as GraphQL responses are usually read.
-fn ordered(mut body: Value) -> Value {
-    let mut out = serde_json::Map::new();
-    if let Some(object) = body.as_object_mut() {
-        for key in ["data", "errors"] {
-            if let Some(value) = object.remove(key) {
-                out.insert(key.to_string(), value);
-            }
-        }
-        out.append(object);
-    }
-    out.entry("data").or_insert(Value::Null);
-    Value::Object(out)
 }
 
 fn bad_request(message: &str) -> Reply {

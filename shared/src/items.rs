@@ -98,6 +98,17 @@ pub fn chunk_directory_from_item(item: &Item) -> Result<HashMap<String, usize>, 
         .collect()
 }
 
+/// The items of one partition's compressed chunks (an index partition or a
+/// postings manifest), each recording the count.
+pub fn partition_items(pk: &str, chunks: Vec<Vec<u8>>) -> Vec<Item> {
+    let count = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(n, chunk)| index_chunk_item(pk, n, count, chunk))
+        .collect()
+}
+
 /// The chunk number, chunk count and bytes of an index chunk item.
 pub fn index_chunk_from_item(item: &Item) -> Result<(usize, usize, Vec<u8>), CorruptItem> {
     let chunk = need_s(item, "sk")?

@@ -94,12 +94,22 @@ impl Store {
         Ok(self.catalog().await?.dictionaries.clone())
     }
 
-    /// The catalog, cached in the warm instance for five minutes.
+    /// The catalog, cached in the warm instance for five minutes. One request
+    /// refreshes it while the others wait, so concurrent reads of a cold
+    /// instance (a search's partitions and its `source` check) share a Query.
     pub async fn catalog(&self) -> Result<Arc<Catalog>, ApiError> {
-        if let Some((fetched, catalog)) = self.catalog.read().await.as_ref() {
-            if fetched.elapsed() < DICTIONARY_CACHE_TTL {
-                return Ok(catalog.clone());
-            }
+        let fresh = |cached: &Option<(Instant, Arc<Catalog>)>| {
+            cached
+                .as_ref()
+                .filter(|(fetched, _)| fetched.elapsed() < DICTIONARY_CACHE_TTL)
+                .map(|(_, catalog)| catalog.clone())
+        };
+        if let Some(catalog) = fresh(&*self.catalog.read().await) {
+            return Ok(catalog);
+        }
+        let mut cached = self.catalog.write().await;
+        if let Some(catalog) = fresh(&cached) {
+            return Ok(catalog);
         }
         let found = self
             .query_partition(None, "pk", DICTIONARIES_PK.to_string())
@@ -123,7 +133,7 @@ impl Store {
             dictionaries: Arc::new(dictionaries),
             chunk_counts,
         });
-        *self.catalog.write().await = Some((Instant::now(), catalog.clone()));
+        *cached = Some((Instant::now(), catalog.clone()));
         Ok(catalog)
     }
 

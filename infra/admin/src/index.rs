@@ -12,6 +12,7 @@ use shared::items::{self, IndexKind, Item, DICTIONARIES_PK, RANDOM_BLOCK};
 use shared::model::StoredEntry;
 use shared::search::keys::{fuzzy_keys, word_grams, word_prefixes};
 use shared::search::postings::{encode_chunks, inflate, Chunk, OwnedPosting};
+use shared::store::Store;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
@@ -47,16 +48,10 @@ pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Ind
             largest = (pk.clone(), size);
         }
         bytes += size;
-        let count = chunks.len();
-        if count > 1 {
-            directory.insert(pk.clone(), count);
+        if chunks.len() > 1 {
+            directory.insert(pk.clone(), chunks.len());
         }
-        items.extend(
-            chunks
-                .into_iter()
-                .enumerate()
-                .map(|(n, chunk)| items::index_chunk_item(pk, n, count, chunk)),
-        );
+        items.extend(items::partition_items(pk, chunks));
     }
     let (random_items, counts) = random_blocks(&postings);
     items.extend(random_items);
@@ -99,14 +94,7 @@ pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry]) -> Vec<Item>
         .collect();
     postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
     let refs: Vec<&OwnedPosting> = postings.iter().collect();
-    let chunks = encode_chunks(&refs);
-    let count = chunks.len();
-    let pk = items::manifest_pk(dictionary_id);
-    chunks
-        .into_iter()
-        .enumerate()
-        .map(|(n, chunk)| items::index_chunk_item(&pk, n, count, chunk))
-        .collect()
+    items::partition_items(&items::manifest_pk(dictionary_id), encode_chunks(&refs))
 }
 
 /// The postings of every listed dictionary, from their manifests.
@@ -114,14 +102,12 @@ async fn read_manifests(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
 ) -> Result<Vec<OwnedPosting>, String> {
-    let dictionaries: Vec<String> = query_all(client, table, DICTIONARIES_PK)
-        .await?
-        .iter()
-        .filter_map(|item| item.get("sk").and_then(|v| v.as_s().ok()).cloned())
-        .filter(|sk| sk != items::CHUNK_DIRECTORY_SK)
-        .collect();
-    let per_dictionary: Vec<Vec<OwnedPosting>> = stream::iter(dictionaries)
-        .map(|dictionary| async move { read_manifest(client, table, &dictionary).await })
+    let dictionaries = Store::new(client.clone(), table.to_string())
+        .dictionaries()
+        .await
+        .map_err(|e| format!("listing the dictionaries of {table}: {e:?}"))?;
+    let per_dictionary: Vec<Vec<OwnedPosting>> = stream::iter(dictionaries.iter())
+        .map(|d| async move { read_manifest(client, table, &d.dictionary_id).await })
         .buffer_unordered(MANIFESTS_IN_FLIGHT)
         .try_collect()
         .await?;
