@@ -26,6 +26,14 @@ is_running() {
   tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$command"
 }
 
+# alive NAME: the process recorded for NAME exists. Right after `start`, use
+# this, not is_running: until the forked shell has exec'd the command, its
+# cmdline is still the script's.
+alive() {
+  local pid_file="$state/pids/$1.pid"
+  [ -f "$pid_file" ] && kill -0 "$(head -n 1 "$pid_file")" 2>/dev/null
+}
+
 # port_open PORT: something accepts connections on 127.0.0.1:PORT.
 port_open() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
@@ -70,10 +78,11 @@ stop() {
   rm -f "$pid_file"
 }
 
-# wait_for_port PORT NAME SECONDS: NAME listens on PORT (and is still alive).
+# wait_for_port PORT NAME SECONDS: NAME, just started, listens on PORT (and
+# is still alive).
 wait_for_port() {
   for _ in $(seq 1 $(( $3 * 4 ))); do
-    if ! is_running "$2"; then
+    if ! alive "$2"; then
       echo "$2 exited; see .local/logs/$2.log" >&2
       tail -20 "$state/logs/$2.log" >&2
       return 1
