@@ -3,7 +3,8 @@
 //! See docs/data-model.md for the design.
 
 use crate::fold::fold;
-use crate::model::{Dictionary, Entry, IndexedCounts, SearchResult, StoredEntry, ThesaurusItem};
+use crate::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
+use crate::search::snapshot::Section;
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::collections::{BTreeMap, HashMap};
 
@@ -21,38 +22,18 @@ pub fn thesaurus_pk(headword: &str) -> String {
     format!("T#{}", fold(headword))
 }
 
-/// The kinds of search index partition (docs/data-model.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IndexKind {
-    /// Headwords by their first 1, 2 or 3 folded characters.
-    Prefix,
-    /// Headwords by the typo keys of their first 5 characters.
-    Fuzzy,
-    /// Headwords by every 1- to 3-character substring.
-    Contains,
-}
-
-pub fn index_pk(kind: IndexKind, key: &str) -> String {
-    let tag = match kind {
-        IndexKind::Prefix => "IP",
-        IndexKind::Fuzzy => "IF",
-        IndexKind::Contains => "IC",
-    };
-    format!("{tag}#{key}")
-}
-
 /// The postings manifest of one dictionary: its import writes every entry as a
-/// posting here, in chunks like an index partition's, and `dictadmin index`
-/// builds the search indexes from the manifests, one Query per dictionary,
-/// instead of scanning every entry.
+/// posting here, in chunks, and `dictadmin index` builds the index snapshot
+/// from the manifests, one Query per dictionary, instead of scanning every
+/// entry.
 pub fn manifest_pk(dictionary_id: &str) -> String {
     format!("IX#{dictionary_id}")
 }
 
-/// One compressed chunk of an index partition. Every chunk records how many
-/// the partition has, so a reader knows when it has them all and ignores
-/// leftovers of an earlier, larger build.
-pub fn index_chunk_item(pk: &str, chunk: usize, chunks: usize, bytes: Vec<u8>) -> Item {
+/// One compressed chunk of a manifest. Every chunk records how many the
+/// manifest has, so a reader knows when it has them all and ignores leftovers
+/// of an earlier, larger import.
+fn manifest_chunk_item(pk: &str, chunk: usize, chunks: usize, bytes: Vec<u8>) -> Item {
     let mut item = Item::new();
     item.insert("pk".into(), s(pk));
     item.insert("sk".into(), s(chunk.to_string()));
@@ -61,125 +42,115 @@ pub fn index_chunk_item(pk: &str, chunk: usize, chunks: usize, bytes: Vec<u8>) -
     item
 }
 
-/// The chunk directory: the chunk count of every index partition with more
-/// than one chunk, written by `dictadmin index` after the partitions. It lives
-/// in the dictionary list's partition (`DICT`), whose one Query a warm
-/// instance caches, so that a read asks for exactly the chunks a partition
-/// has. `~` sorts after every dictionary id, which are lower-case slugs.
-pub const CHUNK_DIRECTORY_SK: &str = "~chunks";
-
-pub fn chunk_directory_item(counts: &BTreeMap<String, usize>) -> Item {
-    let mut item = Item::new();
-    item.insert("pk".into(), s(DICTIONARIES_PK));
-    item.insert("sk".into(), s(CHUNK_DIRECTORY_SK));
-    let counts = counts
-        .iter()
-        .map(|(pk, n)| (pk.clone(), AttributeValue::N(n.to_string())))
-        .collect();
-    item.insert("counts".into(), AttributeValue::M(counts));
-    item
-}
-
-pub fn chunk_directory_from_item(item: &Item) -> Result<HashMap<String, usize>, CorruptItem> {
-    let counts = item
-        .get("counts")
-        .and_then(|v| v.as_m().ok())
-        .ok_or(CorruptItem("counts".into()))?;
-    counts
-        .iter()
-        .map(|(pk, n)| {
-            let n = n
-                .as_n()
-                .ok()
-                .and_then(|n| n.parse().ok())
-                .ok_or(CorruptItem(format!("counts.{pk}")))?;
-            Ok((pk.clone(), n))
-        })
-        .collect()
-}
-
-/// The items of one partition's compressed chunks (an index partition or a
-/// postings manifest), each recording the count.
-pub fn partition_items(pk: &str, chunks: Vec<Vec<u8>>) -> Vec<Item> {
+/// The items of a manifest's compressed chunks, each recording the count.
+pub fn manifest_items(pk: &str, chunks: Vec<Vec<u8>>) -> Vec<Item> {
     let count = chunks.len();
     chunks
         .into_iter()
         .enumerate()
-        .map(|(n, chunk)| index_chunk_item(pk, n, count, chunk))
+        .map(|(n, chunk)| manifest_chunk_item(pk, n, count, chunk))
         .collect()
 }
 
-/// The chunk number, chunk count and bytes of an index chunk item.
-pub fn index_chunk_from_item(item: &Item) -> Result<(usize, usize, Vec<u8>), CorruptItem> {
+/// The chunk number, chunk count and bytes of a manifest chunk item.
+pub fn manifest_chunk_from_item(item: &Item) -> Result<(usize, usize, Vec<u8>), CorruptItem> {
     let chunk = need_s(item, "sk")?
         .parse()
         .map_err(|_| CorruptItem("sk".into()))?;
     let chunks = get_u64(item, "chunks").ok_or(CorruptItem("chunks".into()))? as usize;
-    let bytes = item
-        .get("p")
-        .and_then(|v| v.as_b().ok())
-        .ok_or(CorruptItem("p".into()))?
-        .clone()
-        .into_inner();
-    Ok((chunk, chunks, bytes))
+    Ok((chunk, chunks, need_b(item, "p")?))
 }
 
-/// Entries per random block: small enough to read cheaply, large enough that a
-/// dictionary needs few items.
-pub const RANDOM_BLOCK: u64 = 256;
+/// The pointer to the current index snapshot, in the dictionary list's
+/// partition (`DICT`), whose one Query a warm instance caches: a new build
+/// is seen within that cache's lifetime. `~` sorts after every dictionary id,
+/// which are lower-case slugs.
+pub const SNAPSHOT_POINTER_SK: &str = "~snapshot";
 
-/// Random blocks number a dictionary's entries densely (all of them, or only
-/// those with audio), `RANDOM_BLOCK` to an item.
-pub fn random_block_pk(dictionary_id: &str, audio_only: bool) -> String {
-    let set = if audio_only { "audio" } else { "all" };
-    format!("IR#{dictionary_id}#{set}")
+/// A build of the index snapshot and how many parts each section has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotBuild {
+    pub build: String,
+    pub parts: BTreeMap<Section, usize>,
 }
 
-pub fn random_block_item(pk: &str, block: u64, entries: &[(String, String)]) -> Item {
+/// The pointer names the current build and keeps the previous one, whose
+/// items stay readable for instances that still cache the old pointer; the
+/// build before that is deleted when a new one is published.
+pub fn snapshot_pointer_item(current: &SnapshotBuild, previous: Option<&SnapshotBuild>) -> Item {
+    let parts = |b: &SnapshotBuild| {
+        AttributeValue::M(
+            b.parts
+                .iter()
+                .map(|(section, n)| (section.name().to_string(), AttributeValue::N(n.to_string())))
+                .collect(),
+        )
+    };
     let mut item = Item::new();
-    item.insert("pk".into(), s(pk));
-    item.insert("sk".into(), s(block.to_string()));
-    let (ids, words): (Vec<String>, Vec<String>) = entries.iter().cloned().unzip();
-    item.insert("ids".into(), string_list(&ids));
-    item.insert("words".into(), string_list(&words));
+    item.insert("pk".into(), s(DICTIONARIES_PK));
+    item.insert("sk".into(), s(SNAPSHOT_POINTER_SK));
+    item.insert("build".into(), s(current.build.as_str()));
+    item.insert("parts".into(), parts(current));
+    if let Some(previous) = previous {
+        item.insert("previousBuild".into(), s(previous.build.as_str()));
+        item.insert("previousParts".into(), parts(previous));
+    }
     item
 }
 
-/// The `(id, word)` pairs of a random block.
-pub fn random_block_from_item(item: &Item) -> Vec<(String, String)> {
-    get_list(item, "ids")
-        .into_iter()
-        .zip(get_list(item, "words"))
-        .collect()
+/// The current and the previous build of a pointer item.
+pub fn snapshot_pointer_from_item(
+    item: &Item,
+) -> Result<(SnapshotBuild, Option<SnapshotBuild>), CorruptItem> {
+    let read = |build: &str, parts: &str| -> Result<SnapshotBuild, CorruptItem> {
+        let map = item
+            .get(parts)
+            .and_then(|v| v.as_m().ok())
+            .ok_or(CorruptItem(parts.into()))?;
+        let mut counts = BTreeMap::new();
+        for (name, n) in map {
+            let section = Section::from_name(name).ok_or(CorruptItem(format!("{parts}.{name}")))?;
+            let n = n
+                .as_n()
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .ok_or(CorruptItem(format!("{parts}.{name}")))?;
+            counts.insert(section, n);
+        }
+        if counts.len() != Section::ALL.len() {
+            return Err(CorruptItem(parts.into()));
+        }
+        Ok(SnapshotBuild {
+            build: need_s(item, build)?,
+            parts: counts,
+        })
+    };
+    let previous = match item.get("previousBuild") {
+        Some(_) => Some(read("previousBuild", "previousParts")?),
+        None => None,
+    };
+    Ok((read("build", "parts")?, previous))
 }
 
-/// The attributes of an entry that a search result shows.
-pub const SEARCH_RESULT_ATTRIBUTES: [&str; 10] = [
-    "id",
-    "word",
-    "plainText",
-    "sourceLang",
-    "targetLang",
-    "dictionaryId",
-    "dictionaryName",
-    "partOfSpeech",
-    "phonetic",
-    "hasAudio",
-];
+/// Partition of one section of one snapshot build; its parts are numbered.
+pub fn snapshot_part_pk(build: &str, section: Section) -> String {
+    format!("S#{build}#{}", section.name())
+}
 
-pub fn search_result_from_item(item: &Item) -> Result<SearchResult, CorruptItem> {
-    Ok(SearchResult {
-        id: need_s(item, "id")?,
-        word: need_s(item, "word")?,
-        preview: crate::search::preview(&get_s(item, "plainText").unwrap_or_default()),
-        source_lang: need_s(item, "sourceLang")?,
-        target_lang: get_s(item, "targetLang"),
-        dictionary_id: need_s(item, "dictionaryId")?,
-        dictionary_name: need_s(item, "dictionaryName")?,
-        part_of_speech: get_s(item, "partOfSpeech"),
-        phonetic: get_s(item, "phonetic"),
-        has_audio: get_bool(item, "hasAudio"),
-    })
+pub fn snapshot_part_item(build: &str, section: Section, part: usize, bytes: Vec<u8>) -> Item {
+    let mut item = Item::new();
+    item.insert("pk".into(), s(snapshot_part_pk(build, section)));
+    item.insert("sk".into(), s(part.to_string()));
+    item.insert("b".into(), AttributeValue::B(bytes.into()));
+    item
+}
+
+/// The part number and bytes of a snapshot part item.
+pub fn snapshot_part_from_item(item: &Item) -> Result<(usize, Vec<u8>), CorruptItem> {
+    let part = need_s(item, "sk")?
+        .parse()
+        .map_err(|_| CorruptItem("sk".into()))?;
+    Ok((part, need_b(item, "b")?))
 }
 
 pub fn entry_pk(dictionary_id: &str, entry_id: &str) -> String {
@@ -208,6 +179,13 @@ fn get_list(item: &Item, name: &str) -> Vec<String> {
         .and_then(|v| v.as_l().ok())
         .map(|list| list.iter().filter_map(|v| v.as_s().ok().cloned()).collect())
         .unwrap_or_default()
+}
+
+fn need_b(item: &Item, name: &str) -> Result<Vec<u8>, CorruptItem> {
+    item.get(name)
+        .and_then(|v| v.as_b().ok())
+        .map(|b| b.clone().into_inner())
+        .ok_or(CorruptItem(name.to_string()))
 }
 
 fn get_bool(item: &Item, name: &str) -> bool {
@@ -371,10 +349,6 @@ pub fn dictionary_from_item(item: &Item) -> Result<Dictionary, CorruptItem> {
         entry_count: get_u64(item, "entryCount").unwrap_or(0),
         licence: get_s(item, "licence").unwrap_or_default(),
         origin: get_s(item, "origin").unwrap_or_default(),
-        indexed: IndexedCounts {
-            entries: get_u64(item, "indexedEntries").unwrap_or(0),
-            with_audio: get_u64(item, "indexedAudioEntries").unwrap_or(0),
-        },
     })
 }
 
@@ -408,20 +382,29 @@ mod tests {
     }
 
     #[test]
-    fn the_chunk_directory_round_trips_and_sorts_after_every_dictionary() {
-        let counts: BTreeMap<String, usize> =
-            [("IC#e".to_string(), 60), ("IP#s".to_string(), 9)].into();
-        let item = chunk_directory_item(&counts);
+    fn the_snapshot_pointer_round_trips_and_sorts_after_every_dictionary() {
+        let build = |id: &str, n: usize| SnapshotBuild {
+            build: id.into(),
+            parts: Section::ALL.iter().map(|s| (*s, n)).collect(),
+        };
+        let item = snapshot_pointer_item(&build("b2", 3), Some(&build("b1", 2)));
         assert_eq!(item["pk"].as_s().unwrap(), DICTIONARIES_PK);
-        let back = chunk_directory_from_item(&item).unwrap();
-        assert_eq!(back, counts.into_iter().collect::<HashMap<_, _>>());
-        assert!(CHUNK_DIRECTORY_SK > "zzz-any-dictionary-id");
-        let mut broken = item.clone();
-        broken.insert(
-            "counts".into(),
-            AttributeValue::M([("IC#e".to_string(), AttributeValue::S("x".into()))].into()),
+        assert_eq!(
+            snapshot_pointer_from_item(&item).unwrap(),
+            (build("b2", 3), Some(build("b1", 2)))
         );
-        assert!(chunk_directory_from_item(&broken).is_err());
+        let first = snapshot_pointer_item(&build("b1", 1), None);
+        assert_eq!(
+            snapshot_pointer_from_item(&first).unwrap(),
+            (build("b1", 1), None)
+        );
+        assert!(SNAPSHOT_POINTER_SK > "zzz-any-dictionary-id");
+        let mut broken = item.clone();
+        broken.insert("parts".into(), AttributeValue::M(Default::default()));
+        assert!(snapshot_pointer_from_item(&broken).is_err());
+        let part = snapshot_part_item("b2", Section::Grams, 4, vec![1, 2]);
+        assert_eq!(part["pk"].as_s().unwrap(), "S#b2#grams");
+        assert_eq!(snapshot_part_from_item(&part).unwrap(), (4, vec![1, 2]));
     }
 
     #[test]
@@ -479,7 +462,6 @@ mod tests {
             entry_count: 147_000,
             licence: "WordNet 3.0 licence".into(),
             origin: "wordnet-base".into(),
-            indexed: Default::default(),
         };
         assert_eq!(dictionary_from_item(&dictionary_to_item(&d)).unwrap(), d);
     }

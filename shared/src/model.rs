@@ -16,17 +16,6 @@ pub struct Dictionary {
     pub licence: String,
     /// Where the data comes from (for example the Debian package name).
     pub origin: String,
-    /// What the search index holds of this dictionary (random picks number
-    /// these entries); written by `dictadmin index`.
-    #[serde(skip)]
-    #[graphql(skip)]
-    pub indexed: IndexedCounts,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct IndexedCounts {
-    pub entries: u64,
-    pub with_audio: u64,
 }
 
 /// One search hit (interface section 2, "Search result").

@@ -5,18 +5,15 @@ use crate::app::App;
 use crate::auth::KeyRecord;
 use crate::error::ApiError;
 use crate::fold::fold;
-use crate::items::{self, IndexKind, RANDOM_BLOCK};
 use crate::model::{
     Dictionary, Entry, RandomItem, SearchResult, StoredEntry, ThesaurusItem, UsageRecord,
     RELATIONSHIP_TYPES,
 };
 use crate::params::LangFilter;
 use crate::quota::Period;
-use crate::search::keys::{fuzzy_keys, query_gram, query_prefix};
-use crate::search::postings::{inflate, Chunk};
-use crate::search::rank::{self, Filters, MatchRule, MatchType};
-use crate::store::choose_entry_for_word;
-use std::collections::HashMap;
+use crate::search::rank::{Filters, MatchRule, MatchType};
+use crate::search::snapshot::Index;
+use crate::store::{choose_entry_for_word, Needs};
 use std::time::Duration;
 
 /// How long a presigned audio URL stays valid when no CDN is configured.
@@ -55,19 +52,30 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
     }
 }
 
+/// Typo-tolerant headwords of the dictionary, from the index snapshot.
 async fn suggestions(app: &App, source: &str, word: &str) -> Result<Vec<String>, ApiError> {
     let folded = fold(word);
     if folded.is_empty() {
         return Ok(Vec::new());
     }
     let rule = MatchRule::new(&folded, MatchType::Prefix, true);
-    let chunks = read_partitions(app, &partitions_for(&rule)).await?;
+    let snapshot = app.store.snapshot(Needs::default()).await?;
     let filters = Filters {
         source: Some(source),
         ..Filters::default()
     };
-    let page = rank::rank_page(postings(&chunks), &rule, &filters, 0, 10 * SUGGESTIONS);
-    Ok(rank::distinct_words(&page, SUGGESTIONS))
+    let hits = snapshot
+        .index
+        .search(None, &rule, &filters, 0, 10 * SUGGESTIONS)
+        .map_err(internal)?;
+    let mut words: Vec<String> = Vec::new();
+    for &ordinal in &hits.ordinals {
+        let word = snapshot.index.word(ordinal);
+        if words.len() < SUGGESTIONS && !words.iter().any(|w| w == word) {
+            words.push(word.to_string());
+        }
+    }
+    Ok(words)
 }
 
 /// Search parameters of decisions.md, validated by the caller.
@@ -91,8 +99,9 @@ pub struct SearchPage {
     pub total: usize,
 }
 
-/// Search: the matching postings of one to ten index partitions, ranked and
-/// cut in memory, then the page's entries in one BatchGetItem.
+/// Search: matched, ranked and cut in the index snapshot held in memory;
+/// the page's fields come from the snapshot too, so a warm instance reads
+/// nothing.
 pub async fn search(app: &App, p: &SearchParams) -> Result<SearchPage, ApiError> {
     let folded = fold(&p.q);
     if folded.is_empty() {
@@ -103,42 +112,76 @@ pub async fn search(app: &App, p: &SearchParams) -> Result<SearchPage, ApiError>
         });
     }
     let rule = MatchRule::new(&folded, p.match_type, p.fuzzy);
-    let pks = partitions_for(&rule);
-    let (chunks, checked) = tokio::join!(
-        read_partitions(app, &pks),
+    let needs = Needs {
+        records: true,
+        grams: rule.match_type == MatchType::Contains,
+    };
+    let (snapshot, checked) = tokio::join!(
+        app.store.snapshot(needs),
         check_source(app, p.source.as_deref())
     );
     checked?;
-    let chunks = chunks?;
+    let snapshot = snapshot?;
     let filters = Filters {
         lang: p.lang.as_ref(),
         source: p.source.as_deref(),
         part_of_speech: p.pos.as_deref(),
         has_audio: p.has_audio,
     };
-    let page = rank::rank_page(
-        postings(&chunks),
-        &rule,
-        &filters,
-        p.offset as usize,
-        p.limit as usize,
-    );
-    let keys: Vec<(String, String)> = page
-        .items
+    let hits = snapshot
+        .index
+        .search(
+            snapshot.grams.as_deref(),
+            &rule,
+            &filters,
+            p.offset as usize,
+            p.limit as usize,
+        )
+        .map_err(internal)?;
+    let records = snapshot
+        .records
+        .as_deref()
+        .expect("asked for")
+        .get(&hits.ordinals)
+        .map_err(internal)?;
+    let dictionaries = app.store.dictionaries().await?;
+    let results = hits
+        .ordinals
         .iter()
-        .map(|r| (r.posting.dictionary.id.clone(), r.posting.id.to_text()))
+        .zip(records)
+        .map(|(&ordinal, record)| {
+            let d = snapshot.index.dictionary(ordinal);
+            SearchResult {
+                id: record.id,
+                word: snapshot.index.word(ordinal).to_string(),
+                preview: record.preview,
+                source_lang: d.source_lang.clone(),
+                target_lang: d.target_lang.clone(),
+                dictionary_id: d.id.clone(),
+                dictionary_name: dictionary_name(&dictionaries, &d.id),
+                part_of_speech: snapshot.index.part_of_speech(ordinal).map(str::to_string),
+                phonetic: record.phonetic,
+                has_audio: snapshot.index.has_audio(ordinal),
+            }
+        })
         .collect();
-    let mut found = if keys.is_empty() {
-        HashMap::new()
-    } else {
-        app.store.search_results(&keys).await?
-    };
-    // In rank order; an entry deleted since the index was built is skipped.
-    let results = keys.iter().filter_map(|k| found.remove(k)).collect();
     Ok(SearchPage {
         results,
-        total: page.total,
+        total: hits.total,
     })
+}
+
+/// A dictionary's name from the catalog (its id if it left the catalog
+/// since the snapshot was built).
+fn dictionary_name(dictionaries: &[Dictionary], id: &str) -> String {
+    dictionaries
+        .iter()
+        .find(|d| d.dictionary_id == id)
+        .map_or_else(|| id.to_string(), |d| d.dictionary_name.clone())
+}
+
+fn internal(err: crate::search::codec::CorruptData) -> ApiError {
+    ApiError::Internal(err.to_string())
 }
 
 /// The entries a search finds, read whole, in search order, those with
@@ -163,7 +206,7 @@ pub async fn examples(app: &App, p: &SearchParams) -> Result<Vec<Entry>, ApiErro
 }
 
 /// Autocomplete: distinct headwords starting with `q`, alphabetical by folded
-/// form; one prefix partition.
+/// form, from the index snapshot.
 pub async fn autocomplete(
     app: &App,
     q: &str,
@@ -175,26 +218,22 @@ pub async fn autocomplete(
     if folded.is_empty() {
         return Ok(Vec::new());
     }
-    let pks = [items::index_pk(IndexKind::Prefix, &query_prefix(&folded))];
-    let (chunks, checked) = tokio::join!(read_partitions(app, &pks), check_source(app, source));
+    let (snapshot, checked) = tokio::join!(
+        app.store.snapshot(Needs::default()),
+        check_source(app, source)
+    );
     checked?;
     let filters = Filters {
         lang,
         source,
         ..Filters::default()
     };
-    Ok(rank::autocomplete(
-        postings(&chunks?),
-        &folded,
-        &filters,
-        limit,
-    ))
+    Ok(snapshot?.index.autocomplete(&folded, &filters, limit))
 }
 
-/// Random headwords: `count` distinct picks, uniform over the entries of the
-/// dictionaries that pass the filters. Every dictionary numbers its entries
-/// densely in random blocks, so a uniform number in `0..total` names exactly
-/// one entry: no "random key, then the next item" bias.
+/// Random headwords: `count` distinct picks, uniform over the entries that
+/// pass the filters: a uniform number below their count names exactly one
+/// entry of the snapshot, so no entry is favoured by gaps.
 pub async fn random(
     app: &App,
     lang: Option<&LangFilter>,
@@ -202,104 +241,44 @@ pub async fn random(
     has_audio: bool,
     count: usize,
 ) -> Result<Vec<RandomItem>, ApiError> {
-    check_source(app, source).await?;
+    let needs = Needs {
+        records: true,
+        grams: false,
+    };
+    let (snapshot, checked) = tokio::join!(app.store.snapshot(needs), check_source(app, source));
+    checked?;
+    let snapshot = snapshot?;
+    let filters = Filters {
+        lang,
+        source,
+        has_audio,
+        ..Filters::default()
+    };
+    let picks = snapshot.index.random(&filters, count, &mut rand::rng());
+    let records = snapshot
+        .records
+        .as_deref()
+        .expect("asked for")
+        .get(&picks)
+        .map_err(internal)?;
     let dictionaries = app.store.dictionaries().await?;
-    let pool: Vec<(&Dictionary, u64)> = dictionaries
-        .iter()
-        .filter(|d| source.is_none_or(|s| d.dictionary_id == s))
-        .filter(|d| lang.is_none_or(|l| l.matches(&d.source_lang, d.target_lang.as_deref())))
-        .map(|d| {
-            let size = if has_audio {
-                d.indexed.with_audio
-            } else {
-                d.indexed.entries
-            };
-            (d, size)
-        })
-        .filter(|(_, size)| *size > 0)
-        .collect();
-    let total: u64 = pool.iter().map(|(_, size)| size).sum();
-    if total == 0 {
-        return Ok(Vec::new());
-    }
-    let amount = count.min(usize::try_from(total).unwrap_or(usize::MAX));
-    let picks: Vec<(&Dictionary, u64)> =
-        rand::seq::index::sample(&mut rand::rng(), total as usize, amount)
-            .into_iter()
-            .map(|n| locate(&pool, n as u64))
-            .collect();
-    let blocks: Vec<(String, u64)> = picks
-        .iter()
-        .map(|(d, n)| {
-            (
-                items::random_block_pk(&d.dictionary_id, has_audio),
-                n / RANDOM_BLOCK,
-            )
-        })
-        .collect();
-    let found = app.store.random_blocks(&blocks).await?;
     Ok(picks
         .iter()
-        .zip(&blocks)
-        .filter_map(|((d, n), block)| {
-            let (id, word) = found.get(block)?.get((n % RANDOM_BLOCK) as usize)?;
-            Some(RandomItem {
-                id: id.clone(),
-                word: word.clone(),
-                dictionary_id: d.dictionary_id.clone(),
-                dictionary_name: d.dictionary_name.clone(),
-                source_lang: d.source_lang.clone(),
-                target_lang: d.target_lang.clone(),
-            })
-        })
+        .zip(records)
+        .map(|(&ordinal, record)| random_item(&snapshot.index, &dictionaries, ordinal, record.id))
         .collect())
 }
 
-/// The dictionary and ordinal of the `n`th entry of the pool.
-fn locate<'a>(pool: &[(&'a Dictionary, u64)], mut n: u64) -> (&'a Dictionary, u64) {
-    for (d, size) in pool {
-        if n < *size {
-            return (d, n);
-        }
-        n -= size;
+fn random_item(index: &Index, dictionaries: &[Dictionary], ordinal: u32, id: String) -> RandomItem {
+    let d = index.dictionary(ordinal);
+    RandomItem {
+        id,
+        word: index.word(ordinal).to_string(),
+        dictionary_id: d.id.clone(),
+        dictionary_name: dictionary_name(dictionaries, &d.id),
+        source_lang: d.source_lang.clone(),
+        target_lang: d.target_lang.clone(),
     }
-    unreachable!("n is below the pool's total")
-}
-
-/// The index partitions a query reads: one contains partition, the typo-key
-/// partitions (which also hold every literal match), or one prefix partition.
-pub fn partitions_for(rule: &MatchRule) -> Vec<String> {
-    match rule.match_type {
-        MatchType::Contains => vec![items::index_pk(
-            IndexKind::Contains,
-            &query_gram(&rule.query),
-        )],
-        _ if rule.max_edits > 0 => fuzzy_keys(&rule.query)
-            .iter()
-            .map(|key| items::index_pk(IndexKind::Fuzzy, key))
-            .collect(),
-        _ => vec![items::index_pk(
-            IndexKind::Prefix,
-            &query_prefix(&rule.query),
-        )],
-    }
-}
-
-async fn read_partitions(app: &App, pks: &[String]) -> Result<Vec<Chunk>, ApiError> {
-    app.store
-        .index_chunks(pks)
-        .await?
-        .into_iter()
-        .map(|bytes| {
-            inflate(&bytes)
-                .and_then(Chunk::decode)
-                .map_err(|e| ApiError::Internal(e.to_string()))
-        })
-        .collect()
-}
-
-fn postings(chunks: &[Chunk]) -> impl Iterator<Item = crate::search::postings::Posting<'_>> {
-    chunks.iter().flat_map(Chunk::postings)
 }
 
 /// The audio URL of an entry: 404 `No audio found` when it has none.

@@ -1,14 +1,18 @@
-//! Reads of the entries table: entries by id and by word, index chunks, and the
-//! catalog (the dictionary list and the index's chunk directory). Every method
-//! is one DynamoDB round trip (the catalog is cached in a warm instance), and
-//! none scans.
+//! Reads of the entries table: entries by id and by word, thesaurus links, the
+//! catalog (the dictionary list and the pointer to the index snapshot) and the
+//! snapshot's sections. Entry reads are one DynamoDB round trip each; the
+//! catalog and the snapshot are held by a warm instance, and nothing scans.
 
 use crate::error::ApiError;
 use crate::fold::fold;
-use crate::items::{self, Item, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
-use crate::model::{Dictionary, SearchResult, StoredEntry, ThesaurusItem};
+use crate::items::{self, Item, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
+use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
+use crate::search::codec::CorruptData;
+use crate::search::snapshot::{self, Grams, Index, Records, Section};
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use futures::future::try_join_all;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::RwLock;
@@ -21,17 +25,72 @@ const BATCH_GET_KEYS: usize = 100;
 pub const DICTIONARY_CACHE_TTL: Duration = Duration::from_secs(300);
 
 /// What one Query of the `DICT` partition gives: every dictionary, sorted by
-/// id, and the chunk count of every index partition with more than one.
+/// id, and the current build of the index snapshot (none before the first
+/// `dictadmin index`).
 #[derive(Debug, Default)]
 pub struct Catalog {
     pub dictionaries: Arc<Vec<Dictionary>>,
-    pub chunk_counts: HashMap<String, usize>,
+    pub snapshot: Option<SnapshotBuild>,
+}
+
+/// The sections of the index snapshot that a request reads: the [`Index`]
+/// always, the others when asked for.
+pub struct SnapshotView {
+    pub index: Arc<Index>,
+    pub records: Option<Arc<Records>>,
+    pub grams: Option<Arc<Grams>>,
+}
+
+/// Which of the lazily loaded sections a request needs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Needs {
+    pub records: bool,
+    pub grams: bool,
 }
 
 pub struct Store {
     client: aws_sdk_dynamodb::Client,
     table: String,
     catalog: RwLock<Option<(Instant, Arc<Catalog>)>>,
+    index: Held<Index>,
+    records: Held<Records>,
+    grams: Held<Grams>,
+}
+
+/// One section of the snapshot held in memory, with the build it belongs to:
+/// loaded by the first request that needs it (the others wait for that one
+/// load), replaced when the catalog names another build.
+struct Held<T>(RwLock<Option<(String, Arc<T>)>>);
+
+impl<T> Held<T> {
+    fn new() -> Self {
+        Self(RwLock::new(None))
+    }
+
+    async fn get<F, Fut>(&self, build: &str, load: F) -> Result<Arc<T>, ApiError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<T, ApiError>>,
+    {
+        let current = |held: &Option<(String, Arc<T>)>| {
+            held.as_ref()
+                .filter(|(b, _)| b == build)
+                .map(|(_, value)| value.clone())
+        };
+        if let Some(value) = current(&*self.0.read().await) {
+            return Ok(value);
+        }
+        let mut held = self.0.write().await;
+        if let Some(value) = current(&held) {
+            return Ok(value);
+        }
+        // The old build is dropped before the new one is loaded, so that an
+        // instance never holds two builds at once.
+        *held = None;
+        let value = Arc::new(load().await?);
+        *held = Some((build.to_string(), value.clone()));
+        Ok(value)
+    }
 }
 
 impl Store {
@@ -40,6 +99,9 @@ impl Store {
             client,
             table,
             catalog: RwLock::new(None),
+            index: Held::new(),
+            records: Held::new(),
+            grams: Held::new(),
         }
     }
 
@@ -115,15 +177,15 @@ impl Store {
             .query_partition(None, "pk", DICTIONARIES_PK.to_string())
             .await?;
         let mut dictionaries = Vec::new();
-        let mut chunk_counts = HashMap::new();
+        let mut snapshot = None;
         for item in &found {
             if item
                 .get("sk")
                 .and_then(|v| v.as_s().ok())
                 .map(String::as_str)
-                == Some(items::CHUNK_DIRECTORY_SK)
+                == Some(items::SNAPSHOT_POINTER_SK)
             {
-                chunk_counts = items::chunk_directory_from_item(item).map_err(corrupt)?;
+                snapshot = Some(items::snapshot_pointer_from_item(item).map_err(corrupt)?.0);
             } else {
                 dictionaries.push(items::dictionary_from_item(item).map_err(corrupt)?);
             }
@@ -131,7 +193,7 @@ impl Store {
         dictionaries.sort_by(|a, b| a.dictionary_id.cmp(&b.dictionary_id));
         let catalog = Arc::new(Catalog {
             dictionaries: Arc::new(dictionaries),
-            chunk_counts,
+            snapshot,
         });
         *cached = Some((Instant::now(), catalog.clone()));
         Ok(catalog)
@@ -167,83 +229,74 @@ impl Store {
         }
     }
 
-    /// Every chunk (compressed) of the given index partitions. The cached
-    /// chunk directory says how many each has, so one BatchGetItem asks for
-    /// exactly those (a response over 16 MB comes in two). Without a directory,
-    /// or with one older than the partition, chunk 0 tells the real count and
-    /// one more read fetches the rest.
-    pub async fn index_chunks(&self, pks: &[String]) -> Result<Vec<Vec<u8>>, ApiError> {
+    /// The sections of the current index snapshot that a request needs. A
+    /// warm instance holds them: no read at all. A cold one (or one that
+    /// sees a new build) loads the missing sections concurrently, each with
+    /// BatchGetItem of its parts. Before the first build, an empty snapshot.
+    pub async fn snapshot(&self, needs: Needs) -> Result<SnapshotView, ApiError> {
         let catalog = self.catalog().await?;
-        let expected = |pk: &String| catalog.chunk_counts.get(pk).copied().unwrap_or(1);
-        let first: Vec<(String, usize)> = pks
-            .iter()
-            .flat_map(|pk| (0..expected(pk)).map(move |n| (pk.clone(), n)))
-            .collect();
-        let mut found = self.index_chunk_items(&first).await?;
-        let mut rest = Vec::new();
-        for pk in pks {
-            let chunks = found
-                .iter()
-                .find(|(p, _, _, _)| p == pk)
-                .map_or(0, |(_, _, chunks, _)| *chunks);
-            rest.extend((expected(pk)..chunks).map(|n| (pk.clone(), n)));
-        }
-        if !rest.is_empty() {
-            found.extend(self.index_chunk_items(&rest).await?);
-        }
-        // Leftovers of an earlier, larger build of a partition are ignored.
-        Ok(found
-            .into_iter()
-            .filter(|(_, n, chunks, _)| n < chunks)
-            .map(|(_, _, _, bytes)| bytes)
-            .collect())
+        let build = catalog.snapshot.as_ref();
+        let id = build.map_or("", |b| b.build.as_str());
+        let index = self.index.get(id, || async {
+            let (core, terms) = tokio::try_join!(
+                self.section(build, Section::Core),
+                self.section(build, Section::Terms)
+            )?;
+            Index::decode(&core, terms).map_err(corrupt_snapshot)
+        });
+        let records = async {
+            if !needs.records {
+                return Ok(None);
+            }
+            let load = || async {
+                Records::decode(self.section(build, Section::Records).await?)
+                    .map_err(corrupt_snapshot)
+            };
+            self.records.get(id, load).await.map(Some)
+        };
+        let grams = async {
+            if !needs.grams {
+                return Ok(None);
+            }
+            let load = || async {
+                Grams::decode(self.section(build, Section::Grams).await?).map_err(corrupt_snapshot)
+            };
+            self.grams.get(id, load).await.map(Some)
+        };
+        let (index, records, grams) = tokio::try_join!(index, records, grams)?;
+        Ok(SnapshotView {
+            index,
+            records,
+            grams,
+        })
     }
 
-    async fn index_chunk_items(
+    /// The bytes of one section: its parts in order, all of them.
+    async fn section(
         &self,
-        keys: &[(String, usize)],
-    ) -> Result<Vec<(String, usize, usize, Vec<u8>)>, ApiError> {
-        let keys: Vec<Item> = keys
-            .iter()
-            .map(|(pk, n)| primary_key(pk.clone(), n.to_string()))
+        build: Option<&SnapshotBuild>,
+        section: Section,
+    ) -> Result<Vec<u8>, ApiError> {
+        let Some(build) = build else {
+            return Ok(empty_section(section));
+        };
+        let count = build.parts.get(&section).copied().unwrap_or(0);
+        let pk = items::snapshot_part_pk(&build.build, section);
+        let keys: Vec<Item> = (0..count)
+            .map(|n| primary_key(pk.clone(), n.to_string()))
             .collect();
-        let items = self.batch_get(keys, None).await?;
-        items
+        let mut parts: Vec<(usize, Vec<u8>)> = self
+            .batch_get(keys)
+            .await?
             .iter()
-            .map(|item| {
-                let pk = item
-                    .get("pk")
-                    .and_then(|v| v.as_s().ok())
-                    .cloned()
-                    .unwrap_or_default();
-                let (n, chunks, bytes) = items::index_chunk_from_item(item).map_err(corrupt)?;
-                Ok((pk, n, chunks, bytes))
-            })
-            .collect()
-    }
-
-    /// The search results of these `(dictionaryId, entryId)` pairs, keyed by
-    /// them; entries that no longer exist are absent. At most 100 pairs.
-    pub async fn search_results(
-        &self,
-        entries: &[(String, String)],
-    ) -> Result<HashMap<(String, String), SearchResult>, ApiError> {
-        let keys = entries
-            .iter()
-            .map(|(dictionary, id)| {
-                primary_key(items::entry_pk(dictionary, id), ENTRY_SK.to_string())
-            })
-            .collect();
-        let found = self
-            .batch_get(keys, Some(&items::SEARCH_RESULT_ATTRIBUTES))
-            .await?;
-        found
-            .iter()
-            .map(|item| {
-                let result = items::search_result_from_item(item).map_err(corrupt)?;
-                Ok(((result.dictionary_id.clone(), result.id.clone()), result))
-            })
-            .collect()
+            .map(|item| items::snapshot_part_from_item(item).map_err(corrupt))
+            .collect::<Result<_, _>>()?;
+        if parts.len() != count {
+            // The build was replaced twice since the catalog was read.
+            return Err(ApiError::Unavailable);
+        }
+        parts.sort_unstable_by_key(|(n, _)| *n);
+        Ok(parts.into_iter().flat_map(|(_, bytes)| bytes).collect())
     }
 
     /// Whole entries by `(dictionaryId, entryId)`, keyed by them; at most 100.
@@ -257,7 +310,7 @@ impl Store {
                 primary_key(items::entry_pk(dictionary, id), ENTRY_SK.to_string())
             })
             .collect();
-        let found = self.batch_get(keys, None).await?;
+        let found = self.batch_get(keys).await?;
         found
             .iter()
             .map(|item| {
@@ -268,62 +321,22 @@ impl Store {
             .collect()
     }
 
-    /// Random blocks by `(partition, block number)`: the `(id, word)` pairs of
-    /// each. At most 100 blocks.
-    pub async fn random_blocks(
-        &self,
-        blocks: &[(String, u64)],
-    ) -> Result<HashMap<(String, u64), Vec<(String, String)>>, ApiError> {
-        let keys = blocks
-            .iter()
-            .map(|(pk, block)| primary_key(pk.clone(), block.to_string()))
-            .collect();
-        let found = self.batch_get(keys, None).await?;
-        found
-            .iter()
-            .map(|item| {
-                let pk = items::need_s(item, "pk").map_err(corrupt)?;
-                let block = items::need_s(item, "sk")
-                    .map_err(corrupt)?
-                    .parse()
-                    .map_err(|_| ApiError::Internal("random block sort key".into()))?;
-                Ok(((pk, block), items::random_block_from_item(item)))
-            })
-            .collect()
-    }
-
-    /// BatchGetItem of distinct keys, following unprocessed keys. Each 100
-    /// keys and each follow-up is one more round trip; DynamoDB only leaves
-    /// keys unprocessed past 16 MB or when throttled.
-    async fn batch_get(
-        &self,
-        mut keys: Vec<Item>,
-        projection: Option<&[&str]>,
-    ) -> Result<Vec<Item>, ApiError> {
+    /// BatchGetItem of distinct keys, following unprocessed keys. Groups of
+    /// 100 keys are read concurrently; DynamoDB only leaves keys unprocessed
+    /// past 16 MB or when throttled.
+    async fn batch_get(&self, mut keys: Vec<Item>) -> Result<Vec<Item>, ApiError> {
         let mut seen = std::collections::HashSet::new();
         keys.retain(|k| seen.insert(format!("{:?}|{:?}", k.get("pk"), k.get("sk"))));
-        let mut found = Vec::new();
-        for group in keys.chunks(BATCH_GET_KEYS) {
-            found.extend(self.batch_get_group(group.to_vec(), projection).await?);
-        }
-        Ok(found)
+        let groups = keys
+            .chunks(BATCH_GET_KEYS)
+            .map(|group| self.batch_get_group(group.to_vec()));
+        Ok(try_join_all(groups).await?.into_iter().flatten().collect())
     }
 
-    async fn batch_get_group(
-        &self,
-        keys: Vec<Item>,
-        projection: Option<&[&str]>,
-    ) -> Result<Vec<Item>, ApiError> {
-        let mut request = KeysAndAttributes::builder().set_keys(Some(keys));
-        if let Some(attributes) = projection {
-            let names: Vec<String> = (0..attributes.len()).map(|i| format!("#a{i}")).collect();
-            request = request.projection_expression(names.join(","));
-            for (name, attribute) in names.iter().zip(attributes) {
-                request = request.expression_attribute_names(name, *attribute);
-            }
-        }
+    async fn batch_get_group(&self, keys: Vec<Item>) -> Result<Vec<Item>, ApiError> {
         let mut pending = Some(
-            request
+            KeysAndAttributes::builder()
+                .set_keys(Some(keys))
                 .build()
                 .map_err(|e| ApiError::Internal(format!("batch get request: {e}")))?,
         );
@@ -385,6 +398,21 @@ fn parse_entry(item: &Item) -> Result<StoredEntry, ApiError> {
 
 fn corrupt(err: items::CorruptItem) -> ApiError {
     ApiError::Internal(err.to_string())
+}
+
+fn corrupt_snapshot(err: CorruptData) -> ApiError {
+    ApiError::Internal(err.to_string())
+}
+
+/// A section of the snapshot of no entries, for a table not yet indexed.
+fn empty_section(section: Section) -> Vec<u8> {
+    let empty = snapshot::build(&[]);
+    empty
+        .sections
+        .into_iter()
+        .find(|(s, _)| *s == section)
+        .map(|(_, bytes)| bytes)
+        .expect("every section is built")
 }
 
 /// How closely a headword matches the requested word: exact, then

@@ -173,7 +173,6 @@ pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError>
         entry_count: entries.len() as u64,
         licence,
         origin: format!("Debian package dict-{dictionary_id}"),
-        indexed: Default::default(),
     };
     // FreeDict's `Synonym: {…}` cross-references.
     let links = synonym_links(&dictionary, &entries);
@@ -280,7 +279,6 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
         entry_count: entries.len() as u64,
         licence: "WordNet".into(),
         origin: "Debian package wordnet-base (Princeton WordNet 3.0)".into(),
-        indexed: Default::default(),
     };
     let links = links_of(
         &dictionary,
@@ -345,7 +343,6 @@ pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
         entry_count: entries.len() as u64,
         licence: "GPL-3.0-or-later".into(),
         origin: "Debian package dict-gcide".into(),
-        indexed: Default::default(),
     };
     let links = synonym_links(&dictionary, &entries);
     Ok(ImportedDictionary {
@@ -503,7 +500,6 @@ pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
         entry_count: entries.len() as u64,
         licence: licence.to_string(),
         origin: format!("Debian package mythes-{lang} ({file_name})"),
-        indexed: Default::default(),
     };
     let links = links_of(
         &dictionary,

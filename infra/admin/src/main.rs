@@ -201,15 +201,19 @@ async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Index => {
             let summary = index::build(&clients.dynamodb, &config.entries_table).await?;
+            let sections: Vec<String> = summary
+                .sections
+                .iter()
+                .map(|(name, parts, bytes)| {
+                    format!("{name} {:.1} MB in {parts} parts", *bytes as f64 / 1e6)
+                })
+                .collect();
             println!(
-                "index: {} entries, {} partitions ({} of several chunks), {} items, {:.1} MB compressed, largest {} ({} KB), {:.1} s",
+                "index: build {}, {} entries, {} terms; {}; {:.1} s",
+                summary.build,
                 summary.entries,
-                summary.partitions,
-                summary.multi_chunk_partitions,
-                summary.items,
-                summary.bytes as f64 / 1e6,
-                summary.largest_partition.0,
-                summary.largest_partition.1 / 1000,
+                summary.terms,
+                sections.join(", "),
                 summary.seconds
             );
             Ok(())

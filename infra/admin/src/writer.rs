@@ -1,7 +1,7 @@
 //! BatchWriteItem in chunks of 25, several in flight, retrying unprocessed
-//! items with exponential backoff until every item is written.
+//! items with exponential backoff until every item is written (or deleted).
 
-use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use indicatif::{ProgressBar, ProgressStyle};
 use shared::items::Item;
@@ -37,7 +37,46 @@ pub async fn write_all(
     items: Vec<Item>,
     bar: &ProgressBar,
 ) -> Result<(), WriteError> {
-    let chunks: Vec<Vec<Item>> = items.chunks(BATCH).map(<[Item]>::to_vec).collect();
+    let requests = items
+        .into_iter()
+        .map(|item| {
+            let put = PutRequest::builder()
+                .set_item(Some(item))
+                .build()
+                .expect("item is set");
+            WriteRequest::builder().put_request(put).build()
+        })
+        .collect();
+    send_all(client, table, requests, bar).await
+}
+
+/// Deletes the items with these primary keys.
+pub async fn delete_all(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    keys: Vec<Item>,
+    bar: &ProgressBar,
+) -> Result<(), WriteError> {
+    let requests = keys
+        .into_iter()
+        .map(|key| {
+            let delete = DeleteRequest::builder()
+                .set_key(Some(key))
+                .build()
+                .expect("key is set");
+            WriteRequest::builder().delete_request(delete).build()
+        })
+        .collect();
+    send_all(client, table, requests, bar).await
+}
+
+async fn send_all(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    requests: Vec<WriteRequest>,
+    bar: &ProgressBar,
+) -> Result<(), WriteError> {
+    let chunks: Vec<Vec<WriteRequest>> = requests.chunks(BATCH).map(<[_]>::to_vec).collect();
     stream::iter(chunks)
         .map(|chunk| async move {
             let written = chunk.len() as u64;
@@ -54,18 +93,8 @@ pub async fn write_all(
 async fn write_batch(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-    chunk: Vec<Item>,
+    mut pending: Vec<WriteRequest>,
 ) -> Result<(), WriteError> {
-    let mut pending: Vec<WriteRequest> = chunk
-        .into_iter()
-        .map(|item| {
-            let put = PutRequest::builder()
-                .set_item(Some(item))
-                .build()
-                .expect("item is set");
-            WriteRequest::builder().put_request(put).build()
-        })
-        .collect();
     let mut delay = Duration::from_millis(50);
     for _ in 0..MAX_ATTEMPTS {
         let output = client

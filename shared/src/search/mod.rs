@@ -1,12 +1,16 @@
-//! Search over the index partitions: which partitions a query reads
-//! ([`keys`]), their compact form ([`postings`]), typo distance
-//! ([`distance`]) and the matching and ranking rules ([`rank`]).
+//! Search: the stored forms it is built from and held in ([`postings`]
+//! manifests, the index [`snapshot`], both on the byte [`codec`]), the rules
+//! of a query ([`rank`]), how a query runs over the snapshot ([`query`]), and
+//! typo distance ([`distance`]).
 
+pub mod codec;
 pub mod distance;
-pub mod keys;
 pub mod postings;
+pub mod query;
 pub mod rank;
-
+#[cfg(test)]
+mod reference;
+pub mod snapshot;
 /// Characters in a search result's `preview`.
 pub const PREVIEW_CHARS: usize = 160;
 

@@ -1,27 +1,36 @@
 //! Latency of every endpoint's read path on whatever the local stack holds
 //! (the benchmark corpus for docs/benchmarks.md), side by side with a bare
 //! DynamoDB GetItem against the same DynamoDB Local, in the same run: each
-//! round runs every scenario once, so all share the same conditions.
+//! round runs every scenario once, so all share the same conditions. Every
+//! round draws its queries afresh from the indexed headwords (uniformly over
+//! entries), so no fixed list and no cache flatters a line.
 //!
 //!   set -a; . infra/local/stack.env; set +a
 //!   cargo run --release -p admin --bin latency -- [rounds]
+//!   cargo run --release -p admin --bin latency -- --cold
 //!
 //! It calls the service layer in-process, as a warm function does after auth;
 //! the quota update runs concurrently with these reads in the functions and
-//! is one UpdateItem, measured here as its own line.
+//! is one UpdateItem, measured here as its own line. `--cold` times what a
+//! fresh process does before its first search answers (clients, catalog,
+//! snapshot sections, the search) beside a fresh process's first GetItem.
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use shared::app::App;
 use shared::params::LangFilter;
 use shared::search::rank::MatchType;
 use shared::service::{self, SearchParams};
+use shared::store::Needs;
+use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 type Scenario<'a> = (
     &'static str,
-    Box<dyn Fn(usize) -> Pin<Box<dyn Future<Output = ()> + 'a>> + 'a>,
+    Box<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + 'a>> + 'a>,
 );
 
 fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchParams {
@@ -38,56 +47,121 @@ fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchParams {
     }
 }
 
-fn pick<'a>(words: &'a [&'a str], round: usize) -> &'a str {
-    words[round % words.len()]
+/// Random entries of the snapshot and what queries are made of them.
+struct Draw {
+    index: std::sync::Arc<shared::search::snapshot::Index>,
+    rng: RefCell<StdRng>,
+}
+
+impl Draw {
+    fn ordinal(&self) -> u32 {
+        let n = self.index.entries();
+        self.rng.borrow_mut().random_range(0..n)
+    }
+
+    fn term(&self, o: u32) -> String {
+        self.index.term(self.index.term_of(o)).to_string()
+    }
+
+    /// A headword (folded) of `min..=max` characters; the last draw if none
+    /// is found in 1,000 tries.
+    fn word(&self, min: usize, max: usize) -> (u32, String) {
+        let mut last = (0, String::new());
+        for _ in 0..1000 {
+            let o = self.ordinal();
+            last = (o, self.term(o));
+            if (min..=max).contains(&last.1.chars().count()) {
+                break;
+            }
+        }
+        last
+    }
+
+    /// The first `n` characters of a random headword of at least `n`.
+    fn prefix(&self, min: usize, max: usize) -> String {
+        let n = self.rng.borrow_mut().random_range(min..=max);
+        self.word(n, 64).1.chars().take(n).collect()
+    }
+
+    /// `edits` random edits (substitution, insertion, deletion or swap).
+    fn typo(&self, word: &str, edits: usize) -> String {
+        let mut chars: Vec<char> = word.chars().collect();
+        let mut rng = self.rng.borrow_mut();
+        for _ in 0..edits {
+            let at = rng.random_range(0..chars.len().max(1));
+            let c = char::from(b'a' + rng.random_range(0..26u8));
+            match rng.random_range(0..4) {
+                0 if at < chars.len() => chars[at] = c,
+                2 if chars.len() > 2 => {
+                    chars.remove(at.min(chars.len() - 1));
+                }
+                3 if at + 1 < chars.len() => chars.swap(at, at + 1),
+                _ => chars.insert(at, c),
+            }
+        }
+        chars.into_iter().collect()
+    }
 }
 
 #[tokio::main]
 async fn main() {
-    let rounds: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(300);
+    let arg = std::env::args().nth(1);
+    if arg.as_deref() == Some("--cold") {
+        return cold().await;
+    }
+    let rounds: usize = arg.and_then(|a| a.parse().ok()).unwrap_or(300);
     let app = App::from_env().await.expect("stack.env in the environment");
     // A client of its own, configured like the functions' one.
     let dynamodb = shared::app::Clients::new(&app.config).await.dynamodb;
     let table = app.config.entries_table.clone();
     let keys_table = app.config.keys_table.clone();
-
-    // Known entries to read: the first results of a few searches.
-    let sample = service::search(&app, &search("house", MatchType::Prefix, false))
+    let loaded = Instant::now();
+    let snapshot = app
+        .store
+        .snapshot(Needs {
+            records: true,
+            grams: true,
+        })
         .await
-        .expect("search works");
-    let entries: Vec<(String, String, String)> = sample
-        .results
-        .iter()
-        .map(|r| (r.dictionary_id.clone(), r.id.clone(), r.word.clone()))
-        .collect();
-    assert!(!entries.is_empty(), "the stack holds data");
-    let with_audio = service::search(
-        &app,
-        &SearchParams {
-            has_audio: true,
-            ..search("b", MatchType::Prefix, false)
-        },
-    )
-    .await
-    .expect("search works")
-    .results;
-    service::dictionaries(&app).await.expect("dictionaries");
-
-    let en = LangFilter::parse("en").unwrap();
-    let prefixes = ["ba", "con", "st", "ha", "pre", "tr"];
-    let letters = ["s", "c", "a", "m", "b"];
-    let typos = ["hosue", "wrok", "bakn", "hosre", "freind"];
-    let long_typos = ["dictoinary", "informaiton", "govermnent", "begining"];
-    let grams = ["tion", "ous", "ment", "ing", "ab"];
+        .expect("the stack holds an index snapshot");
+    let load_ms = loaded.elapsed().as_secs_f64() * 1000.0;
+    assert!(snapshot.index.entries() > 0, "the stack holds data");
+    let records = snapshot.records.clone().expect("asked for");
+    // Leaked: the scenarios borrow it for the whole run.
+    let d1: &'static Draw = Box::leak(Box::new(Draw {
+        index: snapshot.index.clone(),
+        rng: RefCell::new(StdRng::from_os_rng()),
+    }));
+    // An entry of the snapshot, as (dictionary, id, headword).
+    let entry = move || {
+        let o = d1.ordinal();
+        let id = records.get(&[o]).expect("records")[0].id.clone();
+        (
+            d1.index.dictionary(o).id.clone(),
+            id,
+            d1.index.word(o).to_string(),
+        )
+    };
+    let entry = &entry;
     let a = &app;
+    let lang_of = move |o: u32| LangFilter::parse(&d1.index.dictionary(o).source_lang).ok();
+
+    let searching = |name: &'static str, make: Box<dyn Fn() -> SearchParams>| -> Scenario {
+        (
+            name,
+            Box::new(move || {
+                let params = make();
+                Box::pin(async move {
+                    service::search(a, &params).await.unwrap();
+                })
+            }),
+        )
+    };
     let scenarios: Vec<Scenario> = vec![
         (
             "bare GetItem (baseline)",
-            Box::new(|r| {
-                let (d, id, _) = entries[r % entries.len()].clone();
+            Box::new(|| {
+                let (d, id, _) = entry();
                 let (client, table) = (&dynamodb, &table);
                 Box::pin(async move {
                     client
@@ -103,7 +177,7 @@ async fn main() {
         ),
         (
             "quota UpdateItem (concurrent with each read)",
-            Box::new(|_| {
+            Box::new(|| {
                 let (client, table) = (&dynamodb, &keys_table);
                 Box::pin(async move {
                     client
@@ -127,8 +201,8 @@ async fn main() {
         ),
         (
             "entry by id",
-            Box::new(|r| {
-                let (d, id, _) = entries[r % entries.len()].clone();
+            Box::new(|| {
+                let (d, id, _) = entry();
                 Box::pin(async move {
                     service::entry_by_id(a, &d, &id).await.unwrap();
                 })
@@ -136,144 +210,161 @@ async fn main() {
         ),
         (
             "entry by word",
-            Box::new(|r| {
-                let (d, _, word) = entries[r % entries.len()].clone();
+            Box::new(|| {
+                let (d, _, word) = entry();
                 Box::pin(async move {
                     service::entry_by_word(a, &d, &word).await.unwrap();
                 })
             }),
         ),
         (
-            "audio",
-            Box::new(|r| {
-                let hit = with_audio.get(r % with_audio.len().max(1)).cloned();
-                Box::pin(async move {
-                    if let Some(hit) = hit {
-                        service::audio_url(a, &hit.dictionary_id, &hit.id)
-                            .await
-                            .unwrap();
-                    }
-                })
-            }),
-        ),
-        (
             "thesaurus",
-            Box::new(|r| {
-                let word = pick(&["good", "house", "run", "light"], r).to_string();
+            Box::new(|| {
+                let (_, _, word) = entry();
                 Box::pin(async move {
                     service::thesaurus(a, &word, None, None).await.unwrap();
                 })
             }),
         ),
         (
-            "dictionaries (warm cache)",
-            Box::new(|_| {
+            "random (count 10)",
+            Box::new(|| {
                 Box::pin(async move {
-                    service::dictionaries(a).await.unwrap();
+                    service::random(a, None, None, false, 10).await.unwrap();
                 })
             }),
         ),
-        (
-            "random (count 10, lang=en)",
-            Box::new(|_| {
-                let en = en.clone();
-                Box::pin(async move {
-                    service::random(a, Some(&en), None, false, 10)
-                        .await
-                        .unwrap();
-                })
+        searching(
+            "search exact (fuzzy=false)",
+            Box::new(|| search(&d1.word(1, 64).1, MatchType::Exact, false)),
+        ),
+        searching(
+            "search exact, 1 typo (5-7 letters)",
+            Box::new(|| search(&d1.typo(&d1.word(5, 7).1, 1), MatchType::Exact, true)),
+        ),
+        searching(
+            "search prefix, 1 letter",
+            Box::new(|| search(&d1.prefix(1, 1), MatchType::Prefix, true)),
+        ),
+        searching(
+            "search prefix, 2-3 letters",
+            Box::new(|| search(&d1.prefix(2, 3), MatchType::Prefix, true)),
+        ),
+        searching(
+            "search prefix with a typo (4-7 letters)",
+            Box::new(|| search(&d1.typo(&d1.prefix(4, 7), 1), MatchType::Prefix, true)),
+        ),
+        searching(
+            "search fuzzy, 4-7 letters (1 edit)",
+            Box::new(|| search(&d1.word(4, 7).1, MatchType::Prefix, true)),
+        ),
+        searching(
+            "search fuzzy, 8+ letters (2 edits)",
+            Box::new(|| search(&d1.typo(&d1.word(8, 64).1, 2), MatchType::Prefix, true)),
+        ),
+        searching(
+            "search contains, 1 letter",
+            Box::new(|| search(&d1.prefix(1, 1), MatchType::Contains, true)),
+        ),
+        searching(
+            "search contains, 2-4 letters",
+            Box::new(|| {
+                let (_, word) = d1.word(4, 64);
+                let chars: Vec<char> = word.chars().collect();
+                let n = d1.rng.borrow_mut().random_range(2..=4);
+                let at = d1.rng.borrow_mut().random_range(0..=chars.len() - n);
+                search(
+                    &chars[at..at + n].iter().collect::<String>(),
+                    MatchType::Contains,
+                    true,
+                )
             }),
         ),
-        (
-            "autocomplete, 2-3 letters",
-            Box::new(|r| {
-                let q = pick(&prefixes, r).to_string();
-                Box::pin(async move {
-                    service::autocomplete(a, &q, None, None, 10).await.unwrap();
-                })
+        searching(
+            "search prefix, lang",
+            Box::new(move || {
+                let (o, word) = d1.word(2, 64);
+                SearchParams {
+                    lang: lang_of(o),
+                    ..search(
+                        &word.chars().take(2).collect::<String>(),
+                        MatchType::Prefix,
+                        true,
+                    )
+                }
+            }),
+        ),
+        searching(
+            "search prefix, lang + pos",
+            Box::new(move || {
+                let (o, word) = d1.word(2, 64);
+                SearchParams {
+                    lang: lang_of(o),
+                    pos: Some(d1.index.part_of_speech(o).unwrap_or("noun").to_string()),
+                    ..search(
+                        &word.chars().take(2).collect::<String>(),
+                        MatchType::Prefix,
+                        true,
+                    )
+                }
+            }),
+        ),
+        searching(
+            "search prefix, source + pos + hasAudio",
+            Box::new(move || {
+                let (o, word) = d1.word(2, 64);
+                SearchParams {
+                    source: Some(d1.index.dictionary(o).id.clone()),
+                    pos: Some(d1.index.part_of_speech(o).unwrap_or("noun").to_string()),
+                    has_audio: true,
+                    ..search(
+                        &word.chars().take(2).collect::<String>(),
+                        MatchType::Prefix,
+                        true,
+                    )
+                }
+            }),
+        ),
+        searching(
+            "search prefix, limit=100",
+            Box::new(|| SearchParams {
+                limit: 100,
+                ..search(&d1.prefix(2, 3), MatchType::Prefix, true)
+            }),
+        ),
+        searching(
+            "search prefix, offset=5000",
+            Box::new(|| SearchParams {
+                offset: 5000,
+                ..search(&d1.prefix(1, 1), MatchType::Prefix, true)
             }),
         ),
         (
             "autocomplete, 1 letter",
-            Box::new(|r| {
-                let q = pick(&letters, r).to_string();
+            Box::new(|| {
+                let q = d1.prefix(1, 1);
                 Box::pin(async move {
                     service::autocomplete(a, &q, None, None, 10).await.unwrap();
                 })
             }),
         ),
         (
-            "search exact (fuzzy=false)",
-            Box::new(|r| {
-                let (_, _, word) = entries[r % entries.len()].clone();
+            "autocomplete, 2-4 letters",
+            Box::new(|| {
+                let q = d1.prefix(2, 4);
                 Box::pin(async move {
-                    service::search(a, &search(&word, MatchType::Exact, false))
-                        .await
-                        .unwrap();
+                    service::autocomplete(a, &q, None, None, 10).await.unwrap();
                 })
             }),
         ),
         (
-            "search prefix, 2-3 letters",
-            Box::new(|r| {
-                let q = pick(&prefixes, r).to_string();
+            "autocomplete, 2-4 letters + source",
+            Box::new(|| {
+                let q = d1.prefix(2, 4);
+                let o = d1.ordinal();
+                let source = d1.index.dictionary(o).id.clone();
                 Box::pin(async move {
-                    service::search(a, &search(&q, MatchType::Prefix, true))
-                        .await
-                        .unwrap();
-                })
-            }),
-        ),
-        (
-            "search prefix, 1 letter",
-            Box::new(|r| {
-                let q = pick(&letters, r).to_string();
-                Box::pin(async move {
-                    service::search(a, &search(&q, MatchType::Prefix, true))
-                        .await
-                        .unwrap();
-                })
-            }),
-        ),
-        (
-            "search fuzzy, 4-7 letters (1 edit)",
-            Box::new(|r| {
-                let q = pick(&typos, r).to_string();
-                Box::pin(async move {
-                    service::search(a, &search(&q, MatchType::Prefix, true))
-                        .await
-                        .unwrap();
-                })
-            }),
-        ),
-        (
-            "search fuzzy, 8+ letters (2 edits)",
-            Box::new(|r| {
-                let q = pick(&long_typos, r).to_string();
-                Box::pin(async move {
-                    service::search(a, &search(&q, MatchType::Prefix, true))
-                        .await
-                        .unwrap();
-                })
-            }),
-        ),
-        (
-            "search contains, 2-4 letters",
-            Box::new(|r| {
-                let q = pick(&grams, r).to_string();
-                Box::pin(async move {
-                    service::search(a, &search(&q, MatchType::Contains, true))
-                        .await
-                        .unwrap();
-                })
-            }),
-        ),
-        (
-            "search contains, 1 letter",
-            Box::new(|r| {
-                let q = pick(&letters, r).to_string();
-                Box::pin(async move {
-                    service::search(a, &search(&q, MatchType::Contains, true))
+                    service::autocomplete(a, &q, None, Some(&source), 10)
                         .await
                         .unwrap();
                 })
@@ -285,22 +376,79 @@ async fn main() {
     let mut timings: Vec<Vec<Duration>> = vec![Vec::new(); scenarios.len()];
     for round in 0..=rounds {
         for (i, (_, run)) in scenarios.iter().enumerate() {
+            let future = run();
             let started = Instant::now();
-            run(round).await;
+            future.await;
             if round > 0 {
                 timings[i].push(started.elapsed());
             }
         }
     }
-    println!("| Read path | p50 ms | p99 ms |");
-    println!("|---|---:|---:|");
+    println!("| Read path | p50 ms | p99 ms | p50 ÷ GetItem p50 | p99 ÷ GetItem p99 |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut baseline = (0.0, 0.0);
     for ((name, _), mut samples) in scenarios.iter().zip(timings) {
         samples.sort();
         let at = |q: f64| {
             let i = ((samples.len() as f64 * q).ceil() as usize).clamp(1, samples.len()) - 1;
             samples[i].as_secs_f64() * 1000.0
         };
-        println!("| {name} | {:.1} | {:.1} |", at(0.50), at(0.99));
+        let (p50, p99) = (at(0.50), at(0.99));
+        if baseline.0 == 0.0 {
+            baseline = (p50, p99);
+        }
+        println!(
+            "| {name} | {p50:.2} | {p99:.2} | {:.2} | {:.2} |",
+            p50 / baseline.0,
+            p99 / baseline.1
+        );
     }
-    println!("\n{rounds} rounds, every scenario once per round.");
+    println!("\n{rounds} rounds, every scenario once per round, queries drawn afresh in each.");
+    println!(
+        "snapshot loaded in {load_ms:.0} ms; held in memory: index {:.1} MB, records {:.1} MB, grams {:.1} MB",
+        snapshot.index.memory_bytes() as f64 / 1e6,
+        snapshot.records.as_ref().map_or(0, |r| r.memory_bytes()) as f64 / 1e6,
+        snapshot.grams.as_ref().map_or(0, |g| g.memory_bytes()) as f64 / 1e6,
+    );
+    println!("resident memory after the run: {:.0} MB", resident_mb());
+}
+
+/// A fresh process's first search (clients, catalog, snapshot sections and
+/// the search itself), beside a fresh process's first GetItem.
+async fn cold() {
+    let started = Instant::now();
+    let app = App::from_env().await.expect("stack.env in the environment");
+    let page = service::search(&app, &search("house", MatchType::Prefix, true))
+        .await
+        .expect("search works");
+    let search_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let started = Instant::now();
+    let config = shared::config::Config::from_env().expect("stack.env");
+    let client = shared::app::Clients::new(&config).await.dynamodb;
+    client
+        .get_item()
+        .table_name(&config.entries_table)
+        .key("pk", AttributeValue::S("DICT".into()))
+        .key("sk", AttributeValue::S("~snapshot".into()))
+        .send()
+        .await
+        .expect("GetItem");
+    let get_ms = started.elapsed().as_secs_f64() * 1000.0;
+    println!(
+        "cold first search: {search_ms:.0} ms ({} results), cold first GetItem: {get_ms:.0} ms, resident {:.0} MB",
+        page.total,
+        resident_mb()
+    );
+}
+
+fn resident_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
 }
