@@ -101,16 +101,7 @@ fn encode_raw(postings: &[&Posting]) -> Vec<u8> {
         }
     }
     let mut out = vec![VERSION];
-    put_varint(&mut out, dictionaries.len());
-    for d in &dictionaries {
-        put_str(&mut out, &d.id);
-        put_str(&mut out, &d.source_lang);
-        put_str(&mut out, d.target_lang.as_deref().unwrap_or(""));
-    }
-    put_varint(&mut out, parts.len());
-    for part in &parts {
-        put_str(&mut out, part);
-    }
+    put_tables(&mut out, &dictionaries, &parts);
     put_varint(&mut out, postings.len());
     for p in postings {
         put_str(&mut out, &p.folded);
@@ -130,18 +121,24 @@ fn encode_raw(postings: &[&Posting]) -> Vec<u8> {
     out
 }
 
-/// The postings of one stored (compressed) chunk.
-pub fn decode_chunk(compressed: &[u8]) -> Result<Vec<Posting>, CorruptData> {
-    decode_raw(&inflate(compressed)?)
+/// The dictionary and part-of-speech tables that postings (here) and entries
+/// (in the snapshot) refer to by number.
+pub(super) fn put_tables(out: &mut Vec<u8>, dictionaries: &[&DictionaryRef], parts: &[&str]) {
+    put_varint(out, dictionaries.len());
+    for d in dictionaries {
+        put_str(out, &d.id);
+        put_str(out, &d.source_lang);
+        put_str(out, d.target_lang.as_deref().unwrap_or(""));
+    }
+    put_varint(out, parts.len());
+    for part in parts {
+        put_str(out, part);
+    }
 }
 
-fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
-    let mut r = Reader::new(raw);
-    if r.byte()? != VERSION {
-        return Err(CorruptData(
-            "postings manifest of another version: import the dictionary again",
-        ));
-    }
+pub(super) fn read_tables(
+    r: &mut Reader<'_>,
+) -> Result<(Vec<DictionaryRef>, Vec<String>), CorruptData> {
     let mut dictionaries = Vec::new();
     for _ in 0..r.count(3)? {
         let id = r.str()?.to_string();
@@ -157,6 +154,22 @@ fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
     for _ in 0..r.count(1)? {
         parts.push(r.str()?.to_string());
     }
+    Ok((dictionaries, parts))
+}
+
+/// The postings of one stored (compressed) chunk.
+pub fn decode_chunk(compressed: &[u8]) -> Result<Vec<Posting>, CorruptData> {
+    decode_raw(&inflate(compressed)?)
+}
+
+fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
+    let mut r = Reader::new(raw);
+    if r.byte()? != VERSION {
+        return Err(CorruptData(
+            "postings manifest of another version: import the dictionary again",
+        ));
+    }
+    let (dictionaries, parts) = read_tables(&mut r)?;
     let count = r.count(7)?;
     let mut postings = Vec::with_capacity(count);
     for _ in 0..count {

@@ -20,7 +20,7 @@
 //!   the entries whose term contains it (contains searches), behind an FST.
 
 use super::codec::{compress, inflate, put_id, put_str, put_varint, CorruptData, Reader};
-use super::postings::{DictionaryRef, Posting};
+use super::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
@@ -116,16 +116,9 @@ pub fn build(postings: &[Posting]) -> Built {
     }
 
     let mut core = vec![CORE_VERSION];
-    put_varint(&mut core, dictionaries.len());
-    for d in dictionaries.values() {
-        put_str(&mut core, &d.id);
-        put_str(&mut core, &d.source_lang);
-        put_str(&mut core, d.target_lang.as_deref().unwrap_or(""));
-    }
-    put_varint(&mut core, parts.len());
-    for part in &parts {
-        put_str(&mut core, part);
-    }
+    let table: Vec<&DictionaryRef> = dictionaries.values().copied().collect();
+    let part_table: Vec<&str> = parts.iter().copied().collect();
+    put_tables(&mut core, &table, &part_table);
     put_varint(&mut core, terms.len());
     for (term, range) in &terms {
         put_str(&mut core, term);
@@ -284,21 +277,7 @@ impl Index {
                 "snapshot of another version: run dictadmin index",
             ));
         }
-        let mut dictionaries = Vec::new();
-        for _ in 0..r.count(3)? {
-            let id = r.str()?.to_string();
-            let source_lang = r.str()?.to_string();
-            let target_lang = r.opt_str()?.map(str::to_string);
-            dictionaries.push(DictionaryRef {
-                id,
-                source_lang,
-                target_lang,
-            });
-        }
-        let mut parts = Vec::new();
-        for _ in 0..r.count(1)? {
-            parts.push(r.str()?.to_string());
-        }
+        let (dictionaries, parts) = read_tables(&mut r)?;
         if dictionaries.len() > usize::from(u16::MAX) || parts.len() >= usize::from(u16::MAX) {
             return Err(CorruptData("too many dictionaries or parts of speech"));
         }
