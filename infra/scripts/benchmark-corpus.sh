@@ -47,5 +47,7 @@ time {
   fi
 }
 time "$admin" index
+echo "==> a cold instance's first search, three fresh processes"
+for _ in 1 2 3; do "$target_dir/release/latency" --cold; done
 echo "==> latency of every read path (${LATENCY_ROUNDS:-300} rounds)"
 "$target_dir/release/latency" "${LATENCY_ROUNDS:-300}"
