@@ -4,6 +4,7 @@
 
 use crate::error::ApiError;
 use crate::quota::{Period, Plan};
+use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
@@ -21,6 +22,11 @@ pub const MAX_AUTHORIZATION_BYTES: usize = 256;
 /// How long a warm instance trusts a key record. A disabled key stops working
 /// within this time (the contract allows 60 seconds).
 pub const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
+/// How long a warm instance remembers that a well-formed key is unknown, so
+/// that a client retrying a wrong key costs no read each time. A key just
+/// created works at once on instances that never saw it, and within this
+/// time on those that did.
+pub const UNKNOWN_KEY_CACHE_TTL: Duration = Duration::from_secs(10);
 /// Bounds the key cache so a flood of distinct keys cannot grow it without limit.
 const KEY_CACHE_MAX: usize = 10_000;
 pub const KEY_RECORD_SK: &str = "KEY";
@@ -137,17 +143,44 @@ pub struct QuotaState {
     pub reset_secs: u64,
 }
 
+/// How long a warm instance keeps what it read about a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyCacheTtls {
+    pub known: Duration,
+    pub unknown: Duration,
+}
+
+impl Default for KeyCacheTtls {
+    fn default() -> Self {
+        Self {
+            known: KEY_CACHE_TTL,
+            unknown: UNKNOWN_KEY_CACHE_TTL,
+        }
+    }
+}
+
 pub struct KeyStore {
     client: aws_sdk_dynamodb::Client,
     table: String,
-    cache: RwLock<HashMap<String, (Instant, KeyRecord)>>,
+    ttls: KeyCacheTtls,
+    /// By key hash: when it was read, and the record (`None`: unknown).
+    cache: RwLock<HashMap<String, (Instant, Option<KeyRecord>)>>,
 }
 
 impl KeyStore {
     pub fn new(client: aws_sdk_dynamodb::Client, table: String) -> Self {
+        Self::with_cache_ttls(client, table, KeyCacheTtls::default())
+    }
+
+    pub fn with_cache_ttls(
+        client: aws_sdk_dynamodb::Client,
+        table: String,
+        ttls: KeyCacheTtls,
+    ) -> Self {
         Self {
             client,
             table,
+            ttls,
             cache: RwLock::new(HashMap::new()),
         }
     }
@@ -158,9 +191,9 @@ impl KeyStore {
         let key_hash = hash_key(key);
         let cached = self.cache.read().await.get(&key_hash).cloned();
         let record = match cached {
-            Some((fetched, record)) if fetched.elapsed() < KEY_CACHE_TTL => record,
+            Some((fetched, record)) if fetched.elapsed() < self.ttl(&record) => record,
             _ => {
-                let record = self.fetch(&key_hash).await?.ok_or(ApiError::InvalidKey)?;
+                let record = self.fetch(&key_hash).await?;
                 let mut cache = self.cache.write().await;
                 if cache.len() >= KEY_CACHE_MAX {
                     cache.clear();
@@ -169,10 +202,18 @@ impl KeyStore {
                 record
             }
         };
-        if record.disabled {
-            return Err(ApiError::KeyDisabled);
+        match record {
+            None => Err(ApiError::InvalidKey),
+            Some(record) if record.disabled => Err(ApiError::KeyDisabled),
+            Some(record) => Ok(record),
         }
-        Ok(record)
+    }
+
+    fn ttl(&self, record: &Option<KeyRecord>) -> Duration {
+        match record {
+            Some(_) => self.ttls.known,
+            None => self.ttls.unknown,
+        }
     }
 
     async fn fetch(&self, key_hash: &str) -> Result<Option<KeyRecord>, ApiError> {
@@ -187,18 +228,21 @@ impl KeyStore {
         Ok(output.item.as_ref().and_then(KeyRecord::from_item))
     }
 
-    /// Counts one request against the key's quota for the period containing
-    /// `now`: one atomic conditional update. 429 when the quota is used up;
-    /// a refused request is not counted.
+    /// Counts `units` requests against the key's quota for the period
+    /// containing `now`: one atomic conditional update. 429 when fewer than
+    /// `units` remain; a refused request counts nothing. The update is sent
+    /// once, never retried: an attempt that timed out may still have been
+    /// applied, and a retry would count it twice.
     pub async fn consume(
         &self,
         record: &KeyRecord,
         now: OffsetDateTime,
+        units: u64,
     ) -> Result<QuotaState, ApiError> {
         let period = Period::containing(now);
         let limit = record.limit();
         let reset_secs = period.seconds_until_reset(now);
-        if limit == 0 {
+        if units > limit {
             return Err(ApiError::QuotaExceeded {
                 retry_after_secs: reset_secs,
             });
@@ -209,18 +253,25 @@ impl KeyStore {
             .table_name(&self.table)
             .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
             .key("sk", AttributeValue::S(usage_sk(&period)))
-            .update_expression("SET #used = if_not_exists(#used, :zero) + :one, #exp = :exp")
-            .condition_expression("attribute_not_exists(#used) OR #used < :limit")
+            .update_expression("SET #used = if_not_exists(#used, :zero) + :units, #exp = :exp")
+            .condition_expression("attribute_not_exists(#used) OR #used <= :most_used_before")
             .expression_attribute_names("#used", "used")
             .expression_attribute_names("#exp", "expiresAt")
             .expression_attribute_values(":zero", AttributeValue::N("0".into()))
-            .expression_attribute_values(":one", AttributeValue::N("1".into()))
-            .expression_attribute_values(":limit", AttributeValue::N(limit.to_string()))
+            .expression_attribute_values(":units", AttributeValue::N(units.to_string()))
+            .expression_attribute_values(
+                ":most_used_before",
+                AttributeValue::N((limit - units).to_string()),
+            )
             .expression_attribute_values(
                 ":exp",
                 AttributeValue::N(period.counter_expires_at().to_string()),
             )
             .return_values(ReturnValue::UpdatedNew)
+            .customize()
+            .config_override(
+                aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
+            )
             .send()
             .await;
         match result {

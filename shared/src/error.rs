@@ -2,7 +2,7 @@
 //! messages of decisions.md. Messages are for the caller; internal detail goes to
 //! the log only.
 
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ApiError {
@@ -39,7 +39,8 @@ pub enum ApiError {
     /// 429: the key's quota for the period is used up.
     #[error("Quota exceeded")]
     QuotaExceeded { retry_after_secs: u64 },
-    /// 503: storage throttled or unreachable after the SDK's retries.
+    /// 503: storage throttled, unreachable or failing after the SDK's
+    /// retries, or the request's deadline passed.
     #[error("Service temporarily unavailable")]
     Unavailable,
     /// 500: a bug. The detail is logged with the request id, never returned.
@@ -88,38 +89,41 @@ impl ApiError {
     }
 }
 
-/// Storage errors: throttling, timeouts and unreachable endpoints become 503
-/// (the SDK has already retried them); anything else is a bug on our side.
+/// Storage errors. Whatever went wrong on the way to DynamoDB or S3, or
+/// inside them (throttling, timeouts, unreachable endpoints, a response cut
+/// off mid-read, a service error we do not know), is a fault that may pass:
+/// 503 with `Retry-After`, after the SDK's own retries. Only a request we
+/// built wrongly (it could not be constructed, or the service rejected its
+/// shape) is a bug on our side: 500. The SDK's text goes to the log only.
 impl<E, R> From<SdkError<E, R>> for ApiError
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
     R: std::fmt::Debug,
 {
     fn from(err: SdkError<E, R>) -> Self {
-        match &err {
-            SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) => Self::Unavailable,
+        let detail = DisplayErrorContext(&err).to_string();
+        let is_bug = match &err {
+            SdkError::ConstructionFailure(_) => true,
             SdkError::ServiceError(service) => {
-                let code = service.err().code().unwrap_or_default();
-                if is_throttling_code(code) {
-                    Self::Unavailable
-                } else {
-                    Self::Internal(format!("storage error {code}: {}", service.err()))
-                }
+                is_request_shape_code(service.err().code().unwrap_or_default())
             }
-            other => Self::Internal(format!("storage error: {other:?}")),
+            _ => false,
+        };
+        if is_bug {
+            Self::Internal(format!("storage request rejected: {detail}"))
+        } else {
+            tracing::warn!(detail, "storage fault");
+            Self::Unavailable
         }
     }
 }
 
-fn is_throttling_code(code: &str) -> bool {
+/// Service error codes that say our request itself was wrong: retrying the
+/// same request cannot help.
+fn is_request_shape_code(code: &str) -> bool {
     matches!(
         code,
-        "ProvisionedThroughputExceededException"
-            | "ThrottlingException"
-            | "RequestLimitExceeded"
-            | "InternalServerError"
-            | "ServiceUnavailable"
-            | "SlowDown"
+        "ValidationException" | "SerializationException" | "InvalidArgument" | "InvalidRequest"
     )
 }
 
@@ -175,5 +179,115 @@ mod tests {
             .public_message(),
             "Quota exceeded"
         );
+    }
+
+    mod storage_faults {
+        use super::super::*;
+        use aws_sdk_dynamodb::error::ErrorMetadata;
+        use aws_sdk_dynamodb::operation::get_item::GetItemError;
+        use aws_sdk_dynamodb::types::error::{
+            InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded,
+            ResourceNotFoundException,
+        };
+        use aws_smithy_runtime_api::client::result::ConnectorError;
+        use aws_smithy_runtime_api::http::{Response, StatusCode};
+        use aws_smithy_types::body::SdkBody;
+
+        type GetItemFailure = SdkError<GetItemError, Response>;
+
+        fn raw(status: u16) -> Response {
+            Response::new(StatusCode::try_from(status).unwrap(), SdkBody::empty())
+        }
+
+        fn service(err: GetItemError) -> ApiError {
+            GetItemFailure::service_error(err, raw(400)).into()
+        }
+
+        fn coded(code: &str) -> ApiError {
+            service(GetItemError::generic(
+                ErrorMetadata::builder().code(code).message("m").build(),
+            ))
+        }
+
+        #[test]
+        fn transport_failures_are_unavailable() {
+            let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+            let cases: Vec<(&str, GetItemFailure)> = vec![
+                ("timeout", SdkError::timeout_error("attempt timed out")),
+                (
+                    "connection refused",
+                    SdkError::dispatch_failure(ConnectorError::io(io.into())),
+                ),
+                (
+                    "connect timeout",
+                    SdkError::dispatch_failure(ConnectorError::timeout("slow".into())),
+                ),
+                (
+                    "response cut off mid-read",
+                    SdkError::response_error("unexpected end of body", raw(200)),
+                ),
+            ];
+            for (what, err) in cases {
+                assert_eq!(ApiError::from(err), ApiError::Unavailable, "{what}");
+            }
+        }
+
+        #[test]
+        fn service_faults_are_unavailable() {
+            let typed = [
+                service(GetItemError::ProvisionedThroughputExceededException(
+                    ProvisionedThroughputExceededException::builder()
+                        .message("slow down")
+                        .build(),
+                )),
+                service(GetItemError::RequestLimitExceeded(
+                    RequestLimitExceeded::builder().build(),
+                )),
+                service(GetItemError::InternalServerError(
+                    InternalServerError::builder().build(),
+                )),
+                service(GetItemError::ResourceNotFoundException(
+                    ResourceNotFoundException::builder().build(),
+                )),
+            ];
+            for err in typed {
+                assert_eq!(err, ApiError::Unavailable);
+            }
+            for code in [
+                "ThrottlingException",
+                "ServiceUnavailable",
+                "SlowDown",
+                "AccessDeniedException",
+                "SomethingAddedNextYear",
+                "",
+            ] {
+                assert_eq!(coded(code), ApiError::Unavailable, "{code:?}");
+            }
+        }
+
+        #[test]
+        fn requests_we_built_wrongly_are_bugs() {
+            for code in ["ValidationException", "SerializationException"] {
+                assert!(matches!(coded(code), ApiError::Internal(_)), "{code}");
+            }
+            let err: ApiError = GetItemFailure::construction_failure("missing table name").into();
+            match err {
+                ApiError::Internal(detail) => assert!(detail.contains("missing table name")),
+                other => panic!("{other:?}"),
+            }
+        }
+
+        #[test]
+        fn unavailable_tells_when_to_retry() {
+            assert_eq!(ApiError::Unavailable.status(), 503);
+            assert_eq!(
+                ApiError::Unavailable.retry_after_secs(),
+                Some(UNAVAILABLE_RETRY_AFTER_SECS)
+            );
+            assert_eq!(
+                ApiError::Unavailable.public_message(),
+                "Service temporarily unavailable"
+            );
+        }
     }
 }

@@ -43,6 +43,33 @@ pub fn schema() -> &'static DictionarySchema {
     })
 }
 
+/// Every root field costs at least 10, so no query the complexity limit
+/// admits has more root fields than this.
+const MAX_ROOT_FIELDS: usize = MAX_COMPLEXITY / 10;
+
+/// What a request costs against the quota: one unit per root field of the
+/// operation it runs (aliases of one field count apart, since each runs).
+/// A request that cannot run (not JSON, a syntax error, more root fields
+/// than the complexity limit admits) counts 1, as every answered request does.
+pub fn units(req: &ApiRequest) -> u64 {
+    let Some(request) = parse_request(&req.body) else {
+        return 1;
+    };
+    let Ok(document) = async_graphql::parser::parse_query(&request.query) else {
+        return 1;
+    };
+    let Some(operation) = chosen_operation(&document, request.operation_name.as_deref()) else {
+        return 1;
+    };
+    let mut root_keys = Vec::new();
+    collect_root_keys(&document, &operation.selection_set.node, &mut root_keys, 0);
+    match root_keys.len() {
+        0 => 1,
+        n if n > MAX_ROOT_FIELDS => 1,
+        n => n as u64,
+    }
+}
+
 /// The schema in SDL, as committed in docs/schema.graphql.
 pub fn sdl() -> String {
     schema().sdl()
@@ -76,6 +103,17 @@ pub async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiErr
         request = request.data(key.clone());
     }
     let response = schema().execute(request).await;
+    // A field that storage could not serve fails the whole request with 503,
+    // so that the caller retries rather than trusting a partial answer.
+    let unavailable = graphql_code(&ApiError::Unavailable);
+    if response.errors.iter().any(|e| {
+        e.extensions
+            .as_ref()
+            .and_then(|x| x.get("code"))
+            .is_some_and(|code| *code == async_graphql::Value::from(unavailable))
+    }) {
+        return Err(ApiError::Unavailable);
+    }
     let request_failed = response.data == async_graphql::Value::Null
         && response.errors.iter().any(|e| e.path.is_empty());
     let mut body = serde_json::to_value(&response)

@@ -1,6 +1,7 @@
 //! The request pipeline every function runs: CORS preflight, method check, API
-//! key, quota (concurrently with the endpoint's own reads), the JSON envelope,
-//! `meta.took_ms`, the RateLimit headers and one structured log line per request.
+//! key, quota (before any endpoint work), one deadline for the whole request,
+//! the JSON envelope, `meta.took_ms`, the RateLimit headers and one structured
+//! log line per request.
 
 use crate::app::App;
 use crate::auth::{self, KeyRecord, QuotaState};
@@ -11,7 +12,7 @@ use futures::future::BoxFuture;
 use lambda_http::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use lambda_http::{Body, Request, RequestExt, Response};
 use serde_json::{json, Map, Value};
-use std::time::Instant;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How an endpoint's errors are shaped: the REST envelope or GraphQL's `errors`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,11 +28,54 @@ pub struct Endpoint {
     /// The path as in the interface, with `{param}` segments.
     pub path: &'static str,
     pub method: Method,
-    /// Whether a request counts against the key's quota (`me/usage` does not).
-    pub counts_quota: bool,
+    /// What a request costs against the key's quota.
+    pub cost: Cost,
     /// Whether the endpoint requires an API key (only the unknown-path fallback does not).
     pub requires_key: bool,
     pub error_style: ErrorStyle,
+}
+
+/// What a request costs against the key's quota, known before any endpoint
+/// work so that a refused request does none.
+#[derive(Debug, Clone, Copy)]
+pub enum Cost {
+    /// Not counted (`me/usage`, the unknown-path fallback).
+    Free,
+    /// One unit.
+    One,
+    /// Units read off the request itself (GraphQL: one per root field).
+    Computed(fn(&ApiRequest) -> u64),
+}
+
+impl Cost {
+    fn units(self, request: &ApiRequest) -> u64 {
+        match self {
+            Self::Free => 0,
+            Self::One => 1,
+            Self::Computed(units) => units(request),
+        }
+    }
+}
+
+/// Every request is answered within this time, well inside the functions'
+/// 10 s timeout: what cannot finish by then is `503` with `Retry-After`,
+/// never the gateway's bare error.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(6);
+/// Kept free before Lambda's own deadline, to write the answer and the log.
+const LAMBDA_DEADLINE_MARGIN: Duration = Duration::from_secs(1);
+
+/// How long a request may take: [`REQUEST_DEADLINE`], or less when Lambda's
+/// deadline (milliseconds since the epoch, 0 when unknown) comes sooner.
+pub fn request_budget(lambda_deadline_ms: u64, now: SystemTime) -> Duration {
+    let now_ms = now
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    if lambda_deadline_ms == 0 {
+        return REQUEST_DEADLINE;
+    }
+    Duration::from_millis(lambda_deadline_ms.saturating_sub(now_ms))
+        .saturating_sub(LAMBDA_DEADLINE_MARGIN)
+        .min(REQUEST_DEADLINE)
 }
 
 /// A request as the endpoint handlers see it: decoded, authenticated.
@@ -127,11 +171,12 @@ pub async fn serve(
     request: Request,
 ) -> Response<Body> {
     let started = Instant::now();
-    let request_id = request
-        .lambda_context_ref()
+    let context = request.lambda_context_ref();
+    let request_id = context
         .map(|c| c.request_id.clone())
         .filter(|id| !id.is_empty())
         .unwrap_or_else(|| "local".to_string());
+    let budget = request_budget(context.map_or(0, |c| c.deadline), SystemTime::now());
     let method = request.method().clone();
 
     if method == Method::OPTIONS {
@@ -140,7 +185,7 @@ pub async fn serve(
 
     let mut key_id = None;
     let mut quota = None;
-    let outcome = async {
+    let work = async {
         // The path first: the unknown-path fallback answers 404 to every method.
         let path_params = match_path(endpoint.path, request.uri().path())?;
         if method != endpoint.method && !(endpoint.method == Method::GET && method == Method::HEAD)
@@ -175,7 +220,8 @@ pub async fn serve(
         key_id = Some(record.key_id.clone());
         api_request.key = Some(record.clone());
         let now = (app.clock)();
-        if !endpoint.counts_quota {
+        let units = endpoint.cost.units(&api_request);
+        if units == 0 {
             // Not counted, but still told where the key stands (read concurrently).
             let (used, reply) =
                 tokio::join!(app.keys.usage(&record, now), handler(app, &api_request));
@@ -187,14 +233,9 @@ pub async fn serve(
             });
             return reply;
         }
-        // The counter runs beside the endpoint's own reads: no serial round trip.
-        let (counted, reply) =
-            tokio::join!(app.keys.consume(&record, now), handler(app, &api_request));
-        match counted {
-            Ok(state) => {
-                quota = Some(state);
-                reply
-            }
+        // Counted first: a request the quota refuses does no endpoint work.
+        match app.keys.consume(&record, now, units).await {
+            Ok(state) => quota = Some(state),
             Err(err) => {
                 if let ApiError::QuotaExceeded { retry_after_secs } = err {
                     quota = Some(QuotaState {
@@ -203,11 +244,22 @@ pub async fn serve(
                         reset_secs: retry_after_secs,
                     });
                 }
-                Err(err)
+                return Err(err);
             }
         }
-    }
-    .await;
+        handler(app, &api_request).await
+    };
+    let outcome = match tokio::time::timeout(budget, work).await {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            tracing::warn!(
+                request_id,
+                budget_ms = budget.as_millis() as u64,
+                "deadline passed"
+            );
+            Err(ApiError::Unavailable)
+        }
+    };
 
     let took_ms = started.elapsed().as_millis() as u64;
     let mut response = match outcome {
@@ -215,9 +267,7 @@ pub async fn serve(
         Err(err) => {
             match &err {
                 ApiError::Internal(detail) => tracing::error!(request_id, detail, "internal error"),
-                ApiError::Unavailable => {
-                    tracing::warn!(request_id, "storage unavailable after retries")
-                }
+                ApiError::Unavailable => tracing::warn!(request_id, "answered 503"),
                 _ => {}
             }
             error_response(&err, endpoint.error_style)
@@ -377,7 +427,8 @@ pub fn graphql_code(err: &ApiError) -> &'static str {
         | ApiError::NoAudio
         | ApiError::UnknownPath => "NOT_FOUND",
         ApiError::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
-        ApiError::Unavailable | ApiError::Internal(_) => "INTERNAL",
+        ApiError::Unavailable => "UNAVAILABLE",
+        ApiError::Internal(_) => "INTERNAL",
     }
 }
 
@@ -538,6 +589,43 @@ mod tests {
         assert_eq!(
             body_json(&response),
             json!({"ok": false, "error": "Internal error"})
+        );
+    }
+
+    #[test]
+    fn the_budget_ends_before_lambdas_deadline() {
+        let now = UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let now_ms = 1_000_000_000;
+        assert_eq!(
+            request_budget(0, now),
+            REQUEST_DEADLINE,
+            "no deadline known"
+        );
+        assert_eq!(
+            request_budget(now_ms + 10_000, now),
+            REQUEST_DEADLINE,
+            "a 10 s function keeps the full budget"
+        );
+        assert_eq!(
+            request_budget(now_ms + 3_000, now),
+            Duration::from_secs(2),
+            "one second is kept for the answer"
+        );
+        assert_eq!(request_budget(now_ms + 500, now), Duration::ZERO);
+        assert_eq!(request_budget(now_ms - 5_000, now), Duration::ZERO);
+    }
+
+    #[test]
+    fn unavailable_is_its_own_graphql_code() {
+        let response = error_response(&ApiError::Unavailable, ErrorStyle::Graphql);
+        assert_eq!(response.status(), 503);
+        assert_eq!(
+            response.headers()["retry-after"],
+            crate::error::UNAVAILABLE_RETRY_AFTER_SECS.to_string()
+        );
+        assert_eq!(
+            body_json(&response)["errors"][0]["extensions"]["code"],
+            "UNAVAILABLE"
         );
     }
 }

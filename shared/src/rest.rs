@@ -3,7 +3,7 @@
 
 use crate::app::App;
 use crate::error::ApiError;
-use crate::http::{ApiRequest, Endpoint, ErrorStyle, Handler, Reply};
+use crate::http::{ApiRequest, Cost, Endpoint, ErrorStyle, Handler, Reply};
 use crate::params::{
     validate_dictionary_id, validate_entry_id, validate_text, LangFilter, QueryParams, MAX_OFFSET,
     MAX_QUERY_CHARS,
@@ -17,7 +17,7 @@ const fn get(name: &'static str, path: &'static str) -> Endpoint {
         name,
         path,
         method: Method::GET,
-        counts_quota: true,
+        cost: Cost::One,
         requires_key: true,
         error_style: ErrorStyle::Envelope,
     }
@@ -35,7 +35,7 @@ pub static USAGE: Endpoint = Endpoint {
     name: "usage",
     path: "/api/v1/api/me/usage",
     method: Method::GET,
-    counts_quota: false,
+    cost: Cost::Free,
     requires_key: true,
     error_style: ErrorStyle::Envelope,
 };
@@ -43,7 +43,7 @@ pub static GRAPHQL: Endpoint = Endpoint {
     name: "graphql",
     path: "/api/v1/api/graphql",
     method: Method::POST,
-    counts_quota: true,
+    cost: Cost::Computed(crate::graphql::units),
     requires_key: true,
     error_style: ErrorStyle::Graphql,
 };
@@ -53,7 +53,7 @@ pub static NOT_FOUND: Endpoint = Endpoint {
     name: "not-found",
     path: "",
     method: Method::GET,
-    counts_quota: false,
+    cost: Cost::Free,
     requires_key: false,
     error_style: ErrorStyle::Envelope,
 };

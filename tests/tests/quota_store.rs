@@ -39,7 +39,7 @@ async fn two_hundred_simultaneous_updates_leave_exactly_the_limit() {
     let now = datetime!(2026-11-22 12:00:00 UTC);
     let tasks = (0..200).map(|_| {
         let (store, record) = (store.clone(), record.clone());
-        tokio::spawn(async move { store.consume(&record, now).await })
+        tokio::spawn(async move { store.consume(&record, now, 1).await })
     });
     let results: Vec<_> = join_all(tasks)
         .await
@@ -122,9 +122,9 @@ async fn a_new_month_starts_at_zero() {
     let (secret, _) = create_key("free", Some(2));
     let record = store.authenticate(&secret).await.unwrap();
     let (november, december) = (end_of_november(), start_of_december());
-    store.consume(&record, november).await.unwrap();
-    store.consume(&record, november).await.unwrap();
-    match store.consume(&record, november).await {
+    store.consume(&record, november, 1).await.unwrap();
+    store.consume(&record, november, 1).await.unwrap();
+    match store.consume(&record, november, 1).await {
         Err(ApiError::QuotaExceeded { retry_after_secs }) => assert_eq!(retry_after_secs, 1),
         other => panic!("expected 429, got {other:?}"),
     }
@@ -134,7 +134,7 @@ async fn a_new_month_starts_at_zero() {
         0,
         "the new period starts at 0"
     );
-    let state = store.consume(&record, december).await.unwrap();
+    let state = store.consume(&record, december, 1).await.unwrap();
     assert_eq!((state.limit, state.remaining), (2, 1));
     assert_eq!(state.reset_secs, 31 * 24 * 3600, "resets on 1 January");
 }
@@ -144,7 +144,7 @@ async fn usage_report_moves_its_reset_date_with_the_clock() {
     let (store, config) = key_store().await;
     let (secret, _) = create_key("starter", None);
     let record = store.authenticate(&secret).await.unwrap();
-    store.consume(&record, end_of_november()).await.unwrap();
+    store.consume(&record, end_of_november(), 1).await.unwrap();
 
     let november = App::new(config.clone(), Clients::new(&config).await, end_of_november);
     let report = service::usage(&november, &record).await.unwrap();
