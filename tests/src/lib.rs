@@ -1,6 +1,8 @@
 //! Helpers for the black-box tests: they talk HTTP to the running local stack
 //! (`make test` starts it) and use the admin command line to make keys.
 
+pub mod runtime_api;
+
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
 use aws_smithy_runtime_api::client::interceptors::Intercept;
@@ -155,6 +157,11 @@ pub fn dictadmin_path() -> PathBuf {
         .and_then(|deps| deps.parent())
         .expect("test binaries live in <target>/<profile>/deps");
     profile_dir.join("dictadmin")
+}
+
+/// A function binary of this build (`entry-by-word`, …), beside dictadmin.
+pub fn function_binary(name: &str) -> PathBuf {
+    dictadmin_path().with_file_name(name)
 }
 
 /// Runs the admin command line with the local stack's environment.
