@@ -4,7 +4,10 @@
 //! What a function does must be exactly what its policy in template.yaml
 //! grants: a call without a grant fails on AWS (DynamoDB Local enforces no
 //! IAM, so nothing else would notice), and a grant without a call is more
-//! than the function needs.
+//! than the function needs. The one write, the quota counter's UpdateItem on
+//! the keys table, is granted only under a condition on its attributes; the
+//! template's condition is checked without the stack, and every recorded
+//! counter update against it with the stack.
 
 use blackbox::{create_key, recorded_app, repo_root, DynamoCall};
 use lambda_http::Body;
@@ -17,6 +20,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
 type Access = (String, String);
+
+/// Everything the quota counter's UpdateItem may touch (`KeyStore::consume`:
+/// the key `pk`/`sk`, `used` and its TTL `expiresAt`) and the `ReturnValues`
+/// it may ask for. Every grant of UpdateItem on the keys table carries exactly
+/// this condition, so no function can rewrite a key record (`name`, `plan`,
+/// `disabled`, `customLimit`) or read one back through an update.
+const COUNTER_ATTRIBUTES: [&str; 4] = ["pk", "sk", "used", "expiresAt"];
+const COUNTER_RETURN_VALUES: [&str; 2] = ["NONE", "UPDATED_NEW"];
 
 /// The IAM actions and resources of recorded calls, by template logical id.
 fn accesses(app: &App, calls: Vec<DynamoCall>) -> BTreeSet<Access> {
@@ -57,11 +68,14 @@ async fn cold_app() -> (&'static App, blackbox::CallRecorder) {
     (Box::leak(Box::new(app)), recorder)
 }
 
-/// The `dynamodb:` grants of every function in template.yaml, by binary name.
-fn granted_by_template() -> BTreeMap<String, BTreeSet<Access>> {
+fn template() -> Yaml {
     let text = std::fs::read_to_string(repo_root().join("template.yaml")).unwrap();
-    let doc: Yaml = serde_norway::from_str(&text).unwrap();
-    let mut grants = BTreeMap::new();
+    serde_norway::from_str(&text).unwrap()
+}
+
+/// Every function of the template, by binary name, with its policy statements.
+fn function_statements(doc: &Yaml) -> BTreeMap<String, Vec<&Yaml>> {
+    let mut functions = BTreeMap::new();
     for (_, resource) in doc["Resources"].as_mapping().unwrap() {
         if resource["Type"].as_str() != Some("AWS::Serverless::Function") {
             continue;
@@ -70,13 +84,24 @@ fn granted_by_template() -> BTreeMap<String, BTreeSet<Access>> {
             .as_str()
             .unwrap()
             .to_string();
-        let mut granted = BTreeSet::new();
         let policies = resource["Properties"]["Policies"].as_sequence();
-        for statement in policies
+        let statements = policies
             .into_iter()
             .flatten()
             .flat_map(|p| p["Statement"].as_sequence().unwrap())
-        {
+            .collect();
+        functions.insert(binary, statements);
+    }
+    functions
+}
+
+/// The `dynamodb:` grants of every function in template.yaml, by binary name.
+fn granted_by_template() -> BTreeMap<String, BTreeSet<Access>> {
+    let doc = template();
+    let mut grants = BTreeMap::new();
+    for (binary, statements) in function_statements(&doc) {
+        let mut granted = BTreeSet::new();
+        for statement in statements {
             assert_eq!(statement["Effect"].as_str(), Some("Allow"));
             for action in one_or_many(&statement["Action"]) {
                 let action = action.as_str().unwrap().to_string();
@@ -265,7 +290,13 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
                 response.status()
             );
         }
-        let used = accesses(app, log.take());
+        let calls = log.take();
+        mismatches.extend(counter_updates_outside_the_grant(
+            &app.config.keys_table,
+            &calls,
+            endpoint.name,
+        ));
+        let used = accesses(app, calls);
         let allowed = granted
             .get(endpoint.name)
             .unwrap_or_else(|| panic!("template.yaml has no function {}", endpoint.name));
@@ -279,4 +310,195 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// UpdateItem calls on the keys table that the grant's condition would
+/// refuse on AWS: attributes beyond [`COUNTER_ATTRIBUTES`] (the key's names,
+/// the expression's `#names` and any legacy `AttributeUpdates`; the code names
+/// every attribute through a placeholder) or other `ReturnValues`.
+fn counter_updates_outside_the_grant(
+    keys_table: &str,
+    calls: &[DynamoCall],
+    name: &str,
+) -> Vec<String> {
+    let mut refused = Vec::new();
+    for call in calls {
+        let body = &call.body;
+        if call.operation != "UpdateItem" || body["TableName"].as_str() != Some(keys_table) {
+            continue;
+        }
+        let mut attributes: BTreeSet<&str> = BTreeSet::new();
+        for map in ["Key", "AttributeUpdates"] {
+            attributes.extend(
+                body[map]
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|m| m.keys())
+                    .map(String::as_str),
+            );
+        }
+        attributes.extend(
+            body["ExpressionAttributeNames"]
+                .as_object()
+                .into_iter()
+                .flat_map(|m| m.values())
+                .map(|v| v.as_str().unwrap()),
+        );
+        let outside: Vec<_> = attributes
+            .iter()
+            .filter(|a| !COUNTER_ATTRIBUTES.contains(a))
+            .collect();
+        if !outside.is_empty() {
+            refused.push(format!(
+                "{name}: UpdateItem on the keys table touches {outside:?}"
+            ));
+        }
+        let returns = body["ReturnValues"].as_str().unwrap_or("NONE");
+        if !COUNTER_RETURN_VALUES.contains(&returns) {
+            refused.push(format!(
+                "{name}: UpdateItem on the keys table asks for ReturnValues {returns}"
+            ));
+        }
+    }
+    refused
+}
+
+/// Any action that writes items, by name or by wildcard.
+fn writes_items(action: &str) -> bool {
+    action.contains('*')
+        || [
+            "dynamodb:PutItem",
+            "dynamodb:UpdateItem",
+            "dynamodb:DeleteItem",
+            "dynamodb:BatchWriteItem",
+            "dynamodb:PartiQLInsert",
+            "dynamodb:PartiQLUpdate",
+            "dynamodb:PartiQLDelete",
+        ]
+        .contains(&action)
+}
+
+/// Whether a statement's resource may be the keys table (or one of its
+/// indexes): `KeysTable` by intrinsic, or anything that is not an intrinsic
+/// of a known table (`*`, a literal ARN).
+fn may_be_keys_table(resource: &Yaml) -> bool {
+    match resource {
+        Yaml::Tagged(tagged) => tagged
+            .value
+            .as_str()
+            .is_none_or(|text| text.contains("KeysTable") || !text.contains("Table")),
+        _ => true,
+    }
+}
+
+/// A string or a list of strings (anything else counts as nothing).
+fn strings(value: &Yaml) -> Vec<String> {
+    one_or_many(value)
+        .into_iter()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect()
+}
+
+/// Does not need the local stack: reads template.yaml only.
+#[test]
+fn the_keys_table_is_written_only_through_the_counter_condition() {
+    let doc = template();
+    let expected_attributes: BTreeSet<String> =
+        COUNTER_ATTRIBUTES.iter().map(|a| a.to_string()).collect();
+    let expected_returns: BTreeSet<String> = COUNTER_RETURN_VALUES
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    let mut problems = Vec::new();
+    let mut counters = 0;
+    for (binary, statements) in function_statements(&doc) {
+        for statement in statements {
+            let sid = statement["Sid"].as_str().unwrap_or("(no Sid)");
+            let actions = strings(&statement["Action"]);
+            let keys = one_or_many(&statement["Resource"])
+                .into_iter()
+                .any(may_be_keys_table);
+            if statement["Effect"].as_str() != Some("Allow")
+                || !keys
+                || !actions.iter().any(|a| writes_items(a))
+            {
+                continue;
+            }
+            let what = format!("{binary} {sid}");
+            if actions != ["dynamodb:UpdateItem"] {
+                problems.push(format!(
+                    "{what}: writes on the keys table must be a statement of UpdateItem alone, not {actions:?}"
+                ));
+            }
+            let condition = &statement["Condition"];
+            let operators: BTreeSet<&str> = condition
+                .as_mapping()
+                .into_iter()
+                .flat_map(|m| m.keys())
+                .filter_map(Yaml::as_str)
+                .collect();
+            if operators != BTreeSet::from(["ForAllValues:StringEquals", "StringEqualsIfExists"]) {
+                problems.push(format!(
+                    "{what}: condition operators {operators:?}, expected ForAllValues:StringEquals and StringEqualsIfExists"
+                ));
+            }
+            let attributes = &condition["ForAllValues:StringEquals"];
+            let attribute_keys = attributes.as_mapping().map_or(0, |m| m.len());
+            let granted: BTreeSet<String> = strings(&attributes["dynamodb:Attributes"])
+                .into_iter()
+                .collect();
+            if attribute_keys != 1 || granted != expected_attributes {
+                problems.push(format!(
+                    "{what}: ForAllValues:StringEquals {attributes:?}, expected exactly dynamodb:Attributes {expected_attributes:?}"
+                ));
+            }
+            let returns = &condition["StringEqualsIfExists"];
+            let return_keys = returns.as_mapping().map_or(0, |m| m.len());
+            let granted: BTreeSet<String> = strings(&returns["dynamodb:ReturnValues"])
+                .into_iter()
+                .collect();
+            if return_keys != 1 || granted != expected_returns {
+                problems.push(format!(
+                    "{what}: StringEqualsIfExists {returns:?}, expected exactly dynamodb:ReturnValues {expected_returns:?}"
+                ));
+            }
+            counters += 1;
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        counters > 0,
+        "no function is granted the quota counter's UpdateItem"
+    );
+}
+
+/// Does not need the local stack: the check that the recorded counter
+/// updates stay inside the grant refuses what the condition would refuse.
+#[test]
+fn the_counter_update_check_refuses_other_attributes_and_return_values() {
+    let update = |names: Value, returns: Option<&str>| DynamoCall {
+        operation: "UpdateItem".into(),
+        body: serde_json::json!({
+            "TableName": "keys",
+            "Key": {"pk": {"S": "KEY#00"}, "sk": {"S": "USAGE#2026-11"}},
+            "UpdateExpression": "SET #used = #used + :one",
+            "ExpressionAttributeNames": names,
+            "ReturnValues": returns,
+        }),
+    };
+    let counter = serde_json::json!({"#used": "used", "#exp": "expiresAt"});
+    let check = |call: DynamoCall| counter_updates_outside_the_grant("keys", &[call], "f");
+    assert!(check(update(counter.clone(), Some("UPDATED_NEW"))).is_empty());
+    assert!(check(update(counter.clone(), None)).is_empty());
+    assert_eq!(
+        check(update(serde_json::json!({"#p": "plan"}), None)).len(),
+        1
+    );
+    assert_eq!(check(update(counter, Some("ALL_OLD"))).len(), 1);
+    let mut elsewhere = update(serde_json::json!({"#p": "plan"}), Some("ALL_NEW"));
+    elsewhere.body["TableName"] = "entries".into();
+    assert!(
+        check(elsewhere).is_empty(),
+        "only the keys table is checked"
+    );
 }
