@@ -235,6 +235,30 @@ impl Store {
     /// BatchGetItem of its parts. Before the first build, an empty snapshot.
     pub async fn snapshot(&self, needs: Needs) -> Result<SnapshotView, ApiError> {
         let catalog = self.catalog().await?;
+        match self.snapshot_of(&catalog, needs).await {
+            // A cached catalog may name a build that is gone (replaced twice
+            // since, or the table was loaded again): read it afresh, once.
+            Err(ApiError::Unavailable) if catalog.snapshot.is_some() => {
+                self.forget_catalog(&catalog).await;
+                let catalog = self.catalog().await?;
+                self.snapshot_of(&catalog, needs).await
+            }
+            other => other,
+        }
+    }
+
+    /// Drops the cached catalog if it is still `stale`.
+    async fn forget_catalog(&self, stale: &Arc<Catalog>) {
+        let mut cached = self.catalog.write().await;
+        if cached
+            .as_ref()
+            .is_some_and(|(_, catalog)| Arc::ptr_eq(catalog, stale))
+        {
+            *cached = None;
+        }
+    }
+
+    async fn snapshot_of(&self, catalog: &Catalog, needs: Needs) -> Result<SnapshotView, ApiError> {
         let build = catalog.snapshot.as_ref();
         let id = build.map_or("", |b| b.build.as_str());
         let index = self.index.get(id, || async {
