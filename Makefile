@@ -1,5 +1,5 @@
 # The two commands of the README, and their companions.
-.PHONY: up down test
+.PHONY: up down test load
 
 ## Start the whole service locally on http://localhost:9000 (prints a demo key).
 up:
@@ -12,3 +12,7 @@ down:
 ## Run every test: format, lint, template lint, unit tests, black-box tests.
 test:
 	bash infra/scripts/test.sh
+
+## The load test alone: mixed traffic from 50 clients for 60 s (LOAD_USERS, LOAD_SECONDS).
+load:
+	bash infra/scripts/load-test.sh

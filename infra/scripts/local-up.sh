@@ -30,15 +30,7 @@ reload_flag=(--ignore-changes)
 start watch 9000 cargo lambda watch "${reload_flag[@]}" --invoke-address 127.0.0.1 --invoke-port 9000 --disable-cors \
   --env-file "$root/infra/local/stack.env"
 wait_for_port 9000 watch 120
-# Each function starts on its first request; warm them all so that the first
-# real request is not slow.
-for path in /api/v1/api/dictionaries /api/v1/api/search /api/v1/api/autocomplete \
-  /api/v1/entry/x/y /api/v1/api/entry/x/word/y /api/v1/api/thesaurus/y /api/v1/random \
-  /api/v1/api/audio/x/y /api/v1/api/me/usage /api/v1/api/nope; do
-  curl -s -o /dev/null --max-time 300 -H "Authorization: Bearer $DEMO_KEY" "$API_URL$path" || true
-done
-curl -s -o /dev/null --max-time 300 -X POST -H "Authorization: Bearer $DEMO_KEY" \
-  -H 'Content-Type: application/json' -d '{"query":"{__typename}"}' "$API_URL/api/v1/api/graphql" || true
+warm_functions
 
 cat <<MSG
 

@@ -56,6 +56,10 @@ export API_URL DEMO_KEY
 # send their requests in parallel on purpose).
 run_tests -p blackbox --quiet -- --test-threads 1
 
+echo "==> load: 50 clients for 60 s, no 5xx of ours, quota exact"
+"$root/infra/scripts/load-test.sh" | tee -a "$state/logs/load-test.txt"
+echo "test result: ok. 1 passed; 0 failed; (load test)" >>"$results"
+
 echo "==> fault injection: DynamoDB Local and S3 paused and killed, alone and last"
 run_tests -p blackbox --test faults --quiet -- --ignored --test-threads 1
 
