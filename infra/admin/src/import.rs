@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 use shared::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A dictionary ready to be written: its record, every entry and every
 /// thesaurus link (headword, related word).
@@ -19,6 +20,25 @@ pub struct ImportedDictionary {
     pub dictionary: Dictionary,
     pub entries: Vec<StoredEntry>,
     pub links: Vec<(String, ThesaurusItem)>,
+    /// Where each entry (by id) comes from in the source, for reports.
+    pub origins: HashMap<String, Origin>,
+}
+
+/// A place in a source: a file and a 1-based line. For a dictd article the
+/// line of its `.index` (which points at the article's bytes in the
+/// `.dict.dz`), for a WordNet lemma its `index.<pos>` line, for a MyThes
+/// headword its `word|count` line. An entry merged from several articles
+/// names the first. The file is shared by every entry of a source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: Arc<Path>,
+    pub line: usize,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} line {}", self.file.display(), self.line)
+    }
 }
 
 /// One link per (headword, kind, word) of a dictionary, without repeats.
@@ -119,8 +139,12 @@ fn freedict_licence(info: &str) -> String {
 }
 
 /// Reads a FreeDict dictd database (`<prefix>.index` + `<prefix>.dict.dz`).
-/// The dictionary id is the file name (`freedict-eng-fra`).
-pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
+/// The dictionary id is the file name (`freedict-eng-fra`). No source file may
+/// be (or decompress to) more than `max_source_bytes`.
+pub fn import_freedict(
+    prefix: &Path,
+    max_source_bytes: u64,
+) -> Result<ImportedDictionary, ImportError> {
     let dictionary_id = prefix
         .file_name()
         .and_then(|n| n.to_str())
@@ -128,13 +152,21 @@ pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError>
         .to_string();
     let (source_lang, target_lang) = freedict_languages(&dictionary_id)
         .ok_or_else(|| ImportError::Name(dictionary_id.clone()))?;
-    let database = Database::open(prefix)?;
+    let database = Database::open(prefix, max_source_bytes)?;
     let mut articles = Vec::new();
+    // The first index line of every (headword, part of speech), which is
+    // what merge_articles merges on.
+    let mut first_lines: HashMap<(String, Option<String>), usize> = HashMap::new();
     for line in database.articles() {
         if let Some(article) = parse_article(&database.article(line)?) {
+            first_lines
+                .entry((article.headword.clone(), article.part_of_speech.clone()))
+                .or_insert(line.line);
             articles.push(article);
         }
     }
+    let index_file: Arc<Path> = database.index_path.as_path().into();
+    let mut origins = HashMap::new();
     let dictionary_name = format!(
         "{}–{} (FreeDict)",
         languages::name(source_lang).unwrap_or(source_lang),
@@ -155,6 +187,17 @@ pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError>
                 *ordinal,
             );
             *ordinal += 1;
+            if let Some(&line) =
+                first_lines.get(&(article.headword.clone(), article.part_of_speech.clone()))
+            {
+                origins.insert(
+                    id.clone(),
+                    Origin {
+                        file: index_file.clone(),
+                        line,
+                    },
+                );
+            }
             bilingual_entry(
                 article,
                 id,
@@ -180,19 +223,31 @@ pub fn import_freedict(prefix: &Path) -> Result<ImportedDictionary, ImportError>
         dictionary,
         entries,
         links,
+        origins,
     })
 }
 
 /// Reads WordNet 3.0 (`index.*` and `data.*` in `dir`) into one monolingual
 /// English dictionary: an entry per lemma and part of speech, its senses in
 /// frequency order with definitions, examples and synonyms.
-pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
+pub fn import_wordnet(
+    dir: &Path,
+    max_source_bytes: u64,
+) -> Result<ImportedDictionary, ImportError> {
     const ID: &str = "wordnet-en";
     const NAME: &str = "WordNet 3.0 (English)";
-    let wn = WordNet::open(dir)?;
+    let wn = WordNet::open(dir, max_source_bytes)?;
     let mut entries = Vec::with_capacity(wn.lemmas.len());
+    let mut origins = HashMap::with_capacity(wn.lemmas.len());
     let mut all_relations: Vec<(String, &'static str, String)> = Vec::new();
-    for (lemma, pos, offsets) in &wn.lemmas {
+    for wordnet::Lemma {
+        lemma,
+        pos,
+        offsets,
+        path,
+        line,
+    } in &wn.lemmas
+    {
         let senses: Vec<&wordnet::Synset> = offsets
             .iter()
             .filter_map(|o| wn.synsets.get(&(*pos, *o)))
@@ -248,9 +303,17 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
         let antonyms = related("antonym");
         text.word_list("antonyms", "Antonyms", &antonyms);
         let (html, plain, examples) = text.finish(false);
+        let id = entry_id(ID, &word, Some(pos_name), 0);
+        origins.insert(
+            id.clone(),
+            Origin {
+                file: path.clone(),
+                line: *line,
+            },
+        );
         entries.push(StoredEntry {
             entry: Entry {
-                id: entry_id(ID, &word, Some(pos_name), 0),
+                id,
                 word,
                 html_content: html,
                 plain_text: plain,
@@ -290,17 +353,22 @@ pub fn import_wordnet(dir: &Path) -> Result<ImportedDictionary, ImportError> {
         dictionary,
         entries,
         links,
+        origins,
     })
 }
 
 /// Reads GCIDE (`<prefix>.index` + `<prefix>.dict.dz`) as the monolingual
 /// English dictionary `gcide`: articles of one headword and part of speech are
 /// merged into one entry with their senses, citations, etymology and synonyms.
-pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
+pub fn import_gcide(
+    prefix: &Path,
+    max_source_bytes: u64,
+) -> Result<ImportedDictionary, ImportError> {
     const ID: &str = "gcide";
     const NAME: &str = "GCIDE (Collaborative International Dictionary of English)";
-    let database = Database::open(prefix)?;
-    let mut groups: Vec<(String, gcide::Article)> = Vec::new();
+    let database = Database::open(prefix, max_source_bytes)?;
+    // (headword, article, index line of its first article)
+    let mut groups: Vec<(String, gcide::Article, usize)> = Vec::new();
     let mut position: HashMap<(String, Option<String>), usize> = HashMap::new();
     for line in database.articles() {
         let article = gcide::parse_article(&database.article(line)?);
@@ -327,13 +395,25 @@ pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
             }
             None => {
                 position.insert(key, groups.len());
-                groups.push((headword, article));
+                groups.push((headword, article, line.line));
             }
         }
     }
+    let index_file: Arc<Path> = database.index_path.as_path().into();
+    let mut origins = HashMap::with_capacity(groups.len());
     let entries: Vec<StoredEntry> = groups
         .into_iter()
-        .map(|(word, article)| gcide_entry(ID, NAME, word, article))
+        .map(|(word, article, line)| {
+            let entry = gcide_entry(ID, NAME, word, article);
+            origins.insert(
+                entry.entry.id.clone(),
+                Origin {
+                    file: index_file.clone(),
+                    line,
+                },
+            );
+            entry
+        })
         .collect();
     let dictionary = Dictionary {
         dictionary_id: ID.into(),
@@ -349,6 +429,7 @@ pub fn import_gcide(prefix: &Path) -> Result<ImportedDictionary, ImportError> {
         dictionary,
         entries,
         links,
+        origins,
     })
 }
 
@@ -407,7 +488,10 @@ fn mythes_part_of_speech(label: &str) -> Option<&'static str> {
 
 /// Reads a MyThes thesaurus (`th_<ll>_<CC>_v2.dat`) as dictionary
 /// `mythes-<ll>`: an entry per headword listing its meanings, and its links.
-pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
+pub fn import_mythes(
+    path: &Path,
+    max_source_bytes: u64,
+) -> Result<ImportedDictionary, ImportError> {
     let file_name = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -425,13 +509,22 @@ pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
         "es" => "LGPL-2.1-only",
         _ => "LGPL-2.1-or-later",
     };
-    let headwords = mythes::read(path)?;
+    let headwords = mythes::read(path, max_source_bytes)?;
     let mut ordinals: HashMap<String, usize> = HashMap::new();
     let mut entries = Vec::with_capacity(headwords.len());
+    let file: Arc<Path> = path.into();
+    let mut origins = HashMap::with_capacity(headwords.len());
     for headword in &headwords {
         let ordinal = ordinals.entry(headword.word.clone()).or_insert(0);
         let id = entry_id(&dictionary_id, &headword.word, None, *ordinal);
         *ordinal += 1;
+        origins.insert(
+            id.clone(),
+            Origin {
+                file: file.clone(),
+                line: headword.line,
+            },
+        );
         let (mut synonyms, mut antonyms) = (Vec::new(), Vec::new());
         let mut senses = Vec::new();
         for meaning in &headword.meanings {
@@ -515,6 +608,7 @@ pub fn import_mythes(path: &Path) -> Result<ImportedDictionary, ImportError> {
         dictionary,
         entries,
         links,
+        origins,
     })
 }
 
@@ -528,6 +622,14 @@ pub enum ImportError {
     Mythes(#[from] MythesError),
     #[error("cannot tell the languages of {0:?}: FreeDict databases are named freedict-<iso639-3>-<iso639-3>")]
     Name(String),
+    #[error("{dictionary}: {count} articles or links cannot be stored in DynamoDB (listed above); nothing written, as --strict asks")]
+    Unstorable { dictionary: String, count: usize },
+    #[error("{dictionary}: postings manifest chunk {chunk} cannot be stored: {problem}")]
+    Manifest {
+        dictionary: String,
+        chunk: usize,
+        problem: crate::limits::ItemProblem,
+    },
 }
 
 fn bilingual_entry(
@@ -601,6 +703,8 @@ fn bilingual_entry(
 mod tests {
     use super::*;
 
+    const MAX: u64 = crate::formats::source::DEFAULT_MAX_SOURCE_BYTES;
+
     #[test]
     fn ids_are_stable_opaque_and_distinct() {
         let a = entry_id("freedict-eng-fra", "bank", None, 0);
@@ -649,7 +753,7 @@ mod tests {
 
     #[test]
     fn freedict_fixture_gives_ipa_translations_and_examples() {
-        let imported = import_freedict(&fixture("freedict/freedict-eng-fra")).unwrap();
+        let imported = import_freedict(&fixture("freedict/freedict-eng-fra"), MAX).unwrap();
         assert_eq!(
             imported.dictionary.dictionary_name,
             "English–French (FreeDict)"
@@ -662,7 +766,7 @@ mod tests {
             vec!["mégère", "peau de vache", "rosse", "chat"]
         );
 
-        let imported = import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap();
+        let imported = import_freedict(&fixture("freedict/freedict-deu-eng"), MAX).unwrap();
         let haus = find(&imported, "Haus", Some("noun"));
         assert_eq!(haus.phonetic.as_deref(), Some("hˈaʊs"));
         assert!(
@@ -677,7 +781,7 @@ mod tests {
 
     #[test]
     fn wordnet_gives_bad_as_an_antonym_of_good() {
-        let imported = import_wordnet(&fixture("wordnet")).unwrap();
+        let imported = import_wordnet(&fixture("wordnet"), MAX).unwrap();
         let good = find(&imported, "good", Some("adjective"));
         assert!(
             good.antonyms.contains(&"bad".to_string()),
@@ -716,8 +820,8 @@ mod tests {
                 .map(|e| e.entry.id)
                 .collect::<Vec<_>>()
         };
-        let first = ids(import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap());
-        let second = ids(import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap());
+        let first = ids(import_freedict(&fixture("freedict/freedict-deu-eng"), MAX).unwrap());
+        let second = ids(import_freedict(&fixture("freedict/freedict-deu-eng"), MAX).unwrap());
         assert_eq!(first, second);
         let unique: std::collections::HashSet<_> = first.iter().collect();
         assert_eq!(
@@ -725,8 +829,11 @@ mod tests {
             first.len(),
             "ids are unique within a dictionary"
         );
-        let wordnet = ids(import_wordnet(&fixture("wordnet")).unwrap());
-        assert_eq!(wordnet, ids(import_wordnet(&fixture("wordnet")).unwrap()));
+        let wordnet = ids(import_wordnet(&fixture("wordnet"), MAX).unwrap());
+        assert_eq!(
+            wordnet,
+            ids(import_wordnet(&fixture("wordnet"), MAX).unwrap())
+        );
         assert_eq!(
             wordnet
                 .iter()
@@ -752,7 +859,7 @@ mod tests {
             &data[..data.len() / 2],
         )
         .unwrap();
-        let err = import_freedict(&dir.join("freedict-eng-fra"))
+        let err = import_freedict(&dir.join("freedict-eng-fra"), MAX)
             .err()
             .expect("truncated data is an error")
             .to_string();
@@ -762,8 +869,90 @@ mod tests {
     }
 
     #[test]
+    fn a_dict_that_inflates_past_the_limit_is_refused_by_name() {
+        use std::io::Write;
+        let dir = std::env::temp_dir().join(format!("bomb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(
+            fixture("freedict/freedict-eng-fra.index"),
+            dir.join("freedict-eng-fra.index"),
+        )
+        .unwrap();
+        // 16 MiB of spaces in about 16 KB.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&vec![b' '; 16 << 20]).unwrap();
+        let bomb = gz.finish().unwrap();
+        assert!(bomb.len() < 32 << 10);
+        std::fs::write(dir.join("freedict-eng-fra.dict.dz"), bomb).unwrap();
+        let err = import_freedict(&dir.join("freedict-eng-fra"), 1 << 20)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            err.contains("freedict-eng-fra.dict.dz: decompresses to more than 1048576 bytes"),
+            "{err}"
+        );
+        // The fixture's own data is well under the default limit.
+        let fixture_size = std::fs::metadata(fixture("freedict/freedict-eng-fra.dict.dz"))
+            .unwrap()
+            .len();
+        assert!(fixture_size < 1 << 20);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_entry_knows_its_place_in_the_source() {
+        let imported = import_mythes(&fixture("mythes/th_en_US_v2.dat"), MAX).unwrap();
+        let good = imported
+            .entries
+            .iter()
+            .find(|e| e.entry.word == "good")
+            .unwrap();
+        let origin = &imported.origins[&good.entry.id];
+        let text = std::fs::read_to_string(fixture("mythes/th_en_US_v2.dat")).unwrap();
+        assert!(
+            text.lines()
+                .nth(origin.line - 1)
+                .unwrap()
+                .starts_with("good|"),
+            "{origin}"
+        );
+        let imported = import_freedict(&fixture("freedict/freedict-eng-fra"), MAX).unwrap();
+        let cat = imported
+            .entries
+            .iter()
+            .find(|e| e.entry.word == "cat")
+            .unwrap();
+        let origin = &imported.origins[&cat.entry.id];
+        assert!(origin.file.ends_with("freedict-eng-fra.index"));
+        let index = std::fs::read_to_string(&origin.file).unwrap();
+        assert!(
+            index
+                .lines()
+                .nth(origin.line - 1)
+                .unwrap()
+                .starts_with("cat\t"),
+            "{origin}"
+        );
+        let imported = import_wordnet(&fixture("wordnet"), MAX).unwrap();
+        let bank = imported
+            .entries
+            .iter()
+            .find(|e| e.entry.word == "bank" && e.entry.part_of_speech.as_deref() == Some("noun"))
+            .unwrap();
+        let origin = &imported.origins[&bank.entry.id];
+        assert!(origin.file.ends_with("index.noun"), "{origin}");
+        let index = std::fs::read_to_string(&origin.file).unwrap();
+        assert!(index
+            .lines()
+            .nth(origin.line - 1)
+            .unwrap()
+            .starts_with("bank "));
+    }
+
+    #[test]
     fn mythes_fixtures_give_entries_and_links_in_four_languages() {
-        let en = import_mythes(&fixture("mythes/th_en_US_v2.dat")).unwrap();
+        let en = import_mythes(&fixture("mythes/th_en_US_v2.dat"), MAX).unwrap();
         assert_eq!(en.dictionary.dictionary_id, "mythes-en");
         assert_eq!(en.dictionary.dictionary_name, "English thesaurus (MyThes)");
         let good = find(&en, "good", None);
@@ -781,7 +970,7 @@ mod tests {
             .iter()
             .any(|(h, l)| h == "good" && l.relationship_type == "hypernym"));
 
-        let es = import_mythes(&fixture("mythes/th_es_ES_v2.dat")).unwrap();
+        let es = import_mythes(&fixture("mythes/th_es_ES_v2.dat"), MAX).unwrap();
         assert_eq!(es.dictionary.source_lang, "es");
         find(&es, "niño", None);
         assert!(es
@@ -789,12 +978,12 @@ mod tests {
             .iter()
             .any(|(h, l)| h == "bueno" && l.word == "excelente"));
 
-        let fr = import_mythes(&fixture("mythes/th_fr_FR_v2.dat")).unwrap();
+        let fr = import_mythes(&fixture("mythes/th_fr_FR_v2.dat"), MAX).unwrap();
         assert_eq!(
             find(&fr, "bon", None).part_of_speech.as_deref(),
             Some("adjective")
         );
-        let de = import_mythes(&fixture("mythes/th_de_DE_v2.dat")).unwrap();
+        let de = import_mythes(&fixture("mythes/th_de_DE_v2.dat"), MAX).unwrap();
         assert!(de
             .links
             .iter()
@@ -803,7 +992,7 @@ mod tests {
 
     #[test]
     fn freedict_synonym_cross_references_become_links() {
-        let imported = import_freedict(&fixture("freedict/freedict-deu-eng")).unwrap();
+        let imported = import_freedict(&fixture("freedict/freedict-deu-eng"), MAX).unwrap();
         assert!(imported.links.iter().any(|(h, l)| h == "Haus"
             && l.word == "Zuhause"
             && l.relationship_type == "synonym"
@@ -812,7 +1001,7 @@ mod tests {
 
     #[test]
     fn gcide_fixture_gives_definitions_citations_and_synonyms() {
-        let imported = import_gcide(&fixture("gcide/gcide")).unwrap();
+        let imported = import_gcide(&fixture("gcide/gcide"), MAX).unwrap();
         // The index lists the Sundog article under "dog" too; it is Sundog's.
         let sundog = find(&imported, "Sundog", Some("noun"));
         assert!(sundog.plain_text.contains("luminous spot"));

@@ -139,11 +139,13 @@ fn part_keys(build: &SnapshotBuild) -> Vec<Item> {
 }
 
 /// The manifest items of a dictionary's entries: every entry as a posting, in
-/// rank order (so that the same source always gives the same items).
-pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry]) -> Vec<Item> {
+/// rank order (so that the same source always gives the same items), and
+/// `kept`: postings of entries of an earlier import that stay (`--no-prune`).
+pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry], kept: &[Posting]) -> Vec<Item> {
     let mut postings: Vec<Posting> = entries
         .iter()
         .map(|e| Posting::of_entry(&e.entry))
+        .chain(kept.iter().cloned())
         .collect();
     postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
     let refs: Vec<&Posting> = postings.iter().collect();
@@ -185,53 +187,52 @@ async fn read_manifest(
     dictionary: &str,
 ) -> Result<Vec<Posting>, String> {
     let pk = items::manifest_pk(dictionary);
-    let mut chunks = Vec::new();
-    for item in query_all(client, table, &pk).await? {
-        let (n, count, bytes) =
-            items::manifest_chunk_from_item(&item).map_err(|e| format!("{pk}: {e}"))?;
-        // Leftovers of an earlier, larger manifest are not part of this one.
-        if n < count {
-            chunks.push((n, count, bytes));
-        }
-    }
-    let expected = chunks.first().map_or(0, |(_, count, _)| *count);
-    if chunks.is_empty() || chunks.len() != expected {
+    let items = crate::query::partition(client, table, &pk, None, false)
+        .await
+        .map_err(|e| e.to_string())?;
+    let manifest = current_chunks(&items).map_err(|e| format!("{pk}: {e}"))?;
+    if manifest.chunks.is_empty() || manifest.chunks.len() != manifest.expected {
         return Err(format!(
-            "{dictionary} has no complete postings manifest ({} of {expected} chunks); import it again",
-            chunks.len()
+            "{dictionary} has no complete postings manifest ({} of {} chunks); import it again",
+            manifest.chunks.len(),
+            manifest.expected
         ));
     }
     let mut postings = Vec::new();
-    for (n, _, bytes) in chunks {
+    for (n, bytes) in manifest.chunks {
         postings.extend(decode_chunk(&bytes).map_err(|e| format!("{pk} chunk {n}: {e}"))?);
     }
     Ok(postings)
 }
 
-/// Every item of partition `pk`, through all Query pages.
-async fn query_all(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-    pk: &str,
-) -> Result<Vec<Item>, String> {
-    let mut items = Vec::new();
-    let mut start_key = None;
-    loop {
-        let output = client
-            .query()
-            .table_name(table)
-            .key_condition_expression("pk = :pk")
-            .expression_attribute_values(":pk", AttributeValue::S(pk.to_string()))
-            .set_exclusive_start_key(start_key)
-            .send()
-            .await
-            .map_err(|e| crate::sdk_error(format!("reading {pk} from {table}"), e))?;
-        items.extend(output.items.unwrap_or_default());
-        start_key = output.last_evaluated_key;
-        if start_key.is_none() {
-            return Ok(items);
-        }
+/// The chunks of a manifest partition that belong to its latest write.
+pub struct ManifestChunks {
+    /// How many chunks the latest write has (chunk 0 says; 0 without it).
+    pub expected: usize,
+    /// (chunk number, compressed bytes), in order.
+    pub chunks: Vec<(usize, Vec<u8>)>,
+}
+
+/// Chunk 0 is written by every import, so its count is the current one;
+/// chunks that record another count are leftovers of an earlier import of
+/// more chunks (which a pruning import deletes, and an import with
+/// `--no-prune` leaves), and are not part of the manifest.
+pub fn current_chunks(items: &[Item]) -> Result<ManifestChunks, items::CorruptItem> {
+    let mut all = Vec::with_capacity(items.len());
+    for item in items {
+        all.push(items::manifest_chunk_from_item(item)?);
     }
+    let expected = all
+        .iter()
+        .find(|(n, _, _)| *n == 0)
+        .map_or(0, |(_, count, _)| *count);
+    let mut chunks: Vec<(usize, Vec<u8>)> = all
+        .into_iter()
+        .filter(|(n, count, _)| *count == expected && *n < expected)
+        .map(|(n, _, bytes)| (n, bytes))
+        .collect();
+    chunks.sort_by_key(|(n, _)| *n);
+    Ok(ManifestChunks { expected, chunks })
 }
 
 #[cfg(test)]
@@ -242,11 +243,13 @@ mod tests {
     fn a_manifest_holds_every_entry_of_its_dictionary_and_nothing_else() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../data/fixture/freedict/freedict-deu-eng");
-        let imported = crate::import::import_freedict(&path).unwrap();
-        let items = manifest_items("freedict-deu-eng", &imported.entries);
+        let imported =
+            crate::import::import_freedict(&path, crate::formats::source::DEFAULT_MAX_SOURCE_BYTES)
+                .unwrap();
+        let items = manifest_items("freedict-deu-eng", &imported.entries, &[]);
         assert_eq!(
             items,
-            manifest_items("freedict-deu-eng", &imported.entries),
+            manifest_items("freedict-deu-eng", &imported.entries, &[]),
             "stable"
         );
         let mut decoded = Vec::new();
@@ -266,6 +269,34 @@ mod tests {
         assert!(decoded.len() > 100, "the fixture has entries");
         assert!(decoded.iter().any(|p| p.part_of_speech.is_some()));
         assert!(decoded.iter().all(|p| !p.preview.is_empty()));
+    }
+
+    #[test]
+    fn leftover_chunks_of_a_larger_manifest_are_not_read() {
+        let chunks = |count: usize, numbers: std::ops::Range<usize>, byte: u8| {
+            items::manifest_items("IX#d", vec![vec![byte]; count])
+                .into_iter()
+                .filter(move |item| {
+                    let n: usize = item["sk"].as_s().unwrap().parse().unwrap();
+                    numbers.contains(&n)
+                })
+        };
+        // An import of 12 chunks, then one of 3 over it: chunks 3 to 11 of
+        // the first are still in the partition (Query order is by string).
+        let mut partition: Vec<Item> = chunks(3, 0..3, 2).chain(chunks(12, 3..12, 1)).collect();
+        partition.sort_by(|a, b| a["sk"].as_s().unwrap().cmp(b["sk"].as_s().unwrap()));
+        let manifest = current_chunks(&partition).unwrap();
+        assert_eq!(manifest.expected, 3);
+        assert_eq!(
+            manifest.chunks,
+            vec![(0, vec![2]), (1, vec![2]), (2, vec![2])]
+        );
+        // An interrupted write of a larger manifest over a smaller one: the
+        // chunks that are there are read, and the count says what is missing.
+        let partial: Vec<Item> = chunks(5, 0..2, 3).chain(chunks(3, 2..3, 2)).collect();
+        let manifest = current_chunks(&partial).unwrap();
+        assert_eq!((manifest.expected, manifest.chunks.len()), (5, 2));
+        assert_eq!(current_chunks(&[]).unwrap().expected, 0);
     }
 
     #[test]

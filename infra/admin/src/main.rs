@@ -11,6 +11,9 @@ mod import;
 mod index;
 mod keys;
 mod languages;
+mod limits;
+mod prune;
+mod query;
 mod tables;
 mod writer;
 
@@ -18,6 +21,7 @@ use clap::{Parser, Subcommand};
 use shared::app::Clients;
 use shared::config::Config;
 use shared::items;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -47,6 +51,25 @@ enum Command {
         /// Read and convert the sources, print what would be written, write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// The most one source file may hold, after decompression (`.dz`,
+        /// `.gz`): a larger one is refused. Bytes, or with a unit: 2GiB,
+        /// 512MiB, 500MB. The default is 1 GiB.
+        #[arg(
+            long,
+            env = "DICTADMIN_MAX_SOURCE_BYTES",
+            default_value_t = formats::source::DEFAULT_MAX_SOURCE_BYTES,
+            value_parser = formats::source::parse_size
+        )]
+        max_source_bytes: u64,
+        /// Refuse a dictionary (write none of it, exit non-zero) if any of its
+        /// articles or links cannot be stored in DynamoDB, instead of skipping
+        /// them with a warning.
+        #[arg(long)]
+        strict: bool,
+        /// Keep the entries, links and audio of the previous import that the
+        /// source no longer has (by default they are deleted).
+        #[arg(long)]
+        no_prune: bool,
         #[command(subcommand)]
         source: ImportSource,
     },
@@ -97,12 +120,15 @@ impl ImportSource {
 }
 
 impl ImportJob {
-    fn load(&self) -> Result<import::ImportedDictionary, import::ImportError> {
+    fn load(
+        &self,
+        max_source_bytes: u64,
+    ) -> Result<import::ImportedDictionary, import::ImportError> {
         match self {
-            ImportJob::Freedict(prefix) => import::import_freedict(prefix),
-            ImportJob::Wordnet(dir) => import::import_wordnet(dir),
-            ImportJob::Gcide(prefix) => import::import_gcide(prefix),
-            ImportJob::Mythes(file) => import::import_mythes(file),
+            ImportJob::Freedict(prefix) => import::import_freedict(prefix, max_source_bytes),
+            ImportJob::Wordnet(dir) => import::import_wordnet(dir, max_source_bytes),
+            ImportJob::Gcide(prefix) => import::import_gcide(prefix, max_source_bytes),
+            ImportJob::Mythes(file) => import::import_mythes(file, max_source_bytes),
         }
     }
 }
@@ -166,19 +192,26 @@ async fn run(cli: Cli) -> Result<(), String> {
             audio_format,
             audio_words,
             dry_run,
+            max_source_bytes,
+            strict,
+            no_prune,
             source,
         } => {
             for job in source.jobs() {
                 let started = Instant::now();
-                let mut imported = job.load().map_err(|e| e.to_string())?;
+                let mut imported = job.load(max_source_bytes).map_err(|e| e.to_string())?;
                 if dry_run {
+                    let screened = limits::screen(&mut imported);
+                    report_skipped(&imported.dictionary.dictionary_id, &screened);
                     println!(
-                        "{}: {} entries, {} links read in {:.1} s (dry run: nothing written)",
+                        "{}: {} entries, {} links read in {:.1} s{} (dry run: nothing written)",
                         imported.dictionary.dictionary_id,
                         imported.entries.len(),
                         imported.links.len(),
-                        started.elapsed().as_secs_f64()
+                        started.elapsed().as_secs_f64(),
+                        skipped_summary(&screened)
                     );
+                    refuse_if_strict(strict, &imported, &screened)?;
                     continue;
                 }
                 if let Some(format) = audio_format {
@@ -195,7 +228,11 @@ async fn run(cli: Cli) -> Result<(), String> {
                         imported.dictionary.dictionary_id
                     );
                 }
-                write_dictionary(&clients.dynamodb, &config, imported).await?;
+                // After the audio, so that the checks see the final items.
+                let screened = limits::screen(&mut imported);
+                report_skipped(&imported.dictionary.dictionary_id, &screened);
+                refuse_if_strict(strict, &imported, &screened)?;
+                write_dictionary(&clients, &config, imported, screened, !no_prune).await?;
             }
             Ok(())
         }
@@ -222,26 +259,122 @@ async fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
+/// At most this many skipped articles are listed one per line; the count
+/// says how many more there are.
+const SKIPPED_LISTED: usize = 100;
+
+/// Warns, on standard error, of every article or link that cannot be stored.
+fn report_skipped(dictionary_id: &str, screened: &limits::Screened) {
+    for skipped in screened.skipped.iter().take(SKIPPED_LISTED) {
+        eprintln!("warning: {dictionary_id}: skipped {skipped}");
+    }
+    if screened.skipped.len() > SKIPPED_LISTED {
+        eprintln!(
+            "warning: {dictionary_id}: and {} more skipped",
+            screened.skipped.len() - SKIPPED_LISTED
+        );
+    }
+}
+
+/// `; skipped 2 entries and 3 links that DynamoDB cannot store`, or nothing.
+fn skipped_summary(screened: &limits::Screened) -> String {
+    if screened.skipped.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; skipped {} entries and {} links that DynamoDB cannot store (see the warnings)",
+        screened.skipped_entries(),
+        screened.skipped_links()
+    )
+}
+
+fn refuse_if_strict(
+    strict: bool,
+    imported: &import::ImportedDictionary,
+    screened: &limits::Screened,
+) -> Result<(), String> {
+    if strict && !screened.skipped.is_empty() {
+        return Err(import::ImportError::Unstorable {
+            dictionary: imported.dictionary.dictionary_id.clone(),
+            count: screened.skipped.len(),
+        }
+        .to_string());
+    }
+    Ok(())
+}
+
 /// Writes the entries, links and postings manifest in segments, saving a
 /// checkpoint after each so that a killed run resumes, then the dictionary
-/// record: a dictionary is listed only once all its items are in.
+/// record: a dictionary is listed only once all its items are in. What the
+/// previous import wrote and this one does not (prune.rs) is deleted when
+/// `prune`, entries and links before the writes; otherwise it is kept and
+/// stays in the manifest. The previous manifest's leftover chunks go after
+/// the new manifest is written.
 async fn write_dictionary(
-    client: &aws_sdk_dynamodb::Client,
+    clients: &Clients,
     config: &Config,
-    imported: import::ImportedDictionary,
+    mut imported: import::ImportedDictionary,
+    screened: limits::Screened,
+    prune: bool,
 ) -> Result<(), String> {
+    let client = &clients.dynamodb;
     let started = Instant::now();
     let id = imported.dictionary.dictionary_id.clone();
-    let mut index_items: Vec<items::Item> =
-        imported.entries.iter().map(items::entry_to_item).collect();
+    let skipped = skipped_summary(&screened);
+    let mut index_items: Vec<items::Item> = screened.entry_items;
     let count = index_items.len() as u64;
-    index_items.extend(
-        imported
-            .links
-            .iter()
-            .map(|(headword, link)| items::thesaurus_to_item(headword, link)),
-    );
-    index_items.extend(index::manifest_items(&id, &imported.entries));
+    index_items.extend(screened.link_items);
+
+    let looked_up = Instant::now();
+    let new_keys: HashSet<(String, String)> =
+        index_items.iter().filter_map(query::key_of).collect();
+    let stale = prune::find_stale(client, &config.entries_table, &id, &new_keys, prune)
+        .await
+        .map_err(|e| e.to_string())?;
+    for warning in &stale.warnings {
+        eprintln!("warning: {id}: {warning}");
+    }
+    let stale_outcome = if prune {
+        prune::delete_entries_and_links(
+            client,
+            &clients.s3,
+            &config.entries_table,
+            &config.audio_bucket,
+            &stale,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+        format!(
+            "; pruned {} entries ({} with audio) and {} links no longer in the source ({} thesaurus partitions read, {:.1} s)",
+            stale.entries.len(),
+            stale.audio_entries,
+            stale.links.len(),
+            stale.partitions_read,
+            looked_up.elapsed().as_secs_f64()
+        )
+    } else {
+        imported.dictionary.entry_count += stale.postings.len() as u64;
+        format!(
+            "; kept {} entries no longer in the source (--no-prune)",
+            stale.postings.len()
+        )
+    };
+
+    let kept: &[shared::search::postings::Posting] = if prune { &[] } else { &stale.postings };
+    let manifest = index::manifest_items(&id, &imported.entries, kept);
+    for (chunk, item) in manifest.iter().enumerate() {
+        limits::check_item(item).map_err(|problem| {
+            import::ImportError::Manifest {
+                dictionary: id.clone(),
+                chunk,
+                problem,
+            }
+            .to_string()
+        })?;
+    }
+    let manifest_keys: HashSet<(String, String)> =
+        manifest.iter().filter_map(query::key_of).collect();
+    index_items.extend(manifest);
     let total = index_items.len();
     let table = table_identity(client, &config.entries_table).await?;
     let checkpoint = checkpoint::Checkpoint::new(
@@ -271,6 +404,9 @@ async fn write_dictionary(
             std::process::exit(137);
         }
     }
+    prune::delete_manifest_leftovers(client, &config.entries_table, &stale, &manifest_keys)
+        .await
+        .map_err(|e| e.to_string())?;
     writer::write_all(
         client,
         &config.entries_table,
@@ -284,7 +420,7 @@ async fn write_dictionary(
     let seconds = started.elapsed().as_secs_f64();
     let this_run = (total - done + 1) as f64;
     println!(
-        "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s)",
+        "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s){stale_outcome}{skipped}",
         total + 1,
         this_run / seconds.max(0.001)
     );

@@ -1,19 +1,15 @@
 //! The dictd database format used by FreeDict and GCIDE: a `.index` of
 //! `headword TAB offset TAB length` lines (offsets in dictd's base64) and a
 //! `.dict.dz` (gzip; dictzip's random-access header is not needed when the
-//! whole file is read once).
+//! whole file is read once). Both are read under the source size limit.
 
-use flate2::read::MultiGzDecoder;
-use std::io::Read;
+use super::source::{self, SourceError};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DictdError {
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Source(#[from] SourceError),
     #[error("{path}: line {line}: {message}")]
     Index {
         path: PathBuf,
@@ -96,49 +92,31 @@ pub fn parse_index(path: &Path, bytes: &[u8]) -> Result<Vec<IndexLine>, DictdErr
 pub struct Database {
     pub index: Vec<IndexLine>,
     pub data: Vec<u8>,
+    /// The `.index` file, which positions in reports refer to (its lines).
+    pub index_path: PathBuf,
     data_path: PathBuf,
 }
 
 impl Database {
-    /// Opens `<prefix>.index` and `<prefix>.dict.dz` (or an uncompressed `.dict`).
-    pub fn open(prefix: &Path) -> Result<Self, DictdError> {
+    /// Opens `<prefix>.index` and `<prefix>.dict.dz` (or an uncompressed
+    /// `.dict`), each refused if it is (or decompresses to) more than
+    /// `max_source_bytes`.
+    pub fn open(prefix: &Path, max_source_bytes: u64) -> Result<Self, DictdError> {
         let index_path = with_suffix(prefix, ".index");
-        let index_bytes = std::fs::read(&index_path).map_err(|source| DictdError::Io {
-            path: index_path.clone(),
-            source,
-        })?;
+        let index_bytes = source::read(&index_path, max_source_bytes)?;
         let index = parse_index(&index_path, &index_bytes)?;
+        drop(index_bytes);
         let dz = with_suffix(prefix, ".dict.dz");
-        let (data_path, data) = if dz.exists() {
-            let file = std::fs::File::open(&dz).map_err(|source| DictdError::Io {
-                path: dz.clone(),
-                source,
-            })?;
-            let mut data = Vec::new();
-            MultiGzDecoder::new(file)
-                .read_to_end(&mut data)
-                .map_err(|source| DictdError::Io {
-                    path: dz.clone(),
-                    source: std::io::Error::new(
-                        source.kind(),
-                        format!(
-                            "corrupt or truncated gzip data after {} bytes: {source}",
-                            data.len()
-                        ),
-                    ),
-                })?;
-            (dz, data)
+        let data_path = if dz.exists() {
+            dz
         } else {
-            let plain = with_suffix(prefix, ".dict");
-            let data = std::fs::read(&plain).map_err(|source| DictdError::Io {
-                path: plain.clone(),
-                source,
-            })?;
-            (plain, data)
+            with_suffix(prefix, ".dict")
         };
+        let data = source::read(&data_path, max_source_bytes)?;
         Ok(Self {
             index,
             data,
+            index_path,
             data_path,
         })
     }
@@ -245,6 +223,7 @@ mod tests {
                 line: 1,
             }],
             data: b"0123456789".to_vec(),
+            index_path: PathBuf::from("eng-fra.index"),
             data_path: PathBuf::from("eng-fra.dict.dz"),
         };
         let err = db.article(&db.index[0]).unwrap_err().to_string();
@@ -270,6 +249,7 @@ mod tests {
                 line("Hof", 2),
             ],
             data: b"iHH".to_vec(),
+            index_path: PathBuf::from("d.index"),
             data_path: PathBuf::from("d"),
         };
         let heads: Vec<_> = db.articles().iter().map(|l| l.headword.clone()).collect();

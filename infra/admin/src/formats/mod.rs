@@ -4,4 +4,5 @@ pub mod dictd;
 pub mod freedict;
 pub mod gcide;
 pub mod mythes;
+pub mod source;
 pub mod wordnet;

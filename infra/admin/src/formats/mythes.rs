@@ -4,12 +4,15 @@
 //! The `.idx` beside it only maps words to byte offsets for random access; a
 //! full import reads the `.dat` from start to end.
 
+use super::source::{self, SourceError};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Headword {
     pub word: String,
     pub meanings: Vec<Meaning>,
+    /// The 1-based line of `word|count`, for reports.
+    pub line: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -22,11 +25,8 @@ pub struct Meaning {
 
 #[derive(Debug, thiserror::Error)]
 pub enum MythesError {
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Source(#[from] SourceError),
     #[error("{path}: line {line}: {message}")]
     Line {
         path: PathBuf,
@@ -111,16 +111,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<Headword>, MythesError> {
         headwords.push(Headword {
             word: word.trim().to_string(),
             meanings,
+            line: n + 1,
         });
     }
     Ok(headwords)
 }
 
-pub fn read(path: &Path) -> Result<Vec<Headword>, MythesError> {
-    let bytes = std::fs::read(path).map_err(|source| MythesError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+/// Reads a `.dat` (or a gzipped `.dat.gz`) of at most `max_source_bytes`.
+pub fn read(path: &Path, max_source_bytes: u64) -> Result<Vec<Headword>, MythesError> {
+    let bytes = source::read(path, max_source_bytes)?;
     parse(path, &decode(&bytes))
 }
 
@@ -135,6 +134,7 @@ mod tests {
         let words = parse(Path::new("th.dat"), SAMPLE).unwrap();
         assert_eq!(words.len(), 2);
         assert_eq!(words[0].word, "good");
+        assert_eq!((words[0].line, words[1].line), (2, 5));
         assert_eq!(words[0].meanings[0].part_of_speech, "adj");
         assert_eq!(
             words[0].meanings[0].terms,

@@ -6,8 +6,10 @@
 //! position markers such as `(a)`, `(p)`, `(ip)` after a word, satellite
 //! adjectives (`s`), underscores for spaces, and invalid UTF-8 (replaced).
 
+use super::source::{self, SourceError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A part of speech as WordNet files name it.
 pub const FILES: [(&str, char); 4] = [("noun", 'n'), ("verb", 'v'), ("adj", 'a'), ("adv", 'r')];
@@ -36,11 +38,8 @@ pub struct Pointer {
 
 #[derive(Debug, thiserror::Error)]
 pub enum WordNetError {
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Source(#[from] SourceError),
     #[error("{path}: line {line}: {message}")]
     Line {
         path: PathBuf,
@@ -178,28 +177,40 @@ pub fn parse_index_line(line: &str) -> Result<Option<(String, Vec<u32>)>, String
     Ok(Some((lemma, offsets)))
 }
 
+/// One lemma of an `index.<pos>` file.
+pub struct Lemma {
+    pub lemma: String,
+    pub pos: char,
+    /// Its synsets, most frequent sense first.
+    pub offsets: Vec<u32>,
+    /// The `index.<pos>` file and the 1-based line, for reports.
+    pub path: Arc<Path>,
+    pub line: usize,
+}
+
 /// The database: every synset and every (lemma, part of speech).
 pub struct WordNet {
     pub synsets: HashMap<(char, u32), Synset>,
-    pub lemmas: Vec<(String, char, Vec<u32>)>,
+    pub lemmas: Vec<Lemma>,
 }
 
-fn read_lines(path: &Path) -> Result<String, WordNetError> {
-    let bytes = std::fs::read(path).map_err(|source| WordNetError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+fn read_lines(path: &Path, max_bytes: u64) -> Result<String, WordNetError> {
+    let bytes = source::read(path, max_bytes)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 impl WordNet {
-    /// Reads `index.*` and `data.*` from `dir` (for example /usr/share/wordnet).
-    pub fn open(dir: &Path) -> Result<Self, WordNetError> {
+    /// Reads `index.*` and `data.*` from `dir` (for example /usr/share/wordnet),
+    /// refusing any file of more than `max_source_bytes`.
+    pub fn open(dir: &Path, max_source_bytes: u64) -> Result<Self, WordNetError> {
         let mut synsets = HashMap::new();
         let mut lemmas = Vec::new();
         for (name, pos) in FILES {
             let data_path = dir.join(format!("data.{name}"));
-            for (n, line) in read_lines(&data_path)?.lines().enumerate() {
+            for (n, line) in read_lines(&data_path, max_source_bytes)?
+                .lines()
+                .enumerate()
+            {
                 let synset = parse_data_line(line).map_err(|message| WordNetError::Line {
                     path: data_path.clone(),
                     line: n + 1,
@@ -210,14 +221,24 @@ impl WordNet {
                 }
             }
             let index_path = dir.join(format!("index.{name}"));
-            for (n, line) in read_lines(&index_path)?.lines().enumerate() {
+            let index_file: Arc<Path> = index_path.as_path().into();
+            for (n, line) in read_lines(&index_path, max_source_bytes)?
+                .lines()
+                .enumerate()
+            {
                 let parsed = parse_index_line(line).map_err(|message| WordNetError::Line {
                     path: index_path.clone(),
                     line: n + 1,
                     message,
                 })?;
                 if let Some((lemma, offsets)) = parsed {
-                    lemmas.push((lemma, pos, offsets));
+                    lemmas.push(Lemma {
+                        lemma,
+                        pos,
+                        offsets,
+                        path: index_file.clone(),
+                        line: n + 1,
+                    });
                 }
             }
         }
