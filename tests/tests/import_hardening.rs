@@ -6,8 +6,7 @@
 //! and drops it afterwards; the dictionary is a Swahili MyThes thesaurus
 //! (`mythes-sw`) that no fixture has.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use blackbox::{dictadmin_path, repo_root, stack_clients, stack_env};
+use blackbox::{dictadmin_path, listed_dictionary, repo_root, stack_clients, stack_env};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -124,27 +123,6 @@ fn link(headword: &str, kind: &str, word: &str) -> (String, String, String) {
 
 fn words(list: &[&str]) -> BTreeSet<String> {
     list.iter().map(|w| w.to_string()).collect()
-}
-
-/// The dictionary record, if the dictionary is listed.
-async fn listed(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-) -> Option<shared::model::Dictionary> {
-    let item = client
-        .get_item()
-        .table_name(table)
-        .key(
-            "pk",
-            AttributeValue::S(shared::items::DICTIONARIES_PK.into()),
-        )
-        .key("sk", AttributeValue::S(DICTIONARY.into()))
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap()
-        .item?;
-    Some(shared::items::dictionary_from_item(&item).unwrap())
 }
 
 #[test]
@@ -274,7 +252,13 @@ async fn an_article_dynamodb_cannot_store_is_skipped_and_reported() {
             link("rafiki", "synonym", "sahibu"),
         ])
     );
-    assert_eq!(listed(&client, &table).await.unwrap().entry_count, 2);
+    assert_eq!(
+        listed_dictionary(&client, &table, DICTIONARY)
+            .await
+            .unwrap()
+            .entry_count,
+        2
+    );
 
     drop_table(&client, &table).await;
     std::fs::remove_dir_all(&dir).unwrap();
@@ -371,7 +355,13 @@ async fn a_re_import_deletes_the_entries_links_and_audio_that_left_the_source() 
     assert!(audio_exists(audio_keys["adui"].clone()).await);
     // The kept entry stays listed, so that search finds it and a later
     // import can still prune it.
-    assert_eq!(listed(&client, &table).await.unwrap().entry_count, 3);
+    assert_eq!(
+        listed_dictionary(&client, &table, DICTIONARY)
+            .await
+            .unwrap()
+            .entry_count,
+        3
+    );
     let index = assert_ok(&dictadmin(&table, &["index"], &[]));
     assert!(index.contains(", 3 entries,"), "{index}");
 
@@ -406,7 +396,13 @@ async fn a_re_import_deletes_the_entries_links_and_audio_that_left_the_source() 
     );
     assert!(!audio_exists(audio_keys["adui"].clone()).await);
     assert!(audio_exists(audio_keys["kubwa"].clone()).await);
-    assert_eq!(listed(&client, &table).await.unwrap().entry_count, 2);
+    assert_eq!(
+        listed_dictionary(&client, &table, DICTIONARY)
+            .await
+            .unwrap()
+            .entry_count,
+        2
+    );
     let index = assert_ok(&dictadmin(&table, &["index"], &[]));
     assert!(index.contains(", 2 entries,"), "{index}");
 

@@ -2,7 +2,7 @@
 //! killed import resumes without listing a half-written dictionary.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use blackbox::{dictadmin_path, repo_root, stack_clients, stack_env};
+use blackbox::{dictadmin_path, listed_dictionary, repo_root, stack_clients, stack_env};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -77,23 +77,6 @@ async fn keys_of(
     }
 }
 
-async fn is_listed(client: &aws_sdk_dynamodb::Client, table: &str, dictionary: &str) -> bool {
-    let item = client
-        .get_item()
-        .table_name(table)
-        .key(
-            "pk",
-            AttributeValue::S(shared::items::DICTIONARIES_PK.into()),
-        )
-        .key("sk", AttributeValue::S(dictionary.into()))
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap()
-        .item;
-    item.is_some()
-}
-
 fn fixture(name: &str) -> String {
     repo_root()
         .join("data/fixture/freedict")
@@ -138,7 +121,9 @@ async fn a_killed_import_resumes_and_is_listed_only_when_complete() {
     );
     assert_eq!(killed.status.code(), Some(137), "the first run is cut off");
     assert!(
-        !is_listed(&client, &table, "freedict-deu-eng").await,
+        listed_dictionary(&client, &table, "freedict-deu-eng")
+            .await
+            .is_none(),
         "half-written is not listed"
     );
     assert_eq!(
@@ -154,7 +139,9 @@ async fn a_killed_import_resumes_and_is_listed_only_when_complete() {
         String::from_utf8_lossy(&resumed.stderr)
     );
     assert!(stdout.contains("resuming after 250 of"), "{stdout}");
-    assert!(is_listed(&client, &table, "freedict-deu-eng").await);
+    assert!(listed_dictionary(&client, &table, "freedict-deu-eng")
+        .await
+        .is_some());
     let resumed_keys = keys_of(&client, &table, "freedict-deu-eng").await;
 
     let (_, whole) = fresh_table("whole").await;

@@ -3,7 +3,7 @@
 //! true concurrency (no HTTP server in between to queue requests) and an
 //! injected clock.
 
-use blackbox::{create_key, stack_clients};
+use blackbox::{create_key, lambda_request, stack_clients};
 use futures::future::join_all;
 use shared::app::Clients;
 use shared::auth::{hash_key, KeyStore};
@@ -78,11 +78,11 @@ async fn two_hundred_simultaneous_requests_through_the_pipeline() {
     )));
     let (secret, _) = create_key("free", Some(50));
     let request = || {
-        lambda_http::http::Request::builder()
-            .uri("/api/v1/api/entry/freedict-eng-fra/word/bank")
-            .header("authorization", format!("Bearer {secret}"))
-            .body(lambda_http::Body::Empty)
-            .unwrap()
+        lambda_request(
+            "/api/v1/api/entry/freedict-eng-fra/word/bank",
+            &secret,
+            None,
+        )
     };
     let tasks = (0..200).map(|_| {
         let request = request();

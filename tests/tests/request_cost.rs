@@ -3,9 +3,9 @@
 //! call recorded: a refused request does no endpoint work, GraphQL counts one
 //! unit per root field, and an unknown key is remembered for a short while.
 
-use blackbox::{create_key, recorded, recorded_app, stack_clients};
+use blackbox::{create_key, lambda_request, recorded, recorded_app, stack_clients};
 use lambda_http::{Body, Request, Response};
-use serde_json::{json, Value};
+use serde_json::Value;
 use shared::auth::{hash_key, KeyCacheTtls, KeyRecord, KeyStore};
 use shared::error::ApiError;
 use shared::http::{self, Endpoint};
@@ -14,21 +14,11 @@ use shared::{rest, App};
 use std::time::Duration;
 
 fn get(path: &str, key: &str) -> Request {
-    lambda_http::http::Request::builder()
-        .uri(path)
-        .header("authorization", format!("Bearer {key}"))
-        .body(Body::Empty)
-        .unwrap()
+    lambda_request(path, key, None)
 }
 
 fn graphql(query: &str, key: &str) -> Request {
-    lambda_http::http::Request::builder()
-        .method("POST")
-        .uri("/api/v1/api/graphql")
-        .header("authorization", format!("Bearer {key}"))
-        .header("content-type", "application/json")
-        .body(Body::Text(json!({ "query": query }).to_string()))
-        .unwrap()
+    lambda_request("/api/v1/api/graphql", key, Some(query))
 }
 
 async fn serve(app: &'static App, endpoint: &'static Endpoint, request: Request) -> Response<Body> {
