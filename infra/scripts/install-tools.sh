@@ -49,6 +49,8 @@ install_venv() {
 install_venv venv "${PY_PACKAGES[@]}"
 # The load generator has its own environment: its web stack must not meet moto's.
 install_venv load-venv "locust==2.47.0"
+# The API contract test (schemathesis against docs/openapi.json) has its own too.
+install_venv api-venv "schemathesis==4.32.5" "openapi-spec-validator==0.9.0"
 
 npm_stamp="$tools/node/.installed-$(printf '%s\n' "${NPM_PACKAGES[@]}" | sha256sum | cut -c1-16)"
 if [ ! -f "$npm_stamp" ]; then
