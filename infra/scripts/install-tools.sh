@@ -51,6 +51,9 @@ install_venv venv "${PY_PACKAGES[@]}"
 install_venv load-venv "locust==2.47.0"
 # The API contract test (schemathesis against docs/openapi.json) has its own too.
 install_venv api-venv "schemathesis==4.32.5" "openapi-spec-validator==0.9.0"
+# The playground's browser tests drive Debian's Chromium (install-browser.sh),
+# never a browser Playwright downloads.
+install_venv browser-venv "playwright==1.65.2" "pytest==9.2.0"
 
 npm_stamp="$tools/node/.installed-$(printf '%s\n' "${NPM_PACKAGES[@]}" | sha256sum | cut -c1-16)"
 if [ ! -f "$npm_stamp" ]; then
