@@ -8,6 +8,7 @@ use crate::auth::{self, KeyRecord, QuotaState};
 use crate::error::ApiError;
 use crate::params::{decode_component, QueryParams};
 use crate::quota::Period;
+use crate::web::{self, StaticFile};
 use futures::future::BoxFuture;
 use lambda_http::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use lambda_http::{Body, Request, RequestExt, Response};
@@ -33,6 +34,9 @@ pub struct Endpoint {
     /// Whether the endpoint requires an API key (only the unknown-path fallback does not).
     pub requires_key: bool,
     pub error_style: ErrorStyle,
+    /// A page served instead to a browser's `GET` (`Accept: text/html`),
+    /// without a key: the GraphQL explorer.
+    pub browser_page: Option<&'static StaticFile>,
 }
 
 /// What a request costs against the key's quota, known before any endpoint
@@ -185,6 +189,12 @@ pub async fn serve(
     if method == Method::OPTIONS {
         return preflight();
     }
+    if let Some(page) = endpoint.browser_page {
+        let read = method == Method::GET || method == Method::HEAD;
+        if read && web::wants_html(&request) && request.uri().path() == page.path {
+            return web::file_response(page, method == Method::HEAD);
+        }
+    }
 
     let mut key_id = None;
     let mut quota = None;
@@ -331,7 +341,7 @@ const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 const EXPOSED_HEADERS: &str =
     "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Location";
 
-fn base_response(status: u16) -> lambda_http::http::response::Builder {
+pub(crate) fn base_response(status: u16) -> lambda_http::http::response::Builder {
     Response::builder()
         .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
         .header("access-control-allow-origin", "*")
@@ -346,7 +356,7 @@ fn json_body(builder: lambda_http::http::response::Builder, body: &Value) -> Res
 }
 
 /// CORS preflight: answered without a key.
-fn preflight() -> Response<Body> {
+pub(crate) fn preflight() -> Response<Body> {
     base_response(204)
         .header("access-control-allow-methods", "GET, POST, OPTIONS")
         .header(

@@ -18,6 +18,7 @@ pub mod rest;
 pub mod search;
 pub mod service;
 pub mod store;
+pub mod web;
 
 pub use app::App;
 pub use error::ApiError;

@@ -20,6 +20,7 @@ const fn get(name: &'static str, path: &'static str) -> Endpoint {
         cost: Cost::One,
         requires_key: true,
         error_style: ErrorStyle::Envelope,
+        browser_page: None,
     }
 }
 
@@ -38,6 +39,7 @@ pub static USAGE: Endpoint = Endpoint {
     cost: Cost::Free,
     requires_key: true,
     error_style: ErrorStyle::Envelope,
+    browser_page: None,
 };
 pub static GRAPHQL: Endpoint = Endpoint {
     name: "graphql",
@@ -46,6 +48,7 @@ pub static GRAPHQL: Endpoint = Endpoint {
     cost: Cost::Computed(crate::graphql::units),
     requires_key: true,
     error_style: ErrorStyle::Graphql,
+    browser_page: Some(&crate::web::GRAPHQL_EXPLORER),
 };
 /// Any other path: 404 in the envelope, whatever the method, without a key and
 /// without counting. Its empty route matches no path.
@@ -56,7 +59,28 @@ pub static NOT_FOUND: Endpoint = Endpoint {
     cost: Cost::Free,
     requires_key: false,
     error_style: ErrorStyle::Envelope,
+    browser_page: None,
 };
+
+/// Every route the service answers, by the function (`name`) that serves
+/// it, but the unknown-path fallback. The router of `cargo lambda watch`
+/// (Cargo.toml), template.yaml and docs/openapi.json are held against this
+/// list (tests/tests/routes.rs).
+pub static ROUTES: [&Endpoint; 13] = [
+    &SEARCH,
+    &AUTOCOMPLETE,
+    &ENTRY,
+    &ENTRY_BY_WORD,
+    &THESAURUS,
+    &RANDOM,
+    &AUDIO,
+    &DICTIONARIES,
+    &USAGE,
+    &GRAPHQL,
+    &crate::web::PLAYGROUND,
+    &crate::web::ASSETS,
+    &crate::web::OPENAPI,
+];
 
 /// The handler of each endpoint, for the function crates.
 pub fn handler(endpoint: &Endpoint) -> Handler {

@@ -1,0 +1,160 @@
+//! One list of routes, `shared::rest::ROUTES`, and every place that must
+//! agree with it: the router of `cargo lambda watch` (Cargo.toml), the HttpApi
+//! events of template.yaml, docs/openapi.json and the crates of functions/.
+//! A route added, renamed or dropped in one place and not the others fails
+//! here. These tests read files only; they do not need the local stack.
+
+use blackbox::repo_root;
+use lambda_http::http::Method;
+use serde_json::Value;
+use serde_norway::Value as Yaml;
+use shared::rest::{NOT_FOUND, ROUTES};
+use std::collections::BTreeSet;
+
+/// (path template, function) of every route.
+fn routes() -> BTreeSet<(String, String)> {
+    ROUTES
+        .iter()
+        .map(|e| (e.path.to_string(), e.name.to_string()))
+        .collect()
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(repo_root().join(path)).unwrap()
+}
+
+/// The `"path" = "function"` lines of Cargo.toml's router table.
+fn local_router() -> BTreeSet<(String, String)> {
+    let cargo = read("Cargo.toml");
+    let table = cargo
+        .split("[workspace.metadata.lambda.watch.router]")
+        .nth(1)
+        .expect("Cargo.toml has the router table");
+    table
+        .lines()
+        .take_while(|line| !line.starts_with('['))
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map(|line| {
+            let (path, function) = line.split_once('=').expect("path = function");
+            let unquote = |s: &str| s.trim().trim_matches('"').to_string();
+            (unquote(path), unquote(function))
+        })
+        .collect()
+}
+
+/// (path, binary, method) of every HttpApi event in template.yaml.
+fn template_routes() -> BTreeSet<(String, String, String)> {
+    let doc: Yaml = serde_norway::from_str(&read("template.yaml")).unwrap();
+    let mut routes = BTreeSet::new();
+    for (_, resource) in doc["Resources"].as_mapping().unwrap() {
+        if resource["Type"].as_str() != Some("AWS::Serverless::Function") {
+            continue;
+        }
+        let binary = resource["Metadata"]["BuildProperties"]["Binary"]
+            .as_str()
+            .unwrap();
+        for (_, event) in resource["Properties"]["Events"].as_mapping().unwrap() {
+            assert_eq!(event["Type"].as_str(), Some("HttpApi"), "{binary}");
+            let properties = &event["Properties"];
+            routes.insert((
+                properties["Path"].as_str().unwrap().to_string(),
+                binary.to_string(),
+                properties["Method"].as_str().unwrap_or("ANY").to_string(),
+            ));
+        }
+    }
+    routes
+}
+
+fn openapi() -> Value {
+    serde_json::from_str(&read("docs/openapi.json")).expect("docs/openapi.json is JSON")
+}
+
+#[test]
+fn the_local_router_sends_every_route_to_its_function() {
+    let mut expected = routes();
+    expected.insert(("/{*path}".into(), NOT_FOUND.name.into()));
+    assert_eq!(local_router(), expected);
+}
+
+#[test]
+fn the_template_sends_every_route_to_its_function_for_every_method() {
+    let mut expected: BTreeSet<_> = routes()
+        .into_iter()
+        // ANY: a wrong method reaches the function, which answers 405 in the envelope.
+        .map(|(path, function)| (path, function, "ANY".to_string()))
+        .collect();
+    expected.insert(("$default".into(), NOT_FOUND.name.into(), "ANY".into()));
+    assert_eq!(template_routes(), expected);
+}
+
+#[test]
+fn every_function_crate_serves_a_route_and_every_route_has_a_crate() {
+    let crates: BTreeSet<String> = std::fs::read_dir(repo_root().join("functions"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    let mut functions: BTreeSet<String> = ROUTES.iter().map(|e| e.name.to_string()).collect();
+    functions.insert(NOT_FOUND.name.to_string());
+    assert_eq!(crates, functions);
+}
+
+#[test]
+fn the_openapi_document_describes_exactly_the_routes_and_their_methods() {
+    let doc = openapi();
+    assert_eq!(doc["openapi"].as_str().map(|v| &v[..4]), Some("3.1."));
+    let mut documented = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in item.as_object().unwrap().keys() {
+            if [
+                "get", "post", "put", "patch", "delete", "head", "options", "trace",
+            ]
+            .contains(&method.as_str())
+            {
+                documented.insert((path.clone(), method.clone()));
+            }
+        }
+    }
+    let mut expected = BTreeSet::new();
+    for endpoint in ROUTES {
+        expected.insert((
+            endpoint.path.to_string(),
+            endpoint.method.as_str().to_lowercase(),
+        ));
+        if endpoint.browser_page.is_some() {
+            expected.insert((
+                endpoint.path.to_string(),
+                Method::GET.as_str().to_lowercase(),
+            ));
+        }
+    }
+    assert_eq!(documented, expected);
+}
+
+#[test]
+fn keyless_routes_are_documented_without_security_and_the_others_with_the_bearer_key() {
+    let doc = openapi();
+    let global = !doc["security"].as_array().is_none_or(Vec::is_empty);
+    for endpoint in ROUTES {
+        let method = endpoint.method.as_str().to_lowercase();
+        let operation = &doc["paths"][endpoint.path][&method];
+        let secured = match operation["security"].as_array() {
+            Some(requirements) => !requirements.is_empty(),
+            None => global,
+        };
+        assert_eq!(
+            secured, endpoint.requires_key,
+            "{method} {} in docs/openapi.json",
+            endpoint.path
+        );
+        if endpoint.browser_page.is_some() {
+            let page = &doc["paths"][endpoint.path]["get"];
+            assert_eq!(
+                page["security"],
+                serde_json::json!([]),
+                "the page at GET {} needs no key",
+                endpoint.path
+            );
+        }
+    }
+}
