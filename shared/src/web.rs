@@ -39,12 +39,13 @@ pub struct StaticFile {
     pub body: &'static [u8],
 }
 
-/// The pages may load scripts, styles and images only from the service
-/// itself and talk only to it. Audio plays from the CDN (or S3's presigned
-/// URLs), another origin by design. GraphiQL sets inline styles from script
+/// The pages may load scripts, styles, fonts and images only from the
+/// service itself (GraphiQL's stylesheet carries its fonts as `data:` URLs)
+/// and talk only to it. Audio plays from the CDN (or S3's presigned URLs),
+/// another origin by design. GraphiQL sets inline styles from script
 /// (CodeMirror's layout), hence `'unsafe-inline'` for styles only.
 pub const PAGE_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
-     media-src 'self' http: https: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; \
+     font-src 'self' data:; media-src 'self' http: https: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; \
      connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const HTML: &str = "text/html; charset=utf-8";
