@@ -3,7 +3,7 @@
 //! See docs/data-model.md for the design.
 
 use crate::fold::fold;
-use crate::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
+use crate::model::{Dictionary, Entry, StoredAudio, StoredEntry, ThesaurusItem};
 use crate::search::snapshot::Section;
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::collections::{BTreeMap, HashMap};
@@ -245,18 +245,43 @@ pub fn entry_to_item(stored: &StoredEntry) -> Item {
     item.insert("isLemma".into(), AttributeValue::Bool(stored.is_lemma));
     item.insert(
         "hasAudio".into(),
-        AttributeValue::Bool(stored.audio_key.is_some()),
+        AttributeValue::Bool(!stored.audio.is_empty()),
     );
-    if let Some(key) = &stored.audio_key {
-        item.insert("audioKey".into(), s(key.as_str()));
+    if let Some(primary) = stored.audio.first() {
+        // `audioKey` (the primary's) is all that readers from before
+        // `audioKeys` look at: they keep serving the primary format.
+        item.insert("audioKey".into(), s(primary.key.as_str()));
+        let keys: Vec<String> = stored.audio.iter().map(|a| a.key.clone()).collect();
+        item.insert("audioKeys".into(), string_list(&keys));
     }
     item
 }
 
-/// The stored entry of an item. `audio_url` is left empty: it depends on the
-/// deployment (CDN or presigned) and is filled in by the store.
+/// The audio of an entry item, primary format first: the keys of
+/// `audioKeys`, or, in an item written before there were several formats,
+/// its one `audioKey`. Each key's format is its extension; a key of a
+/// format this build does not know (or a second key of one format) is left
+/// out, so an item written by a newer import still reads.
+pub fn entry_audio(item: &Item) -> Vec<StoredAudio> {
+    let keys: Vec<String> = if item.contains_key("audioKeys") {
+        get_list(item, "audioKeys")
+    } else {
+        get_s(item, "audioKey").into_iter().collect()
+    };
+    let mut audio: Vec<StoredAudio> = Vec::new();
+    for rendition in keys.into_iter().filter_map(StoredAudio::from_key) {
+        if !audio.iter().any(|a| a.format == rendition.format) {
+            audio.push(rendition);
+        }
+    }
+    audio
+}
+
+/// The stored entry of an item. `audio_url` and `audio_urls` are left
+/// empty: they depend on the deployment (CDN or presigned) and are filled in
+/// by the service.
 pub fn entry_from_item(item: &Item) -> Result<StoredEntry, CorruptItem> {
-    let audio_key = get_s(item, "audioKey");
+    let audio = entry_audio(item);
     Ok(StoredEntry {
         entry: Entry {
             id: need_s(item, "id")?,
@@ -273,11 +298,13 @@ pub fn entry_from_item(item: &Item) -> Result<StoredEntry, CorruptItem> {
             synonyms: get_list(item, "synonyms"),
             antonyms: get_list(item, "antonyms"),
             examples: get_list(item, "examples"),
-            has_audio: audio_key.is_some(),
+            has_audio: !audio.is_empty(),
             audio_url: None,
+            audio_formats: audio.iter().map(|a| a.format.name().to_string()).collect(),
+            audio_urls: None,
         },
         is_lemma: item.get("isLemma").is_none() || get_bool(item, "isLemma"),
-        audio_key,
+        audio,
     })
 }
 
@@ -355,6 +382,7 @@ pub fn dictionary_from_item(item: &Item) -> Result<Dictionary, CorruptItem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::AudioFormat;
 
     fn stored() -> StoredEntry {
         StoredEntry {
@@ -375,9 +403,20 @@ mod tests {
                 examples: vec![],
                 has_audio: true,
                 audio_url: None,
+                audio_formats: vec!["spx".into(), "mp3".into()],
+                audio_urls: None,
             },
             is_lemma: true,
-            audio_key: Some("audio/freedict-fra-eng/00ff.mp3".into()),
+            audio: vec![
+                StoredAudio {
+                    format: AudioFormat::Spx,
+                    key: "audio/freedict-fra-eng/00ff.spx".into(),
+                },
+                StoredAudio {
+                    format: AudioFormat::Mp3,
+                    key: "audio/freedict-fra-eng/00ff.mp3".into(),
+                },
+            ],
         }
     }
 
@@ -417,13 +456,70 @@ mod tests {
     }
 
     #[test]
-    fn has_audio_follows_the_audio_key() {
+    fn has_audio_follows_the_audio_keys() {
         let mut original = stored();
-        original.audio_key = None;
+        original.audio = vec![];
         original.entry.has_audio = false;
+        original.entry.audio_formats = vec![];
         let item = entry_to_item(&original);
         assert_eq!(item["hasAudio"], AttributeValue::Bool(false));
+        assert!(!item.contains_key("audioKey") && !item.contains_key("audioKeys"));
         assert_eq!(entry_from_item(&item).unwrap(), original);
+    }
+
+    #[test]
+    fn every_audio_key_is_stored_and_audio_key_is_the_primary() {
+        let item = entry_to_item(&stored());
+        assert_eq!(item["audioKey"], s("audio/freedict-fra-eng/00ff.spx"));
+        assert_eq!(
+            item["audioKeys"],
+            string_list(&[
+                "audio/freedict-fra-eng/00ff.spx".into(),
+                "audio/freedict-fra-eng/00ff.mp3".into()
+            ])
+        );
+    }
+
+    #[test]
+    fn an_item_from_before_audio_keys_has_the_format_of_its_one_key() {
+        for (key, format) in [
+            ("audio/freedict-fra-eng/00ff.spx", AudioFormat::Spx),
+            ("audio/freedict-eng-fra/00ff.mp3", AudioFormat::Mp3),
+        ] {
+            let mut item = entry_to_item(&stored());
+            item.remove("audioKeys");
+            item.insert("audioKey".into(), s(key));
+            let read = entry_from_item(&item).unwrap();
+            assert_eq!(
+                read.audio,
+                vec![StoredAudio {
+                    format,
+                    key: key.into()
+                }]
+            );
+            assert!(read.entry.has_audio);
+            assert_eq!(read.entry.audio_formats, vec![format.name().to_string()]);
+        }
+    }
+
+    #[test]
+    fn unknown_formats_and_repeated_formats_are_left_out() {
+        let mut item = entry_to_item(&stored());
+        item.insert(
+            "audioKeys".into(),
+            string_list(&[
+                "audio/d/x.opus".into(),
+                "audio/d/x.mp3".into(),
+                "audio/d/y.mp3".into(),
+            ]),
+        );
+        let read = entry_from_item(&item).unwrap();
+        assert_eq!(read.entry.audio_formats, vec!["mp3".to_string()]);
+        assert_eq!(read.audio[0].key, "audio/d/x.mp3");
+        item.insert("audioKeys".into(), string_list(&["audio/d/x.wav".into()]));
+        let read = entry_from_item(&item).unwrap();
+        assert!(!read.entry.has_audio && read.audio.is_empty());
+        assert!(read.entry.audio_formats.is_empty());
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub struct RandomItem {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
+#[graphql(complex)]
 pub struct Entry {
     pub id: String,
     pub word: String,
@@ -74,17 +75,162 @@ pub struct Entry {
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub examples: Vec<String>,
     pub has_audio: bool,
+    /// The URL of the audio in its primary format (the first of
+    /// `audioFormats`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audio_url: Option<String>,
+    /// The formats of the audio, primary first (`["spx", "mp3"]`,
+    /// `["mp3"]`); `[]` without audio.
+    #[serde(default)]
+    pub audio_formats: Vec<String>,
+    /// Each format's URL, in the order of `audioFormats`; absent without
+    /// audio. REST gives an object from format to URL; GraphQL a list of
+    /// `AudioUrl` (the resolver below).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[graphql(skip)]
+    pub audio_urls: Option<AudioUrls>,
+}
+
+#[async_graphql::ComplexObject]
+impl Entry {
+    /// Each format's direct URL (as `audioUrl`: a CDN URL or a presigned S3
+    /// GET), in the order of `audioFormats`; null without audio. A page that
+    /// plays the audio gives an `<audio>` element one `<source>` per format.
+    async fn audio_urls(&self) -> Option<Vec<AudioUrl>> {
+        self.audio_urls.as_ref().map(|urls| urls.0.clone())
+    }
+}
+
+/// A format of pronunciation audio. Its name is the extension of its S3
+/// key, its name in `audioFormats` and the audio endpoint's `format` value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AudioFormat {
+    /// MPEG audio layer III: every browser plays it.
+    Mp3,
+    /// Speex in Ogg: smaller, but browsers do not play it.
+    Spx,
+}
+
+impl AudioFormat {
+    pub const ALL: [AudioFormat; 2] = [AudioFormat::Mp3, AudioFormat::Spx];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AudioFormat::Mp3 => "mp3",
+            AudioFormat::Spx => "spx",
+        }
+    }
+
+    /// The format of exactly this name (lower case, as `name` gives it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The format of an S3 key, from its extension.
+    pub fn of_key(key: &str) -> Option<Self> {
+        key.rsplit_once('.')
+            .and_then(|(_, extension)| Self::from_name(extension))
+    }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            AudioFormat::Mp3 => "audio/mpeg",
+            AudioFormat::Spx => "audio/ogg; codecs=speex",
+        }
+    }
+
+    /// `mp3, spx`: the names, for messages.
+    pub fn names() -> String {
+        Self::ALL.map(Self::name).join(", ")
+    }
+}
+
+impl std::fmt::Display for AudioFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for AudioFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        Self::from_name(name).ok_or_else(|| format!("must be one of {}", Self::names()))
+    }
+}
+
+/// One rendition of an entry's audio and its URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
+pub struct AudioUrl {
+    /// `mp3` or `spx`.
+    pub format: String,
+    pub url: String,
+}
+
+/// An entry's audio URLs in the order of its formats. Serialized as an
+/// object from format to URL, in that order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AudioUrls(pub Vec<AudioUrl>);
+
+impl Serialize for AudioUrls {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for audio in &self.0 {
+            map.serialize_entry(&audio.format, &audio.url)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for AudioUrls {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = AudioUrls;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object from audio format to URL")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<AudioUrls, A::Error> {
+                let mut urls = Vec::new();
+                while let Some((format, url)) = map.next_entry()? {
+                    urls.push(AudioUrl { format, url });
+                }
+                Ok(AudioUrls(urls))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+/// One stored rendition of an entry's audio: its format and S3 key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredAudio {
+    pub format: AudioFormat,
+    pub key: String,
+}
+
+impl StoredAudio {
+    /// The rendition at `key`, its format read from the key's extension;
+    /// `None` for a format this build does not know.
+    pub fn from_key(key: String) -> Option<Self> {
+        AudioFormat::of_key(&key).map(|format| Self { format, key })
+    }
 }
 
 /// What storage holds for an entry: the public fields plus what only the
-/// service needs (lemma flag for "entry by word", the S3 key of the audio).
+/// service needs (lemma flag for "entry by word", the S3 keys of the audio).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredEntry {
     pub entry: Entry,
     pub is_lemma: bool,
-    pub audio_key: Option<String>,
+    /// The entry's audio, primary format first; empty without audio.
+    pub audio: Vec<StoredAudio>,
 }
 
 /// A related word, as the thesaurus endpoint returns it.
@@ -144,6 +290,8 @@ mod tests {
             examples: vec![],
             has_audio: false,
             audio_url: None,
+            audio_formats: vec![],
+            audio_urls: None,
         }
     }
 
@@ -168,10 +316,63 @@ mod tests {
             "antonyms",
             "examples",
             "audioUrl",
+            "audioUrls",
             "translations",
         ] {
             assert!(!object.contains_key(absent), "{absent} should be omitted");
         }
         assert!(object.contains_key("phonetic"));
+        assert_eq!(value["audioFormats"], json!([]), "always present");
+    }
+
+    #[test]
+    fn audio_urls_are_an_object_in_the_order_of_the_formats() {
+        let mut entry = sample();
+        entry.has_audio = true;
+        entry.audio_formats = vec!["spx".into(), "mp3".into()];
+        entry.audio_url = Some("https://cdn/a.spx".into());
+        entry.audio_urls = Some(AudioUrls(vec![
+            AudioUrl {
+                format: "spx".into(),
+                url: "https://cdn/a.spx".into(),
+            },
+            AudioUrl {
+                format: "mp3".into(),
+                url: "https://cdn/a.mp3".into(),
+            },
+        ]));
+        let value = serde_json::to_value(&entry).unwrap();
+        assert_eq!(value["audioFormats"], json!(["spx", "mp3"]));
+        assert_eq!(
+            value["audioUrls"],
+            json!({"spx": "https://cdn/a.spx", "mp3": "https://cdn/a.mp3"})
+        );
+        let keys: Vec<&String> = value["audioUrls"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["spx", "mp3"], "primary first");
+        let back: Entry = serde_json::from_value(value).unwrap();
+        assert_eq!(back, entry);
+    }
+
+    #[test]
+    fn audio_formats_by_name_and_by_key() {
+        assert_eq!(AudioFormat::from_name("mp3"), Some(AudioFormat::Mp3));
+        assert_eq!("spx".parse::<AudioFormat>(), Ok(AudioFormat::Spx));
+        for bad in ["", "MP3", "wav", " mp3", "mp3 ", "ogg"] {
+            assert_eq!(AudioFormat::from_name(bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            "wav".parse::<AudioFormat>(),
+            Err("must be one of mp3, spx".to_string())
+        );
+        assert_eq!(
+            AudioFormat::of_key("audio/freedict-fra-eng/00ff.spx"),
+            Some(AudioFormat::Spx)
+        );
+        assert_eq!(AudioFormat::of_key("audio/d/x.mp3"), Some(AudioFormat::Mp3));
+        assert_eq!(AudioFormat::of_key("audio/d/x.wav"), None);
+        assert_eq!(AudioFormat::of_key("audio/d/mp3"), None);
+        for format in AudioFormat::ALL {
+            assert_eq!(AudioFormat::from_name(&format.to_string()), Some(format));
+        }
     }
 }

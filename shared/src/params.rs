@@ -3,6 +3,7 @@
 //! whose message names the parameter. Nothing is silently clamped.
 
 use crate::error::ApiError;
+use crate::model::AudioFormat;
 use percent_encoding::percent_decode;
 
 /// The longest value we look at for any parameter. Longer input is rejected
@@ -113,6 +114,18 @@ impl QueryParams {
     /// `lang`: an ISO 639-1 code or a pair, if given.
     pub fn lang(&self) -> Result<Option<LangFilter>, ApiError> {
         self.raw("lang")?.map(LangFilter::parse).transpose()
+    }
+
+    /// `format` of the audio endpoint: `mp3` or `spx` exactly (trimmed, as
+    /// every value), if given; anything else, empty included, is a 400.
+    pub fn audio_format(&self) -> Result<Option<AudioFormat>, ApiError> {
+        self.raw("format")?
+            .map(|raw| {
+                AudioFormat::from_name(raw.trim()).ok_or_else(|| {
+                    ApiError::bad_request(format!("format must be one of {}", AudioFormat::names()))
+                })
+            })
+            .transpose()
     }
 
     /// `source`: a dictionary id, if given (its existence is checked by storage).
@@ -335,6 +348,36 @@ mod tests {
             message(check("hasAudio=yes").unwrap_err()),
             "hasAudio must be true or false"
         );
+    }
+
+    #[test]
+    fn audio_formats() {
+        let check = |raw: &str| QueryParams::parse(raw).audio_format();
+        assert_eq!(check("").unwrap(), None);
+        assert_eq!(check("x=1").unwrap(), None);
+        assert_eq!(check("format=mp3").unwrap(), Some(AudioFormat::Mp3));
+        assert_eq!(check("format=spx").unwrap(), Some(AudioFormat::Spx));
+        assert_eq!(check("format=+spx+").unwrap(), Some(AudioFormat::Spx));
+        assert_eq!(
+            check("format=mp3&format=wav").unwrap(),
+            Some(AudioFormat::Mp3)
+        );
+        for bad in [
+            "format=",
+            "format=+",
+            "format=wav",
+            "format=MP3",
+            "format=mp3x",
+            "format=.mp3",
+            "format=%FF",
+        ] {
+            let err = check(bad).unwrap_err();
+            if bad == "format=%FF" {
+                assert!(message(err).starts_with("format must be valid UTF-8"));
+            } else {
+                assert_eq!(message(err), "format must be one of mp3, spx", "{bad}");
+            }
+        }
     }
 
     #[test]

@@ -222,8 +222,9 @@ async fn random(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
 async fn audio(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
     let source = validate_dictionary_id("source", req.path("source"))?;
     let id = validate_entry_id("lexid", req.path("lexid"))?;
+    let format = req.query.audio_format()?;
     Ok(Reply::Redirect {
-        location: service::audio_url(app, &source, &id).await?,
+        location: service::audio_url(app, &source, &id, format).await?,
     })
 }
 

@@ -6,8 +6,8 @@ use crate::auth::KeyRecord;
 use crate::error::ApiError;
 use crate::fold::fold;
 use crate::model::{
-    Dictionary, Entry, RandomItem, SearchResult, StoredEntry, ThesaurusItem, UsageRecord,
-    RELATIONSHIP_TYPES,
+    AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchResult, StoredAudio,
+    StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
 };
 use crate::params::LangFilter;
 use crate::quota::Period;
@@ -21,8 +21,13 @@ const PRESIGNED_AUDIO_TTL: Duration = Duration::from_secs(3600);
 
 /// Entry by id: exactly that entry; 404 `Unknown dictionary` or `Entry not found`.
 pub async fn entry_by_id(app: &App, source: &str, id: &str) -> Result<Entry, ApiError> {
+    with_audio_urls(app, stored_entry_by_id(app, source, id).await?).await
+}
+
+/// The stored entry `id` of `source`, or the 404s of `entry_by_id`.
+async fn stored_entry_by_id(app: &App, source: &str, id: &str) -> Result<StoredEntry, ApiError> {
     match app.store.entry(source, id).await? {
-        Some(stored) => with_audio_url(app, stored).await,
+        Some(stored) => Ok(stored),
         None => {
             // Only the miss pays for telling an unknown dictionary apart.
             app.store.dictionary(source).await?;
@@ -42,7 +47,7 @@ const SUGGESTIONS: usize = 5;
 pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry, ApiError> {
     let candidates = app.store.entries_with_folded_word(source, word).await?;
     match choose_entry_for_word(candidates, word) {
-        Some(stored) => with_audio_url(app, stored).await,
+        Some(stored) => with_audio_urls(app, stored).await,
         None => {
             app.store.dictionary(source).await?;
             Err(ApiError::EntryNotFound {
@@ -281,10 +286,25 @@ fn random_item(index: &Index, dictionaries: &[Dictionary], ordinal: u32, id: Str
     }
 }
 
-/// The audio URL of an entry: 404 `No audio found` when it has none.
-pub async fn audio_url(app: &App, source: &str, id: &str) -> Result<String, ApiError> {
-    let entry = entry_by_id(app, source, id).await?;
-    entry.audio_url.ok_or(ApiError::NoAudio)
+/// The URL of an entry's audio in `format`, or in its primary format:
+/// 404 `No audio found` when it has no audio, or none in that format.
+pub async fn audio_url(
+    app: &App,
+    source: &str,
+    id: &str,
+    format: Option<AudioFormat>,
+) -> Result<String, ApiError> {
+    let stored = stored_entry_by_id(app, source, id).await?;
+    let audio = choose_audio(&stored.audio, format).ok_or(ApiError::NoAudio)?;
+    audio_url_for_key(app, &audio.key).await
+}
+
+/// The rendition of `format`, or without one the primary (the first).
+pub fn choose_audio(audio: &[StoredAudio], format: Option<AudioFormat>) -> Option<&StoredAudio> {
+    match format {
+        None => audio.first(),
+        Some(format) => audio.iter().find(|a| a.format == format),
+    }
 }
 
 /// Related words of `word` across dictionaries, filtered by `lang` and
@@ -352,12 +372,34 @@ pub async fn usage(app: &App, key: &KeyRecord) -> Result<UsageRecord, ApiError> 
     })
 }
 
-async fn with_audio_url(app: &App, stored: StoredEntry) -> Result<Entry, ApiError> {
-    let mut entry = stored.entry;
-    if let Some(key) = stored.audio_key {
-        entry.audio_url = Some(audio_url_for_key(app, &key).await?);
+/// The entry with the URLs of its audio (one per format).
+async fn with_audio_urls(app: &App, stored: StoredEntry) -> Result<Entry, ApiError> {
+    let mut urls = Vec::with_capacity(stored.audio.len());
+    for audio in &stored.audio {
+        urls.push((audio.format, audio_url_for_key(app, &audio.key).await?));
     }
+    let mut entry = stored.entry;
+    set_audio_urls(&mut entry, urls);
     Ok(entry)
+}
+
+/// Sets an entry's audio fields from the URL of each format, primary first:
+/// `hasAudio`, `audioFormats` (`[]` without audio), `audioUrl` (the
+/// primary's) and `audioUrls` (absent without audio).
+pub fn set_audio_urls(entry: &mut Entry, urls: Vec<(AudioFormat, String)>) {
+    entry.has_audio = !urls.is_empty();
+    entry.audio_formats = urls.iter().map(|(f, _)| f.name().to_string()).collect();
+    entry.audio_url = urls.first().map(|(_, url)| url.clone());
+    entry.audio_urls = entry.has_audio.then(|| {
+        AudioUrls(
+            urls.into_iter()
+                .map(|(format, url)| AudioUrl {
+                    format: format.name().to_string(),
+                    url,
+                })
+                .collect(),
+        )
+    });
 }
 
 /// The CDN URL of an audio object: the configured base (no trailing slash) and
@@ -418,6 +460,93 @@ mod tests {
             ),
             "https://d1.cloudfront.net/audio/freedict-eng-fra/ca0e5aa6bf1c6edd.mp3"
         );
+    }
+
+    fn renditions(formats: &[AudioFormat]) -> Vec<StoredAudio> {
+        formats
+            .iter()
+            .map(|&format| StoredAudio {
+                format,
+                key: format!("audio/d/x.{format}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_format_chooses_its_rendition_and_none_the_primary() {
+        use AudioFormat::{Mp3, Spx};
+        let speex = renditions(&[Spx, Mp3]);
+        assert_eq!(choose_audio(&speex, None).unwrap().key, "audio/d/x.spx");
+        assert_eq!(
+            choose_audio(&speex, Some(Mp3)).unwrap().key,
+            "audio/d/x.mp3"
+        );
+        assert_eq!(
+            choose_audio(&speex, Some(Spx)).unwrap().key,
+            "audio/d/x.spx"
+        );
+        let mp3 = renditions(&[Mp3]);
+        assert_eq!(choose_audio(&mp3, None).unwrap().key, "audio/d/x.mp3");
+        assert_eq!(choose_audio(&mp3, Some(Spx)), None, "a format it lacks");
+        assert_eq!(choose_audio(&[], None), None);
+        assert_eq!(choose_audio(&[], Some(Mp3)), None);
+    }
+
+    fn bare_entry() -> Entry {
+        let item = crate::items::entry_to_item(&StoredEntry {
+            entry: Entry {
+                id: "x".into(),
+                word: "maison".into(),
+                html_content: String::new(),
+                plain_text: String::new(),
+                source_lang: "fr".into(),
+                target_lang: Some("en".into()),
+                dictionary_id: "d".into(),
+                dictionary_name: "D".into(),
+                part_of_speech: None,
+                phonetic: None,
+                translations: vec![],
+                synonyms: vec![],
+                antonyms: vec![],
+                examples: vec![],
+                has_audio: false,
+                audio_url: None,
+                audio_formats: vec![],
+                audio_urls: None,
+            },
+            is_lemma: true,
+            audio: vec![],
+        });
+        crate::items::entry_from_item(&item).unwrap().entry
+    }
+
+    #[test]
+    fn audio_urls_map_every_format_primary_first() {
+        let base = "https://cdn.example";
+        let mut entry = bare_entry();
+        let urls = renditions(&[AudioFormat::Spx, AudioFormat::Mp3])
+            .into_iter()
+            .map(|a| (a.format, cdn_url(base, &a.key)))
+            .collect();
+        set_audio_urls(&mut entry, urls);
+        let json = serde_json::to_value(&entry).unwrap();
+        assert_eq!(json["hasAudio"], true);
+        assert_eq!(json["audioFormats"], serde_json::json!(["spx", "mp3"]));
+        assert_eq!(json["audioUrl"], "https://cdn.example/audio/d/x.spx");
+        assert_eq!(
+            json["audioUrls"],
+            serde_json::json!({
+                "spx": "https://cdn.example/audio/d/x.spx",
+                "mp3": "https://cdn.example/audio/d/x.mp3",
+            })
+        );
+
+        let mut silent = bare_entry();
+        set_audio_urls(&mut silent, Vec::new());
+        let json = serde_json::to_value(&silent).unwrap();
+        assert_eq!(json["hasAudio"], false);
+        assert_eq!(json["audioFormats"], serde_json::json!([]));
+        assert!(json.get("audioUrl").is_none() && json.get("audioUrls").is_none());
     }
 
     #[test]

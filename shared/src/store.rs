@@ -492,9 +492,11 @@ mod tests {
                 examples: vec![],
                 has_audio: false,
                 audio_url: None,
+                audio_formats: vec![],
+                audio_urls: None,
             },
             is_lemma,
-            audio_key: None,
+            audio: vec![],
         }
     }
 

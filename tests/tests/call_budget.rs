@@ -117,7 +117,7 @@ async fn every_endpoint_holds_its_round_trip_budget() {
         .await
         .unwrap();
     within("entry by id", &log.take_operations(), 1);
-    service::audio_url(&app, "freedict-eng-fra", &hit.id)
+    service::audio_url(&app, "freedict-eng-fra", &hit.id, None)
         .await
         .unwrap();
     within("audio", &log.take_operations(), 1);

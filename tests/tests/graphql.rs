@@ -31,7 +31,22 @@ async fn data(query: &str, variables: Value, field: &str) -> Value {
 const RESULT_FIELDS: &str =
     "id word preview sourceLang targetLang dictionaryId dictionaryName partOfSpeech phonetic hasAudio";
 const ENTRY_FIELDS: &str = "id word htmlContent plainText sourceLang targetLang dictionaryId \
-    dictionaryName partOfSpeech phonetic translations synonyms antonyms examples hasAudio audioUrl";
+    dictionaryName partOfSpeech phonetic translations synonyms antonyms examples hasAudio audioUrl \
+    audioFormats audioUrls { format url }";
+
+/// GraphQL lists `audioUrls` as `{format, url}` objects; REST gives one
+/// object from format to URL.
+fn audio_urls_as_rest(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    if let Some(list) = entry["audioUrls"].as_array() {
+        let urls: serde_json::Map<String, Value> = list
+            .iter()
+            .map(|u| (u["format"].as_str().unwrap().to_string(), u["url"].clone()))
+            .collect();
+        entry["audioUrls"] = Value::Object(urls);
+    }
+    entry
+}
 
 /// REST omits absent optional fields and empty lists; GraphQL gives null and
 /// []. Compare the same way: drop nulls and empty lists from both.
@@ -160,11 +175,11 @@ async fn entries_match_rest() {
         let reply = graphql(&query, json!({"id": id, "source": source, "word": word})).await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         assert_eq!(
-            normalised(&reply.json["data"]["entry"]),
+            normalised(&audio_urls_as_rest(&reply.json["data"]["entry"])),
             normalised(by_id.data())
         );
         assert_eq!(
-            normalised(&reply.json["data"]["wordEntry"]),
+            normalised(&audio_urls_as_rest(&reply.json["data"]["wordEntry"])),
             normalised(by_word.data())
         );
     }

@@ -1,36 +1,37 @@
 //! Pronunciation audio: espeak-ng speaks a headword in its dictionary's source
-//! language, lame (MP3) or speexenc (Speex in Ogg) encodes it, and the file goes
-//! to S3 under a stable key, so a re-import overwrites rather than adds.
+//! language, lame (MP3) or speexenc (Speex in Ogg) encodes it, and the files go
+//! to S3 under stable keys, so a re-import overwrites rather than adds. Every
+//! entry with audio has an MP3 rendition, which every browser plays; a Speex
+//! dictionary keeps Speex as its primary format beside it.
 
-use shared::model::StoredEntry;
-use std::path::Path;
+pub use shared::model::AudioFormat;
+use shared::model::{StoredAudio, StoredEntry};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum AudioFormat {
-    Mp3,
-    Spx,
+/// `--audio-format`: one of the format names (`mp3`, `spx`), listed in the
+/// help.
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = AudioFormat> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(AudioFormat::ALL.map(AudioFormat::name))
+        .map(|name| AudioFormat::from_name(&name).expect("one of the possible values"))
 }
 
-impl AudioFormat {
-    pub fn extension(self) -> &'static str {
-        match self {
-            AudioFormat::Mp3 => "mp3",
-            AudioFormat::Spx => "spx",
-        }
+/// The formats an entry's audio is stored in, primary first: the
+/// dictionary's format, and MP3 besides when that is another.
+pub fn renditions(primary: AudioFormat) -> Vec<AudioFormat> {
+    let mut formats = vec![primary];
+    if primary != AudioFormat::Mp3 {
+        formats.push(AudioFormat::Mp3);
     }
-
-    pub fn content_type(self) -> &'static str {
-        match self {
-            AudioFormat::Mp3 => "audio/mpeg",
-            AudioFormat::Spx => "audio/ogg; codecs=speex",
-        }
-    }
+    formats
 }
 
-/// The S3 key of an entry's audio: stable for a stable entry id.
+/// The S3 key of an entry's audio in one format: stable for a stable entry
+/// id, with the format as its extension (the functions read the format from
+/// it).
 pub fn audio_key(dictionary_id: &str, entry_id: &str, format: AudioFormat) -> String {
-    format!("audio/{dictionary_id}/{entry_id}.{}", format.extension())
+    format!("audio/{dictionary_id}/{entry_id}.{}", format.name())
 }
 
 /// Whether espeak-ng has a voice for the ISO 639-1 language.
@@ -55,15 +56,9 @@ fn run(command: &mut Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// Speaks `word` in `lang` and encodes it; the bytes of the audio file.
-pub fn synthesize(
-    word: &str,
-    lang: &str,
-    format: AudioFormat,
-    work_dir: &Path,
-) -> Result<Vec<u8>, String> {
+/// Speaks `word` in `lang` into a WAV file in `work_dir`.
+fn speak(word: &str, lang: &str, work_dir: &Path) -> Result<PathBuf, String> {
     let wav = work_dir.join("word.wav");
-    let encoded = work_dir.join(format!("word.{}", format.extension()));
     // `--` keeps a headword that starts with '-' from being read as an option.
     run(
         Command::new("espeak-ng")
@@ -73,18 +68,24 @@ pub fn synthesize(
             .arg(word),
         "espeak-ng",
     )?;
+    Ok(wav)
+}
+
+/// Encodes a WAV file; the bytes of the audio file.
+fn encode(wav: &Path, format: AudioFormat, work_dir: &Path) -> Result<Vec<u8>, String> {
+    let encoded = work_dir.join(format!("word.{}", format.name()));
     match format {
         AudioFormat::Mp3 => run(
             Command::new("lame")
                 .args(["--quiet", "-V", "6"])
-                .arg(&wav)
+                .arg(wav)
                 .arg(&encoded),
             "lame",
         )?,
         AudioFormat::Spx => run(
             Command::new("speexenc")
                 .arg("--quiet")
-                .arg(&wav)
+                .arg(wav)
                 .arg(&encoded),
             "speexenc",
         )?,
@@ -92,9 +93,25 @@ pub fn synthesize(
     std::fs::read(&encoded).map_err(|e| format!("reading {}: {e}", encoded.display()))
 }
 
+/// Speaks `word` in `lang` once and encodes it in each of `formats`; the
+/// bytes of each audio file, in that order.
+pub fn synthesize(
+    word: &str,
+    lang: &str,
+    formats: &[AudioFormat],
+    work_dir: &Path,
+) -> Result<Vec<(AudioFormat, Vec<u8>)>, String> {
+    let wav = speak(word, lang, work_dir)?;
+    formats
+        .iter()
+        .map(|&format| Ok((format, encode(&wav, format, work_dir)?)))
+        .collect()
+}
+
 /// Gives audio to the entries whose headword is in `words` (compared folded):
-/// synthesizes, uploads and sets `audio_key`. Returns how many got audio; 0
-/// when espeak-ng has no voice for the language.
+/// synthesizes every rendition of `format` (see `renditions`), uploads them
+/// and records them, primary first, in `audio`. Returns how many entries got
+/// audio; 0 when espeak-ng has no voice for the language.
 pub async fn add_audio(
     s3: &aws_sdk_s3::Client,
     bucket: &str,
@@ -112,6 +129,7 @@ pub async fn add_audio(
         println!("espeak-ng has no {lang} voice: no audio");
         return Ok(0);
     }
+    let formats = renditions(format);
     let wanted: Vec<String> = words.iter().map(|w| shared::fold::fold(w)).collect();
     let work_dir = std::env::temp_dir().join(format!("dictadmin-audio-{}", std::process::id()));
     std::fs::create_dir_all(&work_dir).map_err(|e| format!("{}: {e}", work_dir.display()))?;
@@ -120,18 +138,22 @@ pub async fn add_audio(
         .iter_mut()
         .filter(|e| wanted.contains(&shared::fold::fold(&e.entry.word)))
     {
-        let bytes = synthesize(&stored.entry.word, &lang, format, &work_dir)?;
-        let key = audio_key(&stored.entry.dictionary_id, &stored.entry.id, format);
-        s3.put_object()
-            .bucket(bucket)
-            .key(&key)
-            .content_type(format.content_type())
-            .body(bytes.into())
-            .send()
-            .await
-            .map_err(|e| crate::sdk_error(format!("uploading {key}"), e))?;
-        stored.audio_key = Some(key);
+        let mut audio = Vec::with_capacity(formats.len());
+        for (format, bytes) in synthesize(&stored.entry.word, &lang, &formats, &work_dir)? {
+            let key = audio_key(&stored.entry.dictionary_id, &stored.entry.id, format);
+            s3.put_object()
+                .bucket(bucket)
+                .key(&key)
+                .content_type(format.content_type())
+                .body(bytes.into())
+                .send()
+                .await
+                .map_err(|e| crate::sdk_error(format!("uploading {key}"), e))?;
+            audio.push(StoredAudio { format, key });
+        }
         stored.entry.has_audio = true;
+        stored.entry.audio_formats = formats.iter().map(|f| f.name().to_string()).collect();
+        stored.audio = audio;
         added += 1;
     }
     let _ = std::fs::remove_dir_all(&work_dir);
@@ -149,6 +171,38 @@ mod tests {
             "audio/freedict-eng-fra/ca0e5aa6bf1c6edd.mp3"
         );
         assert!(audio_key("d", "x", AudioFormat::Spx).ends_with(".spx"));
+        for format in AudioFormat::ALL {
+            assert_eq!(
+                AudioFormat::of_key(&audio_key("d", "x", format)),
+                Some(format),
+                "the functions read the format back from the key"
+            );
+        }
+    }
+
+    #[test]
+    fn every_format_has_an_mp3_rendition_after_the_primary() {
+        assert_eq!(renditions(AudioFormat::Mp3), [AudioFormat::Mp3]);
+        assert_eq!(
+            renditions(AudioFormat::Spx),
+            [AudioFormat::Spx, AudioFormat::Mp3]
+        );
+    }
+
+    #[test]
+    fn the_format_option_takes_the_format_names() {
+        #[derive(clap::Parser)]
+        struct Args {
+            #[arg(long, value_parser = format_parser())]
+            audio_format: AudioFormat,
+        }
+        let parse = |value: &str| {
+            <Args as clap::Parser>::try_parse_from(["x", "--audio-format", value])
+                .map(|a| a.audio_format)
+        };
+        assert_eq!(parse("mp3").unwrap(), AudioFormat::Mp3);
+        assert_eq!(parse("spx").unwrap(), AudioFormat::Spx);
+        assert!(parse("wav").is_err());
     }
 
     /// Runs the real tools (installed by infra/scripts/install-audio-tools.sh).
@@ -159,14 +213,20 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("audio-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mp3 = synthesize("bank", "en", AudioFormat::Mp3, &dir).unwrap();
+        let mp3 = synthesize("bank", "en", &[AudioFormat::Mp3], &dir).unwrap();
+        assert_eq!(mp3.len(), 1);
+        let (format, mp3) = &mp3[0];
+        assert_eq!(*format, AudioFormat::Mp3);
         assert!(mp3.len() > 1000);
         assert!(
             mp3.starts_with(b"ID3") || mp3[0] == 0xFF,
             "an MP3 frame or tag"
         );
-        let spx = synthesize("-école", "fr", AudioFormat::Spx, &dir).unwrap();
-        assert!(spx.starts_with(b"OggS"));
+        let both = synthesize("-école", "fr", &renditions(AudioFormat::Spx), &dir).unwrap();
+        assert_eq!(both[0].0, AudioFormat::Spx);
+        assert!(both[0].1.starts_with(b"OggS"));
+        assert_eq!(both[1].0, AudioFormat::Mp3);
+        assert!(both[1].1.starts_with(b"ID3") || both[1].1[0] == 0xFF);
         assert!(has_voice("fr").unwrap());
         assert!(!has_voice("qq").unwrap());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -329,9 +329,11 @@ pub fn import_wordnet(
                 examples,
                 has_audio: false,
                 audio_url: None,
+                audio_formats: vec![],
+                audio_urls: None,
             },
             is_lemma: true,
-            audio_key: None,
+            audio: vec![],
         });
     }
     let dictionary = Dictionary {
@@ -469,9 +471,11 @@ fn gcide_entry(id: &str, name: &str, word: String, article: gcide::Article) -> S
             examples,
             has_audio: false,
             audio_url: None,
+            audio_formats: vec![],
+            audio_urls: None,
         },
         is_lemma: true,
-        audio_key: None,
+        audio: vec![],
     }
 }
 
@@ -580,9 +584,11 @@ pub fn import_mythes(
                 examples: Vec::new(),
                 has_audio: false,
                 audio_url: None,
+                audio_formats: vec![],
+                audio_urls: None,
             },
             is_lemma: true,
-            audio_key: None,
+            audio: vec![],
         });
     }
     let dictionary = Dictionary {
@@ -693,9 +699,11 @@ fn bilingual_entry(
             examples,
             has_audio: false,
             audio_url: None,
+            audio_formats: vec![],
+            audio_urls: None,
         },
         is_lemma: true,
-        audio_key: None,
+        audio: vec![],
     }
 }
 

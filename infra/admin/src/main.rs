@@ -42,8 +42,9 @@ enum Command {
     },
     /// Import dictionaries from their original formats.
     Import {
-        /// Give pronunciation audio, in this format, to the headwords of --audio-words.
-        #[arg(long, requires = "audio_words")]
+        /// Give pronunciation audio, in this format, to the headwords of
+        /// --audio-words (with an MP3 rendition besides, when spx).
+        #[arg(long, requires = "audio_words", value_parser = audio::format_parser())]
         audio_format: Option<audio::AudioFormat>,
         /// Comma-separated headwords to give audio (compared without case or diacritics).
         #[arg(long, value_delimiter = ',', requires = "audio_format")]
