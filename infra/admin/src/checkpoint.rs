@@ -250,6 +250,13 @@ mod tests {
                 AttributeValue::L(vec![AttributeValue::S("z".into())]),
             ),
             ("hasAudio", AttributeValue::Bool(true)),
+            (
+                "audioKeys",
+                AttributeValue::L(vec![
+                    AttributeValue::S("audio/d/x.spx".into()),
+                    AttributeValue::S("audio/d/x.mp3".into()),
+                ]),
+            ),
             ("entryCount", AttributeValue::N("3".into())),
         ];
         for (name, value) in variants {

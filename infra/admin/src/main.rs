@@ -322,6 +322,14 @@ async fn write_dictionary(
     let started = Instant::now();
     let id = imported.dictionary.dictionary_id.clone();
     let skipped = skipped_summary(&screened);
+    // Every audio object the new entries name: any other of the previous
+    // import's is pruned.
+    let new_audio: HashSet<String> = screened
+        .entry_items
+        .iter()
+        .flat_map(items::entry_audio)
+        .map(|audio| audio.key)
+        .collect();
     let mut index_items: Vec<items::Item> = screened.entry_items;
     let count = index_items.len() as u64;
     index_items.extend(screened.link_items);
@@ -329,9 +337,16 @@ async fn write_dictionary(
     let looked_up = Instant::now();
     let new_keys: HashSet<(String, String)> =
         index_items.iter().filter_map(query::key_of).collect();
-    let stale = prune::find_stale(client, &config.entries_table, &id, &new_keys, prune)
-        .await
-        .map_err(|e| e.to_string())?;
+    let stale = prune::find_stale(
+        client,
+        &config.entries_table,
+        &id,
+        &new_keys,
+        &new_audio,
+        prune,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     for warning in &stale.warnings {
         eprintln!("warning: {id}: {warning}");
     }
@@ -345,8 +360,12 @@ async fn write_dictionary(
         )
         .await
         .map_err(|e| e.to_string())?;
+        let dropped = match stale.audio_dropped {
+            0 => String::new(),
+            n => format!("; removed the audio of {n} entries that no longer have any"),
+        };
         format!(
-            "; pruned {} entries ({} with audio) and {} links no longer in the source ({} thesaurus partitions read, {:.1} s)",
+            "; pruned {} entries ({} with audio) and {} links no longer in the source ({} thesaurus partitions read, {:.1} s){dropped}",
             stale.entries.len(),
             stale.audio_entries,
             stale.links.len(),

@@ -9,7 +9,10 @@
 //!   `T#<folded headword>` under a sort key that starts with the
 //!   dictionary's languages and id: one Query per previous headword, on that
 //!   prefix, lists the previous links of the dictionary;
-//! - audio lives at a key derived from the entry id, in one of two formats.
+//! - audio lives at keys derived from the entry id, one per format (Speex
+//!   and its MP3 rendition, or MP3 alone): every key of a previous entry
+//!   with audio that no new entry names is deleted, so the audio of an entry
+//!   that left, that lost its audio or that changed format goes with it.
 //!
 //! Entries and links are deleted before the new items are written: an
 //! interrupted run leaves the previous manifest in place, so the next run
@@ -57,11 +60,15 @@ pub struct Stale {
     pub links: Vec<Item>,
     /// Keys of every chunk of the previous manifest.
     pub manifest_chunks: Vec<(String, String)>,
-    /// S3 keys of the stale entries' audio (both formats: the manifest says
-    /// whether an entry had audio, not which).
+    /// S3 keys of the previous entries' audio that no new entry names: every
+    /// format's key of each previous entry with audio (the manifest says
+    /// whether an entry had audio, not in which formats; deleting a key
+    /// that does not exist succeeds, and costs nothing on S3).
     pub audio: Vec<String>,
     /// How many stale entries had audio.
     pub audio_entries: usize,
+    /// How many entries that stay had audio and have none now.
+    pub audio_dropped: usize,
     /// Parts of the previous manifest that could not be read: what only they
     /// list cannot be found, and stays.
     pub warnings: Vec<String>,
@@ -90,13 +97,15 @@ fn link_sk_prefix(dictionary: &DictionaryRef) -> String {
 }
 
 /// What the previous import of `dictionary_id` wrote that `new_keys` (the
-/// keys of every entry and link the new import writes) does not have. The
-/// thesaurus partitions are read only `with_links`.
+/// keys of every entry and link the new import writes) and `new_audio` (the
+/// S3 keys of its entries' audio) do not have. The thesaurus partitions are
+/// read only `with_links`.
 pub async fn find_stale(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     dictionary_id: &str,
     new_keys: &HashSet<(String, String)>,
+    new_audio: &HashSet<String>,
     with_links: bool,
 ) -> Result<Stale, PruneError> {
     let mut stale = Stale::default();
@@ -114,17 +123,19 @@ pub async fn find_stale(
             items::entry_pk(&posting.dictionary.id, &posting.id),
             items::ENTRY_SK.to_string(),
         );
-        if !new_keys.contains(&key) {
+        let left = !new_keys.contains(&key);
+        if left {
             stale.entries.push(key_item(&key.0, &key.1));
             stale.postings.push(posting.clone());
-            if posting.has_audio {
+        }
+        if posting.has_audio {
+            let (gone, kept) = audio_not_named(posting, new_audio);
+            if left {
                 stale.audio_entries += 1;
-                for format in [AudioFormat::Mp3, AudioFormat::Spx] {
-                    stale
-                        .audio
-                        .push(audio_key(&posting.dictionary.id, &posting.id, format));
-                }
+            } else if kept == 0 {
+                stale.audio_dropped += 1;
             }
+            stale.audio.extend(gone);
         }
     }
     if !with_links {
@@ -160,6 +171,19 @@ pub async fn find_stale(
         .map(|(pk, sk)| key_item(&pk, &sk))
         .collect();
     Ok(stale)
+}
+
+/// Every format's key of a previous entry's audio that the new import does
+/// not name, and how many it does name.
+fn audio_not_named(posting: &Posting, new_audio: &HashSet<String>) -> (Vec<String>, usize) {
+    let keys =
+        AudioFormat::ALL.map(|format| audio_key(&posting.dictionary.id, &posting.id, format));
+    let named = keys.iter().filter(|key| new_audio.contains(*key)).count();
+    let gone = keys
+        .into_iter()
+        .filter(|key| !new_audio.contains(key))
+        .collect();
+    (gone, named)
 }
 
 /// The postings of the previous manifest's current chunks; a chunk that
@@ -208,19 +232,24 @@ pub async fn delete_entries_and_links(
         delete_all(client, table, keys, &bar).await?;
         bar.finish_and_clear();
     }
-    for key in &stale.audio {
-        // Deleting a key that does not exist succeeds.
-        s3.delete_object()
-            .bucket(bucket)
-            .key(key)
-            .send()
-            .await
-            .map_err(|e| PruneError::Audio {
-                bucket: bucket.to_string(),
-                key: key.clone(),
-                message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
-            })?;
-    }
+    // Deleting a key that does not exist succeeds.
+    stream::iter(&stale.audio)
+        .map(|key| async move {
+            s3.delete_object()
+                .bucket(bucket)
+                .key(key)
+                .send()
+                .await
+                .map(|_| ())
+                .map_err(|e| PruneError::Audio {
+                    bucket: bucket.to_string(),
+                    key: key.clone(),
+                    message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
+                })
+        })
+        .buffer_unordered(QUERIES_IN_FLIGHT)
+        .try_collect::<Vec<()>>()
+        .await?;
     Ok(())
 }
 
@@ -250,6 +279,35 @@ pub async fn delete_manifest_leftovers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_audio_key_the_new_import_does_not_name_goes() {
+        let posting = Posting {
+            word: "maison".into(),
+            folded: "maison".into(),
+            dictionary: DictionaryRef {
+                id: "freedict-fra-eng".into(),
+                source_lang: "fr".into(),
+                target_lang: Some("en".into()),
+            },
+            part_of_speech: None,
+            has_audio: true,
+            id: "00ff".into(),
+            preview: String::new(),
+            phonetic: None,
+        };
+        let key = |format| audio_key("freedict-fra-eng", "00ff", format);
+        let (mp3, spx) = (key(AudioFormat::Mp3), key(AudioFormat::Spx));
+        // The entry left, or lost its audio: both formats go.
+        let (gone, named) = audio_not_named(&posting, &HashSet::new());
+        assert_eq!((gone, named), (vec![mp3.clone(), spx.clone()], 0));
+        // Speex with its MP3 rendition: nothing goes.
+        let both = HashSet::from([mp3.clone(), spx.clone()]);
+        assert_eq!(audio_not_named(&posting, &both), (vec![], 2));
+        // Now MP3 only: the Speex file goes.
+        let only_mp3 = HashSet::from([mp3.clone()]);
+        assert_eq!(audio_not_named(&posting, &only_mp3), (vec![spx], 1));
+    }
 
     #[test]
     fn the_link_prefix_selects_exactly_one_dictionarys_links() {
