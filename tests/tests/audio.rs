@@ -1,8 +1,12 @@
 //! Pronunciation audio: 302 to the file (MP3 or Speex), 404 without audio.
+//! Every entry with audio has an MP3 rendition; Speex dictionaries keep
+//! Speex as the primary format. Entries list their formats and each
+//! format's URL, over REST and GraphQL.
 
-use blackbox::{client, enc, get_demo};
+use blackbox::{client, demo_key, enc, get_demo, send, stack_clients};
+use serde_json::{json, Value};
 
-async fn entry(source: &str, word: &str) -> serde_json::Value {
+async fn entry(source: &str, word: &str) -> Value {
     get_demo(&format!("/api/v1/api/entry/{source}/word/{}", enc(word)))
         .await
         .data()
@@ -24,23 +28,65 @@ async fn fetch(url: &str) -> Vec<u8> {
     response.bytes().await.unwrap().to_vec()
 }
 
+fn is_mp3(bytes: &[u8]) -> bool {
+    // An ID3 tag, or an MPEG audio frame's sync word (11 set bits).
+    bytes.starts_with(b"ID3") || (bytes.len() > 1 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0)
+}
+
+fn is_speex(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"OggS")
+}
+
+/// GET the audio endpoint of an entry, with `query` (`?format=mp3` or "").
+async fn audio(source: &str, id: &str, query: &str) -> blackbox::Reply {
+    get_demo(&format!("/api/v1/api/audio/{source}/{id}{query}")).await
+}
+
+/// The `Location` of a 302 from the audio endpoint.
+async fn redirect(source: &str, id: &str, query: &str) -> String {
+    let reply = audio(source, id, query).await;
+    assert_eq!(reply.status, 302, "{source}/{id}{query}: {}", reply.text);
+    reply.header("location").unwrap().to_string()
+}
+
+/// `audioUrls` of a REST entry as format → URL path, in its order.
+fn url_paths(entry: &Value) -> Vec<(String, String)> {
+    entry["audioUrls"]
+        .as_object()
+        .unwrap_or_else(|| panic!("audioUrls is an object: {entry}"))
+        .iter()
+        .map(|(format, url)| (format.clone(), path_of(url.as_str().unwrap()).to_string()))
+        .collect()
+}
+
 #[tokio::test]
 async fn mp3_audio_redirects_to_a_real_file() {
     let bank = entry("freedict-eng-fra", "bank").await;
     assert_eq!(bank["hasAudio"], true);
     let audio_url = bank["audioUrl"].as_str().unwrap();
     assert!(path_of(audio_url).ends_with(".mp3"), "{audio_url}");
+    let id = bank["id"].as_str().unwrap();
 
-    let reply = get_demo(&format!(
-        "/api/v1/api/audio/freedict-eng-fra/{}",
-        bank["id"].as_str().unwrap()
-    ))
+    let location = redirect("freedict-eng-fra", id, "").await;
+    assert_eq!(path_of(&location), path_of(audio_url));
+    assert!(is_mp3(&fetch(&location).await), "an MP3 file");
+    let explicit = redirect("freedict-eng-fra", id, "?format=mp3").await;
+    assert_eq!(path_of(&explicit), path_of(audio_url));
+}
+
+#[tokio::test]
+async fn an_mp3_dictionary_has_only_mp3() {
+    let bank = entry("freedict-eng-fra", "bank").await;
+    assert_eq!(bank["audioFormats"], json!(["mp3"]));
+    let audio_url = path_of(bank["audioUrl"].as_str().unwrap()).to_string();
+    assert_eq!(url_paths(&bank), [("mp3".to_string(), audio_url)]);
+    let reply = audio(
+        "freedict-eng-fra",
+        bank["id"].as_str().unwrap(),
+        "?format=spx",
+    )
     .await;
-    assert_eq!(reply.status, 302);
-    let location = reply.header("location").unwrap();
-    assert_eq!(path_of(location), path_of(audio_url));
-    let bytes = fetch(location).await;
-    assert!(bytes.starts_with(b"ID3") || bytes[0] == 0xFF, "an MP3 file");
+    assert_eq!((reply.status, reply.error()), (404, "No audio found"));
 }
 
 #[tokio::test]
@@ -48,15 +94,73 @@ async fn speex_audio_for_french() {
     let ecole = entry("freedict-fra-eng", "école").await;
     let audio_url = ecole["audioUrl"].as_str().unwrap();
     assert!(path_of(audio_url).ends_with(".spx"), "{audio_url}");
-    let reply = get_demo(&format!(
-        "/api/v1/api/audio/freedict-fra-eng/{}",
-        ecole["id"].as_str().unwrap()
-    ))
-    .await;
-    assert_eq!(reply.status, 302);
-    assert!(fetch(reply.header("location").unwrap())
-        .await
-        .starts_with(b"OggS"));
+    let location = redirect("freedict-fra-eng", ecole["id"].as_str().unwrap(), "").await;
+    assert!(is_speex(&fetch(&location).await));
+}
+
+#[tokio::test]
+async fn a_speex_entry_has_an_mp3_rendition_too() {
+    let maison = entry("freedict-fra-eng", "maison").await;
+    let id = maison["id"].as_str().unwrap();
+    assert_eq!(maison["hasAudio"], true);
+    assert_eq!(maison["audioFormats"], json!(["spx", "mp3"]));
+    let primary = path_of(maison["audioUrl"].as_str().unwrap()).to_string();
+    assert!(primary.ends_with(".spx"), "{primary}");
+    let paths = url_paths(&maison);
+    assert_eq!(paths.len(), 2, "{maison}");
+    assert_eq!(paths[0], ("spx".to_string(), primary.clone()));
+    assert_eq!(paths[1].0, "mp3");
+    assert_eq!(paths[1].1, primary.replace(".spx", ".mp3"));
+
+    // ?format=mp3: the MP3 object, which exists and is MP3.
+    let mp3 = redirect("freedict-fra-eng", id, "?format=mp3").await;
+    assert!(path_of(&mp3).ends_with(".mp3"), "{mp3}");
+    assert_eq!(path_of(&mp3), paths[1].1);
+    let bytes = fetch(&mp3).await;
+    assert!(
+        is_mp3(&bytes),
+        "an MP3 file: {:?}",
+        &bytes[..bytes.len().min(4)]
+    );
+
+    // ?format=spx, and no format: the Speex file.
+    let spx = redirect("freedict-fra-eng", id, "?format=spx").await;
+    assert_eq!(path_of(&spx), primary);
+    assert!(is_speex(&fetch(&spx).await));
+    let default = redirect("freedict-fra-eng", id, "").await;
+    assert_eq!(path_of(&default), primary, "the primary format");
+
+    // The entry's own URLs are the files themselves (what an <audio>
+    // element's <source>s load, without a key).
+    let urls = maison["audioUrls"].as_object().unwrap();
+    assert!(is_speex(&fetch(urls["spx"].as_str().unwrap()).await));
+    assert!(is_mp3(&fetch(urls["mp3"].as_str().unwrap()).await));
+}
+
+#[tokio::test]
+async fn formats_other_than_mp3_and_spx_are_400() {
+    let maison = entry("freedict-fra-eng", "maison").await;
+    let id = maison["id"].as_str().unwrap();
+    for query in [
+        "?format=wav",
+        "?format=",
+        "?format=MP3",
+        "?format=ogg",
+        "?format=mp3x",
+    ] {
+        let reply = audio("freedict-fra-eng", id, query).await;
+        assert_eq!(
+            (reply.status, reply.error()),
+            (400, "format must be one of mp3, spx"),
+            "{query}"
+        );
+    }
+    // Before any read: the same for an entry without audio.
+    let reply = audio("freedict-eng-spa", "0123456789abcdef", "?format=wav").await;
+    assert_eq!(
+        (reply.status, reply.error()),
+        (400, "format must be one of mp3, spx")
+    );
 }
 
 #[tokio::test]
@@ -64,18 +168,335 @@ async fn entries_without_audio_and_unknown_entries_are_404() {
     let spanish = entry("freedict-eng-spa", "dog").await;
     assert_eq!(spanish["hasAudio"], false);
     assert!(spanish.get("audioUrl").is_none());
-    let reply = get_demo(&format!(
-        "/api/v1/api/audio/freedict-eng-spa/{}",
+    assert_eq!(spanish["audioFormats"], json!([]), "always present");
+    assert!(spanish.get("audioUrls").is_none());
+    let by_id = get_demo(&format!(
+        "/api/v1/entry/freedict-eng-spa/{}",
         spanish["id"].as_str().unwrap()
     ))
     .await;
-    assert_eq!((reply.status, reply.error()), (404, "No audio found"));
+    assert_eq!(by_id.data()["audioFormats"], json!([]));
+    assert!(by_id.data().get("audioUrls").is_none());
+    for query in ["", "?format=mp3", "?format=spx"] {
+        let reply = audio("freedict-eng-spa", spanish["id"].as_str().unwrap(), query).await;
+        assert_eq!(
+            (reply.status, reply.error()),
+            (404, "No audio found"),
+            "{query}"
+        );
+    }
 
-    let reply = get_demo("/api/v1/api/audio/freedict-eng-spa/0123456789abcdef").await;
+    let reply = audio("freedict-eng-spa", "0123456789abcdef", "").await;
     assert_eq!((reply.status, reply.error()), (404, "Entry not found"));
-    let reply = get_demo("/api/v1/api/audio/nope/0123456789abcdef").await;
+    let reply = audio("freedict-eng-spa", "0123456789abcdef", "?format=mp3").await;
+    assert_eq!((reply.status, reply.error()), (404, "Entry not found"));
+    let reply = audio("nope", "0123456789abcdef", "").await;
     assert_eq!(
         (reply.status, reply.error()),
         (404, "Unknown dictionary: nope")
     );
+}
+
+#[tokio::test]
+async fn the_entry_by_id_lists_the_same_audio() {
+    let maison = entry("freedict-fra-eng", "maison").await;
+    let by_id = get_demo(&format!(
+        "/api/v1/entry/freedict-fra-eng/{}",
+        maison["id"].as_str().unwrap()
+    ))
+    .await;
+    assert_eq!(by_id.data()["audioFormats"], json!(["spx", "mp3"]));
+    assert_eq!(url_paths(by_id.data()), url_paths(&maison));
+}
+
+#[tokio::test]
+async fn graphql_lists_the_formats_and_their_urls() {
+    const FIELDS: &str = "id hasAudio audioUrl audioFormats audioUrls { format url }";
+    let query = format!(
+        "query E($id: String!, $source: String!, $word: String!) {{ entry(id: $id, source: $source) {{ {FIELDS} }} wordEntry(word: $word, source: $source) {{ {FIELDS} }} }}"
+    );
+    for (source, word, formats) in [
+        ("freedict-fra-eng", "maison", json!(["spx", "mp3"])),
+        ("freedict-eng-fra", "bank", json!(["mp3"])),
+        ("freedict-eng-spa", "dog", json!([])),
+    ] {
+        let rest = entry(source, word).await;
+        let body = json!({
+            "query": query,
+            "variables": {"id": rest["id"], "source": source, "word": word},
+        });
+        let reply = send(
+            reqwest::Method::POST,
+            "/api/v1/api/graphql",
+            Some(&demo_key()),
+            Some(body.to_string()),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        assert!(reply.json.get("errors").is_none(), "{}", reply.text);
+        for field in ["entry", "wordEntry"] {
+            let got = &reply.json["data"][field];
+            assert_eq!(got["audioFormats"], formats, "{word} {field}");
+            assert_eq!(got["hasAudio"], rest["hasAudio"], "{word} {field}");
+            if formats == json!([]) {
+                assert_eq!(got["audioUrls"], Value::Null, "{word} {field}");
+                assert_eq!(got["audioUrl"], Value::Null, "{word} {field}");
+                continue;
+            }
+            let listed: Vec<(String, String)> = got["audioUrls"]
+                .as_array()
+                .unwrap_or_else(|| panic!("a list: {got}"))
+                .iter()
+                .map(|u| {
+                    (
+                        u["format"].as_str().unwrap().to_string(),
+                        path_of(u["url"].as_str().unwrap()).to_string(),
+                    )
+                })
+                .collect();
+            assert_eq!(listed, url_paths(&rest), "{word} {field}: primary first");
+            assert_eq!(
+                path_of(got["audioUrl"].as_str().unwrap()),
+                listed[0].1,
+                "{word} {field}"
+            );
+        }
+    }
+}
+
+/// An entry item written before there were several formats has only
+/// `audioKey`: its one format is its key's extension.
+#[tokio::test]
+async fn an_entry_stored_with_only_the_single_audio_key_still_plays() {
+    let maison = entry("freedict-fra-eng", "maison").await;
+    // The key scheme of dictadmin's audio.rs.
+    let spx_key = format!(
+        "audio/freedict-fra-eng/{}.spx",
+        maison["id"].as_str().unwrap()
+    );
+    let spx_path = url_paths(&maison)[0].1.clone();
+    assert!(spx_path.ends_with(&spx_key), "{spx_path}");
+    let (clients, config) = stack_clients().await;
+    let id = "blackbox-legacy-audio";
+    let stored = shared::model::StoredEntry {
+        entry: shared::model::Entry {
+            id: id.into(),
+            word: "maison".into(),
+            html_content: "<p>house</p>".into(),
+            plain_text: "house".into(),
+            source_lang: "fr".into(),
+            target_lang: Some("en".into()),
+            dictionary_id: "freedict-fra-eng".into(),
+            dictionary_name: "French–English".into(),
+            part_of_speech: None,
+            phonetic: None,
+            translations: vec![],
+            synonyms: vec![],
+            antonyms: vec![],
+            examples: vec![],
+            has_audio: true,
+            audio_url: None,
+            audio_formats: vec!["spx".into()],
+            audio_urls: None,
+        },
+        is_lemma: true,
+        audio: vec![shared::model::StoredAudio {
+            format: shared::model::AudioFormat::Spx,
+            key: spx_key.clone(),
+        }],
+    };
+    let mut item = shared::items::entry_to_item(&stored);
+    // As the import wrote it then; and no `wordKey`, so that no index and
+    // no word lookup sees this test's item.
+    item.remove("audioKeys");
+    item.remove("wordKey");
+    assert_eq!(item["audioKey"].as_s().unwrap(), &spx_key);
+    clients
+        .dynamodb
+        .put_item()
+        .table_name(&config.entries_table)
+        .set_item(Some(item.clone()))
+        .send()
+        .await
+        .unwrap();
+
+    let by_id = get_demo(&format!("/api/v1/entry/freedict-fra-eng/{id}")).await;
+    let default = audio("freedict-fra-eng", id, "").await;
+    let spx = audio("freedict-fra-eng", id, "?format=spx").await;
+    let mp3 = audio("freedict-fra-eng", id, "?format=mp3").await;
+    clients
+        .dynamodb
+        .delete_item()
+        .table_name(&config.entries_table)
+        .key("pk", item["pk"].clone())
+        .key("sk", item["sk"].clone())
+        .send()
+        .await
+        .unwrap();
+
+    let data = by_id.data();
+    assert_eq!(data["hasAudio"], true, "{data}");
+    assert_eq!(data["audioFormats"], json!(["spx"]));
+    assert_eq!(url_paths(data), [("spx".to_string(), spx_path.clone())]);
+    for (reply, what) in [(&default, "no format"), (&spx, "spx")] {
+        assert_eq!(reply.status, 302, "{what}: {}", reply.text);
+        assert_eq!(
+            path_of(reply.header("location").unwrap()),
+            spx_path,
+            "{what}"
+        );
+    }
+    assert_eq!((mp3.status, mp3.error()), (404, "No audio found"));
+}
+
+/// Where the imports of this file keep their checkpoints.
+fn state_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("audio-state-{}", std::process::id()))
+}
+
+/// Runs dictadmin against `table` instead of the stack's entries table; its
+/// standard output.
+fn dictadmin_into(table: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(blackbox::dictadmin_path())
+        .current_dir(blackbox::repo_root())
+        .args(args)
+        .envs(blackbox::stack_env())
+        .env("ENTRIES_TABLE", table)
+        .env("DICTADMIN_STATE_DIR", state_dir())
+        .output()
+        .expect("dictadmin runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Headword → the `audioKeys` of its entry item, of every entry in `table`.
+async fn stored_audio_keys(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+) -> std::collections::BTreeMap<String, Vec<String>> {
+    let page = client.scan().table_name(table).send().await.unwrap();
+    assert!(page.last_evaluated_key.is_none(), "a small table");
+    page.items()
+        .iter()
+        .filter(|item| item["pk"].as_s().unwrap().starts_with("E#"))
+        .map(|item| {
+            let keys = shared::items::entry_audio(item)
+                .into_iter()
+                .map(|a| a.key)
+                .collect();
+            (item["word"].as_s().unwrap().clone(), keys)
+        })
+        .collect()
+}
+
+/// A re-import deletes every rendition that no entry names any more: of an
+/// entry that lost its audio, of one that left the source, and the Speex
+/// file of one whose dictionary became MP3.
+#[tokio::test]
+async fn a_re_import_deletes_the_renditions_no_entry_names() {
+    let (clients, config) = stack_clients().await;
+    let table = format!("test-audio-prune-{}", std::process::id());
+    dictadmin_into(&table, &["setup"]);
+    let dir = std::env::temp_dir().join(format!("audio-prune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("th_sw_TZ_v2.dat");
+    let source_text = source.to_str().unwrap().to_string();
+    let write = |words: &[&str]| {
+        let body: String = words
+            .iter()
+            .map(|w| format!("{w}|1\n(noun)|{w}ni\n"))
+            .collect();
+        std::fs::write(&source, format!("UTF-8\n{body}")).unwrap();
+    };
+    let exists = |key: String| {
+        let (s3, bucket) = (clients.s3.clone(), config.audio_bucket.clone());
+        async move {
+            s3.head_object()
+                .bucket(bucket)
+                .key(key)
+                .send()
+                .await
+                .is_ok()
+        }
+    };
+    let import = |audio: &[&str]| {
+        let mut args = vec!["import"];
+        args.extend_from_slice(audio);
+        args.extend(["mythes", source_text.as_str()]);
+        dictadmin_into(&table, &args)
+    };
+
+    // Speex, with an MP3 rendition of each.
+    write(&["simba", "tembo", "ndege"]);
+    import(&[
+        "--audio-format",
+        "spx",
+        "--audio-words",
+        "simba,tembo,ndege",
+    ]);
+    let first = stored_audio_keys(&clients.dynamodb, &table).await;
+    assert_eq!(first.len(), 3, "{first:?}");
+    for (word, keys) in &first {
+        assert_eq!(keys.len(), 2, "{word}: {keys:?}");
+        assert!(
+            keys[0].ends_with(".spx") && keys[1].ends_with(".mp3"),
+            "{keys:?}"
+        );
+        for key in keys {
+            assert!(exists(key.clone()).await, "{key}");
+        }
+    }
+
+    // ndege keeps its entry but loses its audio: both files go.
+    let stdout = import(&["--audio-format", "spx", "--audio-words", "simba,tembo"]);
+    assert!(
+        stdout.contains("removed the audio of 1 entries that no longer have any"),
+        "{stdout}"
+    );
+    assert!(stored_audio_keys(&clients.dynamodb, &table).await["ndege"].is_empty());
+    for key in &first["ndege"] {
+        assert!(!exists(key.clone()).await, "{key}");
+    }
+    for key in first["simba"].iter().chain(&first["tembo"]) {
+        assert!(exists(key.clone()).await, "{key}");
+    }
+
+    // tembo leaves the source, and simba's dictionary becomes MP3.
+    write(&["simba", "ndege"]);
+    let stdout = import(&["--audio-format", "mp3", "--audio-words", "simba"]);
+    assert!(
+        stdout.contains("pruned 1 entries (1 with audio)"),
+        "{stdout}"
+    );
+    for key in &first["tembo"] {
+        assert!(!exists(key.clone()).await, "{key}");
+    }
+    let now = stored_audio_keys(&clients.dynamodb, &table).await;
+    assert_eq!(now["simba"], [first["simba"][1].clone()], "MP3 only");
+    assert!(!exists(first["simba"][0].clone()).await, "the Speex file");
+    assert!(exists(first["simba"][1].clone()).await, "the MP3 file");
+
+    // Without audio, nothing of this test stays in the stack's bucket.
+    let stdout = import(&[]);
+    assert!(
+        stdout.contains("removed the audio of 1 entries that no longer have any"),
+        "{stdout}"
+    );
+    for key in first.values().flatten() {
+        assert!(!exists(key.clone()).await, "{key}");
+    }
+    clients
+        .dynamodb
+        .delete_table()
+        .table_name(&table)
+        .send()
+        .await
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_dir_all(state_dir());
 }
