@@ -1,0 +1,118 @@
+"""Fixtures of the playground's browser tests.
+
+Each test gets its own headless Chromium (Debian's /usr/bin/chromium, never a
+browser Playwright downloads) with a fresh, empty profile, so session storage,
+caches and cookies never leak from one test into another.
+
+Environment: API_URL (the running stack, default http://127.0.0.1:9000),
+DEMO_KEY (a key with quota), CHROMIUM (the browser binary), SCREENSHOTS=1
+(also write docs/images/*.png).
+"""
+
+import os
+import re
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from helpers import API_URL, CHROMIUM, Playground
+
+# Without the background-networking flags Chromium keeps calling home, which on
+# a machine without outside network is a stream of failing connections.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+
+def _get(path, accept="*/*", seconds=120):
+    """GET API_URL + path: (content type, body). Retries what a stack that is
+    just starting answers (refused connections, cargo lambda watch's own 500
+    while a function starts), which a browser would not."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            request = urllib.request.Request(API_URL + path, headers={"Accept": accept})
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.headers.get("content-type", ""), response.read().decode("utf-8", "replace")
+        except (urllib.error.URLError, ConnectionError) as err:
+            retry = not isinstance(err, urllib.error.HTTPError) or err.code in (500, 502, 503)
+            if not retry or time.monotonic() > deadline:
+                raise
+            time.sleep(1)
+
+
+@pytest.fixture(scope="session")
+def served():
+    """The stack serves the playground at / (else every test would fail for
+    the same reason, so say it once, plainly), and every page and asset has
+    been asked once, so that no test meets a function's cold start."""
+    try:
+        kind, body = _get("/", "text/html")
+    except Exception as err:  # noqa: BLE001 - any failure means the same thing here
+        pytest.fail(f"the playground is not served at {API_URL}/ ({err}); is the stack up (make up)?")
+    if "text/html" not in kind or "playground.js" not in body:
+        pytest.fail(f"{API_URL}/ does not serve the playground page (content-type {kind!r})")
+    pages = [body]
+    try:
+        pages.append(_get("/api/v1/api/graphql", "text/html")[1])
+    except urllib.error.HTTPError:
+        pass  # the explorer's own tests say what is wrong with it
+    for asset in sorted({a for page in pages for a in re.findall(r'(?:src|href)="(/assets/[^"]+)"', page)}):
+        try:
+            _get(asset)
+        except urllib.error.HTTPError:
+            pass  # a missing asset is the page tests' finding, not the warm-up's
+    return True
+
+
+@pytest.fixture(scope="session")
+def playwright_driver():
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture
+def context(playwright_driver, served, tmp_path):
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: run infra/scripts/install-browser.sh")
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    ctx = playwright_driver.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 1280, "height": 900},
+        locale="en-US",
+        timezone_id="UTC",
+    )
+    ctx.set_default_timeout(20_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context):
+    page = context.pages[0] if context.pages else context.new_page()
+    problems = []
+    # What the page must never do: break its own CSP, or throw.
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" and "Content Security Policy" in msg.text else None)
+    page.on("pageerror", lambda err: problems.append(f"uncaught: {err}"))
+    page.problems = problems
+    yield page
+
+
+@pytest.fixture
+def playground(page):
+    return Playground(page)

@@ -1,0 +1,124 @@
+"""The API as the tests ask it directly (to know the right answer), and the
+playground page as a person uses it."""
+
+import json
+import os
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+API_URL = os.environ.get("API_URL", "http://127.0.0.1:9000").rstrip("/")
+DEMO_KEY = os.environ.get("DEMO_KEY", "dk_localDemoKey00000000000000000000")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+KEY_NAME = "dictionary-api-key"
+
+
+def api(path, key=DEMO_KEY, **params):
+    """GET API_URL + path with the key; returns (status, envelope). Retries
+    cargo lambda watch's own bare 500 of a function still starting."""
+    query = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
+    url = API_URL + path + ("?" + query if query else "")
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key}", "Accept": "application/json"})
+    for attempt in range(5):
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as err:
+            body = err.read()
+            try:
+                return err.code, json.loads(body)
+            except ValueError:
+                if err.code == 500 and attempt < 4:
+                    time.sleep(1)
+                    continue
+                raise
+    raise AssertionError("unreachable")
+
+
+def api_ok(path, **params):
+    status, envelope = api(path, **params)
+    assert status == 200 and envelope["ok"], f"{path} {params}: {status} {envelope}"
+    return envelope
+
+
+def search_total(**params):
+    return api_ok("/api/v1/api/search", **params)["meta"]["total"]
+
+
+def search_keys(**params):
+    """(dictionaryId, id) of the results of a search, in order."""
+    return [(r["dictionaryId"], r["id"]) for r in api_ok("/api/v1/api/search", **params)["data"]]
+
+
+def screenshot(page: Page, name: str):
+    """With SCREENSHOTS=1, docs/images/<name>.png of the page as it is."""
+    if not SCREENSHOTS:
+        return
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(IMAGES / f"{name}.png"), full_page=False)
+
+
+class Playground:
+    """The page at / driven through its controls, as a person would."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.total = page.locator("#result-total")
+        self.query_echo = page.locator("#status .status__query")
+        self.results = page.locator("#results .result")
+        self.range = page.locator("#range")
+        self.error = page.locator("#error")
+        self.entry_word = page.locator("#entry-word")
+        self.entry_html = page.locator("#entry-html")
+
+    def open(self, key=DEMO_KEY, hash_=""):
+        response = self.page.goto(API_URL + "/" + hash_)
+        assert response is not None and response.status == 200, f"GET / answered {response and response.status}"
+        if key is not None:
+            self.page.locator("#api-key").fill(key)
+        return response
+
+    def wait_usage(self):
+        expect(self.page.locator("#usage-plan")).not_to_be_empty()
+
+    def type_query(self, text, delay=60):
+        box = self.page.locator("#q")
+        box.click()
+        box.press_sequentially(text, delay=delay)
+
+    def replace_query(self, text):
+        box = self.page.locator("#q")
+        box.fill("")
+        box.press_sequentially(text, delay=30)
+
+    def expect_total(self, query, total):
+        """The status says `total` results for `query` (the echoed query ends
+        the wait: an earlier query's total may be equal)."""
+        expect(self.query_echo).to_have_text(query)
+        expect(self.total).to_have_attribute("data-total", str(total))
+        expect(self.total).to_have_text(f"{total:,}")
+
+    def result_keys(self):
+        return [
+            (b.get_attribute("data-source"), b.get_attribute("data-id"))
+            for b in self.results.element_handles()
+        ]
+
+    def open_entry(self, source, word):
+        """Searches `word` exactly in `source` and opens the first result."""
+        self.page.locator("#source").select_option(source)
+        self.page.locator("#matchType").select_option("exact")
+        self.replace_query(word)
+        total = search_total(q=word, source=source, matchType="exact")
+        assert total >= 1, f"{word} is not in {source}"
+        self.expect_total(word, total)
+        first = self.results.first
+        expect(first).to_have_attribute("data-source", source)
+        first.click()
+        expect(self.entry_word).to_have_text(word)
