@@ -186,7 +186,9 @@ async fn wrong_methods_are_405() {
 async fn unknown_paths_are_404_envelopes() {
     for path in [
         "/api/v1/api/nope",
-        "/",
+        "/index.html",
+        "/assets",
+        "/assets/playground.js/x",
         "/api/v2/api/search?q=x",
         "/api/v1/api/entry/freedict-eng-fra/words/bank",
     ] {
