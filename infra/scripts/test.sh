@@ -56,6 +56,15 @@ export API_URL DEMO_KEY
 # send their requests in parallel on purpose).
 run_tests -p blackbox --quiet -- --test-threads 1
 
+echo "==> API contract: docs/openapi.json valid, schemathesis over every operation"
+"$root/infra/scripts/api-contract-test.sh" 2>&1 | tee "$state/logs/api-contract.txt"
+echo "test result: ok. 1 passed; 0 failed; (API contract)" >>"$results"
+
+echo "==> browser: the playground and the GraphQL explorer in headless Chromium"
+"$root/infra/scripts/browser-test.sh" 2>&1 | tee "$state/logs/browser-tests.txt"
+browser_passed="$(grep -oE '[0-9]+ passed' "$state/logs/browser-tests.txt" | tail -n 1 | cut -d' ' -f1)"
+echo "test result: ok. ${browser_passed:-0} passed; 0 failed; (browser tests)" >>"$results"
+
 echo "==> load: 50 clients for 60 s, no 5xx of ours, quota exact"
 "$root/infra/scripts/load-test.sh" | tee -a "$state/logs/load-test.txt"
 echo "test result: ok. 1 passed; 0 failed; (load test)" >>"$results"
