@@ -49,15 +49,30 @@ fn every_function_answers_its_sample_event() {
         ("usage", &[200]),
         ("dictionaries", &[200]),
         ("not-found", &[404]),
+        ("playground", &[200]),
+        ("openapi", &[200]),
     ];
+    let functions: std::collections::BTreeSet<&str> = expected.iter().map(|(f, _)| *f).collect();
+    let routed: std::collections::BTreeSet<&str> = shared::rest::ROUTES
+        .iter()
+        .chain([&&shared::rest::NOT_FOUND])
+        .map(|e| e.name)
+        .collect();
+    assert_eq!(functions, routed, "every function has a sample event here");
     for (function, statuses) in expected {
         let response = invoke(function);
         let status = response["statusCode"].as_u64().unwrap_or_default();
         assert!(statuses.contains(&status), "{function}: {response}");
-        if status != 302 {
+        if *function == "playground" {
+            let page = response["body"].as_str().unwrap_or_default();
+            assert!(page.to_lowercase().starts_with("<!doctype html>"), "{page}");
+        } else if status != 302 {
             let body = body(&response);
             assert!(
-                body["ok"].is_boolean() || body["data"].is_object() || body["errors"].is_array(),
+                body["ok"].is_boolean()
+                    || body["data"].is_object()
+                    || body["errors"].is_array()
+                    || body["openapi"].is_string(),
                 "{function}: {body}"
             );
         }
