@@ -86,10 +86,17 @@ impl QueryParams {
             Some(text) => {
                 let text = text.trim();
                 // Only plain decimal digits: no sign, exponent or fraction.
-                if text.is_empty() || text.len() > 10 || !text.bytes().all(|b| b.is_ascii_digit()) {
+                if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
                     return Err(out_of_range());
                 }
-                let value: u64 = text.parse().map_err(|_| out_of_range())?;
+                // Leading zeros are allowed (`05`) and do not make a number
+                // long; more than 10 other digits is beyond any range here.
+                let significant = text.trim_start_matches('0');
+                if significant.len() > 10 {
+                    return Err(out_of_range());
+                }
+                // All zeros leave nothing to parse: the value is 0.
+                let value: u64 = significant.parse().unwrap_or(0);
                 if value < u64::from(min) || value > u64::from(max) {
                     return Err(out_of_range());
                 }
@@ -323,6 +330,23 @@ mod tests {
             "limit=1e2",
             "limit=99999999999999999999",
         ] {
+            assert_eq!(
+                message(check(bad).unwrap_err()),
+                "limit must be an integer from 1 to 100",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn leading_zeros_do_not_count_towards_the_length() {
+        let check = |raw: &str| QueryParams::parse(raw).int_in_range("limit", 20, 1, 100);
+        assert_eq!(check("limit=05").unwrap(), 5);
+        assert_eq!(check("limit=00000000005").unwrap(), 5);
+        assert_eq!(check("limit=+000000000000000000100+").unwrap(), 100);
+        let offset = |raw: &str| QueryParams::parse(raw).int_in_range("offset", 0, 0, 10_000);
+        assert_eq!(offset("offset=00000000000").unwrap(), 0);
+        for bad in ["limit=00000000000", "limit=000000000000000000101"] {
             assert_eq!(
                 message(check(bad).unwrap_err()),
                 "limit must be an integer from 1 to 100",
