@@ -12,10 +12,9 @@
 # Bounded: a fixed number of examples per operation and a fixed seed, so a
 # run sends the same requests each time (about 2,500, charged to the demo
 # key's 1,000,000 a month) and takes under two minutes; `timeout` ends a run
-# that hangs. One worker, since
-# `cargo lambda watch` sometimes answers a 500 of its own when concurrent
-# requests reach one function. Tunable: API_CONTRACT_EXAMPLES (per
-# operation and phase), API_CONTRACT_SEED.
+# that hangs. One worker, since `cargo lambda watch` sometimes answers a 500
+# of its own when concurrent requests reach one function. Tunable:
+# API_CONTRACT_EXAMPLES (per operation and phase), API_CONTRACT_SEED.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
