@@ -401,18 +401,25 @@
   // ---------------------------------------------------------------- dictionaries
 
   var dictionariesLoaded = false;
+  var dictionariesLoading = null;
 
+  // The filters' choices. A failed load (the service restarting, say) is
+  // tried again after the next search that succeeds.
   function loadDictionaries() {
     if (dictionariesLoaded || !getKey()) return Promise.resolve();
-    return api("/api/dictionaries").then(
+    if (dictionariesLoading) return dictionariesLoading;
+    dictionariesLoading = api("/api/dictionaries").then(
       function (envelope) {
+        dictionariesLoading = null;
         dictionariesLoaded = true;
         fillFilters(envelope.data || []);
       },
       function (err) {
+        dictionariesLoading = null;
         if (err.status !== 401 && err.status !== 403) showError(err);
       }
     );
+    return dictionariesLoading;
   }
 
   function fillFilters(dictionaries) {
@@ -440,7 +447,7 @@
       if (d.targetLang) langs[d.sourceLang + "-" + d.targetLang] = languagePair(d.sourceLang, d.targetLang);
     });
     clear(el.lang);
-    el.lang.appendChild(new Option("any language", ""));
+    el.lang.appendChild(new Option("any", ""));
     Object.keys(langs)
       .sort()
       .forEach(function (code) {
@@ -503,6 +510,7 @@
         el.results.removeAttribute("aria-busy");
         clearError();
         renderResults(envelope);
+        loadDictionaries();
       },
       function (err) {
         if (isAbort(err) || seq !== searchSeq) return;
@@ -640,7 +648,6 @@
     state.entry = source + "/" + id;
     writeHash();
     markCurrentResult();
-    el.entry.hidden = false;
     el.entryStatus.hidden = false;
     el.entryStatus.textContent = "Loading the entry…";
     return api("/entry/" + encodeURIComponent(source) + "/" + encodeURIComponent(id)).then(
@@ -648,6 +655,8 @@
         if (seq !== entrySeq) return;
         el.entryStatus.textContent = "";
         el.entryStatus.hidden = true;
+        el.entry.setAttribute("aria-labelledby", "entry-word");
+        el.entry.removeAttribute("aria-label");
         renderEntry(envelope.data);
         if (focus) el.entryWord.focus({ preventScroll: window.matchMedia("(min-width: 861px)").matches });
         loadThesaurus(envelope.data, seq);
