@@ -20,5 +20,7 @@ fi
 
 echo "==> browser tests against $API_URL${SCREENSHOTS:+ (screenshots to docs/images/)}"
 cd "$root/tests/browser"
+# No __pycache__ in the work tree, whoever runs it.
+export PYTHONDONTWRITEBYTECODE=1
 API_URL="$API_URL" DEMO_KEY="$DEMO_KEY" CHROMIUM=/usr/bin/chromium \
   exec "$root/.tools/browser-venv/bin/pytest" -c "$root/tests/browser/pytest.ini" "$@"
