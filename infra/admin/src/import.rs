@@ -229,14 +229,26 @@ pub fn import_freedict(
 
 /// Reads WordNet 3.0 (`index.*` and `data.*` in `dir`) into one monolingual
 /// English dictionary: an entry per lemma and part of speech, its senses in
-/// frequency order with definitions, examples and synonyms.
+/// frequency order with definitions, examples and synonyms. With
+/// `min_tag_count`, only the lemmas that WordNet's sense-tagged texts use at
+/// least that often (`cntlist.rev` in `dir`, see [`wordnet::TAG_COUNTS`]).
 pub fn import_wordnet(
     dir: &Path,
     max_source_bytes: u64,
+    min_tag_count: Option<u64>,
 ) -> Result<ImportedDictionary, ImportError> {
     const ID: &str = "wordnet-en";
     const NAME: &str = "WordNet 3.0 (English)";
-    let wn = WordNet::open(dir, max_source_bytes)?;
+    let mut wn = WordNet::open(dir, max_source_bytes)?;
+    let mut origin = "Debian package wordnet-base (Princeton WordNet 3.0)".to_string();
+    if let Some(min) = min_tag_count {
+        let counts = wordnet::read_tag_counts(&dir.join(wordnet::TAG_COUNTS), max_source_bytes)?;
+        wn.retain_common(&counts, min);
+        origin.push_str(&format!(
+            ", the lemmas its sense-tagged texts use at least {min} times ({})",
+            wordnet::TAG_COUNTS
+        ));
+    }
     let mut entries = Vec::with_capacity(wn.lemmas.len());
     let mut origins = HashMap::with_capacity(wn.lemmas.len());
     let mut all_relations: Vec<(String, &'static str, String)> = Vec::new();
@@ -343,7 +355,7 @@ pub fn import_wordnet(
         target_lang: None,
         entry_count: entries.len() as u64,
         licence: "WordNet".into(),
-        origin: "Debian package wordnet-base (Princeton WordNet 3.0)".into(),
+        origin,
     };
     let links = links_of(
         &dictionary,
@@ -788,8 +800,60 @@ mod tests {
     }
 
     #[test]
+    fn wordnet_keeps_only_the_common_words_when_asked() {
+        // The fixture's files beside real `cntlist.rev` lines of three of its
+        // lemmas: `good` the adjective is used 190 + 12 times, `bad` the noun
+        // twice, `dog` the noun 42 times.
+        let dir = std::env::temp_dir().join(format!("wordnet-common-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for file in std::fs::read_dir(fixture("wordnet")).unwrap() {
+            let file = file.unwrap();
+            std::fs::copy(file.path(), dir.join(file.file_name())).unwrap();
+        }
+        let missing = import_wordnet(&dir, MAX, Some(3))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(missing.contains(wordnet::TAG_COUNTS), "{missing}");
+        std::fs::write(
+            dir.join(wordnet::TAG_COUNTS),
+            "bad%1:07:00:: 1 2\ndog%1:05:00:: 1 42\ngood%3:00:01:: 1 190\ngood%3:00:02:: 3 12\n",
+        )
+        .unwrap();
+        let common = import_wordnet(&dir, MAX, Some(3));
+        let all = import_wordnet(&dir, MAX, None).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let common = common.unwrap();
+        let words: Vec<(&str, Option<&str>)> = common
+            .entries
+            .iter()
+            .map(|e| (e.entry.word.as_str(), e.entry.part_of_speech.as_deref()))
+            .collect();
+        assert_eq!(words, [("dog", Some("noun")), ("good", Some("adjective"))]);
+        assert_eq!(common.dictionary.entry_count, 2);
+        assert!(common.dictionary.origin.contains("at least 3 times"));
+        // The entries are those of the whole import, links and all.
+        let good = find(&all, "good", Some("adjective"));
+        assert_eq!(find(&common, "good", Some("adjective")), good);
+        // Links only from the kept headwords, each one the whole import has,
+        // and every related word of the kept entries among them.
+        assert!(common.links.iter().all(|link| all.links.contains(link)));
+        assert!(common.links.iter().all(|(h, _)| h == "dog" || h == "good"));
+        for word in good.synonyms.iter().chain(&good.antonyms) {
+            assert!(
+                common
+                    .links
+                    .iter()
+                    .any(|(h, l)| h == "good" && &l.word == word),
+                "{word}"
+            );
+        }
+        assert!(!good.antonyms.is_empty());
+    }
+
+    #[test]
     fn wordnet_gives_bad_as_an_antonym_of_good() {
-        let imported = import_wordnet(&fixture("wordnet"), MAX).unwrap();
+        let imported = import_wordnet(&fixture("wordnet"), MAX, None).unwrap();
         let good = find(&imported, "good", Some("adjective"));
         assert!(
             good.antonyms.contains(&"bad".to_string()),
@@ -837,10 +901,10 @@ mod tests {
             first.len(),
             "ids are unique within a dictionary"
         );
-        let wordnet = ids(import_wordnet(&fixture("wordnet"), MAX).unwrap());
+        let wordnet = ids(import_wordnet(&fixture("wordnet"), MAX, None).unwrap());
         assert_eq!(
             wordnet,
-            ids(import_wordnet(&fixture("wordnet"), MAX).unwrap())
+            ids(import_wordnet(&fixture("wordnet"), MAX, None).unwrap())
         );
         assert_eq!(
             wordnet
@@ -942,7 +1006,7 @@ mod tests {
                 .starts_with("cat\t"),
             "{origin}"
         );
-        let imported = import_wordnet(&fixture("wordnet"), MAX).unwrap();
+        let imported = import_wordnet(&fixture("wordnet"), MAX, None).unwrap();
         let bank = imported
             .entries
             .iter()

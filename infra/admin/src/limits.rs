@@ -516,7 +516,7 @@ mod tests {
         let max = crate::formats::source::DEFAULT_MAX_SOURCE_BYTES;
         for mut imported in [
             crate::import::import_freedict(&fixture.join("freedict/freedict-eng-fra"), max),
-            crate::import::import_wordnet(&fixture.join("wordnet"), max),
+            crate::import::import_wordnet(&fixture.join("wordnet"), max, None),
             crate::import::import_gcide(&fixture.join("gcide/gcide"), max),
             crate::import::import_mythes(&fixture.join("mythes/th_en_US_v2.dat"), max),
         ]

@@ -90,7 +90,14 @@ enum ImportSource {
     /// (for example /usr/share/dictd/freedict-eng-fra).
     Freedict { prefixes: Vec<PathBuf> },
     /// WordNet 3.0 database files in a directory (for example /usr/share/wordnet).
-    Wordnet { dir: PathBuf },
+    Wordnet {
+        dir: PathBuf,
+        /// Only the most common words: the lemmas (per part of speech) whose
+        /// senses WordNet's sense-tagged texts use at least this many times
+        /// in all, by the tag counts of `cntlist.rev` in the directory.
+        #[arg(long, value_name = "N")]
+        min_tag_count: Option<u64>,
+    },
     /// GCIDE in dictd format, by path without extension (for example
     /// /usr/share/dictd/gcide).
     Gcide { prefix: PathBuf },
@@ -102,7 +109,7 @@ enum ImportSource {
 /// holds more than one dictionary in memory.
 enum ImportJob {
     Freedict(PathBuf),
-    Wordnet(PathBuf),
+    Wordnet(PathBuf, Option<u64>),
     Gcide(PathBuf),
     Mythes(PathBuf),
 }
@@ -113,7 +120,9 @@ impl ImportSource {
             ImportSource::Freedict { prefixes } => {
                 prefixes.into_iter().map(ImportJob::Freedict).collect()
             }
-            ImportSource::Wordnet { dir } => vec![ImportJob::Wordnet(dir)],
+            ImportSource::Wordnet { dir, min_tag_count } => {
+                vec![ImportJob::Wordnet(dir, min_tag_count)]
+            }
             ImportSource::Gcide { prefix } => vec![ImportJob::Gcide(prefix)],
             ImportSource::Mythes { files } => files.into_iter().map(ImportJob::Mythes).collect(),
         }
@@ -127,7 +136,9 @@ impl ImportJob {
     ) -> Result<import::ImportedDictionary, import::ImportError> {
         match self {
             ImportJob::Freedict(prefix) => import::import_freedict(prefix, max_source_bytes),
-            ImportJob::Wordnet(dir) => import::import_wordnet(dir, max_source_bytes),
+            ImportJob::Wordnet(dir, min_tag_count) => {
+                import::import_wordnet(dir, max_source_bytes, *min_tag_count)
+            }
             ImportJob::Gcide(prefix) => import::import_gcide(prefix, max_source_bytes),
             ImportJob::Mythes(file) => import::import_mythes(file, max_source_bytes),
         }

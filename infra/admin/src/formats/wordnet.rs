@@ -290,6 +290,76 @@ impl WordNet {
     }
 }
 
+/// `cntlist.rev`, the file of WordNet's own sense tag counts: one line per
+/// sense, `<sense key> <sense number> <tag count>`, the count being how often
+/// the sense-tagged corpora (SemCor's Brown Corpus texts and *The Red Badge
+/// of Courage*) tag that sense. A sense key is
+/// `<lemma>%<synset type>:<lexicographer file>:<lex id>:<head word>:<head id>`,
+/// the lemma in lower case with underscores for spaces; synset types 1 to 5
+/// are noun, verb, adjective, adverb and satellite adjective.
+pub const TAG_COUNTS: &str = "cntlist.rev";
+
+/// One `cntlist.rev` line: (lemma as `index.<pos>` gives it, part of speech,
+/// tag count).
+pub fn parse_tag_count_line(line: &str) -> Result<(String, char, u64), String> {
+    let mut fields = line.split_whitespace();
+    let key = fields.next().ok_or("missing sense key")?;
+    let _sense_number = fields.next().ok_or("missing sense number")?;
+    let count = fields
+        .next()
+        .ok_or("missing tag count")?
+        .parse()
+        .map_err(|_| "tag count is not a number")?;
+    let (lemma, lex_sense) = key
+        .split_once('%')
+        .filter(|(lemma, _)| !lemma.is_empty())
+        .ok_or("sense key has no lemma%")?;
+    let pos = match lex_sense.split(':').next() {
+        Some("1") => 'n',
+        Some("2") => 'v',
+        Some("3") | Some("5") => 'a',
+        Some("4") => 'r',
+        _ => return Err("sense key has no synset type 1 to 5".into()),
+    };
+    Ok((lemma.replace('_', " "), pos, count))
+}
+
+/// The tag counts of `cntlist.rev`, summed over the senses of each (lemma,
+/// part of speech): how often the sense-tagged texts use the word at all.
+pub fn read_tag_counts(
+    path: &Path,
+    max_source_bytes: u64,
+) -> Result<HashMap<(String, char), u64>, WordNetError> {
+    let mut counts = HashMap::new();
+    for (n, line) in read_lines(path, max_source_bytes)?.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (lemma, pos, count) =
+            parse_tag_count_line(line).map_err(|message| WordNetError::Line {
+                path: path.to_path_buf(),
+                line: n + 1,
+                message,
+            })?;
+        *counts.entry((lemma, pos)).or_insert(0) += count;
+    }
+    Ok(counts)
+}
+
+impl WordNet {
+    /// Keeps only the lemmas whose senses the tagged texts use at least
+    /// `min_tags` times in all (`counts` from [`read_tag_counts`]); the
+    /// synsets stay, so that the kept lemmas' definitions and relations are
+    /// complete.
+    pub fn retain_common(&mut self, counts: &HashMap<(String, char), u64>, min_tags: u64) {
+        self.lemmas.retain(|l| {
+            counts
+                .get(&(l.lemma.clone(), l.pos))
+                .is_some_and(|&count| count >= min_tags)
+        });
+    }
+}
+
 /// WordNet pointer symbols → `relationshipType` of decisions.md.
 pub fn relationship(symbol: &str) -> Option<&'static str> {
     match symbol {
@@ -403,6 +473,113 @@ mod tests {
         let (definition, examples) = split_gloss("a; b; \"x; y\"; \"z\"");
         assert_eq!(definition, "a; b");
         assert_eq!(examples, vec!["x; y", "z"]);
+    }
+
+    /// Lines of the real `cntlist.rev` (Debian `wordnet-base` 1:3.0-37), a
+    /// few senses of the fixture's lemmas and two oddities (`ice_cream`, `n't`).
+    const TAG_COUNT_LINES: &str = "bad%1:07:00:: 1 2
+bad%3:00:00:: 1 51
+bad%4:02:03:: 2 1
+bad%4:02:04:: 1 1
+bank%1:14:00:: 2 20
+bank%1:17:01:: 1 25
+bank%2:35:00:: 2 1
+bank%2:38:00:: 1 2
+dog%1:05:00:: 1 42
+dog%2:38:00:: 1 2
+ice_cream%1:13:00:: 1 1
+n't%4:02:00:: 1 1007
+unable%3:00:00:: 1 20
+unable%5:00:00:incapable:00 2 5
+";
+
+    fn fixture() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/wordnet")
+    }
+
+    fn sample_tag_counts() -> HashMap<(String, char), u64> {
+        let path = std::env::temp_dir().join(format!("cntlist-{}.rev", std::process::id()));
+        std::fs::write(&path, TAG_COUNT_LINES).unwrap();
+        let counts = read_tag_counts(&path, 1 << 20);
+        std::fs::remove_file(&path).unwrap();
+        counts.unwrap()
+    }
+
+    #[test]
+    fn parses_tag_count_lines() {
+        assert_eq!(
+            parse_tag_count_line("ice_cream%1:13:00:: 1 1").unwrap(),
+            ("ice cream".to_string(), 'n', 1)
+        );
+        assert_eq!(
+            parse_tag_count_line("n't%4:02:00:: 1 1007").unwrap(),
+            ("n't".to_string(), 'r', 1007)
+        );
+        // A satellite adjective counts for the adjective.
+        assert_eq!(
+            parse_tag_count_line("unable%5:00:00:incapable:00 2 5").unwrap(),
+            ("unable".to_string(), 'a', 5)
+        );
+        assert_eq!(
+            parse_tag_count_line("bank%2:38:00:: 1 2").unwrap(),
+            ("bank".to_string(), 'v', 2)
+        );
+        for (line, error) in [
+            ("bank%9:38:00:: 1 2", "sense key has no synset type 1 to 5"),
+            ("bank 1 2", "sense key has no lemma%"),
+            ("%1:14:00:: 1 2", "sense key has no lemma%"),
+            ("bank%1:14:00:: 1", "missing tag count"),
+            ("bank%1:14:00:: 1 many", "tag count is not a number"),
+        ] {
+            assert_eq!(parse_tag_count_line(line).unwrap_err(), error, "{line}");
+        }
+    }
+
+    #[test]
+    fn tag_counts_are_summed_per_lemma_and_part_of_speech() {
+        let counts = sample_tag_counts();
+        let count = |lemma: &str, pos| counts.get(&(lemma.to_string(), pos)).copied();
+        assert_eq!(count("bank", 'n'), Some(45));
+        assert_eq!(count("bank", 'v'), Some(3));
+        assert_eq!(count("bad", 'r'), Some(2));
+        assert_eq!(count("unable", 'a'), Some(25));
+        assert_eq!(count("ice cream", 'n'), Some(1));
+        assert_eq!(count("cat", 'n'), None);
+        assert_eq!(counts.len(), 10);
+    }
+
+    #[test]
+    fn a_broken_tag_count_line_is_named() {
+        let path = std::env::temp_dir().join(format!("cntlist-bad-{}.rev", std::process::id()));
+        std::fs::write(&path, "bank%1:14:00:: 2 20\nbank%1:14:01:: 4\n").unwrap();
+        let error = read_tag_counts(&path, 1 << 20).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(error.ends_with("line 2: missing tag count"), "{error}");
+    }
+
+    #[test]
+    fn only_lemmas_used_often_enough_are_kept() {
+        let counts = sample_tag_counts();
+        let kept = |min| {
+            let mut wn = WordNet::open(&fixture(), 1 << 30).unwrap();
+            wn.retain_common(&counts, min);
+            wn.lemmas
+                .iter()
+                .map(|l| format!("{}/{}", l.lemma, l.pos))
+                .collect::<Vec<_>>()
+        };
+        // Per part of speech: `bank` the verb (3) stays at 3, `dog` the verb
+        // (2) and `bad` the noun (2) and adverb (1 + 1) go; lemmas without
+        // counts (`cat`, `good`: not in the sample) go.
+        assert_eq!(kept(3), ["bank/n", "dog/n", "bank/v", "bad/a", "unable/a"]);
+        // `unable` reaches 25 only with its satellite sense's 5.
+        assert_eq!(kept(25), ["bank/n", "dog/n", "bad/a", "unable/a"]);
+        assert_eq!(kept(26), ["bank/n", "dog/n", "bad/a"]);
+        // The synsets stay whole, for the kept lemmas' relations.
+        let all = WordNet::open(&fixture(), 1 << 30).unwrap();
+        let mut some = WordNet::open(&fixture(), 1 << 30).unwrap();
+        some.retain_common(&counts, 26);
+        assert_eq!(some.synsets.len(), all.synsets.len());
     }
 
     #[test]
