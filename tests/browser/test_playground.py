@@ -36,6 +36,7 @@ def test_search_as_you_type_shows_the_api_total(playground, page):
     expect(page.locator("#entry-status")).to_contain_text("Pick a result")
     playground.results.first.click()
     expect(playground.entry_word).to_have_text(playground.results.first.locator(".result__word").inner_text())
+    expect(page.locator("#thesaurus-status")).not_to_contain_text("Looking up")
     page.locator("#q").blur()
     screenshot(page, "playground-search")
     # The live region announces the count.
