@@ -16,6 +16,8 @@ pub const DICTIONARIES_PK: &str = "DICT";
 pub const ENTRY_SK: &str = "E";
 /// The GSI that finds entries by dictionary and folded headword.
 pub const BY_WORD_INDEX: &str = "ByWord";
+/// DynamoDB's limit on a partition key (of the table or of an index), in bytes.
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
 
 /// Partition of every thesaurus link of one (folded) headword.
 pub fn thesaurus_pk(headword: &str) -> String {

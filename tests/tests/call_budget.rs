@@ -253,3 +253,29 @@ async fn sections_larger_than_one_read_load_whole() {
         "a section over 16 MB takes more than one answer: {calls:?}"
     );
 }
+
+/// A word whose folded key is longer than DynamoDB's key limit has nothing to
+/// find, and DynamoDB refuses the lookup (a 500 on AWS, though DynamoDB
+/// Local answers it): no Query is sent, and the answer is the usual 404 or
+/// empty list.
+#[tokio::test]
+async fn words_whose_key_is_over_dynamodbs_limit_send_no_query() {
+    let (app, log) = recorded_app().await;
+    service::dictionaries(&app).await.unwrap();
+    log.take_operations();
+    // U+FDFA folds to 18 letters: 100 of them are about 3.3 KB folded.
+    let word = "\u{FDFA}".repeat(100);
+    let missing = service::entry_by_word(&app, "freedict-eng-fra", &word).await;
+    assert!(
+        matches!(missing, Err(shared::ApiError::EntryNotFound { .. })),
+        "{missing:?}"
+    );
+    let links = service::thesaurus(&app, &word, None, None).await.unwrap();
+    assert!(links.is_empty());
+    let queries: Vec<String> = log
+        .take_operations()
+        .into_iter()
+        .filter(|op| op == "Query")
+        .collect();
+    assert!(queries.is_empty(), "{queries:?}");
+}
