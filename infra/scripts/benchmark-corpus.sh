@@ -24,13 +24,8 @@ packages=(
   dict-freedict-eng-ces dict-freedict-deu-fra dict-freedict-eng-fra dict-freedict-fra-eng
   dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es
 )
-mkdir -p "$corpus/debs" "$corpus/root"
-if [ ! -f "$corpus/.unpacked" ]; then
-  echo "==> downloading ${#packages[@]} Debian packages"
-  (cd "$corpus/debs" && apt-get download "${packages[@]}" >/dev/null)
-  for deb in "$corpus"/debs/*.deb; do dpkg-deb -x "$deb" "$corpus/root"; done
-  touch "$corpus/.unpacked"
-fi
+echo "==> ${#packages[@]} Debian packages"
+debian_packages "$corpus" "${packages[@]}"
 
 cargo build --release --quiet -p admin
 admin="$target_dir/release/dictadmin"

@@ -112,6 +112,71 @@ start_dynamodb() {
     -port 8720 -sharedDb "${storage[@]}" -disableTelemetry
 }
 
+# debian_packages DIR PACKAGE...: the files of these Debian packages under
+# DIR/root (/usr/share/... as DIR/root/usr/share/...), downloaded with
+# `apt-get download` into DIR/debs and unpacked with `dpkg-deb -x`: nothing is
+# installed. A package downloaded once is not downloaded again. If the
+# download fails, the package lists are updated (`apt-get update`, as root
+# only) and it is tried once more; then it returns 1, having said why.
+debian_packages() {
+  local dir="$1"; shift
+  local missing=() pkg deb started
+  mkdir -p "$dir/debs" "$dir/root/.unpacked"
+  for pkg in "$@"; do
+    compgen -G "$dir/debs/${pkg}_*.deb" >/dev/null || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    if ! command -v apt-get >/dev/null || ! command -v dpkg-deb >/dev/null; then
+      echo "cannot download Debian packages: apt-get and dpkg-deb are missing (not a Debian or Ubuntu machine)" >&2
+      return 1
+    fi
+    echo "    downloading ${#missing[@]} Debian packages into ${dir#"$root"/}/debs"
+    started=$SECONDS
+    if ! download_debs "$dir/debs" "${missing[@]}"; then
+      if [ "$(id -u)" -ne 0 ]; then
+        echo "cannot download ${missing[*]}: see apt-get's error above (no network, or package lists without them: sudo apt-get update)" >&2
+        return 1
+      fi
+      echo "    updating the package lists (apt-get update) and trying again"
+      if ! apt-get update -qq -o Acquire::Retries=1 || ! download_debs "$dir/debs" "${missing[@]}"; then
+        echo "cannot download ${missing[*]}: see apt-get's error above" >&2
+        return 1
+      fi
+    fi
+    echo "    downloaded in $((SECONDS - started)) s"
+  else
+    echo "    all $# packages already downloaded, in ${dir#"$root"/}/debs"
+  fi
+  for pkg in "$@"; do
+    deb="$(compgen -G "$dir/debs/${pkg}_*.deb" | tail -n 1)"
+    # Marked as unpacked once it is, beside its files.
+    [ -f "$dir/root/.unpacked/$(basename "$deb")" ] && continue
+    dpkg-deb -x "$deb" "$dir/root"
+    touch "$dir/root/.unpacked/$(basename "$deb")"
+  done
+}
+
+# download_debs DIR PACKAGE...: apt-get download, into DIR only if every
+# package came (so a failed run leaves no partial file behind). apt-get
+# shows its progress bar on a terminal and a line per package otherwise.
+download_debs() {
+  local dir="$1"; shift
+  local partial="$dir/.partial" sandbox=()
+  rm -rf "$partial"
+  mkdir -p "$partial"
+  # As root, apt-get drops to the _apt user to download, which cannot write
+  # here; it would then warn and download as root anyway.
+  [ "$(id -u)" -eq 0 ] && sandbox=(-o APT::Sandbox::User=root)
+  # One retry, not apt's three: offline, each costs seconds before the fixture.
+  if (cd "$partial" && apt-get download "${sandbox[@]}" -o Acquire::Retries=1 "$@"); then
+    mv "$partial"/*.deb "$dir"/
+    rm -rf "$partial"
+    return 0
+  fi
+  rm -rf "$partial"
+  return 1
+}
+
 # load_data: the tables and bucket of template.yaml, the fixture
 # dictionaries (with audio), the index snapshot and the demo key. Idempotent.
 load_data() {

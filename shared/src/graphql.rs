@@ -215,9 +215,10 @@ fn collect_root_keys(
     }
 }
 
-/// `data` as GraphQL specifies it: every root field that failed is `null`
-/// beside the others (async-graphql leaves a failed field out), in the order
-/// of the query.
+/// `data` of an executed operation as GraphQL specifies it: every root field
+/// that failed is `null` beside the others (async-graphql leaves a failed
+/// field out, and answers `null` for an operation whose fields were all
+/// skipped), in the order of the query.
 fn complete_root(body: &Value, root_keys: &[String]) -> Value {
     let data = body.get("data").and_then(Value::as_object);
     let failed: Vec<&str> = body
@@ -244,11 +245,9 @@ fn complete_root(body: &Value, root_keys: &[String]) -> Value {
             out.insert(key.clone(), value.clone());
         }
     }
-    if out.is_empty() && failed.is_empty() {
-        Value::Null
-    } else {
-        Value::Object(out)
-    }
+    // An executed operation has an object, empty when every root field was
+    // skipped (`@skip`, `@include(if: false)`).
+    Value::Object(out)
 }
 
 fn bad_request(message: &str) -> Reply {
@@ -626,8 +625,8 @@ mod tests {
             complete_root(&all_failed, &keys[..1]),
             json!({"search": null})
         );
-        let nothing = json!({"data": null});
-        assert_eq!(complete_root(&nothing, &[]), Value::Null);
+        let all_skipped = json!({"data": null});
+        assert_eq!(complete_root(&all_skipped, &[]), json!({}));
     }
 
     #[test]

@@ -294,6 +294,14 @@ async fn variables_operation_name_and_introspection_work() {
     );
     let schema = data("{ __schema { queryType { name } } }", json!({}), "__schema").await;
     assert_eq!(schema["queryType"]["name"], "Query");
+    // Every root field skipped: an executed operation still has a `data` object.
+    let skipped = graphql(
+        "query($no: Boolean!) { usage @skip(if: true) { plan } random @include(if: $no) { word } }",
+        json!({"no": false}),
+    )
+    .await;
+    assert_eq!(skipped.status, 200, "{}", skipped.text);
+    assert_eq!(skipped.json, json!({"data": {}}));
 }
 
 /// Asserts a GraphQL error answer: status, code, and a message containing `says`.
