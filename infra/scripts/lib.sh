@@ -177,15 +177,110 @@ download_debs() {
   return 1
 }
 
-# load_data: the tables and bucket of template.yaml, the fixture
-# dictionaries (with audio), the index snapshot and the demo key. Idempotent.
+# The data sets `make up` can load (DATA=...):
+#   default  seven complete FreeDict dictionaries (English with French,
+#            Spanish and Italian both ways, German–Italian) and WordNet's
+#            most common words, from Debian packages downloaded into
+#            .local/data/ (see docs/data-model.md, "Default data");
+#   fixture  the small excerpts committed in data/fixture/, which the tests
+#            assert on (infra/scripts/test.sh loads this one).
+DEFAULT_FREEDICT=(eng-fra fra-eng eng-spa spa-eng eng-ita ita-eng deu-ita)
+# WordNet's common words: the lemmas its sense-tagged texts use at least this
+# often (2,221 of them, with 119,358 thesaurus links). 10 would give 4,052
+# words and 170,305 links, which the 2-minute budget of `make up` does not
+# hold on a busy 2-core machine (docs/data-model.md, "Default data").
+DEFAULT_WORDNET_MIN_TAG_COUNT=20
+# Which data set the running DynamoDB Local holds, completely loaded.
+data_marker="$state/data-set"
+
+# recorded_data_set: prints the data set that load_data last completed into
+# DynamoDB Local, as its marker says, or nothing. With DYNAMODB_PERSIST=1 the
+# marker lives with the data, in .local/dynamodb.
+recorded_data_set() {
+  if [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then
+    head -n 1 "$state/dynamodb/data-set" 2>/dev/null || true
+  else
+    head -n 1 "$data_marker" 2>/dev/null || true
+  fi
+}
+
+# loaded_data_set: prints the data set that the running DynamoDB Local
+# holds, completely loaded, or nothing. In memory, the marker must name the
+# very process that runs (a restarted one holds nothing); a persisted store
+# keeps its data set whether it runs or not.
+loaded_data_set() {
+  if [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then
+    recorded_data_set
+  elif is_running dynamodb && [ -f "$data_marker" ] &&
+    [ "$(sed -n 2p "$data_marker")" = "$(head -n 1 "$state/pids/dynamodb.pid")" ]; then
+    recorded_data_set
+  fi
+}
+
+# describe_data_set SET: SET (from loaded_data_set) for a message.
+describe_data_set() {
+  if [ -n "$1" ]; then echo "the $1 data set"; else echo "a data set that did not finish loading"; fi
+}
+
+# record_data_set SET: the running DynamoDB Local now holds SET, completely.
+record_data_set() {
+  if [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then
+    echo "$1" >"$state/dynamodb/data-set"
+  else
+    printf '%s\n%s\n' "$1" "$(head -n 1 "$state/pids/dynamodb.pid")" >"$data_marker"
+  fi
+}
+
+# fetch_default_data: the Debian packages of the default data set, in
+# .local/data/ (downloaded once). Returns 1, having said why, if they cannot
+# be downloaded.
+fetch_default_data() {
+  local packages=(wordnet-base) pair
+  for pair in "${DEFAULT_FREEDICT[@]}"; do packages+=("dict-freedict-$pair"); done
+  debian_packages "$state/data" "${packages[@]}"
+}
+
+# load_data SET: the tables and bucket of template.yaml, the dictionaries of
+# SET (default, whose packages fetch_default_data fetched, or fixture), each
+# with audio for a few headwords, the index snapshot and the demo key.
+# Idempotent. Records that the running DynamoDB Local holds SET.
 load_data() {
-  echo "==> tables, bucket, data"
-  local admin fx demo_out
+  local data_set="$1" admin demo_out started
   admin="$target_dir/debug/dictadmin"
+  echo "==> tables, bucket"
   "$admin" setup --template "$root/template.yaml"
   "$root/infra/scripts/install-audio-tools.sh"
-  fx="$root/data/fixture"
+  echo "==> importing the $data_set data set"
+  started=$SECONDS
+  "import_$data_set"
+  "$admin" index
+  echo "    imported and indexed in $((SECONDS - started)) s"
+  demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"
+  echo "    demo key: ${demo_out%%$'\n'*}"
+  record_data_set "$data_set"
+}
+
+# import_default: the dictionaries of the default data set, from the
+# packages that fetch_default_data unpacked into .local/data/root. Audio as in the
+# fixture: MP3 for English, Speex (with an MP3 rendition) for the rest.
+import_default() {
+  local admin="$target_dir/debug/dictadmin" dictd="$state/data/root/usr/share/dictd" others=() pair
+  "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
+    freedict "$dictd/freedict-eng-fra"
+  "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$dictd/freedict-fra-eng"
+  "$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$dictd/freedict-deu-ita"
+  for pair in "${DEFAULT_FREEDICT[@]}"; do
+    case "$pair" in eng-fra | fra-eng | deu-ita) ;; *) others+=("$dictd/freedict-$pair") ;; esac
+  done
+  "$admin" import freedict "${others[@]}"
+  "$admin" import --audio-format mp3 --audio-words good,bad,happy \
+    wordnet --min-tag-count "$DEFAULT_WORDNET_MIN_TAG_COUNT" "$state/data/root/usr/share/wordnet"
+}
+
+# import_fixture: the committed excerpts of data/fixture/, which the tests
+# assert on.
+import_fixture() {
+  local admin="$target_dir/debug/dictadmin" fx="$root/data/fixture"
   # Audio for a few headwords, in both formats: MP3 for English, Speex for the rest.
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$fx/freedict/freedict-eng-fra"
@@ -195,9 +290,6 @@ load_data() {
   "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
   "$admin" import mythes "$fx"/mythes/*.dat
-  "$admin" index
-  demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"
-  echo "    demo key: ${demo_out%%$'\n'*}"
 }
 
 # warm_functions: one request to every function, so that none starts cold

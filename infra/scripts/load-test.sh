@@ -19,7 +19,7 @@ cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
 trap cleanup EXIT
 if ! is_running watch; then
   started_here=true
-  "$root/infra/scripts/local-up.sh"
+  DATA=fixture "$root/infra/scripts/local-up.sh"
 fi
 
 warm_functions

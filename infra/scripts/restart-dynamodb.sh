@@ -6,7 +6,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
+# The data set the DynamoDB Local that died held.
+data_set="$(recorded_data_set)"
 stop dynamodb
 start_dynamodb
 wait_for_port 8720 dynamodb 60
-load_data
+load_data "${data_set:-fixture}"

@@ -32,21 +32,28 @@ echo "==> building the functions and dictadmin"
 cargo build --workspace --bins --quiet
 
 # A stack that was already running keeps running afterwards, but it must
-# serve this build: restart it if any binary is newer than its functions.
+# serve this build and hold the fixture (DATA=fixture), which the tests
+# assert on: restart it if any binary is newer than its functions, or if it
+# holds another data set (`make up` loads the default one).
 started_here=false
 cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
 trap cleanup EXIT
 if is_running watch; then
   binaries=("$target_dir"/debug/dictadmin)
   for crate in "$root"/functions/*/; do binaries+=("$target_dir/debug/$(basename "$crate")"); done
+  loaded="$(loaded_data_set)"
   if [ -n "$(find "${binaries[@]}" -newer "$state/pids/watch.pid" 2>/dev/null)" ]; then
-    echo "==> the running stack serves an older build: restarting it"
+    echo "==> the running stack serves an older build: restarting it with the fixture"
     "$root/infra/scripts/local-down.sh"
-    "$root/infra/scripts/local-up.sh"
+    DATA=fixture "$root/infra/scripts/local-up.sh"
+  elif [ "$loaded" != fixture ]; then
+    echo "==> the running stack holds $(describe_data_set "$loaded"), not the fixture: restarting it with the fixture"
+    "$root/infra/scripts/local-down.sh"
+    DATA=fixture "$root/infra/scripts/local-up.sh"
   fi
 else
   started_here=true
-  "$root/infra/scripts/local-up.sh"
+  DATA=fixture "$root/infra/scripts/local-up.sh"
 fi
 
 echo "==> black-box tests against $API_URL"
