@@ -1,7 +1,8 @@
 # The two commands of the README, and their companions.
 .PHONY: up down test load
 
-## Start the whole service locally on http://localhost:9000 (prints a demo key).
+## Start the whole service locally on http://localhost:9000 (prints a demo key), with
+## complete FreeDict dictionaries and WordNet's common words (DATA=fixture: the test excerpts).
 up:
 	bash infra/scripts/local-up.sh
 

@@ -292,8 +292,8 @@ impl WordNet {
 
 /// `cntlist.rev`, the file of WordNet's own sense tag counts: one line per
 /// sense, `<sense key> <sense number> <tag count>`, the count being how often
-/// the sense-tagged corpora (SemCor's Brown Corpus texts and *The Red Badge
-/// of Courage*) tag that sense. A sense key is
+/// Princeton's semantic concordances (SemCor, as last updated in 2001; the
+/// counts WordNet orders senses by) tag that sense. A sense key is
 /// `<lemma>%<synset type>:<lexicographer file>:<lex id>:<head word>:<head id>`,
 /// the lemma in lower case with underscores for spaces; synset types 1 to 5
 /// are noun, verb, adjective, adverb and satellite adjective.
