@@ -37,6 +37,8 @@ pub struct Endpoint {
     /// A page served instead to a browser's `GET` (`Accept: text/html`),
     /// without a key: the GraphQL explorer.
     pub browser_page: Option<&'static StaticFile>,
+    /// What the endpoint does once the pipeline has let a request through.
+    pub handler: Handler,
 }
 
 /// What a request costs against the key's quota, known before any endpoint
@@ -156,26 +158,22 @@ pub type Handler =
     for<'a> fn(&'static App, &'a ApiRequest) -> BoxFuture<'a, Result<Reply, ApiError>>;
 
 /// Starts a function: logging, clients (once per cold start), then the Lambda
-/// runtime loop serving `endpoint` with `handler`.
-pub async fn run(endpoint: &'static Endpoint, handler: Handler) -> Result<(), lambda_http::Error> {
+/// runtime loop serving `endpoint`.
+pub async fn run(endpoint: &'static Endpoint) -> Result<(), lambda_http::Error> {
     crate::logging::init();
     // Built once per cold start and kept for the life of the process.
     let app: &'static App = Box::leak(Box::new(App::from_env().await?));
     lambda_http::run(lambda_http::service_fn(
         move |request: Request| async move {
-            Ok::<_, std::convert::Infallible>(serve(app, endpoint, handler, request).await)
+            Ok::<_, std::convert::Infallible>(serve(app, endpoint, request).await)
         },
     ))
     .await
 }
 
 /// Serves one request. Never fails: every error becomes a response.
-pub async fn serve(
-    app: &'static App,
-    endpoint: &Endpoint,
-    handler: Handler,
-    request: Request,
-) -> Response<Body> {
+pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> Response<Body> {
+    let handler = endpoint.handler;
     let started = Instant::now();
     let context = request.lambda_context_ref();
     let request_id = context

@@ -10,9 +10,10 @@ use crate::params::{
 };
 use crate::search::rank::MatchType;
 use crate::service::{self, SearchParams};
+use futures::future::BoxFuture;
 use lambda_http::http::Method;
 
-const fn get(name: &'static str, path: &'static str) -> Endpoint {
+const fn get(name: &'static str, path: &'static str, handler: Handler) -> Endpoint {
     Endpoint {
         name,
         path,
@@ -21,17 +22,36 @@ const fn get(name: &'static str, path: &'static str) -> Endpoint {
         requires_key: true,
         error_style: ErrorStyle::Envelope,
         browser_page: None,
+        handler,
     }
 }
 
-pub static SEARCH: Endpoint = get("search", "/api/v1/api/search");
-pub static AUTOCOMPLETE: Endpoint = get("autocomplete", "/api/v1/api/autocomplete");
-pub static ENTRY: Endpoint = get("entry", "/api/v1/entry/{source}/{id}");
-pub static ENTRY_BY_WORD: Endpoint = get("entry-by-word", "/api/v1/api/entry/{source}/word/{word}");
-pub static THESAURUS: Endpoint = get("thesaurus", "/api/v1/api/thesaurus/{word}");
-pub static RANDOM: Endpoint = get("random", "/api/v1/random");
-pub static AUDIO: Endpoint = get("audio", "/api/v1/api/audio/{source}/{lexid}");
-pub static DICTIONARIES: Endpoint = get("dictionaries", "/api/v1/api/dictionaries");
+pub static SEARCH: Endpoint = get("search", "/api/v1/api/search", |app, req| {
+    Box::pin(search(app, req))
+});
+pub static AUTOCOMPLETE: Endpoint = get("autocomplete", "/api/v1/api/autocomplete", |app, req| {
+    Box::pin(autocomplete(app, req))
+});
+pub static ENTRY: Endpoint = get("entry", "/api/v1/entry/{source}/{id}", |app, req| {
+    Box::pin(entry(app, req))
+});
+pub static ENTRY_BY_WORD: Endpoint = get(
+    "entry-by-word",
+    "/api/v1/api/entry/{source}/word/{word}",
+    |app, req| Box::pin(entry_by_word(app, req)),
+);
+pub static THESAURUS: Endpoint = get("thesaurus", "/api/v1/api/thesaurus/{word}", |app, req| {
+    Box::pin(thesaurus(app, req))
+});
+pub static RANDOM: Endpoint = get("random", "/api/v1/random", |app, req| {
+    Box::pin(random(app, req))
+});
+pub static AUDIO: Endpoint = get("audio", "/api/v1/api/audio/{source}/{lexid}", |app, req| {
+    Box::pin(audio(app, req))
+});
+pub static DICTIONARIES: Endpoint = get("dictionaries", "/api/v1/api/dictionaries", |app, req| {
+    Box::pin(dictionaries(app, req))
+});
 pub static USAGE: Endpoint = Endpoint {
     name: "usage",
     path: "/api/v1/api/me/usage",
@@ -40,6 +60,7 @@ pub static USAGE: Endpoint = Endpoint {
     requires_key: true,
     error_style: ErrorStyle::Envelope,
     browser_page: None,
+    handler: |app, req| Box::pin(usage(app, req)),
 };
 pub static GRAPHQL: Endpoint = Endpoint {
     name: "graphql",
@@ -49,6 +70,7 @@ pub static GRAPHQL: Endpoint = Endpoint {
     requires_key: true,
     error_style: ErrorStyle::Graphql,
     browser_page: Some(&crate::web::GRAPHQL_EXPLORER),
+    handler: |app, req| Box::pin(crate::graphql::handle(app, req)),
 };
 /// Any other path: 404 in the envelope, whatever the method, without a key and
 /// without counting. Its empty route matches no path.
@@ -60,6 +82,7 @@ pub static NOT_FOUND: Endpoint = Endpoint {
     requires_key: false,
     error_style: ErrorStyle::Envelope,
     browser_page: None,
+    handler: unknown_path,
 };
 
 /// Every route the service answers, by the function (`name`) that serves
@@ -82,21 +105,12 @@ pub static ROUTES: [&Endpoint; 13] = [
     &crate::web::OPENAPI,
 ];
 
-/// The handler of each endpoint, for the function crates.
-pub fn handler(endpoint: &Endpoint) -> Handler {
-    match endpoint.name {
-        "search" => |app, req| Box::pin(search(app, req)),
-        "autocomplete" => |app, req| Box::pin(autocomplete(app, req)),
-        "entry" => |app, req| Box::pin(entry(app, req)),
-        "entry-by-word" => |app, req| Box::pin(entry_by_word(app, req)),
-        "thesaurus" => |app, req| Box::pin(thesaurus(app, req)),
-        "random" => |app, req| Box::pin(random(app, req)),
-        "audio" => |app, req| Box::pin(audio(app, req)),
-        "dictionaries" => |app, req| Box::pin(dictionaries(app, req)),
-        "usage" => |app, req| Box::pin(usage(app, req)),
-        "graphql" => |app, req| Box::pin(crate::graphql::handle(app, req)),
-        _ => |_, _| Box::pin(async { Err(ApiError::UnknownPath) }),
-    }
+/// The answer for a path no endpoint serves.
+pub fn unknown_path<'a>(
+    _: &'static App,
+    _: &'a ApiRequest,
+) -> BoxFuture<'a, Result<Reply, ApiError>> {
+    Box::pin(async { Err(ApiError::UnknownPath) })
 }
 
 fn parse_match_type(raw: Option<&str>) -> Result<MatchType, ApiError> {

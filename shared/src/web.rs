@@ -20,6 +20,8 @@ const fn files_route(name: &'static str, path: &'static str) -> Endpoint {
         requires_key: false,
         error_style: ErrorStyle::Envelope,
         browser_page: None,
+        // Files are served by [`run_files`], never by the API pipeline.
+        handler: crate::rest::unknown_path,
     }
 }
 

@@ -124,7 +124,7 @@ async fn over_http(call: &Call, key: &str) -> Answer {
 async fn in_process(app: &'static App, call: &Call, key: &str) -> Answer {
     let request = lambda_request(&call.path, key, call.graphql);
     let started = Instant::now();
-    let response = http::serve(app, call.endpoint, rest::handler(call.endpoint), request).await;
+    let response = http::serve(app, call.endpoint, request).await;
     let json = match response.body() {
         Body::Text(text) => serde_json::from_str(text).unwrap_or(Value::Null),
         _ => Value::Null,

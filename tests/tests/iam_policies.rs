@@ -286,13 +286,7 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
         let (app, log) = cold_app().await;
         for (method, path) in requests {
             let body = (method == "POST").then(graphql_body);
-            let response = http::serve(
-                app,
-                endpoint,
-                rest::handler(endpoint),
-                request(method, &path, &secret, body),
-            )
-            .await;
+            let response = http::serve(app, endpoint, request(method, &path, &secret, body)).await;
             assert!(
                 response.status().as_u16() < 500,
                 "{method} {path}: {}",

@@ -88,7 +88,7 @@ async fn two_hundred_simultaneous_requests_through_the_pipeline() {
         let request = request();
         tokio::spawn(async move {
             let endpoint = &rest::ENTRY_BY_WORD;
-            http::serve(app, endpoint, rest::handler(endpoint), request).await
+            http::serve(app, endpoint, request).await
         })
     });
     let responses: Vec<_> = join_all(tasks)

@@ -22,7 +22,7 @@ fn graphql(query: &str, key: &str) -> Request {
 }
 
 async fn serve(app: &'static App, endpoint: &'static Endpoint, request: Request) -> Response<Body> {
-    http::serve(app, endpoint, rest::handler(endpoint), request).await
+    http::serve(app, endpoint, request).await
 }
 
 fn header(response: &Response<Body>, name: &str) -> u64 {

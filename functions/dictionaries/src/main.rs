@@ -1,8 +1,8 @@
 //! `/api/v1/api/dictionaries`: a thin Lambda over `shared::rest::DICTIONARIES`.
 
-use shared::rest::{handler, DICTIONARIES};
+use shared::rest::DICTIONARIES;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&DICTIONARIES, handler(&DICTIONARIES)).await
+    shared::http::run(&DICTIONARIES).await
 }

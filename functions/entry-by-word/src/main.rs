@@ -1,8 +1,8 @@
 //! `/api/v1/api/entry/{source}/word/{word}`: a thin Lambda over `shared::rest::ENTRY_BY_WORD`.
 
-use shared::rest::{handler, ENTRY_BY_WORD};
+use shared::rest::ENTRY_BY_WORD;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&ENTRY_BY_WORD, handler(&ENTRY_BY_WORD)).await
+    shared::http::run(&ENTRY_BY_WORD).await
 }

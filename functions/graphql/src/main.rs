@@ -1,8 +1,8 @@
 //! `POST /api/v1/api/graphql`: a thin Lambda over `shared::rest::GRAPHQL`.
 
-use shared::rest::{handler, GRAPHQL};
+use shared::rest::GRAPHQL;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&GRAPHQL, handler(&GRAPHQL)).await
+    shared::http::run(&GRAPHQL).await
 }

@@ -1,9 +1,9 @@
 //! Every path no other function serves (the HttpApi `$default` route): 404 in
 //! the envelope, without a key and without counting against a quota.
 
-use shared::rest::{handler, NOT_FOUND};
+use shared::rest::NOT_FOUND;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&NOT_FOUND, handler(&NOT_FOUND)).await
+    shared::http::run(&NOT_FOUND).await
 }

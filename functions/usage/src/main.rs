@@ -1,8 +1,8 @@
 //! `/api/v1/api/me/usage`: a thin Lambda over `shared::rest::USAGE`.
 
-use shared::rest::{handler, USAGE};
+use shared::rest::USAGE;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&USAGE, handler(&USAGE)).await
+    shared::http::run(&USAGE).await
 }
