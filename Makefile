@@ -1,5 +1,5 @@
 # The two commands of the README, and their companions.
-.PHONY: up down test load
+.PHONY: up down test check load
 
 ## Start the whole service locally on http://localhost:9000 (prints a demo key), with
 ## complete FreeDict dictionaries and WordNet's common words (DATA=fixture: the test excerpts).
@@ -13,6 +13,10 @@ down:
 ## Run every test: format, lint, template lint, unit tests, black-box tests.
 test:
 	bash infra/scripts/test.sh
+
+## The quick loop, without the stack: format, clippy, cfn-lint, unit and property tests.
+check:
+	bash infra/scripts/check.sh
 
 ## The load test alone: mixed traffic from 50 clients for 60 s (LOAD_USERS, LOAD_SECONDS).
 load:

@@ -10,6 +10,8 @@ export PATH="$root/.tools/venv/bin:$PATH"
 # Where cargo puts binaries (CARGO_TARGET_DIR is honoured, as cargo does).
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 API_URL="http://127.0.0.1:9000"
+# Every cargo test output of `make check` and `make test`, for the closing summary.
+test_results="$state/logs/test-results.txt"
 # The local demo key: fixed so that docs and sample events can name it. It
 # exists only in the local tables.
 DEMO_KEY="dk_localDemoKey00000000000000000000"

@@ -1,32 +1,19 @@
 #!/usr/bin/env bash
-# Runs every test: formatting, clippy, cfn-lint, the unit and property tests,
-# then the black-box tests against the running local stack (started here if it
-# is not running, and stopped again afterwards if this script started it).
+# Runs every test: `make check` (formatting, clippy, cfn-lint, the unit and
+# property tests), then the black-box, contract, browser, load and fault tests
+# against the running local stack (started here with the fixture if it is not
+# running, and stopped again afterwards if this script started it).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 
-"$root/infra/scripts/install-tools.sh"
-"$root/infra/scripts/install-audio-tools.sh"
+"$root/infra/scripts/check.sh"
 
-echo "==> cargo fmt"
-cargo fmt --all -- --check
-
-echo "==> cargo clippy"
-cargo clippy --workspace --all-targets --quiet -- -D warnings
-
-echo "==> cfn-lint template.yaml"
-cfn-lint template.yaml
-
-results="$state/logs/test-results.txt"
-: >"$results"
+results="$test_results"
 # Runs cargo test, appending its output to the log the summary is read from.
 run_tests() {
   cargo test "$@" 2>&1 | tee -a "$results"
 }
-
-echo "==> unit and property tests"
-run_tests --workspace --exclude blackbox --quiet
 
 echo "==> building the functions and dictadmin"
 cargo build --workspace --bins --quiet
