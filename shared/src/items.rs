@@ -301,9 +301,8 @@ pub fn entry_from_item(item: &Item) -> Result<StoredEntry, CorruptItem> {
             antonyms: get_list(item, "antonyms"),
             examples: get_list(item, "examples"),
             has_audio: !audio.is_empty(),
-            audio_url: None,
             audio_formats: audio.iter().map(|a| a.format.name().to_string()).collect(),
-            audio_urls: None,
+            ..Default::default()
         },
         is_lemma: item.get("isLemma").is_none() || get_bool(item, "isLemma"),
         audio,
@@ -400,13 +399,10 @@ mod tests {
                 part_of_speech: Some("noun".into()),
                 phonetic: Some("ekɔl".into()),
                 translations: vec!["school".into()],
-                synonyms: vec![],
                 antonyms: vec!["x".into()],
-                examples: vec![],
                 has_audio: true,
-                audio_url: None,
                 audio_formats: vec!["spx".into(), "mp3".into()],
-                audio_urls: None,
+                ..Default::default()
             },
             is_lemma: true,
             audio: vec![

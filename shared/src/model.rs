@@ -48,7 +48,7 @@ pub struct RandomItem {
     pub target_lang: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]
 #[graphql(complex)]
 pub struct Entry {
@@ -282,16 +282,8 @@ mod tests {
             target_lang: None,
             dictionary_id: "freedict-eng-fra".into(),
             dictionary_name: "English–French (FreeDict)".into(),
-            part_of_speech: None,
             phonetic: Some("bæŋk".into()),
-            translations: vec![],
-            synonyms: vec![],
-            antonyms: vec![],
-            examples: vec![],
-            has_audio: false,
-            audio_url: None,
-            audio_formats: vec![],
-            audio_urls: None,
+            ..Default::default()
         }
     }
 
