@@ -134,10 +134,11 @@ pub fn file_response(file: &StaticFile, head_only: bool) -> Response<Body> {
     }
     let body = if head_only {
         Body::Empty
-    } else if std::str::from_utf8(file.body).is_ok() {
-        Body::Text(String::from_utf8_lossy(file.body).into_owned())
     } else {
-        Body::Binary(file.body.to_vec())
+        match std::str::from_utf8(file.body) {
+            Ok(text) => Body::Text(text.to_owned()),
+            Err(_) => Body::Binary(file.body.to_vec()),
+        }
     };
     builder
         .body(body)
