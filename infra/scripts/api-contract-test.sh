@@ -31,13 +31,7 @@ rm -rf "${out:?}"/*
 echo "==> docs/openapi.json: a valid OpenAPI 3.1 document"
 "$venv/bin/openapi-spec-validator" --schema 3.1 "$spec"
 
-started_here=false
-cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
-trap cleanup EXIT
-if ! is_running watch; then
-  started_here=true
-  DATA=fixture "$root/infra/scripts/local-up.sh"
-fi
+stack_for_tests
 warm_functions
 
 # Schemathesis hooks for what the local runner does and API Gateway does not.

@@ -294,6 +294,15 @@ import_fixture() {
   "$admin" import mythes "$fx"/mythes/*.dat
 }
 
+# stack_for_tests: the running stack, as it is; or, when none runs, one
+# started with the fixture (which the tests assert on) and stopped again when
+# the calling script exits.
+stack_for_tests() {
+  is_running watch && return 0
+  trap '"$root/infra/scripts/local-down.sh"' EXIT
+  DATA=fixture "$root/infra/scripts/local-up.sh"
+}
+
 # warm_functions: one request to every function, so that none starts cold
 # (each starts on its first request) in front of a user or a measurement.
 warm_functions() {

@@ -14,13 +14,7 @@ mkdir -p "$out"
 rm -f "$out"/*
 
 "$root/infra/scripts/install-tools.sh"
-started_here=false
-cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
-trap cleanup EXIT
-if ! is_running watch; then
-  started_here=true
-  DATA=fixture "$root/infra/scripts/local-up.sh"
-fi
+stack_for_tests
 
 warm_functions
 key="$("$target_dir/debug/dictadmin" keys create --name "load test" --plan pro |
