@@ -5,12 +5,17 @@ with each package's copyright file. Run by hand when the fixture should change;
 the tests and the local stack only read the committed result.
 
     python3 infra/scripts/make-fixture.py
+    python3 infra/scripts/make-fixture.py wordfreq   # only the wordfreq excerpts
+
+The wordfreq excerpts are cut from the full lists of infra/scripts/wordfreq.sh
+(the pinned wordfreq wheel from PyPI) by the fixture's headwords.
 """
 import gzip
 import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -142,6 +147,56 @@ GCIDE = (["Able", "Good", "Bad", "Bank", "Banc", "naive", "House", "School", "Wa
           "Happy", "Sad", "Dog", "Cat"], 4000)
 
 
+# wordfreq excerpts (issue 13): the lines of the full lists that
+# infra/scripts/wordfreq.sh writes whose word is a headword of a fixture
+# dictionary of that language (compared case-insensitively), unchanged and in
+# the lists' order. Headwords are read from the committed fixture files.
+WORDFREQ_LANGS = {"eng": "en", "fra": "fr", "deu": "de", "spa": "es"}
+
+
+def fixture_headwords():
+    heads = {lang: set() for lang in WORDFREQ_LANGS.values()}
+
+    def dictd(path, lang):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            head = line.split("\t", 1)[0]
+            if head and not head.startswith(("00database", "00-")):
+                heads[lang].add(head.casefold())
+
+    for index in sorted((OUT / "freedict").glob("freedict-*.index")):
+        dictd(index, WORDFREQ_LANGS[index.stem.split("-")[1]])
+    dictd(OUT / "gcide" / "gcide.index", "en")
+    for index in sorted((OUT / "wordnet").glob("index.*")):
+        for line in index.read_text(encoding="utf-8").splitlines():
+            if not line.startswith(" "):
+                heads["en"].add(line.split(" ", 1)[0].replace("_", " ").casefold())
+    for dat in sorted((OUT / "mythes").glob("th_*.dat")):
+        lang = dat.name.split("_")[1]
+        lines = dat.read_bytes().split(b"\n")
+        codec = "latin-1" if lines[0].decode("ascii").strip().upper().startswith("ISO") else "utf-8"
+        i = 1
+        while i < len(lines):
+            head, _, count = lines[i].rpartition(b"|")
+            n = int(count) if count.strip().isdigit() else 0
+            if head:
+                heads[lang].add(head.decode(codec).casefold())
+            i += 1 + n
+    return heads
+
+
+def wordfreq_excerpts():
+    full = ROOT / ".local" / "wordfreq" / "tsv"
+    subprocess.run([str(ROOT / "infra" / "scripts" / "wordfreq.sh"), str(full)], check=True)
+    out = OUT / "wordfreq"
+    out.mkdir(parents=True, exist_ok=True)
+    for lang, heads in fixture_headwords().items():
+        with (full / f"{lang}.tsv").open(encoding="utf-8", newline="") as f:
+            kept = [line for line in f if line.split("\t", 1)[0].casefold() in heads]
+        with (out / f"{lang}.tsv").open("w", encoding="utf-8", newline="") as f:
+            f.writelines(kept)
+        print(f"wordfreq {lang}: {len(kept)} of {len(heads)} headwords have a frequency")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
@@ -182,7 +237,11 @@ def main():
             target = "mythes-de.copyright" if package == "mythes-de" else "libreoffice-dictionaries.copyright"
             shutil.copy(tmp / f"x/usr/share/doc/{package}/copyright", mythes / target)
         print("mythes:", sorted(p.name for p in mythes.glob("*.dat")))
+    wordfreq_excerpts()
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["wordfreq"]:
+        wordfreq_excerpts()
+    else:
+        main()
