@@ -4,6 +4,7 @@
 
 use crate::fold::fold;
 use crate::model::{Dictionary, Entry, StoredAudio, StoredEntry, ThesaurusItem};
+use crate::search::lexicon::{LexiconKind, LexiconList};
 use crate::search::snapshot::Section;
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::collections::{BTreeMap, HashMap};
@@ -347,6 +348,42 @@ pub fn thesaurus_from_item(item: &Item) -> Result<ThesaurusItem, CorruptItem> {
         dictionary_name: need_s(item, "dictionaryName")?,
         source_lang: need_s(item, "sourceLang")?,
         target_lang: get_s(item, "targetLang"),
+    })
+}
+
+/// Partition listing every stored lexicon list (`LexiconList`), one item
+/// each, sort key `<kind>#<lang>`: `dictadmin index` reads it with one Query.
+pub const LEXICON_PK: &str = "LX";
+
+/// Partition of one lexicon list's compressed chunks (items shaped as a
+/// manifest's: [`manifest_items`]).
+pub fn lexicon_pk(kind: LexiconKind, lang: &str) -> String {
+    format!("LX#{}#{lang}", kind.name())
+}
+
+pub fn lexicon_list_to_item(list: &LexiconList) -> Item {
+    let mut item = Item::new();
+    item.insert("pk".into(), s(LEXICON_PK));
+    item.insert(
+        "sk".into(),
+        s(format!("{}#{}", list.kind.name(), list.lang)),
+    );
+    item.insert("kind".into(), s(list.kind.name()));
+    item.insert("lang".into(), s(list.lang.as_str()));
+    item.insert("origin".into(), s(list.origin.as_str()));
+    item.insert("licence".into(), s(list.licence.as_str()));
+    item.insert("count".into(), AttributeValue::N(list.count.to_string()));
+    item
+}
+
+pub fn lexicon_list_from_item(item: &Item) -> Result<LexiconList, CorruptItem> {
+    let kind = need_s(item, "kind")?;
+    Ok(LexiconList {
+        kind: LexiconKind::from_name(&kind).ok_or(CorruptItem("kind".into()))?,
+        lang: need_s(item, "lang")?,
+        origin: get_s(item, "origin").unwrap_or_default(),
+        licence: get_s(item, "licence").unwrap_or_default(),
+        count: get_u64(item, "count").unwrap_or(0) as usize,
     })
 }
 

@@ -268,11 +268,12 @@ impl Store {
         let build = catalog.snapshot.as_ref();
         let id = build.map_or("", |b| b.build.as_str());
         let index = self.index.get(id, || async {
-            let (core, terms) = tokio::try_join!(
+            let (core, terms, forms) = tokio::try_join!(
                 self.section(build, Section::Core),
-                self.section(build, Section::Terms)
+                self.section(build, Section::Terms),
+                self.section(build, Section::Forms)
             )?;
-            Index::decode(&core, terms).map_err(corrupt_snapshot)
+            Index::decode(&core, terms, forms).map_err(corrupt_snapshot)
         });
         let records = async {
             if !needs.records {
@@ -436,7 +437,7 @@ fn corrupt_snapshot(err: CorruptData) -> ApiError {
 
 /// A section of the snapshot of no entries, for a table not yet indexed.
 fn empty_section(section: Section) -> Vec<u8> {
-    let empty = snapshot::build(&[]);
+    let empty = snapshot::build(Vec::new(), &Default::default());
     empty
         .sections
         .into_iter()

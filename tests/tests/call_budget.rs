@@ -137,7 +137,7 @@ async fn sections_larger_than_one_read_load_whole() {
     };
     use shared::items::{snapshot_part_item, snapshot_pointer_item, SnapshotBuild};
     use shared::search::postings::{DictionaryRef, Posting};
-    use shared::search::snapshot::{build, split_parts};
+    use shared::search::snapshot::{build, rank_order, split_parts};
 
     let client = stack_clients().await.0.dynamodb;
     let (counted_client, log) = recorded(&client);
@@ -181,7 +181,7 @@ async fn sections_larger_than_one_read_load_whole() {
             })
             .collect()
     };
-    let mut postings: Vec<Posting> = (0..160_000u64)
+    let postings: Vec<Posting> = (0..160_000u64)
         .map(|i| Posting {
             folded: format!("w{i}"),
             word: format!("W{i}"),
@@ -197,8 +197,8 @@ async fn sections_larger_than_one_read_load_whole() {
             phonetic: None,
         })
         .collect();
-    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-    let built = build(&postings);
+    let postings = rank_order(postings, &Default::default());
+    let built = build(postings.clone(), &Default::default());
     let mut parts = std::collections::BTreeMap::new();
     for (section, bytes) in &built.sections {
         let split = split_parts(bytes);

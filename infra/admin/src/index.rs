@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use shared::items::{self, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK};
 use shared::model::StoredEntry;
+use shared::search::lexicon::{self, Lexicon};
 use shared::search::postings::{decode_chunk, encode_chunks, Posting};
 use shared::search::snapshot::{self, split_parts};
 use shared::store::Store;
@@ -29,10 +30,12 @@ pub struct IndexSummary {
 
 pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<IndexSummary, String> {
     let started = Instant::now();
-    let mut postings = read_manifests(client, table).await?;
-    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
+    let (postings, lexicon) =
+        tokio::try_join!(read_manifests(client, table), read_lexicon(client, table))?;
+    let mut postings = postings;
+    postings.sort_by(|a, b| (&a.dictionary.id, &a.id).cmp(&(&b.dictionary.id, &b.id)));
     postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);
-    let built = snapshot::build(&postings);
+    let built = snapshot::build(postings, &lexicon);
 
     let build_id = new_build_id();
     let mut parts = BTreeMap::new();
@@ -178,6 +181,38 @@ async fn read_manifests(
     Ok(per_dictionary.into_iter().flatten().collect())
 }
 
+/// Every stored lexicon list (forms and frequencies of each language): the
+/// listing with one Query of `LX`, then one Query per list.
+async fn read_lexicon(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Lexicon, String> {
+    let listing = crate::query::partition(client, table, items::LEXICON_PK, None, false)
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut lexicon = Lexicon::default();
+    for item in &listing {
+        let list = items::lexicon_list_from_item(item).map_err(|e| format!("LX: {e}"))?;
+        let pk = items::lexicon_pk(list.kind, &list.lang);
+        let items = crate::query::partition(client, table, &pk, None, false)
+            .await
+            .map_err(|e| e.to_string())?;
+        let chunks = current_chunks(&items).map_err(|e| format!("{pk}: {e}"))?;
+        if chunks.chunks.len() != chunks.expected {
+            return Err(format!(
+                "{pk} is incomplete ({} of {} chunks); store the list again with dictadmin lexicon",
+                chunks.chunks.len(),
+                chunks.expected
+            ));
+        }
+        for (n, bytes) in chunks.chunks {
+            let pairs =
+                lexicon::decode_chunk(&bytes).map_err(|e| format!("{pk} chunk {n}: {e}"))?;
+            lexicon
+                .add(list.kind, &list.lang, pairs)
+                .map_err(|e| format!("{pk} chunk {n}: {e}"))?;
+        }
+    }
+    Ok(lexicon)
+}
+
 /// One dictionary's postings. A dictionary is listed only after its manifest
 /// is written, so a missing or short manifest means an import from before
 /// manifests existed: importing it again writes one.
@@ -309,7 +344,7 @@ mod tests {
                 .collect(),
         };
         let keys = part_keys(&build);
-        assert_eq!(keys.len(), 8);
+        assert_eq!(keys.len(), 2 * shared::search::snapshot::Section::ALL.len());
         assert!(keys
             .iter()
             .any(|k| k["pk"].as_s().unwrap() == "S#b1#records" && k["sk"].as_s().unwrap() == "1"));

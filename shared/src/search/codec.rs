@@ -91,6 +91,11 @@ impl<'a> Reader<'a> {
         self.at == self.raw.len()
     }
 
+    /// Bytes not read yet.
+    pub fn remaining(&self) -> usize {
+        self.raw.len() - self.at
+    }
+
     pub fn byte(&mut self) -> Result<u8, CorruptData> {
         let b = *self.raw.get(self.at).ok_or(CorruptData("truncated"))?;
         self.at += 1;

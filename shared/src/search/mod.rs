@@ -5,6 +5,7 @@
 
 pub mod codec;
 pub mod distance;
+pub mod lexicon;
 pub mod postings;
 pub mod query;
 pub mod rank;

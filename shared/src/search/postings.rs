@@ -58,9 +58,10 @@ impl Posting {
         }
     }
 
-    /// The order of literal matches (decisions.md): shorter first, then
-    /// alphabetically by folded form, then dictionary, then id. The snapshot
-    /// numbers entries in this order.
+    /// The order of headwords equally common (decisions.md): shorter first,
+    /// then alphabetically by folded form, then dictionary, then id. Manifests
+    /// are written in it; the snapshot puts commonness before it
+    /// (`snapshot::rank_order`).
     pub fn rank_key(&self) -> (usize, &str, &str, &str) {
         (
             self.folded.chars().count(),

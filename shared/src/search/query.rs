@@ -1,24 +1,35 @@
 //! Search, autocomplete and random over an in-memory [`Index`]: the rules of
-//! decisions.md ("Matching and ranking") as set operations on ordinals.
+//! decisions.md ("Matching and ranking", "Words as people type them", "Typos
+//! find the word people meant") as set operations on ordinals.
 //!
 //! A search's matches fall into tiers that never overlap: the exact term,
-//! then literal matches (prefix or contains), then typo matches by edit
-//! distance. Within a tier the order is the ordinal order, so each tier is a
-//! bitmap, a filter is an intersection, `total` is a sum of cardinalities and
-//! a page is a run of set bits.
+//! then literal matches (prefix or contains), then the lemmas of the query
+//! as an inflected form, then typo matches by edit distance (and, when those
+//! find fewer than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
+//! Within a tier the order is the ordinal order, so each tier is a bitmap, a
+//! filter is an intersection, `total` is a sum of cardinalities and a page is
+//! a run of set bits.
 
 use super::codec::CorruptData;
 use super::rank::{Filters, MatchRule, MatchType};
 use super::snapshot::{Grams, Index, GRAM_CHARS};
 use fst::{Automaton, IntoStreamer, Streamer};
-use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder};
+use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
 use rand::Rng;
 use roaring::RoaringBitmap;
+use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
 /// Filter bitmaps kept per instance: a handful of filter combinations make up
 /// most traffic, and a bitmap is at most a few hundred KB.
 const FILTER_CACHE: usize = 64;
+/// Prefixes of up to this many characters keep their literal matches in the
+/// instance: they are the few prefixes with the most terms.
+const CACHED_PREFIX_CHARS: usize = 2;
+/// A typo-tolerant search of at least [`EXTRA_EDIT_FROM`] characters that
+/// finds fewer distinct headwords than this allows one edit more.
+pub const EXTRA_EDIT_BELOW: usize = 5;
+pub const EXTRA_EDIT_FROM: usize = 5;
 
 /// One page of matches (ordinals, in order) and the number of all matches.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,18 +38,57 @@ pub struct Hits {
     pub ordinals: Vec<u32>,
 }
 
-/// Levenshtein automaton builders for 1 and 2 edits, transpositions costing
-/// one (the distance of decisions.md). Building one takes milliseconds, so
-/// each is built once per process.
+/// Levenshtein automaton builders for 1 to 3 edits (3 only as the extra
+/// edit of a long query), transpositions costing one (the distance of
+/// decisions.md). Building one takes up to 25 ms (3 edits), so each is built
+/// once per process, when first needed.
 fn automaton_builder(edits: usize) -> &'static LevenshteinAutomatonBuilder {
-    static BUILDERS: OnceLock<[LevenshteinAutomatonBuilder; 2]> = OnceLock::new();
-    let builders = BUILDERS.get_or_init(|| {
-        [
-            LevenshteinAutomatonBuilder::new(1, true),
-            LevenshteinAutomatonBuilder::new(2, true),
-        ]
-    });
-    &builders[edits.clamp(1, 2) - 1]
+    static BUILDERS: [OnceLock<LevenshteinAutomatonBuilder>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let edits = edits.clamp(1, 3);
+    BUILDERS[edits - 1].get_or_init(|| LevenshteinAutomatonBuilder::new(edits as u8, true))
+}
+
+fn exact_distance(dfa: &DFA, state: u32) -> Option<u8> {
+    match dfa.distance(state) {
+        Distance::Exact(d) => Some(d),
+        Distance::AtLeast(_) => None,
+    }
+}
+
+/// A Levenshtein DFA run over terms in prefix mode: a term's distance is the
+/// smallest distance between the query and any of its prefixes (decisions.md:
+/// for `prefix`, the edits apply to the prefix). The state is the DFA's and
+/// the best distance of a prefix so far. (The crate's own prefix DFA
+/// misses some prefixes once the query is used up: `edaeae` is 2 edits from
+/// `eaae`, a prefix of `eaaec`, which it puts at 3.)
+struct PrefixDistance<'a>(&'a DFA);
+
+impl fst::Automaton for PrefixDistance<'_> {
+    type State = (u32, Option<u8>);
+
+    fn start(&self) -> Self::State {
+        let state = self.0.initial_state();
+        (state, exact_distance(self.0, state))
+    }
+
+    fn is_match(&self, state: &Self::State) -> bool {
+        state.1.is_some()
+    }
+
+    fn can_match(&self, state: &Self::State) -> bool {
+        state.1.is_some() || state.0 != SINK_STATE
+    }
+
+    fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
+        let next = self.0.transition(state.0, byte);
+        let here = exact_distance(self.0, next);
+        let best = match (state.1, here) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        (next, best)
+    }
 }
 
 impl Index {
@@ -58,6 +108,21 @@ impl Index {
             for tier in &mut tiers {
                 *tier &= admitted.as_ref();
             }
+        }
+        if rule.max_edits > 0
+            && rule.query.chars().count() >= EXTRA_EDIT_FROM
+            && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
+        {
+            let mut further = self
+                .typos(rule, rule.max_edits + 1)
+                .pop()
+                .expect("one bitmap per distance");
+            // Lemma matches are the tier before the typos.
+            further -= &tiers[2];
+            if let Some(admitted) = &admitted {
+                further &= admitted.as_ref();
+            }
+            tiers.push(further);
         }
         let total = tiers.iter().map(|t| t.len() as usize).sum();
         let mut skip = offset;
@@ -79,16 +144,16 @@ impl Index {
     }
 
     /// The tiers of a query, unfiltered (a filter may only narrow the
-    /// candidates that a `contains` query has to check).
+    /// candidates that a `contains` query has to check): exact, literal,
+    /// lemma, then one per edit distance.
     fn tiers(
         &self,
         grams: Option<&Grams>,
         rule: &MatchRule,
         admitted: Option<&RoaringBitmap>,
     ) -> Result<Vec<RoaringBitmap>, CorruptData> {
-        let exact_term = self.terms.get(&rule.query).map(|t| t as usize);
         let mut exact = RoaringBitmap::new();
-        if let Some(t) = exact_term {
+        if let Some(t) = self.term_number(&rule.query) {
             exact.insert_range(self.term_entries(t));
         }
         let literal = match rule.match_type {
@@ -101,35 +166,75 @@ impl Index {
                 found
             }
         };
-        let mut tiers = vec![exact, literal];
+        let mut lemma = RoaringBitmap::new();
+        if rule.match_type != MatchType::Contains {
+            for l in self.lemmas(&rule.query) {
+                lemma |= self.lemma_entries(l);
+            }
+            // A lemma may itself start with the query (`a` is a form of
+            // French `avoir`): it stays a literal match.
+            lemma -= &exact;
+            lemma -= &literal;
+        }
+        let mut tiers = vec![exact, literal, lemma];
         if rule.max_edits > 0 && rule.match_type != MatchType::Contains {
-            tiers.extend(self.typos(rule));
+            for mut typos in self.typos(rule, rule.max_edits) {
+                typos -= &tiers[2];
+                tiers.push(typos);
+            }
         }
         Ok(tiers)
     }
 
-    /// Entries whose term starts with `prefix` and is longer. Terms are
-    /// numbered by length, then alphabetically, so within each length those
-    /// with the prefix are one run of terms, and so one run of ordinals.
+    /// Whether the tiers hold fewer than `n` distinct terms.
+    fn has_fewer_terms(&self, tiers: &[RoaringBitmap], n: usize) -> bool {
+        let mut seen = HashSet::new();
+        for tier in tiers {
+            let mut next = tier.min();
+            while let Some(ordinal) = next {
+                let t = self.term_of(ordinal);
+                seen.insert(t);
+                if seen.len() >= n {
+                    return false;
+                }
+                next = tier.range(self.term_first[t + 1]..).next();
+            }
+        }
+        true
+    }
+
+    /// Entries whose term starts with `prefix` and is longer: the terms the
+    /// FST lists under the prefix. Short prefixes have the most terms, so
+    /// their sets are kept for the next request.
     fn longer_with_prefix(&self, prefix: &str) -> RoaringBitmap {
-        let mut found = RoaringBitmap::new();
-        let min_chars = prefix.chars().count() + 1;
-        let classes = self.length_starts.len() - 1;
-        for chars in min_chars..classes {
-            let (start, end) = (
-                self.length_starts[chars] as usize,
-                self.length_starts[chars + 1] as usize,
-            );
-            if start == end {
-                continue;
+        let cached = prefix.chars().count() <= CACHED_PREFIX_CHARS;
+        if cached {
+            if let Some(hit) = self.prefix_cache.lock().expect("not poisoned").get(prefix) {
+                return hit.as_ref().clone();
             }
-            let below = |t: usize| self.term(t) < prefix;
-            let within = |t: usize| below(t) || self.term(t).starts_with(prefix);
-            let lo = start + partition_point(end - start, |i| below(start + i));
-            let hi = start + partition_point(end - start, |i| within(start + i));
-            if lo < hi {
-                found.insert_range(self.term_first[lo]..self.term_first[hi]);
+        }
+        let mut terms: Vec<u32> = Vec::new();
+        let mut stream = self
+            .terms
+            .search(fst::automaton::Str::new(prefix).starts_with())
+            .into_stream();
+        while let Some((term, t)) = stream.next() {
+            if term.len() > prefix.len() {
+                terms.push(t as u32);
             }
+        }
+        terms.sort_unstable();
+        let found = RoaringBitmap::from_sorted_iter(
+            terms
+                .into_iter()
+                .flat_map(|t| self.term_entries(t as usize)),
+        )
+        .expect("terms are distinct ranges in order");
+        if cached {
+            self.prefix_cache
+                .lock()
+                .expect("not poisoned")
+                .insert(prefix.to_string(), Arc::new(found.clone()));
         }
         found
     }
@@ -190,33 +295,44 @@ impl Index {
         Ok(found)
     }
 
-    /// Typo matches, one bitmap per edit distance from 1 up: the terms a
-    /// Levenshtein automaton accepts, walked over the term FST.
-    fn typos(&self, rule: &MatchRule) -> Vec<RoaringBitmap> {
-        let builder = automaton_builder(rule.max_edits);
-        let dfa = match rule.match_type {
-            MatchType::Prefix => builder.build_prefix_dfa(&rule.query),
-            _ => builder.build_dfa(&rule.query),
+    /// Typo matches within `max_edits`, one bitmap per edit distance from 1
+    /// up: the terms a Levenshtein automaton accepts, walked over the term
+    /// FST.
+    fn typos(&self, rule: &MatchRule, max_edits: usize) -> Vec<RoaringBitmap> {
+        let dfa = automaton_builder(max_edits).build_dfa(&rule.query);
+        let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
+        let mut add = |t: u64, distance: Option<u8>| {
+            if let Some(d) = distance
+                .map(usize::from)
+                .filter(|d| (1..=max_edits).contains(d))
+            {
+                by_distance[d - 1].push(t as u32);
+            }
         };
-        let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); rule.max_edits];
-        let mut stream = self.terms.search_with_state(&dfa).into_stream();
-        while let Some((_, t, state)) = stream.next() {
-            if let Distance::Exact(d) = dfa.distance(state) {
-                let d = usize::from(d);
-                if (1..=rule.max_edits).contains(&d) {
-                    by_distance[d - 1].push(t as u32);
-                }
+        if rule.match_type == MatchType::Prefix {
+            let mut stream = self
+                .terms
+                .search_with_state(PrefixDistance(&dfa))
+                .into_stream();
+            while let Some((_, t, (_, best))) = stream.next() {
+                add(t, best);
+            }
+        } else {
+            let mut stream = self.terms.search_with_state(&dfa).into_stream();
+            while let Some((_, t, state)) = stream.next() {
+                add(t, exact_distance(&dfa, state));
             }
         }
         by_distance
             .into_iter()
             .map(|mut terms| {
                 terms.sort_unstable();
-                let mut tier = RoaringBitmap::new();
-                for t in terms {
-                    tier.insert_range(self.term_entries(t as usize));
-                }
-                tier
+                RoaringBitmap::from_sorted_iter(
+                    terms
+                        .into_iter()
+                        .flat_map(|t| self.term_entries(t as usize)),
+                )
+                .expect("terms are distinct ranges in order")
             })
             .collect()
     }
@@ -310,19 +426,4 @@ impl Index {
         cache.insert(key, admitted.clone());
         Some(admitted)
     }
-}
-
-/// The first `i` in `0..n` for which `pred` is false (`pred` must be true
-/// for a prefix of `0..n` and false after it).
-fn partition_point(n: usize, pred: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }

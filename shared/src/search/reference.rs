@@ -3,18 +3,19 @@
 //! what the snapshot answers for random queries, typos and filters.
 
 use super::distance::{edit_distance, prefix_edit_distance};
+use super::lexicon::{Lexicon, LexiconKind};
 use super::postings::{DictionaryRef, Posting};
 use super::rank::{Filters, MatchRule, MatchType};
-use super::snapshot::{build, split_parts, Grams, Index, Records, Section};
+use super::snapshot::{build, rank_order, split_parts, Grams, Index, Records, Section};
 use crate::params::LangFilter;
 use proptest::prelude::*;
 
-/// Where a headword ranks by the rules, or `None` if it does not match:
-/// (tier, edit distance, length). Tier 0 exact, 1 literal, 2 typo.
-fn rank(rule: &MatchRule, folded: &str) -> Option<(u8, usize, usize)> {
-    let len = folded.chars().count();
+/// The tier of a headword by the rules, or `None` if it does not match:
+/// 0 exact, 1 literal, 2 lemma, then 2 + the edit distance of a typo.
+fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> Option<usize> {
+    let folded = p.folded.as_str();
     if folded == rule.query {
-        return Some((0, 0, len));
+        return Some(0);
     }
     let literal = match rule.match_type {
         MatchType::Contains => folded.contains(&rule.query),
@@ -22,18 +23,56 @@ fn rank(rule: &MatchRule, folded: &str) -> Option<(u8, usize, usize)> {
         MatchType::Exact => false,
     };
     if literal {
-        return Some((1, 0, len));
+        return Some(1);
     }
-    if rule.max_edits == 0 || rule.match_type == MatchType::Contains {
+    if rule.match_type == MatchType::Contains {
+        return None;
+    }
+    let lemma = lexicon
+        .forms
+        .get(&p.dictionary.source_lang)
+        .and_then(|forms| forms.get(&rule.query))
+        .is_some_and(|lemmas| lemmas.iter().any(|l| l == folded));
+    if lemma {
+        return Some(2);
+    }
+    if max_edits == 0 {
         return None;
     }
     let q: Vec<char> = rule.query.chars().collect();
     let w: Vec<char> = folded.chars().collect();
     let distance = match rule.match_type {
-        MatchType::Prefix => prefix_edit_distance(&q, &w, rule.max_edits),
+        MatchType::Prefix => prefix_edit_distance(&q, &w, max_edits),
         _ => edit_distance(&q, &w),
     };
-    (distance <= rule.max_edits).then_some((2, distance, len))
+    (distance <= max_edits).then_some(2 + distance)
+}
+
+/// Commonness by its definition, over the whole corpus: the highest
+/// frequency of the term in the lists of its dictionaries' languages, any
+/// listed term above every unlisted one, and those by their number of
+/// dictionaries.
+fn commonness(postings: &[Posting], lexicon: &Lexicon, term: &str) -> (bool, usize) {
+    let same: Vec<&Posting> = postings.iter().filter(|p| p.folded == term).collect();
+    let listed = same
+        .iter()
+        .filter_map(|p| {
+            lexicon
+                .frequencies
+                .get(&p.dictionary.source_lang)?
+                .get(term)
+        })
+        .max();
+    match listed {
+        Some(&centis) => (true, usize::from(centis)),
+        None => {
+            let mut dictionaries: Vec<&str> =
+                same.iter().map(|p| p.dictionary.id.as_str()).collect();
+            dictionaries.sort_unstable();
+            dictionaries.dedup();
+            (false, dictionaries.len())
+        }
+    }
 }
 
 fn admit(filters: &Filters<'_>, p: &Posting) -> bool {
@@ -46,26 +85,35 @@ fn admit(filters: &Filters<'_>, p: &Posting) -> bool {
         })
 }
 
-/// A match as the reference sorts it: rank, folded headword, dictionary, id,
-/// and its index in the corpus.
-type Match<'a> = ((u8, usize, usize), &'a str, &'a str, &'a str, usize);
+/// A match as the reference sorts it: tier, commonness (most common first),
+/// length, folded headword, dictionary, id, and its index in the corpus.
+type Match<'a> = (
+    usize,
+    std::cmp::Reverse<(bool, usize)>,
+    usize,
+    &'a str,
+    &'a str,
+    &'a str,
+    usize,
+);
 
-/// Every match in order (indexes into `postings`) and the page.
-fn search(
-    postings: &[Posting],
+fn matches<'a>(
+    postings: &'a [Posting],
+    lexicon: &Lexicon,
     rule: &MatchRule,
     filters: &Filters<'_>,
-    offset: usize,
-    limit: usize,
-) -> (usize, Vec<usize>) {
-    let mut matches: Vec<Match<'_>> = postings
+    max_edits: usize,
+) -> Vec<Match<'a>> {
+    postings
         .iter()
         .enumerate()
         .filter(|(_, p)| admit(filters, p))
         .filter_map(|(i, p)| {
-            rank(rule, &p.folded).map(|r| {
+            tier(rule, lexicon, p, max_edits).map(|t| {
                 (
-                    r,
+                    t,
+                    std::cmp::Reverse(commonness(postings, lexicon, &p.folded)),
+                    p.folded.chars().count(),
                     p.folded.as_str(),
                     p.dictionary.id.as_str(),
                     p.id.as_str(),
@@ -73,14 +121,43 @@ fn search(
                 )
             })
         })
-        .collect();
-    matches.sort();
-    let total = matches.len();
-    let page = matches
+        .collect()
+}
+
+/// Every match in order (indexes into `postings`) and the page.
+fn search(
+    postings: &[Posting],
+    lexicon: &Lexicon,
+    rule: &MatchRule,
+    filters: &Filters<'_>,
+    offset: usize,
+    limit: usize,
+) -> (usize, Vec<usize>) {
+    let mut found = matches(postings, lexicon, rule, filters, rule.max_edits);
+    let mut terms: Vec<&str> = found.iter().map(|m| m.3).collect();
+    terms.sort_unstable();
+    terms.dedup();
+    // Too few headwords for a typo-tolerant query of 5 or more characters:
+    // one edit more, ranked last.
+    if rule.max_edits > 0 && rule.query.chars().count() >= 5 && terms.len() < 5 {
+        let further = rule.max_edits + 1;
+        found.extend(
+            matches(postings, lexicon, rule, filters, further)
+                .into_iter()
+                .filter(|m| m.0 == 2 + further)
+                .map(|mut m| {
+                    m.0 = usize::MAX;
+                    m
+                }),
+        );
+    }
+    found.sort();
+    let total = found.len();
+    let page = found
         .into_iter()
         .skip(offset)
         .take(limit)
-        .map(|m| m.4)
+        .map(|m| m.6)
         .collect();
     (total, page)
 }
@@ -132,7 +209,7 @@ fn corpus() -> impl Strategy<Value = Vec<Posting>> {
         1..120,
     )
     .prop_map(|raw| {
-        let mut all: Vec<Posting> = raw
+        let all: Vec<Posting> = raw
             .into_iter()
             .enumerate()
             .map(|(i, (word, d, part, audio, hex))| {
@@ -158,17 +235,61 @@ fn corpus() -> impl Strategy<Value = Vec<Posting>> {
             })
             .filter(|p| !p.folded.is_empty())
             .collect();
-        all.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-        all
+        rank_order(all, &Lexicon::default())
     })
 }
 
-/// A query: a headword of the corpus with up to two random edits, or a fresh
-/// string.
-fn query(postings: &[Posting], pick: usize, edits: &[(u8, usize, char)], fresh: &str) -> String {
-    let mut q: Vec<char> = match postings.get(pick % (postings.len() + 1)) {
-        Some(p) => p.folded.chars().collect(),
-        None => fresh.chars().collect(),
+const LEXICON_LANGS: [&str; 3] = ["en", "fr", "de"];
+
+/// A corpus and a lexicon for it: frequencies for some of its headwords (and
+/// a few others), forms whose lemmas are mostly its headwords, in languages
+/// that some of its dictionaries have and one that none has. The corpus
+/// comes in the snapshot's rank order, so that an ordinal is an index.
+fn corpus_and_lexicon() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
+    corpus().prop_flat_map(|postings| {
+        let n = postings.len();
+        let frequencies = proptest::collection::vec((0..n + 2, 0..3usize, 0..900u16), 0..12);
+        let forms = proptest::collection::vec((headword(), 0..n + 1, 0..3usize), 0..12);
+        (Just(postings), frequencies, forms).prop_map(|(postings, frequencies, forms)| {
+            let mut lexicon = Lexicon::default();
+            let word = |pick: usize| match postings.get(pick) {
+                Some(p) => p.folded.clone(),
+                None => "abc".to_string(),
+            };
+            for (pick, lang, centis) in frequencies {
+                let pairs = vec![(word(pick), centis.to_string())];
+                lexicon
+                    .add(LexiconKind::Frequencies, LEXICON_LANGS[lang], pairs)
+                    .unwrap();
+            }
+            for (form, pick, lang) in forms {
+                let form = crate::fold::fold(&form);
+                if !form.is_empty() {
+                    let pairs = vec![(form, word(pick))];
+                    lexicon
+                        .add(LexiconKind::Forms, LEXICON_LANGS[lang], pairs)
+                        .unwrap();
+                }
+            }
+            (rank_order(postings, &lexicon), lexicon)
+        })
+    })
+}
+
+/// A query: a headword of the corpus or a form of the lexicon, with up to
+/// two random edits, or a fresh string.
+fn query(
+    postings: &[Posting],
+    lexicon: &Lexicon,
+    pick: usize,
+    edits: &[(u8, usize, char)],
+    fresh: &str,
+) -> String {
+    let forms: Vec<&String> = lexicon.forms.values().flat_map(|f| f.keys()).collect();
+    let mut q: Vec<char> = match pick % (postings.len() + forms.len() + 1) {
+        i if i < postings.len() => postings[i].folded.chars().collect(),
+        i if i < postings.len() + forms.len() => forms[i - postings.len()].chars().collect(),
+        _ => fresh.chars().collect(),
     };
     for &(kind, at, c) in edits {
         let at = at % (q.len() + 1);
@@ -185,12 +306,17 @@ fn query(postings: &[Posting], pick: usize, edits: &[(u8, usize, char)], fresh: 
     crate::fold::fold(&q.into_iter().collect::<String>())
 }
 
-fn snapshot(postings: &[Posting]) -> (Index, Records, Grams) {
-    let built = build(postings);
+fn snapshot(postings: &[Posting], lexicon: &Lexicon) -> (Index, Records, Grams) {
+    let built = build(postings.to_vec(), lexicon);
     let section =
         |s: Section| split_parts(&built.sections.iter().find(|(n, _)| *n == s).unwrap().1).concat();
     (
-        Index::decode(&section(Section::Core), section(Section::Terms)).unwrap(),
+        Index::decode(
+            &section(Section::Core),
+            section(Section::Terms),
+            section(Section::Forms),
+        )
+        .unwrap(),
         Records::decode(section(Section::Records)).unwrap(),
         Grams::decode(section(Section::Grams)).unwrap(),
     )
@@ -229,7 +355,7 @@ proptest! {
 
     #[test]
     fn search_matches_the_brute_force_rules(
-        postings in corpus(),
+        (postings, lexicon) in corpus_and_lexicon(),
         pick in any::<usize>(),
         edits in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['a', 'b', 'e', 'x', 'é'])), 0..3),
         fresh in "[abcdex]{1,10}",
@@ -239,14 +365,14 @@ proptest! {
         offset in prop_oneof![Just(0usize), 0..40usize],
         limit in 1..40usize,
     ) {
-        let q = query(&postings, pick, &edits, &fresh);
+        let q = query(&postings, &lexicon, pick, &edits, &fresh);
         prop_assume!(!q.is_empty());
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
         let rule = MatchRule::new(&q, match_type, fuzzy);
-        let (index, records, grams) = snapshot(&postings);
+        let (index, records, grams) = snapshot(&postings, &lexicon);
         let hits = index.search(Some(&grams), &rule, &filters, offset, limit).unwrap();
-        let (total, page) = search(&postings, &rule, &filters, offset, limit);
+        let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {:?}", rule);
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
         prop_assert_eq!(&got, &page, "page of {:?}", rule);
@@ -270,7 +396,7 @@ proptest! {
         let prefix: String = word.chars().take(cut).collect();
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, ..Filters::default() };
-        let (index, _, _) = snapshot(&postings);
+        let (index, _, _) = snapshot(&postings, &Lexicon::default());
         prop_assert_eq!(
             index.autocomplete(&prefix, &filters, limit),
             autocomplete(&postings, &prefix, &filters, limit)
@@ -286,7 +412,7 @@ proptest! {
     ) {
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, has_audio: choice.audio, ..Filters::default() };
-        let (index, _, _) = snapshot(&postings);
+        let (index, _, _) = snapshot(&postings, &Lexicon::default());
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
         let picks = index.random(&filters, count, &mut rng);
         let admitted = postings.iter().filter(|p| admit(&filters, p)).count();
@@ -306,7 +432,7 @@ proptest! {
 #[test]
 fn random_is_uniform_over_admitted_entries() {
     let postings: Vec<Posting> = {
-        let mut all: Vec<Posting> = ["aa", "ab", "ba", "bb", "cc", "dd"]
+        let all: Vec<Posting> = ["aa", "ab", "ba", "bb", "cc", "dd"]
             .iter()
             .enumerate()
             .map(|(i, w)| Posting {
@@ -324,10 +450,9 @@ fn random_is_uniform_over_admitted_entries() {
                 phonetic: None,
             })
             .collect();
-        all.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-        all
+        rank_order(all, &Lexicon::default())
     };
-    let (index, _, _) = snapshot(&postings);
+    let (index, _, _) = snapshot(&postings, &Lexicon::default());
     let filters = Filters {
         has_audio: true,
         ..Filters::default()
@@ -343,4 +468,103 @@ fn random_is_uniform_over_admitted_entries() {
     for c in &counts[..4] {
         assert!((800..1200).contains(c), "{counts:?}");
     }
+}
+
+fn en_posting(word: &str, id: usize) -> Posting {
+    Posting {
+        folded: crate::fold::fold(word),
+        word: word.to_string(),
+        dictionary: DictionaryRef {
+            id: "c-en".into(),
+            source_lang: "en".into(),
+            target_lang: None,
+        },
+        part_of_speech: None,
+        has_audio: false,
+        id: format!("id-{id}"),
+        preview: String::new(),
+        phonetic: None,
+    }
+}
+
+/// Both engines on a hand-made corpus: the words of each search's page.
+fn both(words: &[&str], lexicon: &Lexicon, q: &str, match_type: MatchType) -> Vec<String> {
+    let postings = rank_order(
+        words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| en_posting(w, i))
+            .collect(),
+        lexicon,
+    );
+    let (index, _, _) = snapshot(&postings, lexicon);
+    let rule = MatchRule::new(q, match_type, true);
+    let filters = Filters::default();
+    let hits = index.search(None, &rule, &filters, 0, 50).unwrap();
+    let (total, page) = search(&postings, lexicon, &rule, &filters, 0, 50);
+    assert_eq!(hits.total, total);
+    let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
+    assert_eq!(got, page);
+    page.into_iter().map(|i| postings[i].word.clone()).collect()
+}
+
+fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|w| w.to_string()).collect()
+}
+
+/// The extra edit comes with fewer than five headwords, not with five.
+#[test]
+fn one_edit_more_below_five_headwords() {
+    let lexicon = Lexicon::default();
+    let four = ["uniform", "unirm", "uniro", "unirob", "unirmo"];
+    assert_eq!(
+        both(&four, &lexicon, "unirom", MatchType::Exact),
+        words(&["unirm", "uniro", "unirmo", "unirob", "uniform"])
+    );
+    let five = ["uniform", "unirm", "uniro", "unirob", "unirmo", "unirot"];
+    assert_eq!(
+        both(&five, &lexicon, "unirom", MatchType::Exact),
+        words(&["unirm", "uniro", "unirmo", "unirob", "unirot"])
+    );
+    // Not below 5 characters.
+    assert_eq!(
+        both(&["uxrmy"], &lexicon, "unrm", MatchType::Exact),
+        words(&[])
+    );
+}
+
+/// Lemma matches come after literal ones and before typos; a lemma that is
+/// also a literal match is listed once, as a literal match; commonness
+/// orders each tier.
+#[test]
+fn lemmas_rank_between_literal_matches_and_typos() {
+    let mut lexicon = Lexicon::default();
+    let forms = vec![("went".into(), "go".into()), ("a".into(), "avoir".into())];
+    lexicon.add(LexiconKind::Forms, "en", forms).unwrap();
+    let frequencies = vec![("wend".into(), "300".into()), ("want".into(), "500".into())];
+    lexicon
+        .add(LexiconKind::Frequencies, "en", frequencies)
+        .unwrap();
+    let corpus = ["wend", "went", "go", "want", "wentworth", "gone"];
+    assert_eq!(
+        both(&corpus, &lexicon, "went", MatchType::Exact),
+        words(&["went", "go", "want", "wend"])
+    );
+    assert_eq!(
+        both(&corpus, &lexicon, "went", MatchType::Prefix),
+        words(&["went", "wentworth", "go", "want", "wend"])
+    );
+    assert_eq!(
+        both(&["avoir", "ab", "a"], &lexicon, "a", MatchType::Prefix),
+        words(&["a", "ab", "avoir"])
+    );
+    // A form's lemmas count only in dictionaries of the form's language.
+    lexicon.forms.clear();
+    lexicon
+        .add(LexiconKind::Forms, "fr", vec![("went".into(), "go".into())])
+        .unwrap();
+    assert_eq!(
+        both(&corpus, &lexicon, "went", MatchType::Exact),
+        words(&["went", "want", "wend"])
+    );
 }

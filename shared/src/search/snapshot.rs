@@ -3,11 +3,12 @@
 //! instance's memory. Writer and reader live here together
 //! (docs/data-model.md describes the format and its costs).
 //!
-//! Entries are numbered by the order of literal matches (folded length, folded
-//! headword, dictionary, id): an entry's number is its *ordinal*. Equal folded
-//! headwords (*terms*) are neighbours, so a term is a range of ordinals, and
-//! terms are numbered in the same order. Four sections, each stored as items
-//! of at most [`MAX_PART_BYTES`]:
+//! Entries are numbered by the rank order within a tier of matches
+//! (decisions.md: commonness of the folded headword, most common first, then
+//! folded length, folded headword, dictionary, id): an entry's number is its
+//! *ordinal*. Equal folded headwords (*terms*) are neighbours, so a term is a
+//! range of ordinals, and terms are numbered in the same order. Five
+//! sections, each stored as items of at most [`MAX_PART_BYTES`]:
 //!
 //! - `core` (deflate): the dictionary and part-of-speech tables, every term
 //!   with its entry count, and per entry its dictionary, part of speech, audio
@@ -18,13 +19,17 @@
 //!   [`RECORD_BLOCK`] entries (only a page's blocks are ever inflated).
 //! - `grams`: for every 1- to 3-character substring of a term, the bitmap of
 //!   the entries whose term contains it (contains searches), behind an FST.
+//! - `forms`: an FST from an inflected form to its lemmas' term numbers, each
+//!   with the language whose data makes it a form (lemma matches).
 
 use super::codec::{compress, inflate, put_id, put_str, put_varint, CorruptData, Reader};
+use super::lexicon::{Commonness, Lexicon};
 use super::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub const MAX_PART_BYTES: usize = 350_000;
@@ -34,7 +39,8 @@ pub const RECORD_BLOCK: usize = 32;
 /// Substrings up to this many characters have their own bitmap; longer
 /// `contains` queries intersect their trigrams and check the candidates.
 pub const GRAM_CHARS: usize = 3;
-const CORE_VERSION: u8 = 1;
+/// Version 2 numbers terms by commonness first and has a `forms` section.
+const CORE_VERSION: u8 = 2;
 const FLAG_AUDIO: u8 = 1;
 const FLAG_OWN_WORD: u8 = 2;
 
@@ -45,14 +51,16 @@ pub enum Section {
     Terms,
     Records,
     Grams,
+    Forms,
 }
 
 impl Section {
-    pub const ALL: [Section; 4] = [
+    pub const ALL: [Section; 5] = [
         Section::Core,
         Section::Terms,
         Section::Records,
         Section::Grams,
+        Section::Forms,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +69,7 @@ impl Section {
             Section::Terms => "terms",
             Section::Records => "records",
             Section::Grams => "grams",
+            Section::Forms => "forms",
         }
     }
 
@@ -84,12 +93,44 @@ pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
     bytes.chunks(MAX_PART_BYTES).map(<[u8]>::to_vec).collect()
 }
 
-/// Builds the snapshot of `postings`, which must be sorted by
-/// [`Posting::rank_key`] with no entry twice.
-pub fn build(postings: &[Posting]) -> Built {
-    debug_assert!(postings
-        .windows(2)
-        .all(|w| w[0].rank_key() < w[1].rank_key()));
+/// Sorts postings into the rank order within a tier: the commonness of
+/// their term (most common first), then [`Posting::rank_key`] (folded
+/// length, folded headword, dictionary, id).
+pub fn rank_order(mut postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
+    let commonness = term_commonness(&postings, lexicon);
+    postings.sort_by_cached_key(|p| {
+        (
+            Reverse(commonness[&p.folded]),
+            p.folded.chars().count(),
+            p.folded.clone(),
+            p.dictionary.id.clone(),
+            p.id.clone(),
+        )
+    });
+    postings
+}
+
+/// The commonness of every term: from the frequency lists of its
+/// dictionaries' source languages, else how many dictionaries list it.
+fn term_commonness(postings: &[Posting], lexicon: &Lexicon) -> HashMap<String, Commonness> {
+    let mut seen: HashMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = HashMap::new();
+    for p in postings {
+        let (langs, dictionaries) = seen.entry(&p.folded).or_default();
+        langs.insert(&p.dictionary.source_lang);
+        dictionaries.insert(&p.dictionary.id);
+    }
+    seen.into_iter()
+        .map(|(term, (langs, dictionaries))| {
+            let commonness = lexicon.commonness(term, langs, dictionaries.len());
+            (term.to_string(), commonness)
+        })
+        .collect()
+}
+
+/// Builds the snapshot of `postings` (no entry twice), ranked with the
+/// lexicon's frequencies, its `forms` section from the lexicon's forms.
+pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
+    let postings = rank_order(postings, lexicon);
     let dictionaries: BTreeMap<&str, &DictionaryRef> = postings
         .iter()
         .map(|p| (p.dictionary.id.as_str(), &p.dictionary))
@@ -124,7 +165,7 @@ pub fn build(postings: &[Posting]) -> Built {
         put_str(&mut core, term);
         put_varint(&mut core, range.len());
     }
-    for p in postings {
+    for p in &postings {
         put_varint(&mut core, dictionary_index[p.dictionary.id.as_str()]);
         put_varint(
             &mut core,
@@ -156,8 +197,9 @@ pub fn build(postings: &[Posting]) -> Built {
         sections: vec![
             (Section::Core, compress(&core)),
             (Section::Terms, fst),
-            (Section::Records, encode_records(postings)),
+            (Section::Records, encode_records(&postings)),
             (Section::Grams, encode_grams(&terms)),
+            (Section::Forms, encode_forms(&postings, &terms, lexicon)),
         ],
         entries: postings.len(),
         terms: terms.len(),
@@ -243,6 +285,61 @@ fn encode_grams(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
     out
 }
 
+/// `[langs][u64 FST length][FST: form → first pair << 32 | pairs][pairs]`,
+/// each pair two little-endian u32: the language (an index into `langs`)
+/// and a lemma's term number. A pair is kept only when the lemma is a term
+/// of a dictionary of that language and differs from the form; a form's
+/// pairs are in term order (most common lemma first).
+fn encode_forms(postings: &[Posting], terms: &[(&str, Range<u32>)], lexicon: &Lexicon) -> Vec<u8> {
+    let term_number: HashMap<&str, u32> = terms
+        .iter()
+        .enumerate()
+        .map(|(t, (term, _))| (*term, t as u32))
+        .collect();
+    let term_langs: HashSet<(&str, &str)> = postings
+        .iter()
+        .map(|p| (p.folded.as_str(), p.dictionary.source_lang.as_str()))
+        .collect();
+    let langs: Vec<&str> = lexicon.forms.keys().map(String::as_str).collect();
+    let mut by_form: BTreeMap<&str, Vec<(u32, u32)>> = BTreeMap::new();
+    for (l, (lang, forms)) in lexicon.forms.iter().enumerate() {
+        for (form, lemmas) in forms {
+            for lemma in lemmas {
+                if lemma == form || !term_langs.contains(&(lemma.as_str(), lang.as_str())) {
+                    continue;
+                }
+                if let Some(&t) = term_number.get(lemma.as_str()) {
+                    by_form.entry(form).or_default().push((l as u32, t));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    put_varint(&mut out, langs.len());
+    for lang in &langs {
+        put_str(&mut out, lang);
+    }
+    let mut index = fst::MapBuilder::memory();
+    let mut pairs: Vec<u8> = Vec::new();
+    for (form, mut lemmas) in by_form {
+        lemmas.sort_unstable_by_key(|&(l, t)| (t, l));
+        lemmas.dedup();
+        let first = (pairs.len() / 8) as u64;
+        for (l, t) in &lemmas {
+            pairs.extend_from_slice(&l.to_le_bytes());
+            pairs.extend_from_slice(&t.to_le_bytes());
+        }
+        index
+            .insert(form, (first << 32) | lemmas.len() as u64)
+            .expect("forms are distinct and sorted");
+    }
+    let index = index.into_inner().expect("writing to a Vec cannot fail");
+    out.extend_from_slice(&(index.len() as u64).to_le_bytes());
+    out.extend(index);
+    out.extend(pairs);
+    out
+}
+
 /// The `core` and `terms` sections, decoded: what every search, autocomplete
 /// and random request reads.
 pub struct Index {
@@ -253,8 +350,6 @@ pub struct Index {
     term_ends: Vec<u32>,
     /// The first ordinal of every term, and the number of entries last.
     pub(super) term_first: Vec<u32>,
-    /// `length_starts[n]`: the first term of `n` or more characters.
-    pub(super) length_starts: Vec<u32>,
     entry_dictionary: Vec<u16>,
     entry_part: Vec<u16>,
     pub(super) audio: RoaringBitmap,
@@ -264,12 +359,32 @@ pub struct Index {
     own_word_text: Vec<u8>,
     own_word_ends: Vec<u32>,
     pub(super) terms: fst::Map<Vec<u8>>,
+    forms: Forms,
     /// Filter bitmaps of recent requests (see `query.rs`).
-    pub(super) filter_cache: Mutex<HashMap<String, std::sync::Arc<RoaringBitmap>>>,
+    pub(super) filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+    /// Literal matches of short prefixes, the largest sets (see `query.rs`).
+    pub(super) prefix_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+}
+
+/// The `forms` section, decoded.
+struct Forms {
+    langs: Vec<String>,
+    index: fst::Map<Vec<u8>>,
+    pairs: Vec<u8>,
+    /// Per language, the entries of the dictionaries in it.
+    lang_entries: Vec<RoaringBitmap>,
+}
+
+/// A lemma of an inflected form: its term, and the language whose data
+/// makes the word a form of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lemma<'a> {
+    pub term: usize,
+    pub lang: &'a str,
 }
 
 impl Index {
-    pub fn decode(core: &[u8], terms: Vec<u8>) -> Result<Self, CorruptData> {
+    pub fn decode(core: &[u8], terms: Vec<u8>, forms: Vec<u8>) -> Result<Self, CorruptData> {
         let raw = inflate(core)?;
         let mut r = Reader::new(&raw);
         if r.byte()? != CORE_VERSION {
@@ -285,17 +400,9 @@ impl Index {
         let mut term_text = Vec::new();
         let mut term_ends = Vec::with_capacity(term_count);
         let mut term_first = Vec::with_capacity(term_count + 1);
-        let mut length_starts = vec![0u32];
         let mut entries = 0u32;
-        for t in 0..term_count {
+        for _ in 0..term_count {
             let term = r.str()?;
-            let chars = term.chars().count();
-            if chars + 1 < length_starts.len() {
-                return Err(CorruptData("terms out of order"));
-            }
-            while length_starts.len() <= chars {
-                length_starts.push(t as u32);
-            }
             term_text.extend_from_slice(term.as_bytes());
             term_ends.push(u32::try_from(term_text.len()).map_err(|_| CorruptData("too large"))?);
             term_first.push(entries);
@@ -309,8 +416,6 @@ impl Index {
                 .ok_or(CorruptData("too many entries"))?;
         }
         term_first.push(entries);
-        // One past the longest term, so that every length has an end.
-        length_starts.push(term_count as u32);
 
         let n = entries as usize;
         if n > raw.len() {
@@ -356,13 +461,13 @@ impl Index {
         if terms.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
         }
+        let forms = Forms::decode(forms, &dictionaries, &by_dictionary, term_count)?;
         Ok(Self {
             dictionaries,
             parts,
             term_text,
             term_ends,
             term_first,
-            length_starts,
             entry_dictionary,
             entry_part,
             audio,
@@ -372,8 +477,56 @@ impl Index {
             own_word_text,
             own_word_ends,
             terms,
+            forms,
             filter_cache: Mutex::new(HashMap::new()),
+            prefix_cache: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The lemmas of an inflected (folded) form, most common first; none for
+    /// a word that is no form of another.
+    pub fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
+        let Some(at) = self.forms.index.get(form) else {
+            return Vec::new();
+        };
+        let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
+        (first..first + count)
+            .map(|i| {
+                let pair = &self.forms.pairs[8 * i..8 * i + 8];
+                let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
+                Lemma {
+                    term: u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize,
+                    lang: &self.forms.langs[l],
+                }
+            })
+            .collect()
+    }
+
+    /// The entries of a lemma in the dictionaries of its language.
+    pub(super) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
+        let l = self
+            .forms
+            .langs
+            .iter()
+            .position(|lang| lang == lemma.lang)
+            .expect("a lemma's language is one of the forms'");
+        let mut entries = RoaringBitmap::new();
+        entries.insert_range(self.term_entries(lemma.term));
+        entries &= &self.forms.lang_entries[l];
+        entries
+    }
+
+    /// The term number of a folded headword, if it is one.
+    pub fn term_number(&self, term: &str) -> Option<usize> {
+        self.terms.get(term).map(|t| t as usize)
+    }
+
+    /// Whether the dictionary (by id) has an entry of term `t`.
+    pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
+        self.dictionaries
+            .iter()
+            .position(|d| d.id == dictionary_id)
+            .is_some_and(|d| self.by_dictionary[d].range_cardinality(self.term_entries(t)) > 0)
     }
 
     pub fn entries(&self) -> u32 {
@@ -449,7 +602,88 @@ impl Index {
             + self.own_word_text.len()
             + 4 * self.own_word_ends.len()
             + self.terms.as_fst().as_bytes().len()
+            + self.forms.memory_bytes()
             + bitmaps as usize
+    }
+}
+
+impl Forms {
+    /// Checked whole when decoded, so that lookups never fail: every pair's
+    /// language and term exist. An empty section is a snapshot without forms.
+    fn decode(
+        bytes: Vec<u8>,
+        dictionaries: &[DictionaryRef],
+        by_dictionary: &[RoaringBitmap],
+        term_count: usize,
+    ) -> Result<Self, CorruptData> {
+        if bytes.is_empty() {
+            return Ok(Self {
+                langs: Vec::new(),
+                index: fst::Map::default(),
+                pairs: Vec::new(),
+                lang_entries: Vec::new(),
+            });
+        }
+        let mut r = Reader::new(&bytes);
+        let count = r.count(1)?;
+        let langs: Vec<String> = (0..count)
+            .map(|_| r.str().map(str::to_string))
+            .collect::<Result<_, _>>()?;
+        let at = bytes.len() - r.remaining();
+        let len = bytes
+            .get(at..at + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+            .filter(|len| {
+                len.checked_add(at + 8)
+                    .is_some_and(|end| end <= bytes.len())
+            })
+            .ok_or(CorruptData("forms header"))?;
+        let index = fst::Map::new(bytes[at + 8..at + 8 + len].to_vec())
+            .map_err(|_| CorruptData("forms are not an FST"))?;
+        let pairs = bytes[at + 8 + len..].to_vec();
+        if !pairs.len().is_multiple_of(8) {
+            return Err(CorruptData("forms pairs"));
+        }
+        for pair in pairs.chunks_exact(8) {
+            let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
+            let t = u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize;
+            if l >= langs.len() || t >= term_count {
+                return Err(CorruptData("forms pair out of range"));
+            }
+        }
+        let mut stream = index.stream();
+        while let Some((_, at)) = fst::Streamer::next(&mut stream) {
+            let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
+            if (first + count) * 8 > pairs.len() {
+                return Err(CorruptData("form beyond its pairs"));
+            }
+        }
+        let lang_entries = langs
+            .iter()
+            .map(|lang| {
+                dictionaries
+                    .iter()
+                    .zip(by_dictionary)
+                    .filter(|(d, _)| d.source_lang == *lang)
+                    .fold(RoaringBitmap::new(), |acc, (_, b)| acc | b)
+            })
+            .collect();
+        Ok(Self {
+            langs,
+            index,
+            pairs,
+            lang_entries,
+        })
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.index.as_fst().as_bytes().len()
+            + self.pairs.len()
+            + self
+                .lang_entries
+                .iter()
+                .map(RoaringBitmap::serialized_size)
+                .sum::<usize>()
     }
 }
 
@@ -598,9 +832,8 @@ mod tests {
         }
     }
 
-    fn sorted(mut all: Vec<Posting>) -> Vec<Posting> {
-        all.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-        all
+    fn sorted(all: Vec<Posting>) -> Vec<Posting> {
+        rank_order(all, &Lexicon::default())
     }
 
     fn decode(built: &Built) -> (Index, Records, Grams) {
@@ -610,7 +843,12 @@ mod tests {
             split_parts(bytes).concat()
         };
         (
-            Index::decode(&section(Section::Core), section(Section::Terms)).unwrap(),
+            Index::decode(
+                &section(Section::Core),
+                section(Section::Terms),
+                section(Section::Forms),
+            )
+            .unwrap(),
             Records::decode(section(Section::Records)).unwrap(),
             Grams::decode(section(Section::Grams)).unwrap(),
         )
@@ -631,7 +869,7 @@ mod tests {
                 })
                 .collect(),
         );
-        let built = build(&all);
+        let built = build(all.clone(), &Lexicon::default());
         let (index, records, _) = decode(&built);
         assert_eq!(index.entries() as usize, all.len());
         assert_eq!(index.term_count(), 5, "École and ecole share a term");
@@ -665,7 +903,7 @@ mod tests {
         let grams: Vec<&str> = grams_of("écol").into_iter().collect();
         assert_eq!(grams, ["c", "co", "col", "l", "o", "ol", "é", "éc", "éco"]);
         let all = sorted(vec![posting("ecole", "d", "1"), posting("col", "d", "2")]);
-        let (_, _, grams) = decode(&build(&all));
+        let (_, _, grams) = decode(&build(all, &Lexicon::default()));
         assert_eq!(grams.entries("col").unwrap().unwrap().len(), 2);
         assert_eq!(grams.entries("ec").unwrap().unwrap().len(), 1);
         assert!(grams.entries("xyz").unwrap().is_none());
@@ -674,10 +912,10 @@ mod tests {
     #[test]
     fn corrupt_sections_are_errors_not_panics() {
         let all = sorted(vec![posting("ecole", "d", "1")]);
-        let built = build(&all);
+        let built = build(all.clone(), &Lexicon::default());
         let core = &built.sections[0].1;
-        assert!(Index::decode(&core[..core.len() / 2], Vec::new()).is_err());
-        assert!(Index::decode(b"junk", Vec::new()).is_err());
+        assert!(Index::decode(&core[..core.len() / 2], Vec::new(), Vec::new()).is_err());
+        assert!(Index::decode(b"junk", Vec::new(), Vec::new()).is_err());
         assert!(Records::decode(vec![1, 0, 0]).is_err());
         assert!(Records::decode(vec![9, 0, 0, 0, 0, 0, 0, 0]).is_err());
         assert!(Grams::decode(vec![255; 9]).is_err());

@@ -1,0 +1,224 @@
+//! Word lists of a language that the index snapshot is built with beside the
+//! dictionaries (docs/data-model.md, "Lexicon"): the **forms** of a language
+//! (an inflected form and its lemma, from WordNet or Hunspell data) and its
+//! word **frequencies** (from wordfreq). `dictadmin lexicon` stores them in
+//! the entries table, compressed in chunks like a postings manifest;
+//! `dictadmin index` reads them with one Query per list.
+
+use super::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
+use super::postings::MAX_CHUNK_BYTES;
+use std::collections::{BTreeMap, HashMap};
+
+/// What a list holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LexiconKind {
+    /// Inflected form → lemma, both folded.
+    Forms,
+    /// Folded word → Zipf frequency × 100 (`the` in English: 773).
+    Frequencies,
+}
+
+impl LexiconKind {
+    pub const ALL: [LexiconKind; 2] = [LexiconKind::Forms, LexiconKind::Frequencies];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LexiconKind::Forms => "forms",
+            LexiconKind::Frequencies => "frequencies",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// The listing record of one stored list: what it is and where it is from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexiconList {
+    pub kind: LexiconKind,
+    /// The language code, as dictionaries' `sourceLang` writes it (`en`).
+    pub lang: String,
+    /// Where the data comes from (package and version), shown in the docs.
+    pub origin: String,
+    pub licence: String,
+    /// Pairs in the list.
+    pub count: usize,
+}
+
+/// One pair of a list: (form, lemma) or (word, frequency as text).
+pub type Pair = (String, String);
+
+const VERSION: u8 = 1;
+
+/// Encodes pairs into compressed chunks of at most [`MAX_CHUNK_BYTES`].
+pub fn encode_chunks(pairs: &[Pair]) -> Vec<Vec<u8>> {
+    let mut raw = vec![VERSION];
+    put_varint(&mut raw, pairs.len());
+    for (a, b) in pairs {
+        put_str(&mut raw, a);
+        put_str(&mut raw, b);
+    }
+    let compressed = compress(&raw);
+    if compressed.len() <= MAX_CHUNK_BYTES || pairs.len() <= 1 {
+        return vec![compressed];
+    }
+    let (first, second) = pairs.split_at(pairs.len() / 2);
+    let mut chunks = encode_chunks(first);
+    chunks.extend(encode_chunks(second));
+    chunks
+}
+
+pub fn decode_chunk(bytes: &[u8]) -> Result<Vec<Pair>, CorruptData> {
+    let raw = inflate(bytes)?;
+    let mut r = Reader::new(&raw);
+    if r.byte()? != VERSION {
+        return Err(CorruptData("lexicon chunk of another version"));
+    }
+    let count = r.count(2)?;
+    let mut pairs = Vec::with_capacity(count);
+    for _ in 0..count {
+        pairs.push((r.str()?.to_string(), r.str()?.to_string()));
+    }
+    if !r.is_done() {
+        return Err(CorruptData("trailing bytes in a lexicon chunk"));
+    }
+    Ok(pairs)
+}
+
+/// A Zipf frequency (log10 of occurrences per billion words) as stored:
+/// hundredths, so that `7.73` is `773`.
+pub fn zipf_centis(zipf: f64) -> u16 {
+    (zipf * 100.0).round().clamp(0.0, f64::from(u16::MAX)) as u16
+}
+
+/// The lists an index is built with, by language, ready to look up.
+#[derive(Debug, Clone, Default)]
+pub struct Lexicon {
+    /// Language → folded form → its folded lemmas.
+    pub forms: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    /// Language → folded word → Zipf frequency × 100.
+    pub frequencies: BTreeMap<String, HashMap<String, u16>>,
+}
+
+impl Lexicon {
+    /// Adds a stored list's pairs. A frequency that does not parse is
+    /// corrupt data.
+    pub fn add(
+        &mut self,
+        kind: LexiconKind,
+        lang: &str,
+        pairs: Vec<Pair>,
+    ) -> Result<(), CorruptData> {
+        match kind {
+            LexiconKind::Forms => {
+                let forms = self.forms.entry(lang.to_string()).or_default();
+                for (form, lemma) in pairs {
+                    let lemmas = forms.entry(form).or_default();
+                    if !lemmas.contains(&lemma) {
+                        lemmas.push(lemma);
+                    }
+                }
+            }
+            LexiconKind::Frequencies => {
+                let words = self.frequencies.entry(lang.to_string()).or_default();
+                for (word, centis) in pairs {
+                    let centis: u16 = centis
+                        .parse()
+                        .map_err(|_| CorruptData("a frequency that is not a number"))?;
+                    let held = words.entry(word).or_default();
+                    *held = (*held).max(centis);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How common a term is whose dictionaries have these source languages
+    /// (decisions.md, "Typos find the word people meant"): its frequency in
+    /// the list of one of them, the highest if several list it; else the
+    /// number of dictionaries that list it.
+    pub fn commonness<'a>(
+        &self,
+        term: &str,
+        source_langs: impl IntoIterator<Item = &'a str>,
+        dictionaries: usize,
+    ) -> Commonness {
+        source_langs
+            .into_iter()
+            .filter_map(|lang| self.frequencies.get(lang)?.get(term).copied())
+            .max()
+            .map_or(
+                Commonness::Unlisted {
+                    dictionaries: dictionaries.min(usize::from(u16::MAX)) as u16,
+                },
+                |zipf_centis| Commonness::Listed { zipf_centis },
+            )
+    }
+}
+
+/// How common a term is. Any word of a frequency list ranks above every
+/// word that no list has; among those, more dictionaries rank higher.
+/// Greater is more common.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Commonness {
+    Unlisted { dictionaries: u16 },
+    Listed { zipf_centis: u16 },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_round_trip_through_chunks() {
+        let pairs: Vec<Pair> = (0..50_000)
+            .map(|i| (format!("form{i}é"), format!("lemma{}", i * 7919 % 1000)))
+            .collect();
+        let chunks = encode_chunks(&pairs);
+        assert!(chunks.iter().all(|c| c.len() <= MAX_CHUNK_BYTES));
+        let back: Vec<Pair> = chunks
+            .iter()
+            .flat_map(|c| decode_chunk(c).unwrap())
+            .collect();
+        assert_eq!(back, pairs);
+        assert!(decode_chunk(b"junk").is_err());
+    }
+
+    #[test]
+    fn kinds_have_stable_names() {
+        for kind in LexiconKind::ALL {
+            assert_eq!(LexiconKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(zipf_centis(7.734), 773);
+        assert_eq!(zipf_centis(-1.0), 0);
+    }
+
+    #[test]
+    fn listed_words_are_more_common_than_any_unlisted_word() {
+        let mut lexicon = Lexicon::default();
+        let pairs = vec![("the".into(), "773".into()), ("ox".into(), "350".into())];
+        lexicon.add(LexiconKind::Frequencies, "en", pairs).unwrap();
+        lexicon
+            .add(
+                LexiconKind::Frequencies,
+                "fr",
+                vec![("ox".into(), "120".into())],
+            )
+            .unwrap();
+        let ox = lexicon.commonness("ox", ["fr", "en"], 1);
+        assert_eq!(ox, Commonness::Listed { zipf_centis: 350 });
+        assert!(lexicon.commonness("the", ["en"], 1) > ox);
+        let rare = lexicon.commonness("zyzzyva", ["en", "fr"], 40);
+        assert_eq!(rare, Commonness::Unlisted { dictionaries: 40 });
+        assert!(rare < lexicon.commonness("ox", ["fr"], 1));
+        assert!(rare > lexicon.commonness("zyzzyva", ["en"], 2));
+        assert!(lexicon
+            .add(
+                LexiconKind::Frequencies,
+                "en",
+                vec![("x".into(), "high".into())]
+            )
+            .is_err());
+    }
+}
