@@ -89,6 +89,14 @@ pub struct Entry {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     #[graphql(skip)]
     pub audio_urls: Option<AudioUrls>,
+    /// Found through an inflected form: the lemma's headword that was used
+    /// (`go` for `went`). REST gives it as `meta.lemma`, GraphQL as a field.
+    #[serde(skip)]
+    pub lemma: Option<String>,
+    /// Found through an inflected form: the word as asked (`went`). REST
+    /// gives it as `meta.inflection`, GraphQL as a field.
+    #[serde(skip)]
+    pub inflection: Option<String>,
 }
 
 #[async_graphql::ComplexObject]

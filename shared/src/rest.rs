@@ -191,9 +191,15 @@ async fn entry(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
 async fn entry_by_word(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
     let source = validate_dictionary_id("source", req.path("source"))?;
     let word = validate_text("word", req.path("word"), MAX_QUERY_CHARS)?;
-    Ok(Reply::json(
-        service::entry_by_word(app, &source, &word).await?,
-    ))
+    let entry = service::entry_by_word(app, &source, &word).await?;
+    let (lemma, inflection) = (entry.lemma.clone(), entry.inflection.clone());
+    let mut reply = Reply::json(entry);
+    if let (Some(lemma), Some(inflection)) = (lemma, inflection) {
+        reply = reply
+            .with_meta("lemma", lemma)
+            .with_meta("inflection", inflection);
+    }
+    Ok(reply)
 }
 
 async fn thesaurus(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {

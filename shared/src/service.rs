@@ -42,40 +42,54 @@ async fn stored_entry_by_id(app: &App, source: &str, id: &str) -> Result<StoredE
 const SUGGESTIONS: usize = 5;
 
 /// Entry by word: exact headword, else case-insensitive, else folded; among
-/// several, the lemma, then the lowest id. A miss suggests up to 5 headwords of
-/// the dictionary, typo-tolerant.
+/// several, the lemma, then the lowest id. Then, for an inflected form, its
+/// lemmas in the dictionary (most common first): the entry found carries
+/// `lemma` and `inflection`. A miss suggests up to 5 headwords of the
+/// dictionary, typo-tolerant. Only a miss reads the snapshot.
 pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry, ApiError> {
     let candidates = app.store.entries_with_folded_word(source, word).await?;
-    match choose_entry_for_word(candidates, word) {
-        Some(stored) => with_audio_urls(app, stored).await,
-        None => {
-            app.store.dictionary(source).await?;
-            Err(ApiError::EntryNotFound {
-                suggestions: suggestions(app, source, word).await?,
-            })
+    if let Some(stored) = choose_entry_for_word(candidates, word) {
+        return with_audio_urls(app, stored).await;
+    }
+    let dictionary = app.store.dictionary(source).await?;
+    let snapshot = app.store.snapshot(Needs::default()).await?;
+    let index = &snapshot.index;
+    let lemmas = index
+        .lemmas(&fold(word))
+        .into_iter()
+        .filter(|l| l.lang == dictionary.source_lang && index.dictionary_has_term(source, l.term));
+    for lemma in lemmas {
+        let term = index.term(lemma.term);
+        let candidates = app.store.entries_with_folded_word(source, term).await?;
+        if let Some(stored) = choose_entry_for_word(candidates, term) {
+            let mut entry = with_audio_urls(app, stored).await?;
+            entry.lemma = Some(entry.word.clone());
+            entry.inflection = Some(word.to_string());
+            return Ok(entry);
         }
     }
+    Err(ApiError::EntryNotFound {
+        suggestions: suggestions(index, source, word)?,
+    })
 }
 
 /// Typo-tolerant headwords of the dictionary, from the index snapshot.
-async fn suggestions(app: &App, source: &str, word: &str) -> Result<Vec<String>, ApiError> {
+fn suggestions(index: &Index, source: &str, word: &str) -> Result<Vec<String>, ApiError> {
     let folded = fold(word);
     if folded.is_empty() {
         return Ok(Vec::new());
     }
     let rule = MatchRule::new(&folded, MatchType::Prefix, true);
-    let snapshot = app.store.snapshot(Needs::default()).await?;
     let filters = Filters {
         source: Some(source),
         ..Filters::default()
     };
-    let hits = snapshot
-        .index
+    let hits = index
         .search(None, &rule, &filters, 0, 10 * SUGGESTIONS)
         .map_err(internal)?;
     let mut words: Vec<String> = Vec::new();
     for &ordinal in &hits.ordinals {
-        let word = snapshot.index.word(ordinal);
+        let word = index.word(ordinal);
         if words.len() < SUGGESTIONS && !words.iter().any(|w| w == word) {
             words.push(word.to_string());
         }
@@ -308,7 +322,10 @@ pub fn choose_audio(audio: &[StoredAudio], format: Option<AudioFormat>) -> Optio
 }
 
 /// Related words of `word` across dictionaries, filtered by `lang` and
-/// `source`, ordered by relationship type, then dictionary, then word.
+/// `source`, ordered by relationship type, then dictionary, then word. A word
+/// with no links (after the filters) that is an inflected form has its
+/// lemmas' links, each lemma's from dictionaries of the form's language;
+/// only then is the snapshot read, and the lemmas' partitions at once.
 pub async fn thesaurus(
     app: &App,
     word: &str,
@@ -317,7 +334,34 @@ pub async fn thesaurus(
 ) -> Result<Vec<ThesaurusItem>, ApiError> {
     let (links, checked) = tokio::join!(app.store.thesaurus(word), check_source(app, source));
     checked?;
-    Ok(filter_and_order_links(links?, lang, source))
+    let links = filter_and_order_links(links?, lang, source);
+    if !links.is_empty() {
+        return Ok(links);
+    }
+    let snapshot = app.store.snapshot(Needs::default()).await?;
+    let lemmas: Vec<(String, String)> = snapshot
+        .index
+        .lemmas(&fold(word))
+        .into_iter()
+        .map(|l| (snapshot.index.term(l.term).to_string(), l.lang.to_string()))
+        .collect();
+    let reads = lemmas.iter().map(|(term, lang)| async move {
+        let links = app.store.thesaurus(term).await?;
+        Ok::<_, ApiError>(
+            links
+                .into_iter()
+                .filter(move |link| &link.source_lang == lang),
+        )
+    });
+    let mut found: Vec<ThesaurusItem> = Vec::new();
+    for links in futures::future::try_join_all(reads).await? {
+        for link in links {
+            if !found.contains(&link) {
+                found.push(link);
+            }
+        }
+    }
+    Ok(filter_and_order_links(found, lang, source))
 }
 
 pub fn filter_and_order_links(
