@@ -334,6 +334,46 @@ pub async fn all_entries() -> Vec<OracleEntry> {
     }
 }
 
+/// The lexicon the stack's index was built with (forms and frequencies of
+/// every language), read as `dictadmin index` reads it, for the oracles.
+pub async fn stored_lexicon() -> shared::search::lexicon::Lexicon {
+    use shared::items;
+    let (clients, config) = stack_clients().await;
+    let partition = |pk: String| {
+        clients
+            .dynamodb
+            .query()
+            .table_name(&config.entries_table)
+            .key_condition_expression("pk = :pk")
+            .expression_attribute_values(":pk", aws_sdk_dynamodb::types::AttributeValue::S(pk))
+            .send()
+    };
+    let mut lexicon = shared::search::lexicon::Lexicon::default();
+    let listing = partition(items::LEXICON_PK.to_string())
+        .await
+        .expect("query");
+    for item in listing.items.unwrap_or_default() {
+        let list = items::lexicon_list_from_item(&item).expect("a lexicon list");
+        let mut chunks: Vec<(usize, usize, Vec<u8>)> =
+            partition(items::lexicon_pk(list.kind, &list.lang))
+                .await
+                .expect("query")
+                .items
+                .unwrap_or_default()
+                .iter()
+                .map(|item| items::manifest_chunk_from_item(item).expect("a chunk"))
+                .collect();
+        let expected = chunks.iter().find(|c| c.0 == 0).map_or(0, |c| c.1);
+        chunks.retain(|c| c.1 == expected && c.0 < expected);
+        chunks.sort_by_key(|c| c.0);
+        for (_, _, bytes) in chunks {
+            let pairs = shared::search::lexicon::decode_chunk(&bytes).expect("a chunk");
+            lexicon.add(list.kind, &list.lang, pairs).expect("pairs");
+        }
+    }
+    lexicon
+}
+
 /// One DynamoDB request as sent: its operation name and its JSON body.
 #[derive(Debug, Clone)]
 pub struct DynamoCall {

@@ -288,16 +288,9 @@ async fn an_entry_stored_with_only_the_single_audio_key_still_plays() {
             target_lang: Some("en".into()),
             dictionary_id: "freedict-fra-eng".into(),
             dictionary_name: "French–English".into(),
-            part_of_speech: None,
-            phonetic: None,
-            translations: vec![],
-            synonyms: vec![],
-            antonyms: vec![],
-            examples: vec![],
             has_audio: true,
-            audio_url: None,
             audio_formats: vec!["spx".into()],
-            audio_urls: None,
+            ..Default::default()
         },
         is_lemma: true,
         audio: vec![shared::model::StoredAudio {

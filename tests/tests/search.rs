@@ -2,11 +2,13 @@
 //! decisions.md ("Matching and ranking"), checked against an oracle that scans
 //! every entry of DynamoDB Local and applies the rules naively.
 
-use blackbox::{all_entries, enc, get_demo, OracleEntry};
+use blackbox::{all_entries, enc, get_demo, stored_lexicon, OracleEntry};
 use serde_json::Value;
 use shared::fold::fold;
 use shared::search::distance::{edit_distance, prefix_edit_distance};
-use std::collections::HashSet;
+use shared::search::lexicon::Lexicon;
+use std::cmp::Reverse;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Default)]
 struct Query {
@@ -52,8 +54,8 @@ impl Query {
     }
 
     /// The expected results, in order: the rules of decisions.md applied to
-    /// every entry.
-    fn expected(&self, entries: &[OracleEntry]) -> Vec<String> {
+    /// every entry, with the lexicon the index was built with.
+    fn expected(&self, entries: &[OracleEntry], lexicon: &Lexicon) -> Vec<String> {
         let q: Vec<char> = fold(self.q).chars().collect();
         let qs: String = q.iter().collect();
         let edits = match (self.fuzzy && self.match_type != "contains", q.len()) {
@@ -61,9 +63,8 @@ impl Query {
             (_, 4..=7) => 1,
             _ => 2,
         };
-        // (tier, distance, length, folded, dictionary, id) and the result's name.
-        type Ranked = ((u8, usize, usize, String, String, String), String);
-        let mut ranked: Vec<Ranked> = entries
+        let commonness = commonness(entries, lexicon);
+        let admitted: Vec<&OracleEntry> = entries
             .iter()
             .filter(|e| self.source.is_none_or(|s| e.dictionary == s))
             .filter(|e| {
@@ -77,45 +78,102 @@ impl Query {
                 self.pos
                     .is_none_or(|p| e.pos.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(p)))
             })
-            .filter_map(|e| {
-                let f = fold(&e.word);
-                let w: Vec<char> = f.chars().collect();
-                let literal = match self.match_type {
-                    "exact" => f == qs,
-                    "prefix" => f.starts_with(&qs),
-                    _ => f.contains(&qs),
-                };
-                let rank = if f == qs {
-                    (0, 0)
-                } else if literal {
-                    (1, 0)
-                } else if edits > 0 {
-                    let d = if self.match_type == "exact" {
-                        edit_distance(&q, &w)
-                    } else {
-                        prefix_edit_distance(&q, &w, edits)
-                    };
-                    if d > edits {
-                        return None;
-                    }
-                    (2, d)
-                } else {
-                    return None;
-                };
-                let key = (
-                    rank.0,
-                    rank.1,
-                    w.len(),
-                    f,
-                    e.dictionary.clone(),
-                    e.id.clone(),
-                );
-                Some((key, format!("{}/{}", e.dictionary, e.id)))
-            })
             .collect();
+        // (tier, commonness, length, folded, dictionary, id) and the result's
+        // name. Tiers: 0 exact, 1 literal, 2 lemma, 2 + distance typo, 9 the
+        // extra edit.
+        type Ranked = (
+            (usize, Reverse<(bool, u16)>, usize, String, String, String),
+            String,
+        );
+        let tier = |e: &OracleEntry, edits: usize| -> Option<usize> {
+            let f = fold(&e.word);
+            let w: Vec<char> = f.chars().collect();
+            let literal = match self.match_type {
+                "exact" => false,
+                "prefix" => f.starts_with(&qs),
+                _ => f.contains(&qs),
+            };
+            if f == qs {
+                return Some(0);
+            }
+            if literal {
+                return Some(1);
+            }
+            if self.match_type == "contains" {
+                return None;
+            }
+            let lemma = lexicon
+                .forms
+                .get(&e.source_lang)
+                .and_then(|forms| forms.get(&qs))
+                .is_some_and(|lemmas| lemmas.contains(&f));
+            if lemma {
+                return Some(2);
+            }
+            if edits == 0 {
+                return None;
+            }
+            let d = if self.match_type == "exact" {
+                edit_distance(&q, &w)
+            } else {
+                prefix_edit_distance(&q, &w, edits)
+            };
+            (d <= edits).then_some(2 + d)
+        };
+        let rank = |e: &OracleEntry, tier: usize| -> Ranked {
+            let f = fold(&e.word);
+            let key = (
+                tier,
+                Reverse(commonness[&f]),
+                f.chars().count(),
+                f,
+                e.dictionary.clone(),
+                e.id.clone(),
+            );
+            (key, format!("{}/{}", e.dictionary, e.id))
+        };
+        let mut ranked: Vec<Ranked> = admitted
+            .iter()
+            .filter_map(|e| tier(e, edits).map(|t| rank(e, t)))
+            .collect();
+        let headwords: HashSet<&String> = ranked.iter().map(|r| &r.0 .3).collect();
+        if edits > 0 && q.len() >= 5 && headwords.len() < 5 {
+            let further: Vec<Ranked> = admitted
+                .iter()
+                .filter(|e| tier(e, edits + 1) == Some(2 + edits + 1))
+                .map(|e| rank(e, 9))
+                .collect();
+            ranked.extend(further);
+        }
         ranked.sort();
         ranked.into_iter().map(|(_, id)| id).collect()
     }
+}
+
+/// Every folded headword's commonness by decisions.md, over every entry:
+/// (listed in a frequency list of one of its dictionaries' languages, the
+/// highest frequency there or else its number of dictionaries).
+fn commonness(entries: &[OracleEntry], lexicon: &Lexicon) -> HashMap<String, (bool, u16)> {
+    let mut seen: HashMap<String, (HashSet<&str>, HashSet<&str>)> = HashMap::new();
+    for e in entries {
+        let (langs, dictionaries) = seen.entry(fold(&e.word)).or_default();
+        langs.insert(&e.source_lang);
+        dictionaries.insert(&e.dictionary);
+    }
+    seen.into_iter()
+        .map(|(term, (langs, dictionaries))| {
+            let listed = langs
+                .iter()
+                .filter_map(|l| lexicon.frequencies.get(*l)?.get(&term).copied())
+                .max();
+            let c = match listed {
+                Some(centis) => (true, centis),
+                None => (false, dictionaries.len() as u16),
+            };
+            (term, c)
+        })
+        .collect()
 }
 
 /// Every result of a query, paged through with `limit`, and the totals seen.
@@ -158,6 +216,11 @@ async fn search_words(path: &str) -> Vec<String> {
 #[tokio::test]
 async fn every_match_type_filter_and_order_agrees_with_a_scan() {
     let entries = all_entries().await;
+    let lexicon = stored_lexicon().await;
+    assert!(
+        !lexicon.forms.is_empty() && !lexicon.frequencies.is_empty(),
+        "the fixture's lexicon is stored"
+    );
     assert!(entries.len() > 1000, "the fixture is imported");
     let mut queries = Vec::new();
     for (q, match_type) in [
@@ -232,7 +295,7 @@ async fn every_match_type_filter_and_order_agrees_with_a_scan() {
     queries.extend(filtered("e", "contains"));
 
     for query in &queries {
-        let expected = query.expected(&entries);
+        let expected = query.expected(&entries, &lexicon);
         let (got, totals) = page_through(query, 100).await;
         assert_eq!(got, expected, "{query:?}");
         assert_eq!(
