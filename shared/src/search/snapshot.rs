@@ -502,6 +502,17 @@ impl Index {
             .collect()
     }
 
+    /// Every inflected form the snapshot knows, alphabetically (for tools
+    /// that draw forms at random, such as the latency benchmark).
+    pub fn forms(&self) -> Vec<String> {
+        let mut forms = Vec::with_capacity(self.forms.index.len());
+        let mut stream = self.forms.index.stream();
+        while let Some((form, _)) = fst::Streamer::next(&mut stream) {
+            forms.push(String::from_utf8_lossy(form).into_owned());
+        }
+        forms
+    }
+
     /// The entries of a lemma in the dictionaries of its language.
     pub(super) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
         let l = self

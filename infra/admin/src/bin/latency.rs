@@ -143,6 +143,35 @@ async fn main() {
         )
     };
     let entry = &entry;
+    // Inflected forms that are no headword of a dictionary that has their
+    // (most common) lemma, with that dictionary: entry by word answers them
+    // through the lemma.
+    let inflected: Vec<(String, String)> = d1
+        .index
+        .forms()
+        .into_iter()
+        .filter_map(|form| {
+            let lemma = *d1.index.lemmas(&form).first()?;
+            let dictionary = d1
+                .index
+                .term_entries(lemma.term)
+                .map(|o| d1.index.dictionary(o))
+                .find(|d| d.source_lang == lemma.lang)?
+                .id
+                .clone();
+            let literal = d1
+                .index
+                .term_number(&form)
+                .is_some_and(|t| d1.index.dictionary_has_term(&dictionary, t));
+            (!literal).then_some((dictionary, form))
+        })
+        .collect();
+    assert!(!inflected.is_empty(), "the stack holds inflected forms");
+    let inflected = &inflected;
+    let form = move || {
+        let n = d1.rng.borrow_mut().random_range(0..inflected.len());
+        inflected[n].clone()
+    };
     let a = &app;
     let lang_of = move |o: u32| LangFilter::parse(&d1.index.dictionary(o).source_lang).ok();
 
@@ -218,6 +247,16 @@ async fn main() {
             }),
         ),
         (
+            "entry by word, an inflected form (lemma hit)",
+            Box::new(move || {
+                let (d, word) = form();
+                Box::pin(async move {
+                    let entry = service::entry_by_word(a, &d, &word).await.unwrap();
+                    assert!(entry.lemma.is_some(), "{d} {word}");
+                })
+            }),
+        ),
+        (
             "thesaurus",
             Box::new(|| {
                 let (_, _, word) = entry();
@@ -237,6 +276,10 @@ async fn main() {
         searching(
             "search exact (fuzzy=false)",
             Box::new(|| search(&d1.word(1, 64).1, MatchType::Exact, false)),
+        ),
+        searching(
+            "search exact, an inflected form (fuzzy=false)",
+            Box::new(move || search(&form().1, MatchType::Exact, false)),
         ),
         searching(
             "search exact, 1 typo (5-7 letters)",
