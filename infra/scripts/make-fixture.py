@@ -143,6 +143,46 @@ def mythes_subset(src, out_file, words):
     out_file.write_bytes(b"\n".join(kept) + b"\n")
 
 
+# WordNet's exception lists (inflected form, lemmas): the lines of the lemmas
+# kept above and of the irregular forms the tests name (went, geese, mice,
+# better), lines unchanged.
+WORDNET_EXC_LEMMAS = set(WORDNET_LEMMAS) | {"go", "goose", "mouse", "well"}
+
+
+def wordnet_exc_subset(src, out):
+    for name in WORDNET_FILES:
+        lines = (src / f"{name}.exc").read_bytes().decode("utf-8").splitlines(keepends=True)
+        kept = [line for line in lines if WORDNET_EXC_LEMMAS & set(line.split()[1:])]
+        (out / f"{name}.exc").write_text("".join(kept), encoding="utf-8")
+
+
+# Hunspell dictionaries, for the inflected forms of French, German and
+# Spanish: the .aff whole (every affix rule may be needed) and, of the .dic,
+# its first line (the stem count, a size hint), German's header and every
+# line of the stems the tests and the other dictionaries name, unchanged.
+HUNSPELL = {
+    "hunspell-fr-classical": ("fr", ["cheval", "maison", "allée", "aller", "école", "chat", "chien", "bon",
+                                     "mauvais", "eau", "livre", "être", "écrire", "grand"]),
+    "hunspell-de-de": ("de_DE", ["Haus", "Hund", "Schule", "gut", "Straße", "Katze", "Wasser", "Buch",
+                                 "Bank", "schlecht", "groß"]),
+    "hunspell-es": ("es_ES", ["casa", "bueno", "malo", "escuela", "niño", "grande"]),
+}
+
+
+def hunspell_subset(src, name, stems, out):
+    shutil.copy(src / f"{name}.aff", out / f"{name}.aff")
+    lines = (src / f"{name}.dic").read_bytes().decode("utf-8").splitlines(keepends=True)
+    wanted = set(stems)
+
+    def stem(line):
+        fields = line.split("/")[0].split()
+        return fields[0] if fields else None
+
+    kept = [lines[0]] + [line for line in lines[1:] if line.startswith("\t") or stem(line) in wanted]
+    (out / f"{name}.dic").write_text("".join(kept), encoding="utf-8")
+    return len(kept) - 1
+
+
 GCIDE = (["Able", "Good", "Bad", "Bank", "Banc", "naive", "House", "School", "Water", "Book", "Cafe",
           "Happy", "Sad", "Dog", "Cat"], 4000)
 
@@ -200,7 +240,8 @@ def wordfreq_excerpts():
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        packages = [f"dict-freedict-{pair}" for pair in FREEDICT] + ["wordnet-base", "dict-gcide"] + list(MYTHES)
+        packages = ([f"dict-freedict-{pair}" for pair in FREEDICT] + ["wordnet-base", "dict-gcide"] + list(MYTHES)
+                    + list(HUNSPELL))
         subprocess.run(["apt-get", "download", *packages], cwd=tmp, check=True)
         for deb in tmp.glob("*.deb"):
             subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp / "x")], check=True)
@@ -225,6 +266,7 @@ def main():
         shutil.rmtree(wordnet, ignore_errors=True)
         wordnet.mkdir(parents=True)
         wordnet_subset(tmp / "x/usr/share/wordnet", wordnet)
+        wordnet_exc_subset(tmp / "x/usr/share/wordnet", wordnet)
         shutil.copy(tmp / "x/usr/share/doc/wordnet-base/copyright", wordnet / "COPYRIGHT.debian")
         print("wordnet:", sum(1 for _ in (wordnet / "data.noun").open()), "noun data lines")
         mythes = OUT / "mythes"
@@ -237,6 +279,16 @@ def main():
             target = "mythes-de.copyright" if package == "mythes-de" else "libreoffice-dictionaries.copyright"
             shutil.copy(tmp / f"x/usr/share/doc/{package}/copyright", mythes / target)
         print("mythes:", sorted(p.name for p in mythes.glob("*.dat")))
+        hunspell = OUT / "hunspell"
+        shutil.rmtree(hunspell, ignore_errors=True)
+        hunspell.mkdir(parents=True)
+        for package, (name, stems) in HUNSPELL.items():
+            count = hunspell_subset(tmp / "x/usr/share/hunspell", name, stems, hunspell)
+            # hunspell-es comes from libreoffice-dictionaries, whose copyright
+            # file is mythes/libreoffice-dictionaries.copyright already.
+            if package != "hunspell-es":
+                shutil.copy(tmp / f"x/usr/share/doc/{package}/copyright", hunspell / f"{package}.copyright")
+            print(f"hunspell {name}: {count} .dic lines")
     wordfreq_excerpts()
 
 
