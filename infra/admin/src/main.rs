@@ -11,6 +11,7 @@ mod import;
 mod index;
 mod keys;
 mod languages;
+mod lexicon;
 mod limits;
 mod prune;
 mod query;
@@ -81,6 +82,45 @@ enum Command {
     Keys {
         #[command(subcommand)]
         action: KeyAction,
+    },
+    /// Store a language's inflected forms or word frequencies for the index
+    /// (run `dictadmin index` afterwards).
+    Lexicon {
+        /// Read and convert the source, print counts and a sample, write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Where the list comes from, as the listing record says (each
+        /// source has a default).
+        #[arg(long)]
+        origin: Option<String>,
+        #[command(subcommand)]
+        source: LexiconSource,
+    },
+}
+
+#[derive(Subcommand)]
+enum LexiconSource {
+    /// English forms from WordNet 3.0's exception lists and morphy's rules,
+    /// in a directory (for example /usr/share/wordnet).
+    WordnetForms { dir: PathBuf },
+    /// Forms from a Hunspell dictionary, expanded by Hunspell's `unmunch`
+    /// and stemmed by `hunspell -s` (both on PATH).
+    HunspellForms {
+        #[arg(long)]
+        lang: String,
+        /// The dictionary's licence, as its package states it (MPL-2.0, GPL-2.0-or-later…).
+        #[arg(long)]
+        licence: String,
+        aff: PathBuf,
+        dic: PathBuf,
+    },
+    /// Word frequencies: `word<TAB>zipf` lines, as infra/scripts/wordfreq.sh writes them.
+    Wordfreq {
+        #[arg(long)]
+        lang: String,
+        #[arg(long, default_value = "CC-BY-SA-4.0")]
+        licence: String,
+        tsv: PathBuf,
     },
 }
 
@@ -268,7 +308,84 @@ async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Keys { action } => run_keys(&clients.dynamodb, &config.keys_table, action).await,
+        Command::Lexicon {
+            dry_run,
+            origin,
+            source,
+        } => {
+            run_lexicon(
+                &clients.dynamodb,
+                &config.entries_table,
+                dry_run,
+                origin,
+                source,
+            )
+            .await
+        }
     }
+}
+
+/// Pairs a dry run prints.
+const LEXICON_SAMPLE: usize = 12;
+
+async fn run_lexicon(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    dry_run: bool,
+    origin: Option<String>,
+    source: LexiconSource,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let mut lexicon = match source {
+        LexiconSource::WordnetForms { dir } => lexicon::wordnet_forms::read(&dir),
+        LexiconSource::HunspellForms {
+            lang,
+            licence,
+            aff,
+            dic,
+        } => {
+            let origin = format!("Hunspell dictionary {}", aff.display());
+            lexicon::hunspell_forms::read(&lang, &aff, &dic, origin, licence)
+        }
+        LexiconSource::Wordfreq { lang, licence, tsv } => {
+            lexicon::wordfreq::read(&lang, &tsv, "wordfreq".to_string(), licence)
+        }
+    }
+    .map_err(|e| e.to_string())?;
+    if let Some(origin) = origin {
+        lexicon.list.origin = origin;
+    }
+    let read_in = started.elapsed().as_secs_f64();
+    let list = &lexicon.list;
+    let name = format!("{} {}", list.kind.name(), list.lang);
+    if dry_run {
+        let chunks = lexicon.chunk_items().map_err(|e| e.to_string())?;
+        let bytes: usize = chunks.iter().map(limits::item_size).sum();
+        println!(
+            "{name}: {} pairs, {} chunks, {bytes} bytes, read in {read_in:.1} s (dry run: nothing written)",
+            list.count,
+            chunks.len()
+        );
+        for (a, b) in lexicon.sample(LEXICON_SAMPLE) {
+            println!("  {a}\t{b}");
+        }
+        return Ok(());
+    }
+    let stored = lexicon::store(client, table, &lexicon)
+        .await
+        .map_err(|e| e.to_string())?;
+    println!(
+        "stored {name}: {} pairs in {} chunks ({} bytes), read in {read_in:.1} s, stored in {:.1} s{}",
+        list.count,
+        stored.chunks,
+        stored.bytes,
+        started.elapsed().as_secs_f64() - read_in,
+        match stored.leftovers_deleted {
+            0 => String::new(),
+            n => format!("; deleted {n} chunks of the previous list"),
+        }
+    );
+    Ok(())
 }
 
 /// At most this many skipped articles are listed one per line; the count

@@ -1,0 +1,292 @@
+//! The forms of the real, complete sources, as `make up` stores them: WordNet
+//! 3.0 (`wordnet-base`) and the Hunspell dictionaries of `hunspell-fr-classical`,
+//! `hunspell-de-de` and `hunspell-es`, unpacked by infra/scripts/lib.sh
+//! (`fetch_default_data`) into `.local/data/root`, stemmed by the Hunspell
+//! tools it unpacks into `.tools/hunspell` (`hunspell_tools`). They are
+//! ignored by a plain `cargo test`; infra/scripts/test.sh downloads the data
+//! and the tools, then runs them (`cargo test -p admin lexicon::real_data --
+//! --ignored`). Without the data they fail, saying how to get it.
+//!
+//! Each test names forms a reader searches for and the lemma they must
+//! resolve to; the lists are of the data as it is (German's dictionary lists
+//! most umlaut plurals, `Bücher`, `Männer`, as words of their own, so only
+//! the ones its affix rules make are named).
+
+use super::{hunspell_forms, wordnet_forms, Lexicon};
+use shared::fold::fold;
+use std::path::{Path, PathBuf};
+
+/// Where the Debian packages are unpacked: LEXICON_DATA_ROOT, else the
+/// repository's `.local/data/root`.
+fn data_root() -> PathBuf {
+    std::env::var_os("LEXICON_DATA_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.local/data/root"))
+}
+
+fn share(path: &str) -> PathBuf {
+    let path = data_root().join("usr/share").join(path);
+    assert!(
+        path.exists(),
+        "{}: missing. The real-data tests read the Debian packages that \
+         infra/scripts/test.sh downloads (lib.sh fetch_default_data); run it, \
+         or `bash -c '. infra/scripts/lib.sh && fetch_default_data'`, with network access",
+        path.display()
+    );
+    path
+}
+
+fn hunspell(lang: &str, name: &str) -> Lexicon {
+    let dir = share("hunspell");
+    hunspell_forms::read(
+        lang,
+        &dir.join(format!("{name}.aff")),
+        &dir.join(format!("{name}.dic")),
+        String::new(),
+        String::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every `(form, lemma)` is a pair of the list (both folded as the list is);
+/// all that are missing are named at once.
+fn assert_resolves(lexicon: &Lexicon, expected: &[(&str, &str)], at_least: usize) {
+    assert!(expected.len() >= at_least, "at least {at_least} forms");
+    let missing: Vec<String> = expected
+        .iter()
+        .filter(|(form, lemma)| {
+            lexicon
+                .pairs
+                .binary_search(&(fold(form), fold(lemma)))
+                .is_err()
+        })
+        .map(|(form, lemma)| format!("{form} → {lemma}"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} of {} forms of {} do not resolve: {}",
+        missing.len(),
+        expected.len(),
+        lexicon.list.lang,
+        missing.join(", ")
+    );
+    assert!(lexicon.pairs.iter().all(|(form, lemma)| form != lemma));
+    assert!(lexicon.pairs.windows(2).all(|w| w[0] < w[1]));
+}
+
+/// No pair maps `form` to `lemma`.
+fn assert_not(lexicon: &Lexicon, form: &str, lemma: &str) {
+    assert!(
+        lexicon
+            .pairs
+            .binary_search(&(fold(form), fold(lemma)))
+            .is_err(),
+        "{form} → {lemma} should not be a pair"
+    );
+}
+
+#[test]
+#[ignore = "needs the Debian data: infra/scripts/test.sh downloads it and runs this"]
+fn english_forms_from_wordnet() {
+    let lexicon = wordnet_forms::read(&share("wordnet")).unwrap();
+    assert_resolves(
+        &lexicon,
+        &[
+            // Irregular verbs (verb.exc).
+            ("went", "go"),
+            ("gone", "go"),
+            ("ran", "run"),
+            ("ate", "eat"),
+            ("eaten", "eat"),
+            ("saw", "see"),
+            ("seen", "see"),
+            ("took", "take"),
+            ("brought", "bring"),
+            ("thought", "think"),
+            ("written", "write"),
+            ("sang", "sing"),
+            ("flew", "fly"),
+            // Irregular plurals (noun.exc).
+            ("geese", "goose"),
+            ("mice", "mouse"),
+            ("feet", "foot"),
+            ("teeth", "tooth"),
+            ("children", "child"),
+            ("oxen", "ox"),
+            // Regular plurals (morphy's noun rules).
+            ("houses", "house"),
+            ("cats", "cat"),
+            ("boxes", "box"),
+            ("churches", "church"),
+            ("dishes", "dish"),
+            ("women", "woman"),
+            // -ies and -ves.
+            ("cities", "city"),
+            ("babies", "baby"),
+            ("carries", "carry"),
+            ("wolves", "wolf"),
+            ("knives", "knife"),
+            ("leaves", "leaf"),
+            ("halves", "half"),
+            // Comparatives and superlatives (adj.exc and morphy's rules).
+            ("better", "good"),
+            ("better", "well"),
+            ("best", "good"),
+            ("worse", "bad"),
+            ("happier", "happy"),
+            ("smaller", "small"),
+            ("largest", "large"),
+            ("bigger", "big"),
+            ("hottest", "hot"),
+            // Doubled consonants: verb.exc, and the rule for what it leaves out.
+            ("running", "run"),
+            ("stopped", "stop"),
+            ("planning", "plan"),
+            ("sitting", "sit"),
+            ("blogged", "blog"),
+            ("spamming", "spam"),
+            // Regular verbs (morphy's verb rules, and ied).
+            ("walked", "walk"),
+            ("making", "make"),
+            ("seeing", "see"),
+            ("passes", "pass"),
+            ("partied", "party"),
+            ("looked up", "look up"),
+        ],
+        40,
+    );
+    assert_not(&lexicon, "runing", "run");
+    assert_not(&lexicon, "boxs", "box");
+    assert_not(&lexicon, "makeing", "make");
+    assert!(lexicon.list.count > 150_000, "{} pairs", lexicon.list.count);
+}
+
+#[test]
+#[ignore = "needs the Debian data: infra/scripts/test.sh downloads it and runs this"]
+fn french_forms_from_hunspell_fr_classical() {
+    let lexicon = hunspell("fr", "fr");
+    assert_resolves(
+        &lexicon,
+        &[
+            ("chevaux", "cheval"),
+            ("maisons", "maison"),
+            ("allées", "allée"),
+            ("allées", "aller"),
+            ("allons", "aller"),
+            ("irai", "aller"),
+            ("journaux", "journal"),
+            ("animaux", "animal"),
+            ("travaux", "travail"),
+            ("grandes", "grand"),
+            ("belles", "beau"),
+            ("écoles", "école"),
+            ("mangeâmes", "manger"),
+            ("finissons", "finir"),
+            ("fait", "faire"),
+            ("prises", "prendre"),
+            ("vendons", "vendre"),
+            ("chantait", "chanter"),
+        ],
+        15,
+    );
+    // Elisions are not headword forms.
+    assert!(lexicon.pairs.iter().all(|(form, _)| !form.contains('\'')));
+    assert!(lexicon.list.count > 300_000, "{} pairs", lexicon.list.count);
+}
+
+#[test]
+#[ignore = "needs the Debian data: infra/scripts/test.sh downloads it and runs this"]
+fn german_forms_from_hunspell_de_de() {
+    let lexicon = hunspell("de", "de_DE");
+    assert_resolves(
+        &lexicon,
+        &[
+            ("Häuser", "Haus"),
+            ("Häusern", "Haus"),
+            ("Hunde", "Hund"),
+            ("Hunden", "Hund"),
+            ("Kinder", "Kind"),
+            ("Frauen", "Frau"),
+            ("Tage", "Tag"),
+            ("Bäume", "Baum"),
+            ("Tische", "Tisch"),
+            ("Straßen", "Straße"),
+            ("Wassers", "Wasser"),
+            ("schönsten", "schön"),
+            ("spielte", "spielen"),
+            ("machst", "machen"),
+            ("Freunde", "Freund"),
+            ("Autos", "Auto"),
+            ("Jahre", "Jahr"),
+            ("Bilder", "Bild"),
+            ("kleineren", "klein"),
+        ],
+        15,
+    );
+    // Compound fragments (`-Aachen`) are not forms.
+    assert!(lexicon
+        .pairs
+        .iter()
+        .all(|(form, _)| !form.starts_with('-') && !form.ends_with('-')));
+    assert!(lexicon.list.count > 200_000, "{} pairs", lexicon.list.count);
+}
+
+#[test]
+#[ignore = "needs the Debian data: infra/scripts/test.sh downloads it and runs this"]
+fn spanish_forms_from_hunspell_es() {
+    let lexicon = hunspell("es", "es_ES");
+    assert_resolves(
+        &lexicon,
+        &[
+            ("casas", "casa"),
+            ("perros", "perro"),
+            ("niños", "niño"),
+            ("ciudades", "ciudad"),
+            ("libros", "libro"),
+            ("mujeres", "mujer"),
+            ("luces", "luz"),
+            ("árboles", "árbol"),
+            ("buenas", "bueno"),
+            ("tengo", "tener"),
+            ("hablamos", "hablar"),
+            ("comí", "comer"),
+            ("vivimos", "vivir"),
+            ("cantaba", "cantar"),
+            ("escribió", "escribir"),
+        ],
+        15,
+    );
+    assert!(lexicon.list.count > 500_000, "{} pairs", lexicon.list.count);
+}
+
+/// The committed excerpts give the forms the black-box tests search for.
+#[test]
+#[ignore = "needs Debian's Hunspell tools: infra/scripts/test.sh unpacks them and runs this"]
+fn the_fixture_excerpts_give_the_forms_the_tests_name() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/hunspell");
+    let read = |lang: &str, name: &str| {
+        hunspell_forms::read(
+            lang,
+            &dir.join(format!("{name}.aff")),
+            &dir.join(format!("{name}.dic")),
+            String::new(),
+            String::new(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert_resolves(
+        &read("fr", "fr"),
+        &[
+            ("chevaux", "cheval"),
+            ("maisons", "maison"),
+            ("allées", "allée"),
+        ],
+        3,
+    );
+    assert_resolves(
+        &read("de", "de_DE"),
+        &[("Häuser", "Haus"), ("Hunde", "Hund")],
+        2,
+    );
+    assert_resolves(&read("es", "es_ES"), &[("casas", "casa")], 1);
+}
