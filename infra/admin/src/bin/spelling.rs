@@ -82,11 +82,14 @@ struct English<'a> {
 }
 
 impl English<'_> {
-    /// Whether `folded` is the headword of an English entry.
+    /// Whether `folded` is itself the headword of an English entry (not
+    /// only an inflected form of one, which a search also matches).
     fn is_headword(&self, folded: &str) -> bool {
-        let rule = MatchRule::new(folded, MatchType::Exact, false);
-        let hits = self.index.search(None, &rule, &self.filters, 0, 1);
-        hits.expect("search").total > 0
+        self.index.term_number(folded).is_some_and(|t| {
+            self.index
+                .term_entries(t)
+                .any(|o| self.filters.admit_dictionary(self.index.dictionary(o)))
+        })
     }
 
     /// The first `n` distinct folded headwords of an exact, typo-tolerant
@@ -171,6 +174,12 @@ async fn main() {
         .await
         .expect("the stack holds an index snapshot");
     let index = &snapshot.index;
+    if index.entries() == 0 {
+        eprintln!(
+            "the stack's index snapshot is empty: import data and run `dictadmin index` first"
+        );
+        std::process::exit(1);
+    }
     let en = LangFilter::parse("en").expect("a language code");
     let english = English {
         index,
