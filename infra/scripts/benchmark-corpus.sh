@@ -2,9 +2,11 @@
 # Imports the benchmark corpus into the running local stack (`make up` first):
 # over a million entries from more than ten dictionaries, read from their
 # Debian packages, which are downloaded and unpacked into .local/corpus/ (not
-# installed), builds the search index from them and measures every read path
-# (target/release/latency). Prints each step's figures; they go to
-# docs/benchmarks.md. Resumable: run it again after an interruption.
+# installed), and the lexicon (inflected forms of English, French, German and
+# Spanish, word frequencies of the corpus' languages), builds the search index
+# from them and measures every read path (target/release/latency). Prints each
+# step's figures; they go to docs/benchmarks.md. Resumable: run it again after
+# an interruption.
 #
 #   CORPUS=core  the 12 FreeDict dictionaries and GCIDE (1.65 million entries)
 #   CORPUS=full  (default) also WordNet and four MyThes thesauri (2.1 million
@@ -24,8 +26,12 @@ packages=(
   dict-freedict-eng-ces dict-freedict-deu-fra dict-freedict-eng-fra dict-freedict-fra-eng
   dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es
 )
+# The lexicon: the Hunspell dictionaries of French, German and Spanish.
+mapfile -t -O "${#packages[@]}" packages < <(lexicon_packages | grep -v '^wordnet-base$')
 echo "==> ${#packages[@]} Debian packages"
 debian_packages "$corpus" "${packages[@]}"
+# Word frequencies of the corpus' languages (wordfreq has no Esperanto).
+"$root/infra/scripts/wordfreq.sh" "$corpus/wordfreq"
 
 cargo build --release --quiet -p admin
 admin="$target_dir/release/dictadmin"
@@ -41,6 +47,8 @@ time {
       "$share/mythes/th_de_DE_v2.dat" "$share/mythes/th_es_ES_v2.dat"
   fi
 }
+echo "==> lexicon: inflected forms of en, fr, de, es and word frequencies"
+time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/wordfreq" en fr de es ja hu fi cs
 time "$admin" index
 echo "==> a cold instance's first search, three fresh processes"
 for _ in 1 2 3; do "$target_dir/release/latency" --cold; done

@@ -183,7 +183,9 @@ download_debs() {
 #   default  seven complete FreeDict dictionaries (English with French,
 #            Spanish and Italian both ways, German–Italian) and WordNet's
 #            most common words, from Debian packages downloaded into
-#            .local/data/ (see docs/data-model.md, "Default data");
+#            .local/data/ (see docs/data-model.md, "Default data"), with the
+#            lexicon: inflected forms of en, fr, de, es (WordNet, Hunspell)
+#            and wordfreq's frequencies;
 #   fixture  the small excerpts committed in data/fixture/, which the tests
 #            assert on (infra/scripts/test.sh loads this one).
 DEFAULT_FREEDICT=(eng-fra fra-eng eng-spa spa-eng eng-ita ita-eng deu-ita)
@@ -233,13 +235,80 @@ record_data_set() {
   fi
 }
 
+# The lexicon (docs/data-model.md, "Lexicon: inflected forms and word
+# frequencies"): inflected forms of English from WordNet, and of French,
+# German and Spanish from these Hunspell dictionaries of Debian 12, as
+# "language package version file licence" (the file is
+# /usr/share/hunspell/<file>.aff and .dic; the licence as the package's
+# copyright file states it).
+LEXICON_HUNSPELL=(
+  "fr hunspell-fr-classical 1:7.0-1 fr MPL-2.0"
+  "de hunspell-de-de 20161207-11 de_DE GPL-2.0-or-later"
+  "es hunspell-es 1:7.5.0-1 es_ES GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+"
+)
+# The word frequencies (wordfreq) of the default data set's languages.
+DEFAULT_FREQUENCY_LANGS=(en fr de es it)
+# Where infra/scripts/wordfreq.sh writes the wordfreq lists (<lang>.tsv).
+wordfreq_dir="$state/wordfreq/tsv"
+
+# hunspell_tools: Debian's hunspell and hunspell-tools (its unmunch), which
+# `dictadmin lexicon hunspell-forms` runs, downloaded once and unpacked into
+# .tools/hunspell (nothing is installed, no root needed), and put on PATH
+# with their library. Returns 1, having said why, if they cannot be had.
+hunspell_tools() {
+  local dir="$root/.tools/hunspell" lib
+  debian_packages "$dir" hunspell hunspell-tools libhunspell-1.7-0 >/dev/null || return 1
+  lib="$(compgen -G "$dir/root/usr/lib/*/libhunspell-1.7.so.0" | head -n 1)"
+  export PATH="$dir/root/usr/bin:$PATH"
+  export LD_LIBRARY_PATH="${lib%/*}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  if ! hunspell -v >/dev/null 2>&1; then
+    echo "the Hunspell tools of .tools/hunspell do not run:" >&2
+    hunspell -v >&2 || true
+    return 1
+  fi
+}
+
+# lexicon_packages: the Debian packages the inflected forms are made from.
+lexicon_packages() {
+  local spec
+  echo wordnet-base
+  for spec in "${LEXICON_HUNSPELL[@]}"; do cut -d' ' -f2 <<<"$spec"; done
+}
+
 # fetch_default_data: the Debian packages of the default data set, in
-# .local/data/ (downloaded once). Returns 1, having said why, if they cannot
-# be downloaded.
+# .local/data/ (downloaded once), the Hunspell tools and the wordfreq lists.
+# Returns 1, having said why, if they cannot be downloaded.
 fetch_default_data() {
-  local packages=(wordnet-base) pair
+  local packages pair
+  mapfile -t packages < <(lexicon_packages)
   for pair in "${DEFAULT_FREEDICT[@]}"; do packages+=("dict-freedict-$pair"); done
-  debian_packages "$state/data" "${packages[@]}"
+  debian_packages "$state/data" "${packages[@]}" && hunspell_tools &&
+    "$root/infra/scripts/wordfreq.sh" "$wordfreq_dir"
+}
+
+# import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR WORDFREQ_DIR LANG...: the
+# lexicon lists, before `dictadmin index` reads them: the inflected forms of
+# English (WordNet's exception lists and index files in WORDNET_DIR) and of
+# French, German and Spanish (the Hunspell dictionaries of LEXICON_HUNSPELL
+# in HUNSPELL_DIR; skipped with a warning when the Hunspell tools cannot be
+# had), and the word frequencies of each LANG (WORDFREQ_DIR/<LANG>.tsv).
+import_lexicon() {
+  local admin="$1" wordnet="$2" hunspell="$3" freq="$4" spec lang package version file licence
+  shift 4
+  "$admin" lexicon --origin "Debian package wordnet-base (Princeton WordNet 3.0): exception lists and morphy's rules" \
+    wordnet-forms "$wordnet"
+  if hunspell_tools; then
+    for spec in "${LEXICON_HUNSPELL[@]}"; do
+      read -r lang package version file licence <<<"$spec"
+      "$admin" lexicon --origin "Debian package $package $version" \
+        hunspell-forms --lang "$lang" --licence "$licence" "$hunspell/$file.aff" "$hunspell/$file.dic"
+    done
+  else
+    echo "warning: no inflected forms of French, German and Spanish: the Hunspell tools cannot be had (see above)" >&2
+  fi
+  for lang in "$@"; do
+    "$admin" lexicon --origin "wordfreq 3.1.1 (Robyn Speer et al.)" wordfreq --lang "$lang" "$freq/$lang.tsv"
+  done
 }
 
 # load_data SET: the tables and bucket of template.yaml, the dictionaries of
@@ -267,6 +336,13 @@ load_data() {
 # fixture: MP3 for English, Speex (with an MP3 rendition) for the rest.
 import_default() {
   local admin="$target_dir/debug/dictadmin" dictd="$state/data/root/usr/share/dictd" others=() pair
+  local share="$state/data/root/usr/share" lexicon_log="$state/logs/lexicon.log" lexicon_pid
+  # The lexicon is made while the dictionaries are imported: it is CPU work
+  # of its own (Hunspell stemming most of all), while an import mostly waits
+  # on DynamoDB Local. Its lines are shown once both are done.
+  import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$wordfreq_dir" \
+    "${DEFAULT_FREQUENCY_LANGS[@]}" >"$lexicon_log" 2>&1 &
+  lexicon_pid=$!
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$dictd/freedict-eng-fra"
   "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$dictd/freedict-fra-eng"
@@ -277,6 +353,12 @@ import_default() {
   "$admin" import freedict "${others[@]}"
   "$admin" import --audio-format mp3 --audio-words good,bad,happy \
     wordnet --min-tag-count "$DEFAULT_WORDNET_MIN_TAG_COUNT" "$state/data/root/usr/share/wordnet"
+  if ! wait "$lexicon_pid"; then
+    cat "$lexicon_log" >&2
+    echo "the lexicon could not be made (above; .local/logs/lexicon.log)" >&2
+    return 1
+  fi
+  cat "$lexicon_log"
 }
 
 # import_fixture: the committed excerpts of data/fixture/, which the tests
@@ -292,6 +374,7 @@ import_fixture() {
   "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
   "$admin" import mythes "$fx"/mythes/*.dat
+  import_lexicon "$admin" "$fx/wordnet" "$fx/hunspell" "$fx/wordfreq" en fr de es
 }
 
 # stack_for_tests: the running stack, as it is; or, when none runs, one

@@ -50,6 +50,13 @@ pub enum LexiconError {
     Write(#[from] WriteError),
 }
 
+/// Pairs encoded at a time. `encode_chunks` compresses what it is given,
+/// and halves it and starts again while the result is over a chunk's
+/// 350 KB: given a whole list of half a million pairs, it would compress
+/// it four times over. A pair compresses to 3 to 6 bytes, so a slice this
+/// size makes one chunk of 120 to 240 KB in one pass (and is halved if not).
+const PAIRS_PER_SLICE: usize = 40_000;
+
 /// One list, ready to store: its listing record and its pairs (sorted,
 /// distinct, folded).
 #[derive(Debug)]
@@ -69,13 +76,23 @@ impl Lexicon {
         licence: String,
         raw: impl IntoIterator<Item = Pair>,
     ) -> Self {
-        let mut pairs: Vec<Pair> = raw
+        let folded = raw.into_iter().map(|(a, b)| match kind {
+            LexiconKind::Forms => (fold(&a), fold(&b)),
+            LexiconKind::Frequencies => (fold(&a), b),
+        });
+        Self::from_folded(kind, lang, origin, licence, folded)
+    }
+
+    /// As [`Lexicon::new`], from pairs folded already.
+    pub fn from_folded(
+        kind: LexiconKind,
+        lang: &str,
+        origin: String,
+        licence: String,
+        folded: impl IntoIterator<Item = Pair>,
+    ) -> Self {
+        let mut pairs: Vec<Pair> = folded
             .into_iter()
-            .map(|(a, b)| (fold(&a), b))
-            .map(|(a, b)| match kind {
-                LexiconKind::Forms => (a, fold(&b)),
-                LexiconKind::Frequencies => (a, b),
-            })
             .filter(|(a, b)| !a.is_empty() && !b.is_empty())
             .filter(|(a, b)| kind != LexiconKind::Forms || a != b)
             .collect();
@@ -97,7 +114,15 @@ impl Lexicon {
     /// are), each checked against DynamoDB's limits.
     pub fn chunk_items(&self) -> Result<Vec<Item>, LexiconError> {
         let pk = items::lexicon_pk(self.list.kind, &self.list.lang);
-        let chunks = items::manifest_items(&pk, encode_chunks(&self.pairs));
+        let encoded: Vec<Vec<u8>> = if self.pairs.is_empty() {
+            encode_chunks(&[])
+        } else {
+            self.pairs
+                .chunks(PAIRS_PER_SLICE)
+                .flat_map(encode_chunks)
+                .collect()
+        };
+        let chunks = items::manifest_items(&pk, encoded);
         for (chunk, item) in chunks.iter().enumerate() {
             limits::check_item(item).map_err(|problem| LexiconError::Unstorable {
                 kind: self.list.kind.name(),
@@ -243,6 +268,31 @@ mod tests {
             back.extend(decode_chunk(&bytes).unwrap());
         }
         assert_eq!(back, lexicon.pairs);
+    }
+
+    #[test]
+    fn a_long_list_is_encoded_in_slices_and_an_empty_one_in_one_chunk() {
+        let lexicon = Lexicon::new(
+            LexiconKind::Forms,
+            "es",
+            "test".into(),
+            "MIT".into(),
+            (0..PAIRS_PER_SLICE * 2 + 5).map(|i| pair(&format!("casas{i}"), &format!("casa{i}"))),
+        );
+        let items = lexicon.chunk_items().unwrap();
+        assert_eq!(items.len(), 3);
+        let back: Vec<Pair> = items
+            .iter()
+            .flat_map(|item| {
+                decode_chunk(&items::manifest_chunk_from_item(item).unwrap().2).unwrap()
+            })
+            .collect();
+        assert_eq!(back, lexicon.pairs);
+        let empty = Lexicon::new(LexiconKind::Forms, "es", String::new(), String::new(), []);
+        let items = empty.chunk_items().unwrap();
+        assert_eq!(items.len(), 1);
+        let (_, count, bytes) = items::manifest_chunk_from_item(&items[0]).unwrap();
+        assert_eq!((count, decode_chunk(&bytes).unwrap().len()), (1, 0));
     }
 
     #[test]

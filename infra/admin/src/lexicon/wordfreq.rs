@@ -24,7 +24,7 @@ pub fn read(
         message: "not UTF-8".into(),
     })?;
     let best = parse(path, &text)?;
-    Ok(Lexicon::new(
+    Ok(Lexicon::from_folded(
         LexiconKind::Frequencies,
         lang,
         origin,
