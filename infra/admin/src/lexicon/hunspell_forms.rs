@@ -174,7 +174,8 @@ fn stem_all(base: &Path, candidates: &[String]) -> Result<Vec<Pair>, LexiconErro
                     input.push('\n');
                     run(
                         Command::new(HUNSPELL)
-                            .args(["-s", "-i", "utf-8", "-d"])
+                            // No personal dictionary: only the one given.
+                            .args(["-s", "-i", "utf-8", "-p", "/dev/null", "-d"])
                             .arg(base),
                         Some(input.into_bytes()),
                     )
@@ -202,7 +203,10 @@ fn run(command: &mut Command, input: Option<Vec<u8>>) -> Result<Vec<u8>, Lexicon
         tool: tool.clone(),
         message,
     };
+    // Hunspell lower-cases by the locale: in the C locale it cuts `Häuser`
+    // to `h`. The dictionaries are UTF-8 (`SET UTF-8`).
     let mut child = command
+        .env("LC_ALL", "C.UTF-8")
         .stdin(if input.is_some() {
             Stdio::piped()
         } else {
