@@ -30,6 +30,7 @@ use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The expander, from Debian's `hunspell-tools`.
 const UNMUNCH: &str = "unmunch";
@@ -131,7 +132,12 @@ impl Dictionary {
         if dic.extension().is_some_and(|e| e == "dic") && base.with_extension("aff") == aff {
             return Ok(Self { base, linked: None });
         }
-        let dir = std::env::temp_dir().join(format!("dictadmin-hunspell-{}", std::process::id()));
+        static LINKED: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "dictadmin-hunspell-{}-{}",
+            std::process::id(),
+            LINKED.fetch_add(1, Ordering::Relaxed)
+        ));
         let io = |path: &Path, e: std::io::Error| LexiconError::Input {
             path: path.to_path_buf(),
             message: format!("linking for hunspell: {e}"),
