@@ -339,18 +339,22 @@ pub async fn thesaurus(
         return Ok(links);
     }
     let snapshot = app.store.snapshot(Needs::default()).await?;
-    let lemmas: Vec<(String, String)> = snapshot
-        .index
-        .lemmas(&fold(word))
-        .into_iter()
-        .map(|l| (snapshot.index.term(l.term).to_string(), l.lang.to_string()))
-        .collect();
-    let reads = lemmas.iter().map(|(term, lang)| async move {
+    // A lemma's languages: one Query per lemma, even when the form is one of
+    // it in several languages.
+    let mut lemmas: Vec<(String, Vec<String>)> = Vec::new();
+    for l in snapshot.index.lemmas(&fold(word)) {
+        let term = snapshot.index.term(l.term);
+        match lemmas.iter_mut().find(|(t, _)| t == term) {
+            Some((_, langs)) => langs.push(l.lang.to_string()),
+            None => lemmas.push((term.to_string(), vec![l.lang.to_string()])),
+        }
+    }
+    let reads = lemmas.iter().map(|(term, langs)| async move {
         let links = app.store.thesaurus(term).await?;
         Ok::<_, ApiError>(
             links
                 .into_iter()
-                .filter(move |link| &link.source_lang == lang),
+                .filter(move |link| langs.contains(&link.source_lang)),
         )
     });
     let mut found: Vec<ThesaurusItem> = Vec::new();

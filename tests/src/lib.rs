@@ -339,27 +339,40 @@ pub async fn all_entries() -> Vec<OracleEntry> {
 pub async fn stored_lexicon() -> shared::search::lexicon::Lexicon {
     use shared::items;
     let (clients, config) = stack_clients().await;
+    // Every item of a partition, page by page (a list is megabytes).
     let partition = |pk: String| {
-        clients
-            .dynamodb
-            .query()
-            .table_name(&config.entries_table)
-            .key_condition_expression("pk = :pk")
-            .expression_attribute_values(":pk", aws_sdk_dynamodb::types::AttributeValue::S(pk))
-            .send()
+        let (clients, table) = (&clients, &config.entries_table);
+        async move {
+            let mut items = Vec::new();
+            let mut start = None;
+            loop {
+                let page = clients
+                    .dynamodb
+                    .query()
+                    .table_name(table)
+                    .key_condition_expression("pk = :pk")
+                    .expression_attribute_values(
+                        ":pk",
+                        aws_sdk_dynamodb::types::AttributeValue::S(pk.clone()),
+                    )
+                    .set_exclusive_start_key(start)
+                    .send()
+                    .await
+                    .expect("query");
+                items.extend(page.items.unwrap_or_default());
+                start = page.last_evaluated_key;
+                if start.is_none() {
+                    return items;
+                }
+            }
+        }
     };
     let mut lexicon = shared::search::lexicon::Lexicon::default();
-    let listing = partition(items::LEXICON_PK.to_string())
-        .await
-        .expect("query");
-    for item in listing.items.unwrap_or_default() {
+    for item in partition(items::LEXICON_PK.to_string()).await {
         let list = items::lexicon_list_from_item(&item).expect("a lexicon list");
         let mut chunks: Vec<(usize, usize, Vec<u8>)> =
             partition(items::lexicon_pk(list.kind, &list.lang))
                 .await
-                .expect("query")
-                .items
-                .unwrap_or_default()
                 .iter()
                 .map(|item| items::manifest_chunk_from_item(item).expect("a chunk"))
                 .collect();

@@ -53,15 +53,15 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     );
 
     // A cold instance loads the snapshot sections a request needs, each with
-    // BatchGetItem of its parts, all at once: core and terms for every
+    // BatchGetItem of its parts, all at once: core, terms and forms for every
     // request, records for search and random, grams for `contains`.
     service::search(&app, &search("house", MatchType::Exact, false))
         .await
         .unwrap();
     let cold = log.take_operations();
     assert!(
-        cold.iter().all(|c| c == "BatchGetItem") && cold.len() == 3,
-        "core, terms and records: {cold:?}"
+        cold.iter().all(|c| c == "BatchGetItem") && cold.len() == 4,
+        "core, terms, forms and records: {cold:?}"
     );
     service::search(&app, &search("ous", MatchType::Contains, true))
         .await
@@ -125,6 +125,20 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     let links = service::thesaurus(&app, "good", None, None).await.unwrap();
     assert!(!links.is_empty());
     within("thesaurus", &log.take_operations(), 1);
+
+    // An inflected form: the miss, then its lemma, with the snapshot held.
+    let lemma = service::entry_by_word(&app, "freedict-eng-fra", "houses")
+        .await
+        .unwrap();
+    assert_eq!(lemma.lemma.as_deref(), Some("house"));
+    let calls = log.take_operations();
+    assert_eq!(calls, ["Query", "Query"], "entry by word, a form");
+    let links = service::thesaurus(&app, "houses", None, None)
+        .await
+        .unwrap();
+    assert!(!links.is_empty());
+    let calls = log.take_operations();
+    assert_eq!(calls, ["Query", "Query"], "thesaurus, a form");
 }
 
 /// A snapshot whose sections are larger than one BatchGetItem answer (16 MB)

@@ -194,6 +194,7 @@ fn scenarios(
             get(&[
                 "/api/v1/api/entry/freedict-eng-fra/word/bank",
                 "/api/v1/api/entry/freedict-eng-fra/word/hosue",
+                "/api/v1/api/entry/freedict-eng-fra/word/houses",
                 "/api/v1/api/entry/nope/word/bank",
             ]),
         ),
@@ -201,6 +202,9 @@ fn scenarios(
             &rest::THESAURUS,
             get(&[
                 "/api/v1/api/thesaurus/good",
+                // An inflected form without links: its lemma's, through the
+                // snapshot's forms.
+                "/api/v1/api/thesaurus/houses",
                 "/api/v1/api/thesaurus/good?source=wordnet-en",
                 "/api/v1/api/thesaurus/good?source=nope",
             ]),

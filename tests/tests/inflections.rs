@@ -1,5 +1,5 @@
-//! Words as people type them, against the running stack (decisions.md,
-//! "Words as people type them" and "Typos find the word people meant"): an
+//! Words as people type them, against the running stack (docs/api.md,
+//! "Inflected forms" and "Matching and ranking"): an
 //! inflected form finds its lemma in entry by word, search and the
 //! thesaurus, in REST and GraphQL; a typo that finds little takes one edit
 //! more. The fixture's lexicon is the committed excerpt of WordNet's and
@@ -107,6 +107,25 @@ async fn search_lists_lemma_matches_after_literal_ones_and_counts_them() {
     );
     let (prefix, _) = search("q=hous&matchType=prefix&limit=3").await;
     assert_eq!(prefix[0].0, "house", "the most common first: {prefix:?}");
+    // `better`: its lemma `good` in every English dictionary first, then
+    // the typo `butter`.
+    let (better, total) = search("q=better&matchType=exact&limit=100").await;
+    assert_eq!(better.len() as u64, total);
+    let lemmas = better
+        .iter()
+        .take_while(|(w, _)| w.eq_ignore_ascii_case("good"))
+        .count();
+    assert!(
+        lemmas >= 5,
+        "good in several dictionaries first: {better:?}"
+    );
+    assert!(
+        better[lemmas..].iter().any(|(w, _)| w == "butter"),
+        "{better:?}"
+    );
+    assert!(better[lemmas..]
+        .iter()
+        .all(|(w, _)| !w.eq_ignore_ascii_case("good")));
     // `contains` stays literal.
     let (contains, _) = search("q=went&matchType=contains").await;
     assert!(contains
@@ -128,8 +147,14 @@ async fn a_typo_that_finds_little_takes_one_edit_more() {
     // Not without typo tolerance, and not below 5 characters.
     let (strict, _) = search("q=unirom&matchType=exact&fuzzy=false").await;
     assert!(strict.is_empty());
-    let (short, _) = search("q=unfm&matchType=exact").await;
-    assert!(!short.iter().any(|(w, _)| w == "uniform"), "{short:?}");
+    // `hxse` is exactly 2 edits from `house` (`hose`, then `house`).
+    let (short, _) = search("q=hxse&matchType=exact").await;
+    assert!(
+        !short.iter().any(|(w, _)| w.eq_ignore_ascii_case("house")),
+        "{short:?}"
+    );
+    let (five, _) = search("q=hxuse&matchType=exact").await;
+    assert!(five.iter().any(|(w, _)| w == "house"), "{five:?}");
 }
 
 #[tokio::test]

@@ -238,6 +238,13 @@ async fn every_match_type_filter_and_order_agrees_with_a_scan() {
         ("ous", "contains"),
         ("tion", "contains"),
         ("a", "contains"),
+        // Inflected forms (lemma matches) and a typo that takes the extra edit.
+        ("went", "exact"),
+        ("houses", "prefix"),
+        ("Häuser", "exact"),
+        ("cats", "exact"),
+        ("unirom", "exact"),
+        ("unirom", "prefix"),
     ] {
         queries.push(Query::new(q, match_type));
         queries.push(Query {
@@ -293,6 +300,7 @@ async fn every_match_type_filter_and_order_agrees_with_a_scan() {
     queries.extend(filtered("b", "prefix"));
     queries.extend(filtered("house", "prefix"));
     queries.extend(filtered("e", "contains"));
+    queries.extend(filtered("houses", "exact"));
 
     for query in &queries {
         let expected = query.expected(&entries, &lexicon);
@@ -327,8 +335,8 @@ async fn case_and_diacritics_do_not_matter_and_the_headword_is_returned() {
     let words = search_words("/api/v1/api/search?q=ecole&matchType=exact&fuzzy=false").await;
     assert!(!words.is_empty());
     assert!(words.iter().all(|w| w == "école"), "{words:?}");
-    // Without typos: with them, `ecole` finds fewer than 5 headwords and so
-    // takes a second edit (`encore`, `côté` …), whatever its case.
+    // Like for like, without typos: with them, `ecole` finds fewer than 5
+    // headwords and so takes a second edit (`encore`, `côté` …).
     let upper = search_words(&format!(
         "/api/v1/api/search?q={}&matchType=exact&fuzzy=false",
         enc("ÉCOLE")

@@ -135,7 +135,7 @@ impl Lexicon {
     }
 
     /// How common a term is whose dictionaries have these source languages
-    /// (decisions.md, "Typos find the word people meant"): its frequency in
+    /// (docs/api.md, "Matching and ranking"): its frequency in
     /// the list of one of them, the highest if several list it; else the
     /// number of dictionaries that list it.
     pub fn commonness<'a>(

@@ -1,6 +1,6 @@
 //! Search, autocomplete and random over an in-memory [`Index`]: the rules of
-//! decisions.md ("Matching and ranking", "Words as people type them", "Typos
-//! find the word people meant") as set operations on ordinals.
+//! docs/api.md ("Matching and ranking", "Inflected forms") as set operations
+//! on ordinals.
 //!
 //! A search's matches fall into tiers that never overlap: the exact term,
 //! then literal matches (prefix or contains), then the lemmas of the query
@@ -40,7 +40,7 @@ pub struct Hits {
 
 /// Levenshtein automaton builders for 1 to 3 edits (3 only as the extra
 /// edit of a long query), transpositions costing one (the distance of
-/// decisions.md). Building one takes up to 25 ms (3 edits), so each is built
+/// docs/api.md). Building one takes up to 25 ms (3 edits), so each is built
 /// once per process, when first needed.
 fn automaton_builder(edits: usize) -> &'static LevenshteinAutomatonBuilder {
     static BUILDERS: [OnceLock<LevenshteinAutomatonBuilder>; 3] =
@@ -57,7 +57,7 @@ fn exact_distance(dfa: &DFA, state: u32) -> Option<u8> {
 }
 
 /// A Levenshtein DFA run over terms in prefix mode: a term's distance is the
-/// smallest distance between the query and any of its prefixes (decisions.md:
+/// smallest distance between the query and any of its prefixes (docs/api.md:
 /// for `prefix`, the edits apply to the prefix). The state is the DFA's and
 /// the best distance of a prefix so far. (The crate's own prefix DFA
 /// misses some prefixes once the query is used up: `edaeae` is 2 edits from
@@ -111,6 +111,7 @@ impl Index {
         }
         if rule.max_edits > 0
             && rule.query.chars().count() >= EXTRA_EDIT_FROM
+            && self.within_reach(rule, rule.max_edits + 1)
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
         {
             let mut further = self
@@ -177,13 +178,23 @@ impl Index {
             lemma -= &literal;
         }
         let mut tiers = vec![exact, literal, lemma];
-        if rule.max_edits > 0 && rule.match_type != MatchType::Contains {
+        if rule.max_edits > 0
+            && rule.match_type != MatchType::Contains
+            && self.within_reach(rule, rule.max_edits)
+        {
             for mut typos in self.typos(rule, rule.max_edits) {
                 typos -= &tiers[2];
                 tiers.push(typos);
             }
         }
         Ok(tiers)
+    }
+
+    /// Whether some term can be within `edits` of the query: a query longer
+    /// than the longest term by more than that is not (a long string of
+    /// garbage builds no automaton and walks nothing).
+    fn within_reach(&self, rule: &MatchRule, edits: usize) -> bool {
+        rule.query.chars().count() <= self.longest_term_chars() + edits
     }
 
     /// Whether the tiers hold fewer than `n` distinct terms.
@@ -230,7 +241,10 @@ impl Index {
                 .flat_map(|t| self.term_entries(t as usize)),
         )
         .expect("terms are distinct ranges in order");
-        if cached {
+        // Only prefixes of some term are kept, so the cache holds at most
+        // every entry twice over (its 1- and 2-character prefix), whatever
+        // queries arrive.
+        if cached && !found.is_empty() {
             self.prefix_cache
                 .lock()
                 .expect("not poisoned")

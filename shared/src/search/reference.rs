@@ -5,6 +5,7 @@
 use super::distance::{edit_distance, prefix_edit_distance};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::postings::{DictionaryRef, Posting};
+use super::query::{EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::rank::{Filters, MatchRule, MatchType};
 use super::snapshot::{build, rank_order, split_parts, Grams, Index, Records, Section};
 use crate::params::LangFilter;
@@ -139,7 +140,10 @@ fn search(
     terms.dedup();
     // Too few headwords for a typo-tolerant query of 5 or more characters:
     // one edit more, ranked last.
-    if rule.max_edits > 0 && rule.query.chars().count() >= 5 && terms.len() < 5 {
+    if rule.max_edits > 0
+        && rule.query.chars().count() >= EXTRA_EDIT_FROM
+        && terms.len() < EXTRA_EDIT_BELOW
+    {
         let further = rule.max_edits + 1;
         found.extend(
             matches(postings, lexicon, rule, filters, further)

@@ -4,7 +4,7 @@
 //! (docs/data-model.md describes the format and its costs).
 //!
 //! Entries are numbered by the rank order within a tier of matches
-//! (decisions.md: commonness of the folded headword, most common first, then
+//! (docs/api.md: commonness of the folded headword, most common first, then
 //! folded length, folded headword, dictionary, id): an entry's number is its
 //! *ordinal*. Equal folded headwords (*terms*) are neighbours, so a term is a
 //! range of ordinals, and terms are numbered in the same order. Five
@@ -350,6 +350,8 @@ pub struct Index {
     term_ends: Vec<u32>,
     /// The first ordinal of every term, and the number of entries last.
     pub(super) term_first: Vec<u32>,
+    /// The most characters of any term.
+    longest_term_chars: usize,
     entry_dictionary: Vec<u16>,
     entry_part: Vec<u16>,
     pub(super) audio: RoaringBitmap,
@@ -401,8 +403,10 @@ impl Index {
         let mut term_ends = Vec::with_capacity(term_count);
         let mut term_first = Vec::with_capacity(term_count + 1);
         let mut entries = 0u32;
+        let mut longest_term_chars = 0;
         for _ in 0..term_count {
             let term = r.str()?;
+            longest_term_chars = longest_term_chars.max(term.chars().count());
             term_text.extend_from_slice(term.as_bytes());
             term_ends.push(u32::try_from(term_text.len()).map_err(|_| CorruptData("too large"))?);
             term_first.push(entries);
@@ -468,6 +472,7 @@ impl Index {
             term_text,
             term_ends,
             term_first,
+            longest_term_chars,
             entry_dictionary,
             entry_part,
             audio,
@@ -515,16 +520,17 @@ impl Index {
 
     /// The entries of a lemma in the dictionaries of its language.
     pub(super) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
-        let l = self
-            .forms
-            .langs
-            .iter()
-            .position(|lang| lang == lemma.lang)
-            .expect("a lemma's language is one of the forms'");
         let mut entries = RoaringBitmap::new();
-        entries.insert_range(self.term_entries(lemma.term));
-        entries &= &self.forms.lang_entries[l];
+        let language = self.forms.langs.iter().position(|lang| lang == lemma.lang);
+        if let Some(l) = language.filter(|_| lemma.term < self.term_count()) {
+            entries.insert_range(self.term_entries(lemma.term));
+            entries &= &self.forms.lang_entries[l];
+        }
         entries
+    }
+
+    pub fn longest_term_chars(&self) -> usize {
+        self.longest_term_chars
     }
 
     /// The term number of a folded headword, if it is one.
@@ -651,6 +657,10 @@ impl Forms {
             .ok_or(CorruptData("forms header"))?;
         let index = fst::Map::new(bytes[at + 8..at + 8 + len].to_vec())
             .map_err(|_| CorruptData("forms are not an FST"))?;
+        index
+            .as_fst()
+            .verify()
+            .map_err(|_| CorruptData("forms FST checksum"))?;
         let pairs = bytes[at + 8 + len..].to_vec();
         if !pairs.len().is_multiple_of(8) {
             return Err(CorruptData("forms pairs"));
