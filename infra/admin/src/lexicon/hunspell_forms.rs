@@ -24,7 +24,7 @@
 //! Candidates are stemmed by as many `hunspell` processes as there are
 //! cores (at most four), each given an equal share.
 
-use super::{Lexicon, LexiconError};
+use super::{LexiconError, WordList};
 use shared::search::lexicon::{LexiconKind, Pair};
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -46,7 +46,7 @@ pub fn read(
     dic: &Path,
     origin: String,
     licence: String,
-) -> Result<Lexicon, LexiconError> {
+) -> Result<WordList, LexiconError> {
     for path in [aff, dic] {
         if !path.is_file() {
             return Err(LexiconError::Input {
@@ -59,7 +59,7 @@ pub fn read(
     let candidates = candidates(&String::from_utf8_lossy(&expanded));
     let dictionary = Dictionary::new(aff, dic)?;
     let pairs = stem_all(&dictionary.base, &candidates)?;
-    Ok(Lexicon::new(
+    Ok(WordList::new(
         LexiconKind::Forms,
         lang,
         origin,

@@ -1,5 +1,5 @@
 //! `dictadmin lexicon`: the word lists the index snapshot is built with
-//! beside the dictionaries (docs/data-model.md, "Lexicon: inflected forms
+//! beside the dictionaries (docs/data-model.md, "WordList: inflected forms
 //! and word frequencies"): per language, the **forms** (an inflected form and
 //! its lemma) and the word **frequencies**. Each list is read from a real
 //! source (WordNet's morphology, a Hunspell dictionary, wordfreq's lists),
@@ -60,12 +60,12 @@ const PAIRS_PER_SLICE: usize = 40_000;
 /// One list, ready to store: its listing record and its pairs (sorted,
 /// distinct, folded).
 #[derive(Debug)]
-pub struct Lexicon {
+pub struct WordList {
     pub list: LexiconList,
     pub pairs: Vec<Pair>,
 }
 
-impl Lexicon {
+impl WordList {
     /// A list of `kind` for `lang` from raw pairs: both sides folded with
     /// `shared::fold::fold`, pairs with an empty side or (for forms) whose
     /// form folds to its lemma dropped, then sorted and deduplicated.
@@ -83,7 +83,7 @@ impl Lexicon {
         Self::from_folded(kind, lang, origin, licence, folded)
     }
 
-    /// As [`Lexicon::new`], from pairs folded already.
+    /// As [`WordList::new`], from pairs folded already.
     pub fn from_folded(
         kind: LexiconKind,
         lang: &str,
@@ -158,7 +158,7 @@ pub struct Stored {
 pub async fn store(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-    lexicon: &Lexicon,
+    lexicon: &WordList,
 ) -> Result<Stored, LexiconError> {
     let chunks = lexicon.chunk_items()?;
     let bytes = chunks.iter().map(limits::item_size).sum();
@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn forms_are_folded_deduplicated_sorted_and_never_their_own_lemma() {
-        let lexicon = Lexicon::new(
+        let lexicon = WordList::new(
             LexiconKind::Forms,
             "de",
             "test".into(),
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn frequencies_keep_their_value_as_given() {
-        let lexicon = Lexicon::new(
+        let lexicon = WordList::new(
             LexiconKind::Frequencies,
             "en",
             "test".into(),
@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn chunks_are_a_manifest_of_the_pairs_under_the_list_partition() {
-        let lexicon = Lexicon::new(
+        let lexicon = WordList::new(
             LexiconKind::Forms,
             "fr",
             "test".into(),
@@ -272,7 +272,7 @@ mod tests {
 
     #[test]
     fn a_long_list_is_encoded_in_slices_and_an_empty_one_in_one_chunk() {
-        let lexicon = Lexicon::new(
+        let lexicon = WordList::new(
             LexiconKind::Forms,
             "es",
             "test".into(),
@@ -288,7 +288,7 @@ mod tests {
             })
             .collect();
         assert_eq!(back, lexicon.pairs);
-        let empty = Lexicon::new(LexiconKind::Forms, "es", String::new(), String::new(), []);
+        let empty = WordList::new(LexiconKind::Forms, "es", String::new(), String::new(), []);
         let items = empty.chunk_items().unwrap();
         assert_eq!(items.len(), 1);
         let (_, count, bytes) = items::manifest_chunk_from_item(&items[0]).unwrap();
@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn a_sample_spreads_over_the_list() {
-        let lexicon = Lexicon::new(
+        let lexicon = WordList::new(
             LexiconKind::Forms,
             "en",
             "test".into(),

@@ -12,7 +12,7 @@
 //! most umlaut plurals, `Bücher`, `Männer`, as words of their own, so only
 //! the ones its affix rules make are named).
 
-use super::{hunspell_forms, wordnet_forms, Lexicon};
+use super::{hunspell_forms, wordnet_forms, WordList};
 use shared::fold::fold;
 use std::path::{Path, PathBuf};
 
@@ -36,8 +36,12 @@ fn share(path: &str) -> PathBuf {
     path
 }
 
-fn hunspell(lang: &str, name: &str) -> Lexicon {
-    let dir = share("hunspell");
+fn hunspell(lang: &str, name: &str) -> WordList {
+    hunspell_in(&share("hunspell"), lang, name)
+}
+
+/// The forms of the Hunspell dictionary `<dir>/<name>.aff` and `.dic`.
+fn hunspell_in(dir: &Path, lang: &str, name: &str) -> WordList {
     hunspell_forms::read(
         lang,
         &dir.join(format!("{name}.aff")),
@@ -50,7 +54,7 @@ fn hunspell(lang: &str, name: &str) -> Lexicon {
 
 /// Every `(form, lemma)` is a pair of the list (both folded as the list is);
 /// all that are missing are named at once.
-fn assert_resolves(lexicon: &Lexicon, expected: &[(&str, &str)], at_least: usize) {
+fn assert_resolves(lexicon: &WordList, expected: &[(&str, &str)], at_least: usize) {
     assert!(expected.len() >= at_least, "at least {at_least} forms");
     let missing: Vec<String> = expected
         .iter()
@@ -75,7 +79,7 @@ fn assert_resolves(lexicon: &Lexicon, expected: &[(&str, &str)], at_least: usize
 }
 
 /// No pair maps `form` to `lemma`.
-fn assert_not(lexicon: &Lexicon, form: &str, lemma: &str) {
+fn assert_not(lexicon: &WordList, form: &str, lemma: &str) {
     assert!(
         lexicon
             .pairs
@@ -264,16 +268,7 @@ fn spanish_forms_from_hunspell_es() {
 #[ignore = "needs Debian's Hunspell tools: infra/scripts/test.sh unpacks them and runs this"]
 fn the_fixture_excerpts_give_the_forms_the_tests_name() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/hunspell");
-    let read = |lang: &str, name: &str| {
-        hunspell_forms::read(
-            lang,
-            &dir.join(format!("{name}.aff")),
-            &dir.join(format!("{name}.dic")),
-            String::new(),
-            String::new(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
-    };
+    let read = |lang: &str, name: &str| hunspell_in(&dir, lang, name);
     assert_resolves(
         &read("fr", "fr"),
         &[

@@ -4,7 +4,7 @@
 //! folded; where folding merges words (`The`, `the`), the highest frequency
 //! is kept. A pair is `(folded word, Zipf × 100 as text)`: `("the", "773")`.
 
-use super::{Lexicon, LexiconError};
+use super::{LexiconError, WordList};
 use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
 use shared::fold::fold;
 use shared::search::lexicon::{zipf_centis, LexiconKind};
@@ -17,14 +17,14 @@ pub fn read(
     path: &Path,
     origin: String,
     licence: String,
-) -> Result<Lexicon, LexiconError> {
+) -> Result<WordList, LexiconError> {
     let bytes = source::read(path, DEFAULT_MAX_SOURCE_BYTES)?;
     let text = String::from_utf8(bytes).map_err(|_| LexiconError::Input {
         path: path.to_path_buf(),
         message: "not UTF-8".into(),
     })?;
     let best = parse(path, &text)?;
-    Ok(Lexicon::from_folded(
+    Ok(WordList::from_folded(
         LexiconKind::Frequencies,
         lang,
         origin,

@@ -42,7 +42,7 @@
 //! ASCII letters are inflected: `mother-in-law`, `a.m.` and `3d` have no
 //! regular forms.
 
-use super::{Lexicon, LexiconError};
+use super::{LexiconError, WordList};
 use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
 use crate::formats::wordnet::parse_index_line;
 use shared::search::lexicon::{LexiconKind, Pair};
@@ -126,7 +126,7 @@ const LICENCE: &str = "WordNet";
 
 /// The English forms of the WordNet database in `dir` (`*.exc` and
 /// `index.*`, as `wordnet-base` installs them in /usr/share/wordnet).
-pub fn read(dir: &Path) -> Result<Lexicon, LexiconError> {
+pub fn read(dir: &Path) -> Result<WordList, LexiconError> {
     let mut pairs: Vec<Pair> = Vec::new();
     for pos in PARTS_OF_SPEECH {
         let path = dir.join(format!("{}.exc", pos.file()));
@@ -140,7 +140,7 @@ pub fn read(dir: &Path) -> Result<Lexicon, LexiconError> {
             );
         }
     }
-    Ok(Lexicon::new(
+    Ok(WordList::new(
         LexiconKind::Forms,
         "en",
         ORIGIN.into(),
