@@ -54,10 +54,13 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
     let dictionary = app.store.dictionary(source).await?;
     let snapshot = app.store.snapshot(Needs::default()).await?;
     let index = &snapshot.index;
-    let lemmas = index
-        .lemmas(&fold(word))
+    let folded = fold(word);
+    let mut lemmas: Vec<_> = index
+        .lemmas(&folded)
         .into_iter()
-        .filter(|l| l.lang == dictionary.source_lang && index.dictionary_has_term(source, l.term));
+        .filter(|l| l.lang == dictionary.source_lang && index.dictionary_has_term(source, l.term))
+        .collect();
+    closest_first(&folded, &mut lemmas, |l| index.term(l.term));
     for lemma in lemmas {
         let term = index.term(lemma.term);
         let candidates = app.store.entries_with_folded_word(source, term).await?;
@@ -71,6 +74,20 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
     Err(ApiError::EntryNotFound {
         suggestions: suggestions(index, source, word)?,
     })
+}
+
+/// Orders a form's lemmas, given most common first, so that the one
+/// spelled most like the form (the longest common start) comes first:
+/// `allées` is `allée` before it is `aller`, `Zeitungen` is `Zeitung` before
+/// `Zeit`. Ties stay most common first.
+fn closest_first<T>(form: &str, lemmas: &mut [T], term: impl Fn(&T) -> &str) {
+    let common_start = |word: &str| {
+        form.chars()
+            .zip(word.chars())
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    lemmas.sort_by_key(|l| std::cmp::Reverse(common_start(term(l))));
 }
 
 /// Typo-tolerant headwords of the dictionary, from the index snapshot.
@@ -477,6 +494,25 @@ async fn audio_url_for_key(app: &App, key: &str) -> Result<String, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lemma_spelled_most_like_the_form_is_tried_first() {
+        // Lemmas in commonness order, as the snapshot gives them.
+        let ordered = |form: &str, mut lemmas: Vec<&'static str>| {
+            closest_first(form, &mut lemmas, |l| l);
+            lemmas
+        };
+        assert_eq!(
+            ordered("allees", vec!["aller", "allee"]),
+            ["allee", "aller"]
+        );
+        assert_eq!(
+            ordered("zeitungen", vec!["zeit", "zeitung"]),
+            ["zeitung", "zeit"]
+        );
+        // A tie keeps the most common first.
+        assert_eq!(ordered("better", vec!["good", "well"]), ["good", "well"]);
+    }
 
     fn link(
         word: &str,
