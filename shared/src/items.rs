@@ -64,6 +64,36 @@ pub fn manifest_chunk_from_item(item: &Item) -> Result<(usize, usize, Vec<u8>), 
     Ok((chunk, chunks, need_b(item, "p")?))
 }
 
+/// The chunks of a manifest partition that belong to its latest write.
+pub struct ManifestChunks {
+    /// How many chunks the latest write has (chunk 0 says; 0 without it).
+    pub expected: usize,
+    /// (chunk number, compressed bytes), in order.
+    pub chunks: Vec<(usize, Vec<u8>)>,
+}
+
+/// Chunk 0 is written by every import, so its count is the current one;
+/// chunks that record another count are leftovers of an earlier import of
+/// more chunks (which a pruning import deletes, and an import with
+/// `--no-prune` leaves), and are not part of the manifest.
+pub fn current_chunks(items: &[Item]) -> Result<ManifestChunks, CorruptItem> {
+    let mut all = Vec::with_capacity(items.len());
+    for item in items {
+        all.push(manifest_chunk_from_item(item)?);
+    }
+    let expected = all
+        .iter()
+        .find(|(n, _, _)| *n == 0)
+        .map_or(0, |(_, count, _)| *count);
+    let mut chunks: Vec<(usize, Vec<u8>)> = all
+        .into_iter()
+        .filter(|(n, count, _)| *count == expected && *n < expected)
+        .map(|(n, _, bytes)| (n, bytes))
+        .collect();
+    chunks.sort_by_key(|(n, _)| *n);
+    Ok(ManifestChunks { expected, chunks })
+}
+
 /// The pointer to the current index snapshot, in the dictionary list's
 /// partition (`DICT`), whose one Query a warm instance caches: a new build
 /// is seen within that cache's lifetime. `~` sorts after every dictionary id,
@@ -420,6 +450,34 @@ pub fn dictionary_from_item(item: &Item) -> Result<Dictionary, CorruptItem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leftover_chunks_of_a_larger_manifest_are_not_read() {
+        let chunks = |count: usize, numbers: std::ops::Range<usize>, byte: u8| {
+            manifest_items("IX#d", vec![vec![byte]; count])
+                .into_iter()
+                .filter(move |item| {
+                    let n: usize = item["sk"].as_s().unwrap().parse().unwrap();
+                    numbers.contains(&n)
+                })
+        };
+        // An import of 12 chunks, then one of 3 over it: chunks 3 to 11 of
+        // the first are still in the partition (Query order is by string).
+        let mut partition: Vec<Item> = chunks(3, 0..3, 2).chain(chunks(12, 3..12, 1)).collect();
+        partition.sort_by(|a, b| a["sk"].as_s().unwrap().cmp(b["sk"].as_s().unwrap()));
+        let manifest = current_chunks(&partition).unwrap();
+        assert_eq!(manifest.expected, 3);
+        assert_eq!(
+            manifest.chunks,
+            vec![(0, vec![2]), (1, vec![2]), (2, vec![2])]
+        );
+        // An interrupted write of a larger manifest over a smaller one: the
+        // chunks that are there are read, and the count says what is missing.
+        let partial: Vec<Item> = chunks(5, 0..2, 3).chain(chunks(3, 2..3, 2)).collect();
+        let manifest = current_chunks(&partial).unwrap();
+        assert_eq!((manifest.expected, manifest.chunks.len()), (5, 2));
+        assert_eq!(current_chunks(&[]).unwrap().expected, 0);
+    }
     use crate::model::AudioFormat;
 
     fn stored() -> StoredEntry {

@@ -370,16 +370,10 @@ pub async fn stored_lexicon() -> shared::search::lexicon::Lexicon {
     let mut lexicon = shared::search::lexicon::Lexicon::default();
     for item in partition(items::LEXICON_PK.to_string()).await {
         let list = items::lexicon_list_from_item(&item).expect("a lexicon list");
-        let mut chunks: Vec<(usize, usize, Vec<u8>)> =
-            partition(items::lexicon_pk(list.kind, &list.lang))
-                .await
-                .iter()
-                .map(|item| items::manifest_chunk_from_item(item).expect("a chunk"))
-                .collect();
-        let expected = chunks.iter().find(|c| c.0 == 0).map_or(0, |c| c.1);
-        chunks.retain(|c| c.1 == expected && c.0 < expected);
-        chunks.sort_by_key(|c| c.0);
-        for (_, _, bytes) in chunks {
+        let pk = items::lexicon_pk(list.kind, &list.lang);
+        let chunks = items::current_chunks(&partition(pk).await).expect("chunks");
+        assert_eq!(chunks.chunks.len(), chunks.expected, "a whole list");
+        for (_, bytes) in chunks.chunks {
             let pairs = shared::search::lexicon::decode_chunk(&bytes).expect("a chunk");
             lexicon.add(list.kind, &list.lang, pairs).expect("pairs");
         }

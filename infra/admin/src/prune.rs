@@ -189,7 +189,7 @@ fn audio_not_named(posting: &Posting, new_audio: &HashSet<String>) -> (Vec<Strin
 /// The postings of the previous manifest's current chunks; a chunk that
 /// cannot be read is a warning, not a failure of the import.
 fn previous_postings(pk: &str, chunk_items: &[Item], warnings: &mut Vec<String>) -> Vec<Posting> {
-    let manifest = match crate::index::current_chunks(chunk_items) {
+    let manifest = match items::current_chunks(chunk_items) {
         Ok(manifest) => manifest,
         Err(e) => {
             warnings.push(format!(

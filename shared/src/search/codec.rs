@@ -25,6 +25,24 @@ pub fn compress(raw: &[u8]) -> Vec<u8> {
     encoder.finish().expect("writing to a Vec cannot fail")
 }
 
+/// `items` compressed in chunks of at most `max_bytes` each, every chunk
+/// self-contained (`encode` makes the raw bytes of a slice): a chunk over
+/// the limit is split in halves until it fits, or holds one item.
+pub fn compressed_chunks<T>(
+    items: &[T],
+    max_bytes: usize,
+    encode: &impl Fn(&[T]) -> Vec<u8>,
+) -> Vec<Vec<u8>> {
+    let compressed = compress(&encode(items));
+    if compressed.len() <= max_bytes || items.len() <= 1 {
+        return vec![compressed];
+    }
+    let (first, second) = items.split_at(items.len() / 2);
+    let mut chunks = compressed_chunks(first, max_bytes, encode);
+    chunks.extend(compressed_chunks(second, max_bytes, encode));
+    chunks
+}
+
 pub fn inflate(compressed: &[u8]) -> Result<Vec<u8>, CorruptData> {
     let mut raw = Vec::new();
     DeflateDecoder::new(compressed)

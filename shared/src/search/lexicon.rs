@@ -5,7 +5,7 @@
 //! the entries table, compressed in chunks like a postings manifest;
 //! `dictadmin index` reads them with one Query per list.
 
-use super::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
+use super::codec::{compressed_chunks, inflate, put_str, put_varint, CorruptData, Reader};
 use super::postings::MAX_CHUNK_BYTES;
 use std::collections::{BTreeMap, HashMap};
 
@@ -53,20 +53,15 @@ const VERSION: u8 = 1;
 
 /// Encodes pairs into compressed chunks of at most [`MAX_CHUNK_BYTES`].
 pub fn encode_chunks(pairs: &[Pair]) -> Vec<Vec<u8>> {
-    let mut raw = vec![VERSION];
-    put_varint(&mut raw, pairs.len());
-    for (a, b) in pairs {
-        put_str(&mut raw, a);
-        put_str(&mut raw, b);
-    }
-    let compressed = compress(&raw);
-    if compressed.len() <= MAX_CHUNK_BYTES || pairs.len() <= 1 {
-        return vec![compressed];
-    }
-    let (first, second) = pairs.split_at(pairs.len() / 2);
-    let mut chunks = encode_chunks(first);
-    chunks.extend(encode_chunks(second));
-    chunks
+    compressed_chunks(pairs, MAX_CHUNK_BYTES, &|pairs: &[Pair]| {
+        let mut raw = vec![VERSION];
+        put_varint(&mut raw, pairs.len());
+        for (a, b) in pairs {
+            put_str(&mut raw, a);
+            put_str(&mut raw, b);
+        }
+        raw
+    })
 }
 
 pub fn decode_chunk(bytes: &[u8]) -> Result<Vec<Pair>, CorruptData> {

@@ -9,7 +9,7 @@
 //! dictionary index, part-of-speech index + 1 (0 for none), flags, entry id,
 //! preview, phonetic (empty for none). Each chunk is self-contained.
 
-use super::codec::{compress, inflate, put_id, put_str, put_varint, CorruptData, Reader};
+use super::codec::{compressed_chunks, inflate, put_id, put_str, put_varint, CorruptData, Reader};
 use std::collections::HashMap;
 
 /// Version 2 added the preview and the phonetic, which search results show.
@@ -74,14 +74,7 @@ impl Posting {
 
 /// Encodes postings into compressed chunks of at most [`MAX_CHUNK_BYTES`].
 pub fn encode_chunks(postings: &[&Posting]) -> Vec<Vec<u8>> {
-    let compressed = compress(&encode_raw(postings));
-    if compressed.len() <= MAX_CHUNK_BYTES || postings.len() <= 1 {
-        return vec![compressed];
-    }
-    let (first, second) = postings.split_at(postings.len() / 2);
-    let mut chunks = encode_chunks(first);
-    chunks.extend(encode_chunks(second));
-    chunks
+    compressed_chunks(postings, MAX_CHUNK_BYTES, &encode_raw)
 }
 
 fn encode_raw(postings: &[&Posting]) -> Vec<u8> {

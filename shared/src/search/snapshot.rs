@@ -26,7 +26,6 @@ use super::codec::{compress, inflate, put_id, put_str, put_varint, CorruptData, 
 use super::lexicon::{Commonness, Lexicon};
 use super::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
-use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -98,14 +97,10 @@ pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
 /// length, folded headword, dictionary, id).
 pub fn rank_order(mut postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
     let commonness = term_commonness(&postings, lexicon);
-    postings.sort_by_cached_key(|p| {
-        (
-            Reverse(commonness[&p.folded]),
-            p.folded.chars().count(),
-            p.folded.clone(),
-            p.dictionary.id.clone(),
-            p.id.clone(),
-        )
+    postings.sort_by(|a, b| {
+        commonness[&b.folded]
+            .cmp(&commonness[&a.folded])
+            .then_with(|| a.rank_key().cmp(&b.rank_key()))
     });
     postings
 }
