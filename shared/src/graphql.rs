@@ -1,18 +1,20 @@
 //! `POST /api/v1/api/graphql`: an async-graphql schema over the service layer.
-//! Resolvers own no logic: their arguments pass through the REST parameter
-//! parsing (same validation, same messages) and call the same service
-//! functions. Auth, quota and the 64 KiB body limit happen before, in the
+//! Resolvers own no logic: their arguments become the same typed queries as
+//! REST's (`crate::queries`: same validation, same messages) and call the same
+//! service functions. Auth, quota and the 64 KiB body limit happen before, in the
 //! shared pipeline, exactly as for REST.
 
 use crate::app::App;
 use crate::auth::KeyRecord;
 use crate::error::ApiError;
-use crate::http::{graphql_code, ApiRequest, Reply};
-use crate::model::{Dictionary, Entry, RandomItem, SearchResult, ThesaurusItem, UsageRecord};
-use crate::params::{
-    validate_dictionary_id, validate_entry_id, validate_text, QueryParams, MAX_QUERY_CHARS,
+use crate::http::ApiRequest;
+use crate::model::{Dictionary, Entry, RandomItem, SearchPage, ThesaurusItem, UsageRecord};
+use crate::params::{validate_dictionary_id, validate_entry_id};
+use crate::queries::{
+    path_word, AutocompleteArguments, AutocompleteQuery, RandomArguments, RandomQuery,
+    SearchArguments, SearchQuery, ThesaurusArguments, ThesaurusQuery,
 };
-use crate::rest;
+use crate::response::{graphql_code, Reply};
 use crate::service;
 use async_graphql::parser::types::{
     DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
@@ -282,32 +284,6 @@ fn app<'a>(ctx: &Context<'a>) -> &'a App {
     ctx.data_unchecked::<&'static App>()
 }
 
-/// GraphQL arguments as query-string pairs, for the REST parsers.
-fn params(pairs: &[(&str, Option<String>)]) -> QueryParams {
-    QueryParams::from_pairs(
-        pairs
-            .iter()
-            .filter_map(|(name, value)| value.clone().map(|v| (name.to_string(), v))),
-    )
-}
-
-fn text(value: Option<i64>) -> Option<String> {
-    value.map(|v| v.to_string())
-}
-
-fn flag(value: Option<bool>) -> Option<String> {
-    value.map(|v| v.to_string())
-}
-
-/// `search`: one page and the total.
-#[derive(SimpleObject)]
-pub struct SearchPage {
-    pub results: Vec<SearchResult>,
-    pub total: u64,
-    pub limit: u32,
-    pub offset: u32,
-}
-
 /// A usage example and the entry it comes from.
 #[derive(SimpleObject, Debug, Clone, PartialEq)]
 pub struct UsageExample {
@@ -341,25 +317,22 @@ impl Query {
         limit: Option<i64>,
         offset: Option<i64>,
     ) -> FieldResult<Option<SearchPage>> {
-        let p = rest::search_params(&params(&[
-            ("q", Some(q)),
-            ("lang", lang),
-            ("source", source),
-            ("matchType", match_type),
-            ("pos", pos),
-            ("hasAudio", flag(has_audio)),
-            ("fuzzy", flag(fuzzy)),
-            ("limit", text(limit)),
-            ("offset", text(offset)),
-        ]))
+        let query = SearchQuery::from_arguments(&SearchArguments {
+            q,
+            lang,
+            source,
+            match_type,
+            pos,
+            has_audio,
+            fuzzy,
+            limit,
+            offset,
+        })
         .map_err(field_error)?;
-        let page = service::search(app(ctx), &p).await.map_err(field_error)?;
-        Ok(Some(SearchPage {
-            results: page.results,
-            total: page.total as u64,
-            limit: p.limit,
-            offset: p.offset,
-        }))
+        service::search(app(ctx), &query)
+            .await
+            .map(Some)
+            .map_err(field_error)
     }
 
     /// Prefix suggestions; as `GET /api/v1/api/autocomplete`.
@@ -372,23 +345,17 @@ impl Query {
         source: Option<String>,
         limit: Option<i64>,
     ) -> FieldResult<Option<Vec<String>>> {
-        let p = rest::autocomplete_params(&params(&[
-            ("q", Some(q)),
-            ("lang", lang),
-            ("source", source),
-            ("limit", text(limit)),
-        ]))
+        let query = AutocompleteQuery::from_arguments(&AutocompleteArguments {
+            q,
+            lang,
+            source,
+            limit,
+        })
         .map_err(field_error)?;
-        service::autocomplete(
-            app(ctx),
-            &p.q,
-            p.lang.as_ref(),
-            p.source.as_deref(),
-            p.limit as usize,
-        )
-        .await
-        .map(Some)
-        .map_err(field_error)
+        service::autocomplete(app(ctx), &query)
+            .await
+            .map(Some)
+            .map_err(field_error)
     }
 
     /// The usage examples of the entries whose headword is `q` (exactly, after
@@ -401,16 +368,19 @@ impl Query {
         lang: Option<String>,
         source: Option<String>,
     ) -> FieldResult<Option<Vec<UsageExample>>> {
-        let p = rest::search_params(&params(&[
-            ("q", Some(q)),
-            ("lang", lang),
-            ("source", source),
-            ("matchType", Some("exact".into())),
-            ("fuzzy", Some("false".into())),
-            ("limit", Some("100".into())),
-        ]))
+        let query = SearchQuery::from_arguments(&SearchArguments {
+            q,
+            lang,
+            source,
+            match_type: Some("exact".into()),
+            fuzzy: Some(false),
+            limit: Some(100),
+            ..SearchArguments::default()
+        })
         .map_err(field_error)?;
-        let entries = service::examples(app(ctx), &p).await.map_err(field_error)?;
+        let entries = service::examples(app(ctx), &query)
+            .await
+            .map_err(field_error)?;
         Ok(Some(
             entries
                 .into_iter()
@@ -439,11 +409,9 @@ impl Query {
         lang: Option<String>,
         source: Option<String>,
     ) -> FieldResult<Option<Vec<ThesaurusItem>>> {
-        let word = validate_text("word", &word, MAX_QUERY_CHARS).map_err(field_error)?;
-        let q = params(&[("lang", lang), ("source", source)]);
-        let lang = q.lang().map_err(field_error)?;
-        let source = q.source().map_err(field_error)?;
-        service::thesaurus(app(ctx), &word, lang.as_ref(), source.as_deref())
+        let query = ThesaurusQuery::from_arguments(&ThesaurusArguments { word, lang, source })
+            .map_err(field_error)?;
+        service::thesaurus(app(ctx), &query)
             .await
             .map(Some)
             .map_err(field_error)
@@ -459,23 +427,17 @@ impl Query {
         has_audio: Option<bool>,
         count: Option<i64>,
     ) -> FieldResult<Option<Vec<RandomItem>>> {
-        let p = rest::random_params(&params(&[
-            ("lang", lang),
-            ("source", source),
-            ("hasAudio", flag(has_audio)),
-            ("count", text(count)),
-        ]))
+        let query = RandomQuery::from_arguments(&RandomArguments {
+            lang,
+            source,
+            has_audio,
+            count,
+        })
         .map_err(field_error)?;
-        service::random(
-            app(ctx),
-            p.lang.as_ref(),
-            p.source.as_deref(),
-            p.has_audio,
-            p.count as usize,
-        )
-        .await
-        .map(Some)
-        .map_err(field_error)
+        service::random(app(ctx), &query)
+            .await
+            .map(Some)
+            .map_err(field_error)
     }
 
     /// One entry by id; as `GET /api/v1/entry/{source}/{id}`.
@@ -503,7 +465,7 @@ impl Query {
         source: String,
     ) -> FieldResult<Option<Entry>> {
         let source = validate_dictionary_id("source", &source).map_err(field_error)?;
-        let word = validate_text("word", &word, MAX_QUERY_CHARS).map_err(field_error)?;
+        let word = path_word(&word).map_err(field_error)?;
         service::entry_by_word(app(ctx), &source, &word)
             .await
             .map(Some)

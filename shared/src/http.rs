@@ -8,35 +8,39 @@ use crate::auth::{self, KeyRecord, QuotaState};
 use crate::error::ApiError;
 use crate::params::{decode_component, QueryParams};
 use crate::quota::Period;
-use crate::web::{self, StaticFile};
+use crate::response::{
+    add_rate_limit_headers, error_response, preflight, reply_response, ErrorStyle, Reply,
+};
+use crate::web;
 use futures::future::BoxFuture;
 use lambda_http::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use lambda_http::{Body, Request, RequestExt, Response};
-use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// How an endpoint's errors are shaped: the REST envelope or GraphQL's `errors`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorStyle {
-    Envelope,
-    Graphql,
-}
-
-/// One endpoint of the interface: its route and how the pipeline treats it.
+/// Where a function answers: the path as in the interface, with `{param}`
+/// segments, and its method. Every route of the service is listed in
+/// [`crate::routes::ROUTES`].
 #[derive(Debug)]
-pub struct Endpoint {
+pub struct Route {
+    /// The function that serves it (its crate in `functions/`).
     pub name: &'static str,
-    /// The path as in the interface, with `{param}` segments.
     pub path: &'static str,
     pub method: Method,
+    /// Whether a request needs an API key (the pages and the unknown-path
+    /// fallback do not).
+    pub requires_key: bool,
+    /// An HTML page served instead, without a key, to a browser's `GET` of
+    /// the same path (`Accept: text/html`): the GraphQL explorer.
+    pub browser_page: Option<&'static [u8]>,
+}
+
+/// An API endpoint: its route and how the pipeline treats it.
+#[derive(Debug)]
+pub struct Endpoint {
+    pub route: Route,
     /// What a request costs against the key's quota.
     pub cost: Cost,
-    /// Whether the endpoint requires an API key (only the unknown-path fallback does not).
-    pub requires_key: bool,
     pub error_style: ErrorStyle,
-    /// A page served instead to a browser's `GET` (`Accept: text/html`),
-    /// without a key: the GraphQL explorer.
-    pub browser_page: Option<&'static StaticFile>,
     /// What the endpoint does once the pipeline has let a request through.
     pub handler: Handler,
 }
@@ -108,52 +112,11 @@ impl ApiRequest {
     }
 }
 
-/// What a handler answers; the pipeline adds the envelope and headers.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// `{"ok": true, "data": ..., "meta": {...extra, "took_ms"}}`
-    Json {
-        data: Value,
-        meta: Map<String, Value>,
-        cache_seconds: Option<u32>,
-    },
-    /// 302 to `location` (audio).
-    Redirect { location: String },
-    /// A complete body with its own status (GraphQL answers).
-    Raw { status: u16, body: Value },
-}
-
-impl Reply {
-    pub fn json(data: impl serde::Serialize) -> Self {
-        let data = serde_json::to_value(data).unwrap_or(Value::Null);
-        Self::Json {
-            data,
-            meta: Map::new(),
-            cache_seconds: None,
-        }
-    }
-
-    pub fn with_meta(mut self, name: &str, value: impl Into<Value>) -> Self {
-        if let Self::Json { meta, .. } = &mut self {
-            meta.insert(name.to_string(), value.into());
-        }
-        self
-    }
-
-    /// Marks a response cacheable by browsers and CDNs for `seconds`.
-    pub fn cacheable(mut self, seconds: u32) -> Self {
-        if let Self::Json { cache_seconds, .. } = &mut self {
-            *cache_seconds = Some(seconds);
-        }
-        self
-    }
-}
-
-/// The App lives for the whole process (built once per cold start), so
-/// handlers may hand it to code that needs `'static` data (GraphQL).
 /// The largest request body accepted (GraphQL is the only endpoint with one).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
+/// The App lives for the whole process (built once per cold start), so
+/// handlers may hand it to code that needs `'static` data (GraphQL).
 pub type Handler =
     for<'a> fn(&'static App, &'a ApiRequest) -> BoxFuture<'a, Result<Reply, ApiError>>;
 
@@ -187,10 +150,11 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
     if method == Method::OPTIONS {
         return preflight();
     }
-    if let Some(page) = endpoint.browser_page {
+    let route = &endpoint.route;
+    if let Some(page) = route.browser_page {
         let read = method == Method::GET || method == Method::HEAD;
-        if read && web::wants_html(&request) && request.uri().path() == page.path {
-            return web::file_response(page, method == Method::HEAD);
+        if read && web::wants_html(&request) && request.uri().path() == route.path {
+            return web::page_response(page, method == Method::HEAD);
         }
     }
 
@@ -198,11 +162,10 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
     let mut quota = None;
     let work = async {
         // The path first: the unknown-path fallback answers 404 to every method.
-        let path_params = match_path(endpoint.path, request.uri().path())?;
-        if method != endpoint.method && !(endpoint.method == Method::GET && method == Method::HEAD)
-        {
+        let path_params = match_path(route.path, request.uri().path())?;
+        if method != route.method && !(route.method == Method::GET && method == Method::HEAD) {
             return Err(ApiError::MethodNotAllowed {
-                allow: allow_header(&endpoint.method),
+                allow: allow_header(&route.method),
             });
         }
         let (parts, body) = request.into_parts();
@@ -218,7 +181,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
             request_id: request_id.clone(),
             key: None,
         };
-        if !endpoint.requires_key {
+        if !route.requires_key {
             return handler(app, &api_request).await;
         }
         let key = auth::parse_authorization(
@@ -335,125 +298,6 @@ fn allow_header(method: &Method) -> &'static str {
     }
 }
 
-const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
-const EXPOSED_HEADERS: &str =
-    "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Location";
-
-pub(crate) fn base_response(status: u16) -> lambda_http::http::response::Builder {
-    Response::builder()
-        .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
-        .header("access-control-allow-origin", "*")
-        .header("access-control-expose-headers", EXPOSED_HEADERS)
-}
-
-fn json_body(builder: lambda_http::http::response::Builder, body: &Value) -> Response<Body> {
-    builder
-        .header("content-type", JSON_CONTENT_TYPE)
-        .body(Body::Text(body.to_string()))
-        .expect("static headers are valid")
-}
-
-/// CORS preflight: answered without a key.
-pub(crate) fn preflight() -> Response<Body> {
-    base_response(204)
-        .header("access-control-allow-methods", "GET, POST, OPTIONS")
-        .header(
-            "access-control-allow-headers",
-            "Authorization, Content-Type, Accept",
-        )
-        .header("access-control-max-age", "600")
-        .body(Body::Empty)
-        .expect("static headers are valid")
-}
-
-fn reply_response(reply: Reply, took_ms: u64) -> Response<Body> {
-    match reply {
-        Reply::Json {
-            data,
-            mut meta,
-            cache_seconds,
-        } => {
-            meta.insert("took_ms".into(), json!(took_ms));
-            let cache = match cache_seconds {
-                Some(seconds) => format!("public, max-age={seconds}"),
-                None => "no-store".to_string(),
-            };
-            json_body(
-                base_response(200).header("cache-control", cache),
-                &json!({"ok": true, "data": data, "meta": meta}),
-            )
-        }
-        Reply::Redirect { location } => match HeaderValue::from_str(&location) {
-            Ok(location) => base_response(302)
-                .header("location", location)
-                .header("cache-control", "no-store")
-                .body(Body::Empty)
-                .expect("validated header"),
-            Err(_) => error_response(
-                &ApiError::Internal("audio URL is not a valid header".into()),
-                ErrorStyle::Envelope,
-            ),
-        },
-        Reply::Raw { status, body } => json_body(
-            base_response(status).header("cache-control", "no-store"),
-            &body,
-        ),
-    }
-}
-
-/// The failure envelope (or GraphQL error document) for `err`.
-pub fn error_response(err: &ApiError, style: ErrorStyle) -> Response<Body> {
-    let body = match style {
-        ErrorStyle::Envelope => {
-            let mut body = json!({"ok": false, "error": err.public_message()});
-            if let ApiError::EntryNotFound { suggestions } = err {
-                body["suggestions"] = json!(suggestions);
-            }
-            body
-        }
-        ErrorStyle::Graphql => json!({
-            "data": null,
-            "errors": [{"message": err.public_message(), "extensions": {"code": graphql_code(err)}}],
-        }),
-    };
-    let mut builder = base_response(err.status()).header("cache-control", "no-store");
-    if let Some(seconds) = err.retry_after_secs() {
-        builder = builder.header("retry-after", seconds.to_string());
-    }
-    if let ApiError::MethodNotAllowed { allow } = err {
-        builder = builder.header("allow", *allow);
-    }
-    json_body(builder, &body)
-}
-
-/// `extensions.code` of decisions.md for an error raised outside GraphQL
-/// execution (authentication, quota, body size).
-pub fn graphql_code(err: &ApiError) -> &'static str {
-    match err {
-        ApiError::BadRequest(_) | ApiError::PayloadTooLarge | ApiError::MethodNotAllowed { .. } => {
-            "BAD_USER_INPUT"
-        }
-        ApiError::MissingKey | ApiError::InvalidKey | ApiError::KeyDisabled => "UNAUTHENTICATED",
-        ApiError::EntryNotFound { .. }
-        | ApiError::UnknownDictionary(_)
-        | ApiError::NoAudio
-        | ApiError::UnknownPath => "NOT_FOUND",
-        ApiError::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
-        ApiError::Unavailable => "UNAVAILABLE",
-        ApiError::Internal(_) => "INTERNAL",
-    }
-}
-
-fn add_rate_limit_headers(headers: &mut HeaderMap, state: QuotaState) {
-    for (name, value) in [
-        ("ratelimit-limit", state.limit),
-        ("ratelimit-remaining", state.remaining),
-        ("ratelimit-reset", state.reset_secs),
-    ] {
-        headers.insert(name, HeaderValue::from(value));
-    }
-}
-
 fn log_request(
     endpoint: &Endpoint,
     method: &Method,
@@ -464,7 +308,7 @@ fn log_request(
 ) {
     tracing::info!(
         request_id,
-        endpoint = endpoint.name,
+        endpoint = endpoint.route.name,
         method = method.as_str(),
         status = status.as_u16(),
         took_ms,
@@ -525,85 +369,6 @@ mod tests {
         assert!(err.public_message().starts_with("word must be valid UTF-8"));
     }
 
-    fn body_json(response: &Response<Body>) -> Value {
-        match response.body() {
-            Body::Text(text) => serde_json::from_str(text).unwrap(),
-            other => panic!("unexpected body {other:?}"),
-        }
-    }
-
-    #[test]
-    fn success_envelope_has_meta_and_took_ms() {
-        let response = reply_response(
-            Reply::json(vec!["a"]).with_meta("limit", 10).cacheable(300),
-            7,
-        );
-        assert_eq!(response.status(), 200);
-        assert_eq!(response.headers()["content-type"], JSON_CONTENT_TYPE);
-        assert_eq!(response.headers()["cache-control"], "public, max-age=300");
-        assert_eq!(response.headers()["access-control-allow-origin"], "*");
-        assert_eq!(
-            body_json(&response),
-            json!({"ok": true, "data": ["a"], "meta": {"limit": 10, "took_ms": 7}})
-        );
-    }
-
-    #[test]
-    fn failure_envelopes_carry_status_headers_and_extras() {
-        let response = error_response(
-            &ApiError::QuotaExceeded {
-                retry_after_secs: 42,
-            },
-            ErrorStyle::Envelope,
-        );
-        assert_eq!(response.status(), 429);
-        assert_eq!(response.headers()["retry-after"], "42");
-        assert_eq!(
-            body_json(&response),
-            json!({"ok": false, "error": "Quota exceeded"})
-        );
-
-        let response = error_response(
-            &ApiError::EntryNotFound {
-                suggestions: vec!["bank".into()],
-            },
-            ErrorStyle::Envelope,
-        );
-        assert_eq!(
-            body_json(&response),
-            json!({"ok": false, "error": "Entry not found", "suggestions": ["bank"]})
-        );
-
-        let response = error_response(
-            &ApiError::MethodNotAllowed {
-                allow: "GET, HEAD, OPTIONS",
-            },
-            ErrorStyle::Envelope,
-        );
-        assert_eq!(response.headers()["allow"], "GET, HEAD, OPTIONS");
-    }
-
-    #[test]
-    fn graphql_style_errors_have_codes() {
-        let response = error_response(&ApiError::MissingKey, ErrorStyle::Graphql);
-        assert_eq!(response.status(), 401);
-        let body = body_json(&response);
-        assert_eq!(body["errors"][0]["extensions"]["code"], "UNAUTHENTICATED");
-        assert_eq!(body["data"], Value::Null);
-    }
-
-    #[test]
-    fn internal_errors_do_not_leak() {
-        let response = error_response(
-            &ApiError::Internal("table keys-123 exploded".into()),
-            ErrorStyle::Envelope,
-        );
-        assert_eq!(
-            body_json(&response),
-            json!({"ok": false, "error": "Internal error"})
-        );
-    }
-
     #[test]
     fn the_budget_ends_before_lambdas_deadline() {
         let now = UNIX_EPOCH + Duration::from_secs(1_000_000);
@@ -628,20 +393,6 @@ mod tests {
             request_budget(600_000, now),
             REQUEST_DEADLINE,
             "a deadline in the past is an emulator's, not Lambda's"
-        );
-    }
-
-    #[test]
-    fn unavailable_is_its_own_graphql_code() {
-        let response = error_response(&ApiError::Unavailable, ErrorStyle::Graphql);
-        assert_eq!(response.status(), 503);
-        assert_eq!(
-            response.headers()["retry-after"],
-            crate::error::UNAVAILABLE_RETRY_AFTER_SECS.to_string()
-        );
-        assert_eq!(
-            body_json(&response)["errors"][0]["extensions"]["code"],
-            "UNAVAILABLE"
         );
     }
 }

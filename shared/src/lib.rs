@@ -1,6 +1,6 @@
 //! Everything the Lambda functions share: models, validation, the envelope,
 //! DynamoDB and S3 access, auth and quota. Functions stay thin: they pick an
-//! endpoint from [`rest`] and hand it to [`http::run`].
+//! endpoint from [`routes`] and hand it to [`http::run`].
 
 pub mod app;
 pub mod auth;
@@ -13,8 +13,11 @@ pub mod items;
 pub mod logging;
 pub mod model;
 pub mod params;
+pub mod queries;
 pub mod quota;
+pub mod response;
 pub mod rest;
+pub mod routes;
 pub mod search;
 pub mod service;
 pub mod store;

@@ -18,6 +18,16 @@ pub struct Dictionary {
     pub origin: String,
 }
 
+/// `search`: one page and the total.
+// REST answers with `results` and puts the other three in `meta`.
+#[derive(Debug, Clone, PartialEq, async_graphql::SimpleObject)]
+pub struct SearchPage {
+    pub results: Vec<SearchResult>,
+    pub total: u64,
+    pub limit: u32,
+    pub offset: u32,
+}
+
 /// One search hit (interface section 2, "Search result").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]

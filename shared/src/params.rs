@@ -37,26 +37,12 @@ impl QueryParams {
         Self { pairs }
     }
 
-    /// Parameters given as decoded name/value pairs (GraphQL arguments), so
-    /// that they pass through exactly the REST validation.
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Self {
-        Self {
-            pairs: pairs.into_iter().map(|(n, v)| (n, Ok(v))).collect(),
-        }
-    }
-
     /// The first value given for `name`, if any. The first occurrence wins when a
     /// parameter is repeated.
     pub fn raw(&self, name: &str) -> Result<Option<&str>, ApiError> {
         match self.pairs.iter().find(|(n, _)| n == name) {
             None => Ok(None),
-            Some((_, Ok(value))) => {
-                if value.len() > MAX_PARAM_BYTES {
-                    Err(ApiError::bad_request(format!("{name} is too long")))
-                } else {
-                    Ok(Some(value.as_str()))
-                }
-            }
+            Some((_, Ok(value))) => within_length(name, value).map(Some),
             Some((_, Err(()))) => Err(ApiError::bad_request(format!(
                 "{name} must be valid UTF-8 (percent-encode non-ASCII characters as UTF-8)"
             ))),
@@ -79,26 +65,24 @@ impl QueryParams {
         min: u32,
         max: u32,
     ) -> Result<u32, ApiError> {
-        let out_of_range =
-            || ApiError::bad_request(format!("{name} must be an integer from {min} to {max}"));
         match self.raw(name)? {
             None => Ok(default),
             Some(text) => {
                 let text = text.trim();
                 // Only plain decimal digits: no sign, exponent or fraction.
                 if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(out_of_range());
+                    return Err(out_of_range(name, min, max));
                 }
                 // Leading zeros are allowed (`05`) and do not make a number
                 // long; more than 10 other digits is beyond any range here.
                 let significant = text.trim_start_matches('0');
                 if significant.len() > 10 {
-                    return Err(out_of_range());
+                    return Err(out_of_range(name, min, max));
                 }
                 // All zeros leave nothing to parse: the value is 0.
                 let value: u64 = significant.parse().unwrap_or(0);
                 if value < u64::from(min) || value > u64::from(max) {
-                    return Err(out_of_range());
+                    return Err(out_of_range(name, min, max));
                 }
                 Ok(value as u32)
             }
@@ -141,6 +125,20 @@ impl QueryParams {
             .map(|s| validate_dictionary_id("source", s))
             .transpose()
     }
+}
+
+/// `value`, unless it is longer than any value we look at.
+pub fn within_length<'v>(name: &str, value: &'v str) -> Result<&'v str, ApiError> {
+    if value.len() > MAX_PARAM_BYTES {
+        Err(ApiError::bad_request(format!("{name} is too long")))
+    } else {
+        Ok(value)
+    }
+}
+
+/// The answer to an integer outside `min..=max`, or not an integer at all.
+pub fn out_of_range(name: &str, min: u32, max: u32) -> ApiError {
+    ApiError::bad_request(format!("{name} must be an integer from {min} to {max}"))
 }
 
 /// Percent-decodes one URL component once. With `plus_is_space`, `+` is a space

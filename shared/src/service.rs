@@ -6,10 +6,11 @@ use crate::auth::KeyRecord;
 use crate::error::ApiError;
 use crate::fold::fold;
 use crate::model::{
-    AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchResult, StoredAudio,
-    StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
+    AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchPage, SearchResult,
+    StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
 };
 use crate::params::LangFilter;
+use crate::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use crate::quota::Period;
 use crate::search::rank::{Filters, MatchRule, MatchType};
 use crate::search::snapshot::Index;
@@ -114,38 +115,20 @@ fn suggestions(index: &Index, source: &str, word: &str) -> Result<Vec<String>, A
     Ok(words)
 }
 
-/// Search parameters of decisions.md, validated by the caller.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchParams {
-    pub q: String,
-    pub lang: Option<LangFilter>,
-    pub source: Option<String>,
-    pub match_type: MatchType,
-    pub pos: Option<String>,
-    pub has_audio: bool,
-    pub fuzzy: bool,
-    pub limit: u32,
-    pub offset: u32,
-}
-
-/// One page of search results and the number of all matches.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchPage {
-    pub results: Vec<SearchResult>,
-    pub total: usize,
-}
-
 /// Search: matched, ranked and cut in the index snapshot held in memory;
 /// the page's fields come from the snapshot too, so a warm instance reads
 /// nothing.
-pub async fn search(app: &App, p: &SearchParams) -> Result<SearchPage, ApiError> {
+pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> {
+    let page = |results, total| SearchPage {
+        results,
+        total,
+        limit: p.limit,
+        offset: p.offset,
+    };
     let folded = fold(&p.q);
     if folded.is_empty() {
         // Only combining marks: nothing folds to the empty string.
-        return Ok(SearchPage {
-            results: Vec::new(),
-            total: 0,
-        });
+        return Ok(page(Vec::new(), 0));
     }
     let rule = MatchRule::new(&folded, p.match_type, p.fuzzy);
     let needs = Needs {
@@ -201,10 +184,7 @@ pub async fn search(app: &App, p: &SearchParams) -> Result<SearchPage, ApiError>
             }
         })
         .collect();
-    Ok(SearchPage {
-        results,
-        total: hits.total,
-    })
+    Ok(page(results, hits.total as u64))
 }
 
 /// A dictionary's name from the catalog (its id if it left the catalog
@@ -222,7 +202,7 @@ fn internal(err: crate::search::codec::CorruptData) -> ApiError {
 
 /// The entries a search finds, read whole, in search order, those with
 /// usage examples only (GraphQL `examples`).
-pub async fn examples(app: &App, p: &SearchParams) -> Result<Vec<Entry>, ApiError> {
+pub async fn examples(app: &App, p: &SearchQuery) -> Result<Vec<Entry>, ApiError> {
     let page = search(app, p).await?;
     let keys: Vec<(String, String)> = page
         .results
@@ -243,14 +223,9 @@ pub async fn examples(app: &App, p: &SearchParams) -> Result<Vec<Entry>, ApiErro
 
 /// Autocomplete: distinct headwords starting with `q`, alphabetical by folded
 /// form, from the index snapshot.
-pub async fn autocomplete(
-    app: &App,
-    q: &str,
-    lang: Option<&LangFilter>,
-    source: Option<&str>,
-    limit: usize,
-) -> Result<Vec<String>, ApiError> {
-    let folded = fold(q);
+pub async fn autocomplete(app: &App, p: &AutocompleteQuery) -> Result<Vec<String>, ApiError> {
+    let folded = fold(&p.q);
+    let source = p.source.as_deref();
     if folded.is_empty() {
         return Ok(Vec::new());
     }
@@ -260,23 +235,20 @@ pub async fn autocomplete(
     );
     checked?;
     let filters = Filters {
-        lang,
+        lang: p.lang.as_ref(),
         source,
         ..Filters::default()
     };
-    Ok(snapshot?.index.autocomplete(&folded, &filters, limit))
+    Ok(snapshot?
+        .index
+        .autocomplete(&folded, &filters, p.limit as usize))
 }
 
 /// Random headwords: `count` distinct picks, uniform over the entries that
 /// pass the filters: a uniform number below their count names exactly one
 /// entry of the snapshot, so no entry is favoured by gaps.
-pub async fn random(
-    app: &App,
-    lang: Option<&LangFilter>,
-    source: Option<&str>,
-    has_audio: bool,
-    count: usize,
-) -> Result<Vec<RandomItem>, ApiError> {
+pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiError> {
+    let source = p.source.as_deref();
     let needs = Needs {
         records: true,
         grams: false,
@@ -285,12 +257,14 @@ pub async fn random(
     checked?;
     let snapshot = snapshot?;
     let filters = Filters {
-        lang,
+        lang: p.lang.as_ref(),
         source,
-        has_audio,
+        has_audio: p.has_audio,
         ..Filters::default()
     };
-    let picks = snapshot.index.random(&filters, count, &mut rand::rng());
+    let picks = snapshot
+        .index
+        .random(&filters, p.count as usize, &mut rand::rng());
     let records = snapshot
         .records
         .as_deref()
@@ -338,17 +312,13 @@ pub fn choose_audio(audio: &[StoredAudio], format: Option<AudioFormat>) -> Optio
     }
 }
 
-/// Related words of `word` across dictionaries, filtered by `lang` and
-/// `source`, ordered by relationship type, then dictionary, then word. A word
+/// Related words of the query's word across dictionaries, filtered by `lang`
+/// and `source`, ordered by relationship type, then dictionary, then word. A word
 /// with no links (after the filters) that is an inflected form has its
 /// lemmas' links, each lemma's from dictionaries of the form's language;
 /// only then is the snapshot read, and the lemmas' partitions at once.
-pub async fn thesaurus(
-    app: &App,
-    word: &str,
-    lang: Option<&LangFilter>,
-    source: Option<&str>,
-) -> Result<Vec<ThesaurusItem>, ApiError> {
+pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusItem>, ApiError> {
+    let (word, lang, source) = (p.word.as_str(), p.lang.as_ref(), p.source.as_deref());
     let (links, checked) = tokio::join!(app.store.thesaurus(word), check_source(app, source));
     checked?;
     let links = filter_and_order_links(links?, lang, source);

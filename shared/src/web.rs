@@ -6,31 +6,9 @@
 //! These functions hold no AWS client: [`run_files`] answers from memory.
 
 use crate::error::ApiError;
-use crate::http::{base_response, error_response, preflight, Cost, Endpoint, ErrorStyle};
+use crate::response::{base_response, error_response, preflight, ErrorStyle};
 use lambda_http::http::Method;
 use lambda_http::{Body, Request, Response};
-
-/// A route of a function that serves files: keyless, free, GET.
-const fn files_route(name: &'static str, path: &'static str) -> Endpoint {
-    Endpoint {
-        name,
-        path,
-        method: Method::GET,
-        cost: Cost::Free,
-        requires_key: false,
-        error_style: ErrorStyle::Envelope,
-        browser_page: None,
-        // Files are served by [`run_files`], never by the API pipeline.
-        handler: crate::rest::unknown_path,
-    }
-}
-
-/// The playground page.
-pub static PLAYGROUND: Endpoint = files_route("playground", "/");
-/// The playground's assets and the GraphQL explorer's, served by the same function.
-pub static ASSETS: Endpoint = files_route("playground", "/assets/{file}");
-/// The OpenAPI document of the REST surface.
-pub static OPENAPI: Endpoint = files_route("openapi", "/api/v1/openapi.json");
 
 /// A file served at a fixed path.
 #[derive(Debug)]
@@ -51,13 +29,6 @@ pub const PAGE_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:
      connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const HTML: &str = "text/html; charset=utf-8";
-
-/// The GraphQL explorer: GraphiQL, vendored and served from `/assets/`.
-pub const GRAPHQL_EXPLORER: StaticFile = StaticFile {
-    path: "/api/v1/api/graphql",
-    content_type: HTML,
-    body: include_bytes!("../../functions/playground/assets/explorer.html"),
-};
 
 /// Whether a request asks for a page rather than an API answer: a browser
 /// navigating sends `Accept: text/html`, API clients do not.
@@ -116,18 +87,23 @@ pub fn serve_files(files: &[StaticFile], request: &Request) -> Response<Body> {
             ErrorStyle::Envelope,
         );
     }
-    file_response(file, method == Method::HEAD)
+    content_response(file.content_type, file.body, method == Method::HEAD)
 }
 
-/// `file` as a 200 answer; `head_only` leaves the body out.
-pub fn file_response(file: &StaticFile, head_only: bool) -> Response<Body> {
+/// An HTML page (the GraphQL explorer) as a 200 answer, with the pages' policy.
+pub fn page_response(body: &[u8], head_only: bool) -> Response<Body> {
+    content_response(HTML, body, head_only)
+}
+
+/// A body of `content_type` as a 200 answer; `head_only` leaves the body out.
+fn content_response(content_type: &str, body: &[u8], head_only: bool) -> Response<Body> {
     let mut builder = base_response(200)
-        .header("content-type", file.content_type)
+        .header("content-type", content_type)
         .header("x-content-type-options", "nosniff")
         // Short: a new deployment's pages are seen within minutes.
         .header("cache-control", "public, max-age=300")
-        .header("content-length", file.body.len().to_string());
-    if file.content_type.starts_with("text/html") {
+        .header("content-length", body.len().to_string());
+    if content_type.starts_with("text/html") {
         builder = builder
             .header("content-security-policy", PAGE_SECURITY_POLICY)
             .header("referrer-policy", "no-referrer");
@@ -135,9 +111,9 @@ pub fn file_response(file: &StaticFile, head_only: bool) -> Response<Body> {
     let body = if head_only {
         Body::Empty
     } else {
-        match std::str::from_utf8(file.body) {
+        match std::str::from_utf8(body) {
             Ok(text) => Body::Text(text.to_owned()),
-            Err(_) => Body::Binary(file.body.to_vec()),
+            Err(_) => Body::Binary(body.to_vec()),
         }
     };
     builder

@@ -7,11 +7,12 @@
 
 use blackbox::{recorded, recorded_app, stack_clients};
 use shared::params::LangFilter;
+use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use shared::search::rank::MatchType;
-use shared::service::{self, SearchParams};
+use shared::service;
 
-fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchParams {
-    SearchParams {
+fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
+    SearchQuery {
         q: q.into(),
         lang: None,
         source: None,
@@ -97,15 +98,31 @@ async fn every_endpoint_holds_its_round_trip_budget() {
         assert_eq!(log.take_operations(), Vec::<String>::new(), "{what}: warm");
     }
 
-    let words = service::autocomplete(&app, "ba", Some(&fr), None, 10)
-        .await
-        .unwrap();
+    let words = service::autocomplete(
+        &app,
+        &AutocompleteQuery {
+            q: "ba".to_string(),
+            lang: Some(fr.clone()),
+            source: None,
+            limit: 10,
+        },
+    )
+    .await
+    .unwrap();
     assert!(!words.is_empty());
     assert_eq!(log.take_operations(), Vec::<String>::new(), "autocomplete");
 
-    let picks = service::random(&app, Some(&fr), None, false, 10)
-        .await
-        .unwrap();
+    let picks = service::random(
+        &app,
+        &RandomQuery {
+            lang: Some(fr.clone()),
+            source: None,
+            has_audio: false,
+            count: 10,
+        },
+    )
+    .await
+    .unwrap();
     assert_eq!(picks.len(), 10);
     assert_eq!(log.take_operations(), Vec::<String>::new(), "random");
 
@@ -122,7 +139,7 @@ async fn every_endpoint_holds_its_round_trip_budget() {
         .unwrap();
     within("audio", &log.take_operations(), 1);
 
-    let links = service::thesaurus(&app, "good", None, None).await.unwrap();
+    let links = service::thesaurus(&app, &links_of("good")).await.unwrap();
     assert!(!links.is_empty());
     within("thesaurus", &log.take_operations(), 1);
 
@@ -133,9 +150,7 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     assert_eq!(lemma.lemma.as_deref(), Some("house"));
     let calls = log.take_operations();
     assert_eq!(calls, ["Query", "Query"], "entry by word, a form");
-    let links = service::thesaurus(&app, "houses", None, None)
-        .await
-        .unwrap();
+    let links = service::thesaurus(&app, &links_of("houses")).await.unwrap();
     assert!(!links.is_empty());
     let calls = log.take_operations();
     assert_eq!(calls, ["Query", "Query"], "thesaurus, a form");
@@ -284,7 +299,7 @@ async fn words_whose_key_is_over_dynamodbs_limit_send_no_query() {
         matches!(missing, Err(shared::ApiError::EntryNotFound { .. })),
         "{missing:?}"
     );
-    let links = service::thesaurus(&app, &word, None, None).await.unwrap();
+    let links = service::thesaurus(&app, &links_of(&word)).await.unwrap();
     assert!(links.is_empty());
     let queries: Vec<String> = log
         .take_operations()
@@ -292,4 +307,13 @@ async fn words_whose_key_is_over_dynamodbs_limit_send_no_query() {
         .filter(|op| op == "Query")
         .collect();
     assert!(queries.is_empty(), "{queries:?}");
+}
+
+/// A thesaurus query without filters.
+fn links_of(word: &str) -> ThesaurusQuery {
+    ThesaurusQuery {
+        word: word.to_string(),
+        lang: None,
+        source: None,
+    }
 }

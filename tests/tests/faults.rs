@@ -18,7 +18,7 @@ use shared::app::Clients;
 use shared::auth::KeyStore;
 use shared::http::{self, Endpoint, REQUEST_DEADLINE};
 use shared::store::Store;
-use shared::{rest, App};
+use shared::{routes, App};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -50,35 +50,39 @@ async fn every_call() -> Vec<Call> {
         normal_status,
     };
     vec![
-        call(&rest::SEARCH, "/api/v1/api/search?q=bank".into(), 200),
+        call(&routes::SEARCH, "/api/v1/api/search?q=bank".into(), 200),
         // Needs the snapshot's grams, which a warm instance loads on demand.
         call(
-            &rest::SEARCH,
+            &routes::SEARCH,
             "/api/v1/api/search?q=an&matchType=contains".into(),
             200,
         ),
         call(
-            &rest::AUTOCOMPLETE,
+            &routes::AUTOCOMPLETE,
             "/api/v1/api/autocomplete?q=ba".into(),
             200,
         ),
-        call(&rest::ENTRY, format!("/api/v1/entry/{source}/{id}"), 200),
+        call(&routes::ENTRY, format!("/api/v1/entry/{source}/{id}"), 200),
         call(
-            &rest::ENTRY_BY_WORD,
+            &routes::ENTRY_BY_WORD,
             "/api/v1/api/entry/freedict-eng-fra/word/bank".into(),
             200,
         ),
-        call(&rest::THESAURUS, "/api/v1/api/thesaurus/good".into(), 200),
-        call(&rest::RANDOM, "/api/v1/random".into(), 200),
+        call(&routes::THESAURUS, "/api/v1/api/thesaurus/good".into(), 200),
+        call(&routes::RANDOM, "/api/v1/random".into(), 200),
         call(
-            &rest::AUDIO,
+            &routes::AUDIO,
             format!("/api/v1/api/audio/{source}/{id}"),
             302,
         ),
-        call(&rest::DICTIONARIES, "/api/v1/api/dictionaries".into(), 200),
-        call(&rest::USAGE, "/api/v1/api/me/usage".into(), 200),
+        call(
+            &routes::DICTIONARIES,
+            "/api/v1/api/dictionaries".into(),
+            200,
+        ),
+        call(&routes::USAGE, "/api/v1/api/me/usage".into(), 200),
         Call {
-            endpoint: &rest::GRAPHQL,
+            endpoint: &routes::GRAPHQL,
             path: "/api/v1/api/graphql".into(),
             graphql: Some(GRAPHQL_QUERY),
             normal_status: 200,
@@ -88,7 +92,10 @@ async fn every_call() -> Vec<Call> {
 
 /// Calls that count against the quota (all but `me/usage`).
 fn counted(calls: &[Call]) -> u64 {
-    calls.iter().filter(|c| c.endpoint.name != "usage").count() as u64
+    calls
+        .iter()
+        .filter(|c| c.endpoint.route.name != "usage")
+        .count() as u64
 }
 
 /// What one call answered over HTTP, and how long it took.
@@ -176,7 +183,7 @@ async fn assert_normal_again<'a>(calls: impl IntoIterator<Item = &'a Call>, key:
             if answer.status != 503 {
                 break;
             }
-            if call.endpoint.name != "usage" {
+            if call.endpoint.route.name != "usage" {
                 counted_answers += 1;
             }
             tokio::time::sleep(Duration::from_millis(500)).await;
@@ -187,7 +194,7 @@ async fn assert_normal_again<'a>(calls: impl IntoIterator<Item = &'a Call>, key:
             "{}: {}",
             call.path, answer.json
         );
-        if call.endpoint.name != "usage" {
+        if call.endpoint.route.name != "usage" {
             counted_answers += 1;
         }
     }
@@ -227,7 +234,7 @@ async fn unreachable_tables_answer_503_on_every_endpoint() {
     let keys_down: &'static App = Box::leak(Box::new(keys_down));
     let (secret, _) = create_key("free", Some(100));
     for call in &calls {
-        if call.endpoint.name != "usage" {
+        if call.endpoint.route.name != "usage" {
             assert_unavailable(call, &in_process(entries_down, call, &secret).await);
         }
         assert_unavailable(call, &in_process(keys_down, call, &secret).await);
@@ -341,7 +348,7 @@ async fn paused_s3_leaves_every_endpoint_answering() {
     let audio = get_demo(
         &calls
             .iter()
-            .find(|c| c.endpoint.name == "audio")
+            .find(|c| c.endpoint.route.name == "audio")
             .unwrap()
             .path,
     )

@@ -15,7 +15,7 @@ use serde_json::Value;
 use serde_norway::Value as Yaml;
 use shared::app::App;
 use shared::http::{self, Endpoint};
-use shared::rest;
+use shared::routes;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
@@ -165,7 +165,7 @@ fn scenarios(
     let miss = "0123456789abcdef";
     vec![
         (
-            &rest::SEARCH,
+            &routes::SEARCH,
             get(&[
                 "/api/v1/api/search?q=bank",
                 "/api/v1/api/search?q=hosue&matchType=exact",
@@ -175,14 +175,14 @@ fn scenarios(
             ]),
         ),
         (
-            &rest::AUTOCOMPLETE,
+            &routes::AUTOCOMPLETE,
             get(&[
                 "/api/v1/api/autocomplete?q=ba",
                 "/api/v1/api/autocomplete?q=ba&source=nope",
             ]),
         ),
         (
-            &rest::ENTRY,
+            &routes::ENTRY,
             vec![
                 ("GET", format!("/api/v1/entry/freedict-eng-fra/{entry_id}")),
                 ("GET", format!("/api/v1/entry/freedict-eng-fra/{miss}")),
@@ -190,7 +190,7 @@ fn scenarios(
             ],
         ),
         (
-            &rest::ENTRY_BY_WORD,
+            &routes::ENTRY_BY_WORD,
             get(&[
                 "/api/v1/api/entry/freedict-eng-fra/word/bank",
                 "/api/v1/api/entry/freedict-eng-fra/word/hosue",
@@ -199,7 +199,7 @@ fn scenarios(
             ]),
         ),
         (
-            &rest::THESAURUS,
+            &routes::THESAURUS,
             get(&[
                 "/api/v1/api/thesaurus/good",
                 // An inflected form without links: its lemma's, through the
@@ -210,7 +210,7 @@ fn scenarios(
             ]),
         ),
         (
-            &rest::RANDOM,
+            &routes::RANDOM,
             get(&[
                 "/api/v1/random?count=3",
                 "/api/v1/random?hasAudio=true&lang=en",
@@ -218,7 +218,7 @@ fn scenarios(
             ]),
         ),
         (
-            &rest::AUDIO,
+            &routes::AUDIO,
             vec![
                 (
                     "GET",
@@ -232,12 +232,12 @@ fn scenarios(
             ],
         ),
         (
-            &rest::GRAPHQL,
+            &routes::GRAPHQL,
             vec![("POST", "/api/v1/api/graphql".to_string())],
         ),
-        (&rest::USAGE, get(&["/api/v1/api/me/usage"])),
-        (&rest::DICTIONARIES, get(&["/api/v1/api/dictionaries"])),
-        (&rest::NOT_FOUND, get(&["/api/v1/nope"])),
+        (&routes::USAGE, get(&["/api/v1/api/me/usage"])),
+        (&routes::DICTIONARIES, get(&["/api/v1/api/dictionaries"])),
+        (&routes::NOT_FOUND, get(&["/api/v1/nope"])),
     ]
 }
 
@@ -260,7 +260,7 @@ fn graphql_body() -> Value {
 async fn every_function_is_granted_exactly_the_calls_it_makes() {
     let mut granted = granted_by_template();
     // The functions that serve files hold no AWS client: nothing is granted.
-    for files in [&shared::web::PLAYGROUND, &shared::web::OPENAPI] {
+    for files in [&shared::routes::PLAYGROUND, &shared::routes::OPENAPI] {
         assert_eq!(
             granted.remove(files.name),
             Some(BTreeSet::new()),
@@ -301,16 +301,16 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
         mismatches.extend(counter_updates_outside_the_grant(
             &app.config.keys_table,
             &calls,
-            endpoint.name,
+            endpoint.route.name,
         ));
         let used = accesses(app, calls);
         let allowed = granted
-            .get(endpoint.name)
-            .unwrap_or_else(|| panic!("template.yaml has no function {}", endpoint.name));
+            .get(endpoint.route.name)
+            .unwrap_or_else(|| panic!("template.yaml has no function {}", endpoint.route.name));
         if &used != allowed {
             mismatches.push(format!(
                 "{}:\n  calls without a grant: {:?}\n  grants without a call: {:?}",
-                endpoint.name,
+                endpoint.route.name,
                 used.difference(allowed).collect::<Vec<_>>(),
                 allowed.difference(&used).collect::<Vec<_>>(),
             ));

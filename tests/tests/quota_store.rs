@@ -9,7 +9,7 @@ use shared::app::Clients;
 use shared::auth::{hash_key, KeyStore};
 use shared::config::Config;
 use shared::error::ApiError;
-use shared::{http, rest, service, App};
+use shared::{http, routes, service, App};
 use std::sync::Arc;
 use time::macros::datetime;
 use time::OffsetDateTime;
@@ -87,7 +87,7 @@ async fn two_hundred_simultaneous_requests_through_the_pipeline() {
     let tasks = (0..200).map(|_| {
         let request = request();
         tokio::spawn(async move {
-            let endpoint = &rest::ENTRY_BY_WORD;
+            let endpoint = &routes::ENTRY_BY_WORD;
             http::serve(app, endpoint, request).await
         })
     });

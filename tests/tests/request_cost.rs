@@ -10,7 +10,7 @@ use shared::auth::{hash_key, KeyCacheTtls, KeyRecord, KeyStore};
 use shared::error::ApiError;
 use shared::http::{self, Endpoint};
 use shared::quota::Plan;
-use shared::{rest, App};
+use shared::{routes, App};
 use std::time::Duration;
 
 fn get(path: &str, key: &str) -> Request {
@@ -48,7 +48,7 @@ async fn a_refused_request_does_no_endpoint_work() {
     let (secret, _) = create_key("free", Some(1));
     let path = "/api/v1/api/entry/freedict-eng-fra/word/bank";
 
-    let first = serve(app, &rest::ENTRY_BY_WORD, get(path, &secret)).await;
+    let first = serve(app, &routes::ENTRY_BY_WORD, get(path, &secret)).await;
     assert_eq!(first.status(), 200);
     let served = calls.take_operations();
     assert!(
@@ -56,7 +56,7 @@ async fn a_refused_request_does_no_endpoint_work() {
         "the key, the counter and the endpoint's own reads: {served:?}"
     );
 
-    let refused = serve(app, &rest::ENTRY_BY_WORD, get(path, &secret)).await;
+    let refused = serve(app, &routes::ENTRY_BY_WORD, get(path, &secret)).await;
     assert_eq!(refused.status(), 429);
     assert_eq!(
         calls.take_operations(),
@@ -67,7 +67,7 @@ async fn a_refused_request_does_no_endpoint_work() {
     // 401 and 403 stop before the counter and the endpoint alike.
     let unknown = serve(
         app,
-        &rest::ENTRY_BY_WORD,
+        &routes::ENTRY_BY_WORD,
         get(path, "dk_unknownKey0000000000000000000000"),
     )
     .await;
@@ -86,7 +86,7 @@ async fn graphql_counts_one_unit_per_root_field() {
         c: search(q: "house") { total }
     }"#;
 
-    let response = serve(app, &rest::GRAPHQL, graphql(three_fields, &secret)).await;
+    let response = serve(app, &routes::GRAPHQL, graphql(three_fields, &secret)).await;
     assert_eq!(response.status(), 200, "{:?}", body(&response));
     assert_eq!(
         body(&response)["data"]["b"]["total"]
@@ -100,7 +100,7 @@ async fn graphql_counts_one_unit_per_root_field() {
 
     // Two units remain: a query that needs three is refused whole, and
     // neither counts nor reads anything.
-    let response = serve(app, &rest::GRAPHQL, graphql(three_fields, &secret)).await;
+    let response = serve(app, &routes::GRAPHQL, graphql(three_fields, &secret)).await;
     assert_eq!(response.status(), 429);
     assert_eq!(
         body(&response)["errors"][0]["extensions"]["code"],
@@ -117,7 +117,7 @@ async fn graphql_counts_one_unit_per_root_field() {
     // A fragment's root fields count too; two units are exactly enough.
     let fragment = r#"query { ...two } fragment two on Query {
         x: autocomplete(q: "ho") y: autocomplete(q: "ba") }"#;
-    let response = serve(app, &rest::GRAPHQL, graphql(fragment, &secret)).await;
+    let response = serve(app, &routes::GRAPHQL, graphql(fragment, &secret)).await;
     assert_eq!(response.status(), 200, "{:?}", body(&response));
     assert_eq!(header(&response, "ratelimit-remaining"), 0);
     assert_eq!(usage(app, &secret).await, 5);
@@ -132,7 +132,7 @@ async fn a_query_that_cannot_run_counts_one() {
         .map(|i| format!("f{i}: autocomplete(q: \"a\") "))
         .collect();
     for query in ["{ search(q: ", &format!("{{ {too_many} }}")] {
-        let response = serve(app, &rest::GRAPHQL, graphql(query, &secret)).await;
+        let response = serve(app, &routes::GRAPHQL, graphql(query, &secret)).await;
         assert_eq!(response.status(), 400, "{query}");
     }
     assert_eq!(usage(app, &secret).await, 2);

@@ -1,4 +1,4 @@
-//! One list of routes, `shared::rest::ROUTES`, and every place that must
+//! One list of routes, `shared::routes::ROUTES`, and every place that must
 //! agree with it: the router of `cargo lambda watch` (Cargo.toml), the HttpApi
 //! events of template.yaml, docs/openapi.json and the crates of functions/.
 //! A route added, renamed or dropped in one place and not the others fails
@@ -8,7 +8,7 @@ use blackbox::repo_root;
 use lambda_http::http::Method;
 use serde_json::Value;
 use serde_norway::Value as Yaml;
-use shared::rest::{NOT_FOUND, ROUTES};
+use shared::routes::{NOT_FOUND, ROUTES};
 use std::collections::BTreeSet;
 
 /// (path template, function) of every route.
@@ -73,7 +73,7 @@ fn openapi() -> Value {
 #[test]
 fn the_local_router_sends_every_route_to_its_function() {
     let mut expected = routes();
-    expected.insert(("/{*path}".into(), NOT_FOUND.name.into()));
+    expected.insert(("/{*path}".into(), NOT_FOUND.route.name.into()));
     assert_eq!(local_router(), expected);
 }
 
@@ -84,7 +84,7 @@ fn the_template_sends_every_route_to_its_function_for_every_method() {
         // ANY: a wrong method reaches the function, which answers 405 in the envelope.
         .map(|(path, function)| (path, function, "ANY".to_string()))
         .collect();
-    expected.insert(("$default".into(), NOT_FOUND.name.into(), "ANY".into()));
+    expected.insert(("$default".into(), NOT_FOUND.route.name.into(), "ANY".into()));
     assert_eq!(template_routes(), expected);
 }
 
@@ -95,7 +95,7 @@ fn every_function_crate_serves_a_route_and_every_route_has_a_crate() {
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
         .collect();
     let mut functions: BTreeSet<String> = ROUTES.iter().map(|e| e.name.to_string()).collect();
-    functions.insert(NOT_FOUND.name.to_string());
+    functions.insert(NOT_FOUND.route.name.to_string());
     assert_eq!(crates, functions);
 }
 

@@ -1,6 +1,6 @@
-//! `/api/v1/api/audio/{source}/{lexid}`: a thin Lambda over `shared::rest::AUDIO`.
+//! `/api/v1/api/audio/{source}/{lexid}`: a thin Lambda over `shared::routes::AUDIO`.
 
-use shared::rest::AUDIO;
+use shared::routes::AUDIO;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

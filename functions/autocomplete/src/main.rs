@@ -1,6 +1,6 @@
-//! `/api/v1/api/autocomplete`: a thin Lambda over `shared::rest::AUTOCOMPLETE`.
+//! `/api/v1/api/autocomplete`: a thin Lambda over `shared::routes::AUTOCOMPLETE`.
 
-use shared::rest::AUTOCOMPLETE;
+use shared::routes::AUTOCOMPLETE;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

@@ -1,6 +1,6 @@
-//! `/api/v1/api/dictionaries`: a thin Lambda over `shared::rest::DICTIONARIES`.
+//! `/api/v1/api/dictionaries`: a thin Lambda over `shared::routes::DICTIONARIES`.
 
-use shared::rest::DICTIONARIES;
+use shared::routes::DICTIONARIES;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

@@ -1,6 +1,6 @@
-//! `/api/v1/api/entry/{source}/word/{word}`: a thin Lambda over `shared::rest::ENTRY_BY_WORD`.
+//! `/api/v1/api/entry/{source}/word/{word}`: a thin Lambda over `shared::routes::ENTRY_BY_WORD`.
 
-use shared::rest::ENTRY_BY_WORD;
+use shared::routes::ENTRY_BY_WORD;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

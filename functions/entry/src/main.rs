@@ -1,6 +1,6 @@
-//! `/api/v1/entry/{source}/{id}`: a thin Lambda over `shared::rest::ENTRY`.
+//! `/api/v1/entry/{source}/{id}`: a thin Lambda over `shared::routes::ENTRY`.
 
-use shared::rest::ENTRY;
+use shared::routes::ENTRY;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

@@ -1,6 +1,6 @@
-//! `POST /api/v1/api/graphql`: a thin Lambda over `shared::rest::GRAPHQL`.
+//! `POST /api/v1/api/graphql`: a thin Lambda over `shared::routes::GRAPHQL`.
 
-use shared::rest::GRAPHQL;
+use shared::routes::GRAPHQL;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

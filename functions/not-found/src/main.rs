@@ -1,7 +1,7 @@
 //! Every path no other function serves (the HttpApi `$default` route): 404 in
 //! the envelope, without a key and without counting against a quota.
 
-use shared::rest::NOT_FOUND;
+use shared::routes::NOT_FOUND;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

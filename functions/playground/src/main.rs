@@ -44,7 +44,7 @@ async fn main() -> Result<(), lambda_http::Error> {
 mod tests {
     use super::FILES;
     use shared::http::match_path;
-    use shared::web::{ASSETS, PLAYGROUND};
+    use shared::routes::{ASSETS, PLAYGROUND};
 
     #[test]
     fn every_file_is_on_a_route_of_this_function() {

@@ -1,6 +1,6 @@
-//! `/api/v1/random`: a thin Lambda over `shared::rest::RANDOM`.
+//! `/api/v1/random`: a thin Lambda over `shared::routes::RANDOM`.
 
-use shared::rest::RANDOM;
+use shared::routes::RANDOM;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

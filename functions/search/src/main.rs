@@ -1,6 +1,6 @@
-//! `/api/v1/api/search`: a thin Lambda over `shared::rest::SEARCH`.
+//! `/api/v1/api/search`: a thin Lambda over `shared::routes::SEARCH`.
 
-use shared::rest::SEARCH;
+use shared::routes::SEARCH;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

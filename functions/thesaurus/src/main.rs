@@ -1,6 +1,6 @@
-//! `/api/v1/api/thesaurus/{word}`: a thin Lambda over `shared::rest::THESAURUS`.
+//! `/api/v1/api/thesaurus/{word}`: a thin Lambda over `shared::routes::THESAURUS`.
 
-use shared::rest::THESAURUS;
+use shared::routes::THESAURUS;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

@@ -1,6 +1,6 @@
-//! `/api/v1/api/me/usage`: a thin Lambda over `shared::rest::USAGE`.
+//! `/api/v1/api/me/usage`: a thin Lambda over `shared::routes::USAGE`.
 
-use shared::rest::USAGE;
+use shared::routes::USAGE;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

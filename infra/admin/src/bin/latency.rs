@@ -20,8 +20,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::app::App;
 use shared::params::LangFilter;
+use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use shared::search::rank::MatchType;
-use shared::service::{self, SearchParams};
+use shared::service;
 use shared::store::Needs;
 use std::cell::RefCell;
 use std::future::Future;
@@ -33,8 +34,8 @@ type Scenario<'a> = (
     Box<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + 'a>> + 'a>,
 );
 
-fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchParams {
-    SearchParams {
+fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
+    SearchQuery {
         q: q.into(),
         lang: None,
         source: None,
@@ -175,7 +176,7 @@ async fn main() {
     let a = &app;
     let lang_of = move |o: u32| LangFilter::parse(&d1.index.dictionary(o).source_lang).ok();
 
-    let searching = |name: &'static str, make: Box<dyn Fn() -> SearchParams>| -> Scenario {
+    let searching = |name: &'static str, make: Box<dyn Fn() -> SearchQuery>| -> Scenario {
         (
             name,
             Box::new(move || {
@@ -261,7 +262,7 @@ async fn main() {
             Box::new(|| {
                 let (_, _, word) = entry();
                 Box::pin(async move {
-                    service::thesaurus(a, &word, None, None).await.unwrap();
+                    service::thesaurus(a, &links_of(&word)).await.unwrap();
                 })
             }),
         ),
@@ -269,7 +270,17 @@ async fn main() {
             "random (count 10)",
             Box::new(|| {
                 Box::pin(async move {
-                    service::random(a, None, None, false, 10).await.unwrap();
+                    service::random(
+                        a,
+                        &RandomQuery {
+                            lang: None,
+                            source: None,
+                            has_audio: false,
+                            count: 10,
+                        },
+                    )
+                    .await
+                    .unwrap();
                 })
             }),
         ),
@@ -327,7 +338,7 @@ async fn main() {
             "search prefix, lang",
             Box::new(move || {
                 let (o, word) = d1.word(2, 64);
-                SearchParams {
+                SearchQuery {
                     lang: lang_of(o),
                     ..search(
                         &word.chars().take(2).collect::<String>(),
@@ -341,7 +352,7 @@ async fn main() {
             "search prefix, lang + pos",
             Box::new(move || {
                 let (o, word) = d1.word(2, 64);
-                SearchParams {
+                SearchQuery {
                     lang: lang_of(o),
                     pos: Some(d1.index.part_of_speech(o).unwrap_or("noun").to_string()),
                     ..search(
@@ -356,7 +367,7 @@ async fn main() {
             "search prefix, source + pos + hasAudio",
             Box::new(move || {
                 let (o, word) = d1.word(2, 64);
-                SearchParams {
+                SearchQuery {
                     source: Some(d1.index.dictionary(o).id.clone()),
                     pos: Some(d1.index.part_of_speech(o).unwrap_or("noun").to_string()),
                     has_audio: true,
@@ -370,14 +381,14 @@ async fn main() {
         ),
         searching(
             "search prefix, limit=100",
-            Box::new(|| SearchParams {
+            Box::new(|| SearchQuery {
                 limit: 100,
                 ..search(&d1.prefix(2, 3), MatchType::Prefix, true)
             }),
         ),
         searching(
             "search prefix, offset=5000",
-            Box::new(|| SearchParams {
+            Box::new(|| SearchQuery {
                 offset: 5000,
                 ..search(&d1.prefix(1, 1), MatchType::Prefix, true)
             }),
@@ -387,7 +398,17 @@ async fn main() {
             Box::new(|| {
                 let q = d1.prefix(1, 1);
                 Box::pin(async move {
-                    service::autocomplete(a, &q, None, None, 10).await.unwrap();
+                    service::autocomplete(
+                        a,
+                        &AutocompleteQuery {
+                            q: q.to_string(),
+                            lang: None,
+                            source: None,
+                            limit: 10,
+                        },
+                    )
+                    .await
+                    .unwrap();
                 })
             }),
         ),
@@ -396,7 +417,17 @@ async fn main() {
             Box::new(|| {
                 let q = d1.prefix(2, 4);
                 Box::pin(async move {
-                    service::autocomplete(a, &q, None, None, 10).await.unwrap();
+                    service::autocomplete(
+                        a,
+                        &AutocompleteQuery {
+                            q: q.to_string(),
+                            lang: None,
+                            source: None,
+                            limit: 10,
+                        },
+                    )
+                    .await
+                    .unwrap();
                 })
             }),
         ),
@@ -407,9 +438,17 @@ async fn main() {
                 let o = d1.ordinal();
                 let source = d1.index.dictionary(o).id.clone();
                 Box::pin(async move {
-                    service::autocomplete(a, &q, None, Some(&source), 10)
-                        .await
-                        .unwrap();
+                    service::autocomplete(
+                        a,
+                        &AutocompleteQuery {
+                            q: q.to_string(),
+                            lang: None,
+                            source: Some(source.clone()),
+                            limit: 10,
+                        },
+                    )
+                    .await
+                    .unwrap();
                 })
             }),
         ),
@@ -494,4 +533,13 @@ fn resident_mb() -> f64 {
                 .and_then(|kb| kb.parse::<f64>().ok())
         })
         .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// A thesaurus query without filters.
+fn links_of(word: &str) -> ThesaurusQuery {
+    ThesaurusQuery {
+        word: word.to_string(),
+        lang: None,
+        source: None,
+    }
 }

@@ -1,0 +1,129 @@
+//! Every route the service answers and what serves it: one list, which the
+//! router of `cargo lambda watch` (Cargo.toml), template.yaml, `events/` and
+//! docs/openapi.json are held against (tests/tests/routes.rs). Each function's
+//! `main.rs` names its endpoint here once.
+
+use crate::error::ApiError;
+use crate::http::{Cost, Endpoint, Handler, Route};
+use crate::response::ErrorStyle;
+use crate::{graphql, rest};
+use lambda_http::http::Method;
+
+/// A `GET` route behind a key.
+const fn get(name: &'static str, path: &'static str) -> Route {
+    Route {
+        name,
+        path,
+        method: Method::GET,
+        requires_key: true,
+        browser_page: None,
+    }
+}
+
+/// A keyless `GET` route: the pages, served by [`crate::web::run_files`],
+/// and the unknown-path fallback.
+const fn keyless(name: &'static str, path: &'static str) -> Route {
+    Route {
+        name,
+        path,
+        method: Method::GET,
+        requires_key: false,
+        browser_page: None,
+    }
+}
+
+/// A REST endpoint that costs one unit of the key's quota.
+const fn counted(route: Route, handler: Handler) -> Endpoint {
+    Endpoint {
+        route,
+        cost: Cost::One,
+        error_style: ErrorStyle::Envelope,
+        handler,
+    }
+}
+
+pub static SEARCH: Endpoint = counted(get("search", "/api/v1/api/search"), |app, req| {
+    Box::pin(rest::search(app, req))
+});
+pub static AUTOCOMPLETE: Endpoint = counted(
+    get("autocomplete", "/api/v1/api/autocomplete"),
+    |app, req| Box::pin(rest::autocomplete(app, req)),
+);
+pub static ENTRY: Endpoint = counted(get("entry", "/api/v1/entry/{source}/{id}"), |app, req| {
+    Box::pin(rest::entry(app, req))
+});
+pub static ENTRY_BY_WORD: Endpoint = counted(
+    get("entry-by-word", "/api/v1/api/entry/{source}/word/{word}"),
+    |app, req| Box::pin(rest::entry_by_word(app, req)),
+);
+pub static THESAURUS: Endpoint = counted(
+    get("thesaurus", "/api/v1/api/thesaurus/{word}"),
+    |app, req| Box::pin(rest::thesaurus(app, req)),
+);
+pub static RANDOM: Endpoint = counted(get("random", "/api/v1/random"), |app, req| {
+    Box::pin(rest::random(app, req))
+});
+pub static AUDIO: Endpoint = counted(
+    get("audio", "/api/v1/api/audio/{source}/{lexid}"),
+    |app, req| Box::pin(rest::audio(app, req)),
+);
+pub static DICTIONARIES: Endpoint = counted(
+    get("dictionaries", "/api/v1/api/dictionaries"),
+    |app, req| Box::pin(rest::dictionaries(app, req)),
+);
+/// Not counted: reading your usage costs nothing.
+pub static USAGE: Endpoint = Endpoint {
+    route: get("usage", "/api/v1/api/me/usage"),
+    cost: Cost::Free,
+    error_style: ErrorStyle::Envelope,
+    handler: |app, req| Box::pin(rest::usage(app, req)),
+};
+pub static GRAPHQL: Endpoint = Endpoint {
+    route: Route {
+        name: "graphql",
+        path: "/api/v1/api/graphql",
+        method: Method::POST,
+        requires_key: true,
+        // GraphiQL, vendored and served from `/assets/`.
+        browser_page: Some(include_bytes!(
+            "../../functions/playground/assets/explorer.html"
+        )),
+    },
+    cost: Cost::Computed(graphql::units),
+    error_style: ErrorStyle::Graphql,
+    handler: |app, req| Box::pin(graphql::handle(app, req)),
+};
+/// Any other path: 404 in the envelope, whatever the method, without a key and
+/// without counting. Its empty path matches no request, so the pipeline
+/// answers 404 before the handler.
+pub static NOT_FOUND: Endpoint = Endpoint {
+    route: keyless("not-found", ""),
+    cost: Cost::Free,
+    error_style: ErrorStyle::Envelope,
+    handler: |_, _| Box::pin(async { Err(ApiError::UnknownPath) }),
+};
+
+/// The playground page.
+pub static PLAYGROUND: Route = keyless("playground", "/");
+/// The playground's assets and the GraphQL explorer's, served by the same function.
+pub static ASSETS: Route = keyless("playground", "/assets/{file}");
+/// The OpenAPI document of the REST surface.
+pub static OPENAPI: Route = keyless("openapi", "/api/v1/openapi.json");
+
+/// Every route the service answers, by the function (`name`) that serves
+/// it, but the unknown-path fallback.
+pub static ROUTES: [&Route; 13] = [
+    &SEARCH.route,
+    &AUTOCOMPLETE.route,
+    &ENTRY.route,
+    &ENTRY_BY_WORD.route,
+    &THESAURUS.route,
+    &RANDOM.route,
+    &AUDIO.route,
+    &DICTIONARIES.route,
+    &USAGE.route,
+    &GRAPHQL.route,
+    &PLAYGROUND,
+    &ASSETS,
+    &OPENAPI,
+];
