@@ -3,6 +3,7 @@
 
 use crate::auth::KeyStore;
 use crate::config::Config;
+use crate::quota::QuotaCounter;
 use crate::store::Store;
 use aws_config::BehaviorVersion;
 use std::time::Duration;
@@ -19,6 +20,7 @@ pub struct App {
     pub config: Config,
     pub store: Store,
     pub keys: KeyStore,
+    pub quota: QuotaCounter,
     pub s3: aws_sdk_s3::Client,
     pub clock: Clock,
 }
@@ -86,7 +88,8 @@ impl App {
     pub fn new(config: Config, clients: Clients, clock: Clock) -> Self {
         Self {
             store: Store::new(clients.dynamodb.clone(), config.entries_table.clone()),
-            keys: KeyStore::new(clients.dynamodb, config.keys_table.clone()),
+            keys: KeyStore::new(clients.dynamodb.clone(), config.keys_table.clone()),
+            quota: QuotaCounter::new(clients.dynamodb, config.keys_table.clone()),
             s3: clients.s3,
             config,
             clock,

@@ -1,17 +1,19 @@
-//! API keys and the quota counter. Keys are stored only as SHA-256 hashes; the
-//! counter is one atomic conditional UpdateItem per request, so `usage` never
-//! exceeds `limit` under any concurrency. Nothing here logs key material.
+//! API keys: their format, the `Authorization` header, their stored records
+//! and the one key store that the functions and the admin tool read and write.
+//! Keys are stored only as SHA-256 hashes. Nothing here logs key material.
 
 use crate::error::ApiError;
-use crate::quota::{Period, Plan};
-use aws_sdk_dynamodb::config::retry::RetryConfig;
+use crate::quota::Plan;
 use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::operation::get_item::GetItemError;
+use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::operation::query::QueryError;
+use aws_sdk_dynamodb::operation::scan::ScanError;
+use aws_sdk_dynamodb::types::AttributeValue;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-use time::OffsetDateTime;
 use tokio::sync::RwLock;
 
 /// Every key is `dk_` followed by 32 ASCII letters and digits.
@@ -74,10 +76,6 @@ pub fn key_pk(key_hash: &str) -> String {
     format!("KEY#{key_hash}")
 }
 
-pub fn usage_sk(period: &Period) -> String {
-    format!("USAGE#{}", period.label)
-}
-
 /// A key's record. `key_id` is its public name, safe to log and show.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyRecord {
@@ -133,14 +131,6 @@ impl KeyRecord {
             created_at: s("createdAt").unwrap_or_default(),
         })
     }
-}
-
-/// What a counted request learns about its quota, for the RateLimit headers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct QuotaState {
-    pub limit: u64,
-    pub remaining: u64,
-    pub reset_secs: u64,
 }
 
 /// How long a warm instance keeps what it read about a key.
@@ -217,108 +207,117 @@ impl KeyStore {
     }
 
     async fn fetch(&self, key_hash: &str) -> Result<Option<KeyRecord>, ApiError> {
+        Ok(self.record(key_hash, Read::Eventual).await?)
+    }
+
+    /// The record stored for a key hash, read once (no cache).
+    pub async fn record(
+        &self,
+        key_hash: &str,
+        read: Read,
+    ) -> Result<Option<KeyRecord>, SdkError<GetItemError, HttpResponse>> {
         let output = self
             .client
             .get_item()
             .table_name(&self.table)
             .key("pk", AttributeValue::S(key_pk(key_hash)))
             .key("sk", AttributeValue::S(KEY_RECORD_SK.into()))
+            .consistent_read(read == Read::Consistent)
             .send()
             .await?;
         Ok(output.item.as_ref().and_then(KeyRecord::from_item))
     }
 
-    /// Counts `units` requests against the key's quota for the period
-    /// containing `now`: one atomic conditional update. 429 when fewer than
-    /// `units` remain; a refused request counts nothing. The update is sent
-    /// once, never retried: an attempt that timed out may still have been
-    /// applied, and a retry would count it twice.
-    pub async fn consume(
+    /// The record of a key by its public id (the `ByKeyId` index).
+    pub async fn by_key_id(
+        &self,
+        key_id: &str,
+    ) -> Result<Option<KeyRecord>, SdkError<QueryError, HttpResponse>> {
+        let output = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(BY_KEY_ID_INDEX)
+            .key_condition_expression("keyId = :id")
+            .expression_attribute_values(":id", AttributeValue::S(key_id.to_string()))
+            .send()
+            .await?;
+        Ok(output.items().iter().find_map(KeyRecord::from_item))
+    }
+
+    /// Stores a new key's record: `false`, changing nothing, when its hash
+    /// is already stored.
+    pub async fn create(
         &self,
         record: &KeyRecord,
-        now: OffsetDateTime,
-        units: u64,
-    ) -> Result<QuotaState, ApiError> {
-        let period = Period::containing(now);
-        let limit = record.limit();
-        let reset_secs = period.seconds_until_reset(now);
-        if units > limit {
-            return Err(ApiError::QuotaExceeded {
-                retry_after_secs: reset_secs,
-            });
-        }
+    ) -> Result<bool, SdkError<PutItemError, HttpResponse>> {
         let result = self
             .client
-            .update_item()
+            .put_item()
             .table_name(&self.table)
-            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
-            .key("sk", AttributeValue::S(usage_sk(&period)))
-            .update_expression("SET #used = if_not_exists(#used, :zero) + :units, #exp = :exp")
-            .condition_expression("attribute_not_exists(#used) OR #used <= :most_used_before")
-            .expression_attribute_names("#used", "used")
-            .expression_attribute_names("#exp", "expiresAt")
-            .expression_attribute_values(":zero", AttributeValue::N("0".into()))
-            .expression_attribute_values(":units", AttributeValue::N(units.to_string()))
-            .expression_attribute_values(
-                ":most_used_before",
-                AttributeValue::N((limit - units).to_string()),
-            )
-            .expression_attribute_values(
-                ":exp",
-                AttributeValue::N(period.counter_expires_at().to_string()),
-            )
-            .return_values(ReturnValue::UpdatedNew)
-            .customize()
-            .config_override(
-                aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
-            )
+            .set_item(Some(record.to_item()))
+            .condition_expression("attribute_not_exists(pk)")
             .send()
             .await;
         match result {
-            Ok(output) => {
-                let used = output
-                    .attributes()
-                    .and_then(|a| a.get("used"))
-                    .and_then(|v| v.as_n().ok())
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .unwrap_or(limit);
-                Ok(QuotaState {
-                    limit,
-                    remaining: limit.saturating_sub(used),
-                    reset_secs,
-                })
-            }
-            Err(SdkError::ServiceError(e))
-                if matches!(e.err(), UpdateItemError::ConditionalCheckFailedException(_)) =>
+            Ok(_) => Ok(true),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(PutItemError::is_conditional_check_failed_exception) =>
             {
-                Err(ApiError::QuotaExceeded {
-                    retry_after_secs: reset_secs,
-                })
+                Ok(false)
             }
-            Err(other) => Err(other.into()),
+            Err(e) => Err(e),
         }
     }
 
-    /// Requests used in the period containing `now` (not counted itself).
-    pub async fn usage(&self, record: &KeyRecord, now: OffsetDateTime) -> Result<u64, ApiError> {
-        let period = Period::containing(now);
-        let output = self
-            .client
-            .get_item()
+    /// Writes a changed record back (plan, limit, disabled); the key must exist.
+    pub async fn save(
+        &self,
+        record: &KeyRecord,
+    ) -> Result<(), SdkError<PutItemError, HttpResponse>> {
+        self.client
+            .put_item()
             .table_name(&self.table)
-            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
-            .key("sk", AttributeValue::S(usage_sk(&period)))
-            .consistent_read(true)
+            .set_item(Some(record.to_item()))
+            .condition_expression("attribute_exists(pk)")
             .send()
             .await?;
-        Ok(output
-            .item
-            .as_ref()
-            .and_then(|item| item.get("used"))
-            .and_then(|v| v.as_n().ok())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0))
+        Ok(())
     }
+
+    /// Every key record, oldest first. For the admin tool's listing, never a
+    /// request path: a Scan is fine there.
+    pub async fn list(&self) -> Result<Vec<KeyRecord>, SdkError<ScanError, HttpResponse>> {
+        let mut records = Vec::new();
+        let mut start = None;
+        loop {
+            let output = self
+                .client
+                .scan()
+                .table_name(&self.table)
+                .filter_expression("sk = :sk")
+                .expression_attribute_values(":sk", AttributeValue::S(KEY_RECORD_SK.into()))
+                .set_exclusive_start_key(start)
+                .send()
+                .await?;
+            records.extend(output.items().iter().filter_map(KeyRecord::from_item));
+            start = output.last_evaluated_key;
+            if start.is_none() {
+                break;
+            }
+        }
+        records.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+        Ok(records)
+    }
+}
+
+/// How a read sees recent writes: requests may read a record a moment old;
+/// the admin tool reads what it just wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    Eventual,
+    Consistent,
 }
 
 #[cfg(test)]

@@ -4,10 +4,10 @@
 //! log line per request.
 
 use crate::app::App;
-use crate::auth::{self, KeyRecord, QuotaState};
+use crate::auth::{self, KeyRecord};
 use crate::error::ApiError;
 use crate::params::{decode_component, QueryParams};
-use crate::quota::Period;
+use crate::quota::{Period, QuotaState};
 use crate::response::{
     add_rate_limit_headers, error_response, preflight, reply_response, ErrorStyle, Reply,
 };
@@ -198,7 +198,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
         if units == 0 {
             // Not counted, but still told where the key stands (read concurrently).
             let (used, reply) =
-                tokio::join!(app.keys.usage(&record, now), handler(app, &api_request));
+                tokio::join!(app.quota.used(&record, now), handler(app, &api_request));
             let limit = record.limit();
             quota = Some(QuotaState {
                 limit,
@@ -208,7 +208,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
             return reply;
         }
         // Counted first: a request the quota refuses does no endpoint work.
-        match app.keys.consume(&record, now, units).await {
+        match app.quota.consume(&record, now, units).await {
             Ok(state) => quota = Some(state),
             Err(err) => {
                 if let ApiError::QuotaExceeded { retry_after_secs } = err {

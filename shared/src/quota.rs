@@ -1,6 +1,14 @@
-//! Plans and quota periods (decisions.md, "Keys, plans and quota"): pure
-//! functions of the clock, so that period rollover is tested with any instant.
+//! Plans, quota periods and the quota counter (docs/api.md, "Quotas").
+//! Periods are pure functions of the clock, so that rollover is tested with
+//! any instant. The counter is one atomic conditional UpdateItem per request,
+//! so `used` never exceeds `limit` under any concurrency.
 
+use crate::auth::{key_pk, KeyRecord};
+use crate::error::ApiError;
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 use time::{Date, Month, OffsetDateTime, Time};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +90,123 @@ impl Period {
     /// reset, so last month's usage can still be looked at for a while.
     pub fn counter_expires_at(&self) -> i64 {
         (self.resets_at + time::Duration::days(31)).unix_timestamp()
+    }
+}
+
+/// The sort key of a key's counter for `period`, beside its record.
+pub fn usage_sk(period: &Period) -> String {
+    format!("USAGE#{}", period.label)
+}
+
+/// What a counted request learns about its quota, for the RateLimit headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuotaState {
+    pub limit: u64,
+    pub remaining: u64,
+    pub reset_secs: u64,
+}
+
+/// Each key's count of requests per period, in the keys table.
+pub struct QuotaCounter {
+    client: aws_sdk_dynamodb::Client,
+    table: String,
+}
+
+impl QuotaCounter {
+    pub fn new(client: aws_sdk_dynamodb::Client, table: String) -> Self {
+        Self { client, table }
+    }
+
+    /// Counts `units` requests against the key's quota for the period
+    /// containing `now`: one atomic conditional update. 429 when fewer than
+    /// `units` remain; a refused request counts nothing. The update is sent
+    /// once, never retried: an attempt that timed out may still have been
+    /// applied, and a retry would count it twice.
+    pub async fn consume(
+        &self,
+        record: &KeyRecord,
+        now: OffsetDateTime,
+        units: u64,
+    ) -> Result<QuotaState, ApiError> {
+        let period = Period::containing(now);
+        let limit = record.limit();
+        let reset_secs = period.seconds_until_reset(now);
+        if units > limit {
+            return Err(ApiError::QuotaExceeded {
+                retry_after_secs: reset_secs,
+            });
+        }
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
+            .key("sk", AttributeValue::S(usage_sk(&period)))
+            .update_expression("SET #used = if_not_exists(#used, :zero) + :units, #exp = :exp")
+            .condition_expression("attribute_not_exists(#used) OR #used <= :most_used_before")
+            .expression_attribute_names("#used", "used")
+            .expression_attribute_names("#exp", "expiresAt")
+            .expression_attribute_values(":zero", AttributeValue::N("0".into()))
+            .expression_attribute_values(":units", AttributeValue::N(units.to_string()))
+            .expression_attribute_values(
+                ":most_used_before",
+                AttributeValue::N((limit - units).to_string()),
+            )
+            .expression_attribute_values(
+                ":exp",
+                AttributeValue::N(period.counter_expires_at().to_string()),
+            )
+            .return_values(ReturnValue::UpdatedNew)
+            .customize()
+            .config_override(
+                aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
+            )
+            .send()
+            .await;
+        match result {
+            Ok(output) => {
+                let used = output
+                    .attributes()
+                    .and_then(|a| a.get("used"))
+                    .and_then(|v| v.as_n().ok())
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(limit);
+                Ok(QuotaState {
+                    limit,
+                    remaining: limit.saturating_sub(used),
+                    reset_secs,
+                })
+            }
+            Err(SdkError::ServiceError(e))
+                if matches!(e.err(), UpdateItemError::ConditionalCheckFailedException(_)) =>
+            {
+                Err(ApiError::QuotaExceeded {
+                    retry_after_secs: reset_secs,
+                })
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Requests used in the period containing `now` (not counted itself).
+    pub async fn used(&self, record: &KeyRecord, now: OffsetDateTime) -> Result<u64, ApiError> {
+        let period = Period::containing(now);
+        let output = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
+            .key("sk", AttributeValue::S(usage_sk(&period)))
+            .consistent_read(true)
+            .send()
+            .await?;
+        Ok(output
+            .item
+            .as_ref()
+            .and_then(|item| item.get("used"))
+            .and_then(|v| v.as_n().ok())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0))
     }
 }
 

@@ -3,8 +3,8 @@
 //! answers through these, the API pipeline ([`crate::http`]) and the file
 //! servers ([`crate::web`]) alike.
 
-use crate::auth::QuotaState;
 use crate::error::ApiError;
+use crate::quota::QuotaState;
 use lambda_http::http::{HeaderMap, HeaderValue, StatusCode};
 use lambda_http::{Body, Response};
 use serde_json::{json, Map, Value};

@@ -397,7 +397,7 @@ pub async fn usage(app: &App, key: &KeyRecord) -> Result<UsageRecord, ApiError> 
     let period = Period::containing(now);
     let limit = key.limit();
     // A lowered custom limit can leave usage above it; never report more than the limit.
-    let used = app.keys.usage(key, now).await?.min(limit);
+    let used = app.quota.used(key, now).await?.min(limit);
     Ok(UsageRecord {
         plan: key.plan.name().to_string(),
         usage: used,

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use shared::app::Clients;
 use shared::auth::KeyStore;
 use shared::http::{self, Endpoint, REQUEST_DEADLINE};
+use shared::quota::QuotaCounter;
 use shared::store::Store;
 use shared::{routes, App};
 use std::process::Command;
@@ -219,6 +220,7 @@ async fn unreachable_tables_answer_503_on_every_endpoint() {
     let entries_down = App {
         store: Store::new(broken.dynamodb.clone(), config.entries_table.clone()),
         keys: KeyStore::new(healthy.dynamodb.clone(), config.keys_table.clone()),
+        quota: QuotaCounter::new(healthy.dynamodb.clone(), config.keys_table.clone()),
         s3: healthy.s3.clone(),
         config: config.clone(),
         clock: shared::app::system_clock,
@@ -226,6 +228,7 @@ async fn unreachable_tables_answer_503_on_every_endpoint() {
     let keys_down = App {
         store: Store::new(healthy.dynamodb.clone(), config.entries_table.clone()),
         keys: KeyStore::new(broken.dynamodb.clone(), config.keys_table.clone()),
+        quota: QuotaCounter::new(broken.dynamodb.clone(), config.keys_table.clone()),
         s3: healthy.s3.clone(),
         config: config.clone(),
         clock: shared::app::system_clock,

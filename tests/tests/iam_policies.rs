@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
 type Access = (String, String);
 
-/// Everything the quota counter's UpdateItem may touch (`KeyStore::consume`:
+/// Everything the quota counter's UpdateItem may touch (`QuotaCounter::consume`:
 /// the key `pk`/`sk`, `used` and its TTL `expiresAt`) and the `ReturnValues`
 /// it may ask for. Every grant of UpdateItem on the keys table carries exactly
 /// this condition, so no function can rewrite a key record (`name`, `plan`,

@@ -1,5 +1,5 @@
 //! The quota counter against the real DynamoDB Local of the running stack,
-//! through `shared`'s KeyStore and the whole request pipeline in-process:
+//! through `shared`'s KeyStore and QuotaCounter and the whole request pipeline in-process:
 //! true concurrency (no HTTP server in between to queue requests) and an
 //! injected clock.
 
@@ -9,6 +9,7 @@ use shared::app::Clients;
 use shared::auth::{hash_key, KeyStore};
 use shared::config::Config;
 use shared::error::ApiError;
+use shared::quota::QuotaCounter;
 use shared::{http, routes, service, App};
 use std::sync::Arc;
 use time::macros::datetime;
@@ -22,24 +23,31 @@ fn start_of_december() -> OffsetDateTime {
     datetime!(2026-12-01 00:00:00 UTC)
 }
 
-async fn key_store() -> (Arc<KeyStore>, Config) {
+/// The key store and the quota counter, as a function holds them.
+struct Keys {
+    keys: KeyStore,
+    quota: QuotaCounter,
+}
+
+async fn key_store() -> (Arc<Keys>, Config) {
     let (clients, config) = stack_clients().await;
-    (
-        Arc::new(KeyStore::new(clients.dynamodb, config.keys_table.clone())),
-        config,
-    )
+    let keys = Keys {
+        keys: KeyStore::new(clients.dynamodb.clone(), config.keys_table.clone()),
+        quota: QuotaCounter::new(clients.dynamodb, config.keys_table.clone()),
+    };
+    (Arc::new(keys), config)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_hundred_simultaneous_updates_leave_exactly_the_limit() {
     let (store, _) = key_store().await;
     let (secret, _) = create_key("free", Some(50));
-    let record = store.authenticate(&secret).await.unwrap();
+    let record = store.keys.authenticate(&secret).await.unwrap();
     assert_eq!(record.key_hash, hash_key(&secret));
     let now = datetime!(2026-11-22 12:00:00 UTC);
     let tasks = (0..200).map(|_| {
         let (store, record) = (store.clone(), record.clone());
-        tokio::spawn(async move { store.consume(&record, now, 1).await })
+        tokio::spawn(async move { store.quota.consume(&record, now, 1).await })
     });
     let results: Vec<_> = join_all(tasks)
         .await
@@ -63,7 +71,7 @@ async fn two_hundred_simultaneous_updates_leave_exactly_the_limit() {
         (0..50).collect::<Vec<_>>(),
         "every success saw a distinct count"
     );
-    assert_eq!(store.usage(&record, now).await.unwrap(), 50);
+    assert_eq!(store.quota.used(&record, now).await.unwrap(), 50);
 }
 
 /// 200 requests at once through `http::serve` (key, counter, the entry read,
@@ -120,21 +128,21 @@ async fn two_hundred_simultaneous_requests_through_the_pipeline() {
 async fn a_new_month_starts_at_zero() {
     let (store, _) = key_store().await;
     let (secret, _) = create_key("free", Some(2));
-    let record = store.authenticate(&secret).await.unwrap();
+    let record = store.keys.authenticate(&secret).await.unwrap();
     let (november, december) = (end_of_november(), start_of_december());
-    store.consume(&record, november, 1).await.unwrap();
-    store.consume(&record, november, 1).await.unwrap();
-    match store.consume(&record, november, 1).await {
+    store.quota.consume(&record, november, 1).await.unwrap();
+    store.quota.consume(&record, november, 1).await.unwrap();
+    match store.quota.consume(&record, november, 1).await {
         Err(ApiError::QuotaExceeded { retry_after_secs }) => assert_eq!(retry_after_secs, 1),
         other => panic!("expected 429, got {other:?}"),
     }
-    assert_eq!(store.usage(&record, november).await.unwrap(), 2);
+    assert_eq!(store.quota.used(&record, november).await.unwrap(), 2);
     assert_eq!(
-        store.usage(&record, december).await.unwrap(),
+        store.quota.used(&record, december).await.unwrap(),
         0,
         "the new period starts at 0"
     );
-    let state = store.consume(&record, december, 1).await.unwrap();
+    let state = store.quota.consume(&record, december, 1).await.unwrap();
     assert_eq!((state.limit, state.remaining), (2, 1));
     assert_eq!(state.reset_secs, 31 * 24 * 3600, "resets on 1 January");
 }
@@ -143,8 +151,12 @@ async fn a_new_month_starts_at_zero() {
 async fn usage_report_moves_its_reset_date_with_the_clock() {
     let (store, config) = key_store().await;
     let (secret, _) = create_key("starter", None);
-    let record = store.authenticate(&secret).await.unwrap();
-    store.consume(&record, end_of_november(), 1).await.unwrap();
+    let record = store.keys.authenticate(&secret).await.unwrap();
+    store
+        .quota
+        .consume(&record, end_of_november(), 1)
+        .await
+        .unwrap();
 
     let november = App::new(config.clone(), Clients::new(&config).await, end_of_november);
     let report = service::usage(&november, &record).await.unwrap();

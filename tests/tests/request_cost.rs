@@ -38,7 +38,7 @@ fn body(response: &Response<Body>) -> Value {
 
 async fn usage(app: &App, secret: &str) -> u64 {
     let record = app.keys.authenticate(secret).await.unwrap();
-    app.keys.usage(&record, (app.clock)()).await.unwrap()
+    app.quota.used(&record, (app.clock)()).await.unwrap()
 }
 
 #[tokio::test]

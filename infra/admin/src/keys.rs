@@ -1,12 +1,11 @@
 //! API key management: create (the secret is printed once and stored only as a
-//! SHA-256 hash), list, disable, enable, change plan or custom limit.
+//! SHA-256 hash), list, disable, enable, change plan or custom limit. Records
+//! are read and written through the functions' own `shared::auth::KeyStore`.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use rand::distr::Alphanumeric;
 use rand::Rng;
 use shared::auth::{
-    hash_key, is_well_formed_key, key_pk, KeyRecord, BY_KEY_ID_INDEX, KEY_PREFIX, KEY_RECORD_SK,
-    KEY_SECRET_LEN,
+    hash_key, is_well_formed_key, KeyRecord, KeyStore, Read, KEY_PREFIX, KEY_SECRET_LEN,
 };
 use shared::quota::Plan;
 
@@ -57,43 +56,25 @@ pub async fn create(
         disabled: false,
         created_at: now_iso(),
     };
-    let result = client
-        .put_item()
-        .table_name(table)
-        .set_item(Some(record.to_item()))
-        .condition_expression("attribute_not_exists(pk)")
-        .send()
-        .await;
-    match result {
-        Ok(_) => Ok((secret, record, true)),
-        Err(e)
-            if e.as_service_error()
-                .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
-        {
-            let existing = get_by_hash(client, table, &record.key_hash)
-                .await?
-                .ok_or("key vanished while creating it")?;
-            Ok((secret, existing, false))
-        }
-        Err(e) => Err(crate::sdk_error("creating key".into(), e)),
+    let store = key_store(client, table);
+    let created = store
+        .create(&record)
+        .await
+        .map_err(|e| crate::sdk_error("creating key".into(), e))?;
+    if created {
+        return Ok((secret, record, true));
     }
+    let existing = store
+        .record(&record.key_hash, Read::Consistent)
+        .await
+        .map_err(|e| format!("reading key: {e}"))?
+        .ok_or("key vanished while creating it")?;
+    Ok((secret, existing, false))
 }
 
-async fn get_by_hash(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-    key_hash: &str,
-) -> Result<Option<KeyRecord>, String> {
-    let output = client
-        .get_item()
-        .table_name(table)
-        .key("pk", AttributeValue::S(key_pk(key_hash)))
-        .key("sk", AttributeValue::S(KEY_RECORD_SK.into()))
-        .consistent_read(true)
-        .send()
-        .await
-        .map_err(|e| format!("reading key: {e}"))?;
-    Ok(output.item.as_ref().and_then(KeyRecord::from_item))
+/// The functions' key store, for the keys table.
+fn key_store(client: &aws_sdk_dynamodb::Client, table: &str) -> KeyStore {
+    KeyStore::new(client.clone(), table.to_string())
 }
 
 /// The record of a key by its public id.
@@ -102,47 +83,22 @@ pub async fn find(
     table: &str,
     key_id: &str,
 ) -> Result<KeyRecord, String> {
-    let output = client
-        .query()
-        .table_name(table)
-        .index_name(BY_KEY_ID_INDEX)
-        .key_condition_expression("keyId = :id")
-        .expression_attribute_values(":id", AttributeValue::S(key_id.to_string()))
-        .send()
+    key_store(client, table)
+        .by_key_id(key_id)
         .await
-        .map_err(|e| format!("finding key: {e}"))?;
-    output
-        .items()
-        .iter()
-        .find_map(KeyRecord::from_item)
+        .map_err(|e| format!("finding key: {e}"))?
         .ok_or_else(|| format!("no key with id {key_id}"))
 }
 
-/// Every key record. An admin listing, never a request path: a Scan is fine.
+/// Every key record, oldest first.
 pub async fn list(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
 ) -> Result<Vec<KeyRecord>, String> {
-    let mut records = Vec::new();
-    let mut start = None;
-    loop {
-        let output = client
-            .scan()
-            .table_name(table)
-            .filter_expression("sk = :sk")
-            .expression_attribute_values(":sk", AttributeValue::S(KEY_RECORD_SK.into()))
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .map_err(|e| format!("listing keys: {e}"))?;
-        records.extend(output.items().iter().filter_map(KeyRecord::from_item));
-        start = output.last_evaluated_key;
-        if start.is_none() {
-            break;
-        }
-    }
-    records.sort_by(|a, b| a.created_at.cmp(&b.created_at));
-    Ok(records)
+    key_store(client, table)
+        .list()
+        .await
+        .map_err(|e| format!("listing keys: {e}"))
 }
 
 /// Writes a changed record back (plan, limit, disabled).
@@ -151,15 +107,10 @@ pub async fn save(
     table: &str,
     record: &KeyRecord,
 ) -> Result<(), String> {
-    client
-        .put_item()
-        .table_name(table)
-        .set_item(Some(record.to_item()))
-        .condition_expression("attribute_exists(pk)")
-        .send()
+    key_store(client, table)
+        .save(record)
         .await
-        .map_err(|e| format!("updating key: {e}"))?;
-    Ok(())
+        .map_err(|e| format!("updating key: {e}"))
 }
 
 fn now_iso() -> String {
