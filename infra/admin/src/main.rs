@@ -253,7 +253,7 @@ async fn run(cli: Cli) -> Result<(), String> {
                 let started = Instant::now();
                 let mut imported = job.load(max_source_bytes).map_err(|e| e.to_string())?;
                 if dry_run {
-                    let screened = limits::screen(&mut imported);
+                    let screened = import::screen::screen(&mut imported);
                     report_skipped(&imported.dictionary.dictionary_id, &screened);
                     println!(
                         "{}: {} entries, {} links read in {:.1} s{} (dry run: nothing written)",
@@ -281,7 +281,7 @@ async fn run(cli: Cli) -> Result<(), String> {
                     );
                 }
                 // After the audio, so that the checks see the final items.
-                let screened = limits::screen(&mut imported);
+                let screened = import::screen::screen(&mut imported);
                 report_skipped(&imported.dictionary.dictionary_id, &screened);
                 refuse_if_strict(strict, &imported, &screened)?;
                 write_dictionary(&clients, &config, imported, screened, !no_prune).await?;
@@ -393,7 +393,7 @@ async fn run_lexicon(
 const SKIPPED_LISTED: usize = 100;
 
 /// Warns, on standard error, of every article or link that cannot be stored.
-fn report_skipped(dictionary_id: &str, screened: &limits::Screened) {
+fn report_skipped(dictionary_id: &str, screened: &import::screen::Screened) {
     for skipped in screened.skipped.iter().take(SKIPPED_LISTED) {
         eprintln!("warning: {dictionary_id}: skipped {skipped}");
     }
@@ -406,7 +406,7 @@ fn report_skipped(dictionary_id: &str, screened: &limits::Screened) {
 }
 
 /// `; skipped 2 entries and 3 links that DynamoDB cannot store`, or nothing.
-fn skipped_summary(screened: &limits::Screened) -> String {
+fn skipped_summary(screened: &import::screen::Screened) -> String {
     if screened.skipped.is_empty() {
         return String::new();
     }
@@ -420,7 +420,7 @@ fn skipped_summary(screened: &limits::Screened) -> String {
 fn refuse_if_strict(
     strict: bool,
     imported: &import::ImportedDictionary,
-    screened: &limits::Screened,
+    screened: &import::screen::Screened,
 ) -> Result<(), String> {
     if strict && !screened.skipped.is_empty() {
         return Err(import::ImportError::Unstorable {
@@ -443,7 +443,7 @@ async fn write_dictionary(
     clients: &Clients,
     config: &Config,
     mut imported: import::ImportedDictionary,
-    screened: limits::Screened,
+    screened: import::screen::Screened,
     prune: bool,
 ) -> Result<(), String> {
     let client = &clients.dynamodb;

@@ -14,6 +14,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+pub mod screen;
+
 /// A dictionary ready to be written: its record, every entry and every
 /// thesaurus link (headword, related word).
 pub struct ImportedDictionary {
