@@ -14,7 +14,7 @@ use crate::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery
 use crate::quota::Period;
 use crate::search::rank::{Filters, MatchRule, MatchType};
 use crate::search::snapshot::Index;
-use crate::store::{choose_entry_for_word, Needs};
+use crate::store::Needs;
 use std::time::Duration;
 
 /// How long a presigned audio URL stays valid when no CDN is configured.
@@ -461,6 +461,35 @@ async fn audio_url_for_key(app: &App, key: &str) -> Result<String, ApiError> {
     Ok(request.uri().to_string())
 }
 
+/// How closely a headword matches the requested word: exact, then
+/// case-insensitive, then only after folding (decisions.md, "Entries").
+fn closeness(headword: &str, word: &str) -> u8 {
+    if headword == word {
+        0
+    } else if headword.to_lowercase() == word.to_lowercase() {
+        1
+    } else if fold(headword) == fold(word) {
+        2
+    } else {
+        3
+    }
+}
+
+/// The entry "by word": the closest headword, then the lemma form, then the
+/// lowest id. `None` when no candidate folds to the word.
+pub fn choose_entry_for_word(candidates: Vec<StoredEntry>, word: &str) -> Option<StoredEntry> {
+    candidates
+        .into_iter()
+        .map(|c| (closeness(&c.entry.word, word), c))
+        .filter(|(rank, _)| *rank < 3)
+        .min_by(|(ra, a), (rb, b)| {
+            ra.cmp(rb)
+                .then_with(|| b.is_lemma.cmp(&a.is_lemma))
+                .then_with(|| a.entry.id.cmp(&b.entry.id))
+        })
+        .map(|(_, c)| c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -628,5 +657,61 @@ mod tests {
             words(&filter_and_order_links(links, None, Some("mythes-en"))),
             vec!["fine"]
         );
+    }
+
+    fn candidate(id: &str, word: &str, is_lemma: bool) -> StoredEntry {
+        StoredEntry {
+            entry: Entry {
+                id: id.into(),
+                word: word.into(),
+                source_lang: "de".into(),
+                target_lang: Some("en".into()),
+                dictionary_id: "d".into(),
+                dictionary_name: "D".into(),
+                ..Default::default()
+            },
+            is_lemma,
+            audio: vec![],
+        }
+    }
+
+    fn chosen(candidates: Vec<StoredEntry>, word: &str) -> Option<String> {
+        choose_entry_for_word(candidates, word).map(|c| c.entry.id)
+    }
+
+    #[test]
+    fn exact_beats_case_insensitive_beats_folded() {
+        let all = vec![
+            candidate("1", "gut", true),
+            candidate("2", "Gut", true),
+            candidate("3", "gût", true),
+        ];
+        assert_eq!(chosen(all.clone(), "Gut").as_deref(), Some("2"));
+        assert_eq!(chosen(all.clone(), "gut").as_deref(), Some("1"));
+        assert_eq!(
+            chosen(all.clone(), "GUT").as_deref(),
+            Some("1"),
+            "case-insensitive: lowest id"
+        );
+        assert_eq!(
+            chosen(vec![candidate("3", "gût", true)], "gut").as_deref(),
+            Some("3")
+        );
+    }
+
+    #[test]
+    fn lemma_then_lowest_id() {
+        let all = vec![
+            candidate("b", "Haus", true),
+            candidate("a", "Haus", false),
+            candidate("c", "Haus", true),
+        ];
+        assert_eq!(chosen(all, "Haus").as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn nothing_that_does_not_fold_to_the_word() {
+        assert_eq!(chosen(vec![candidate("1", "house", true)], "haus"), None);
+        assert_eq!(chosen(vec![], "haus"), None);
     }
 }

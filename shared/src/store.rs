@@ -4,7 +4,6 @@
 //! catalog and the snapshot are held by a warm instance, and nothing scans.
 
 use crate::error::ApiError;
-use crate::fold::fold;
 use crate::items::{self, Item, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
@@ -22,7 +21,7 @@ const BATCH_GET_KEYS: usize = 100;
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
 /// builds are rare; five minutes bounds how stale a new one can look.
-pub const DICTIONARY_CACHE_TTL: Duration = Duration::from_secs(300);
+pub const CATALOG_CACHE_TTL: Duration = Duration::from_secs(300);
 
 /// What one Query of the `DICT` partition gives: every dictionary, sorted by
 /// id, and the current build of the index snapshot (none before the first
@@ -163,7 +162,7 @@ impl Store {
         let fresh = |cached: &Option<(Instant, Arc<Catalog>)>| {
             cached
                 .as_ref()
-                .filter(|(fetched, _)| fetched.elapsed() < DICTIONARY_CACHE_TTL)
+                .filter(|(fetched, _)| fetched.elapsed() < CATALOG_CACHE_TTL)
                 .map(|(_, catalog)| catalog.clone())
         };
         if let Some(catalog) = fresh(&*self.catalog.read().await) {
@@ -444,95 +443,4 @@ fn empty_section(section: Section) -> Vec<u8> {
         .find(|(s, _)| *s == section)
         .map(|(_, bytes)| bytes)
         .expect("every section is built")
-}
-
-/// How closely a headword matches the requested word: exact, then
-/// case-insensitive, then only after folding (decisions.md, "Entries").
-fn closeness(headword: &str, word: &str) -> u8 {
-    if headword == word {
-        0
-    } else if headword.to_lowercase() == word.to_lowercase() {
-        1
-    } else if fold(headword) == fold(word) {
-        2
-    } else {
-        3
-    }
-}
-
-/// The entry "by word": the closest headword, then the lemma form, then the
-/// lowest id. `None` when no candidate folds to the word.
-pub fn choose_entry_for_word(candidates: Vec<StoredEntry>, word: &str) -> Option<StoredEntry> {
-    candidates
-        .into_iter()
-        .map(|c| (closeness(&c.entry.word, word), c))
-        .filter(|(rank, _)| *rank < 3)
-        .min_by(|(ra, a), (rb, b)| {
-            ra.cmp(rb)
-                .then_with(|| b.is_lemma.cmp(&a.is_lemma))
-                .then_with(|| a.entry.id.cmp(&b.entry.id))
-        })
-        .map(|(_, c)| c)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::Entry;
-
-    fn candidate(id: &str, word: &str, is_lemma: bool) -> StoredEntry {
-        StoredEntry {
-            entry: Entry {
-                id: id.into(),
-                word: word.into(),
-                source_lang: "de".into(),
-                target_lang: Some("en".into()),
-                dictionary_id: "d".into(),
-                dictionary_name: "D".into(),
-                ..Default::default()
-            },
-            is_lemma,
-            audio: vec![],
-        }
-    }
-
-    fn chosen(candidates: Vec<StoredEntry>, word: &str) -> Option<String> {
-        choose_entry_for_word(candidates, word).map(|c| c.entry.id)
-    }
-
-    #[test]
-    fn exact_beats_case_insensitive_beats_folded() {
-        let all = vec![
-            candidate("1", "gut", true),
-            candidate("2", "Gut", true),
-            candidate("3", "gût", true),
-        ];
-        assert_eq!(chosen(all.clone(), "Gut").as_deref(), Some("2"));
-        assert_eq!(chosen(all.clone(), "gut").as_deref(), Some("1"));
-        assert_eq!(
-            chosen(all.clone(), "GUT").as_deref(),
-            Some("1"),
-            "case-insensitive: lowest id"
-        );
-        assert_eq!(
-            chosen(vec![candidate("3", "gût", true)], "gut").as_deref(),
-            Some("3")
-        );
-    }
-
-    #[test]
-    fn lemma_then_lowest_id() {
-        let all = vec![
-            candidate("b", "Haus", true),
-            candidate("a", "Haus", false),
-            candidate("c", "Haus", true),
-        ];
-        assert_eq!(chosen(all, "Haus").as_deref(), Some("b"));
-    }
-
-    #[test]
-    fn nothing_that_does_not_fold_to_the_word() {
-        assert_eq!(chosen(vec![candidate("1", "house", true)], "haus"), None);
-        assert_eq!(chosen(vec![], "haus"), None);
-    }
 }
