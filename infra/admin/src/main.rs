@@ -173,7 +173,7 @@ impl ImportJob {
     fn load(
         &self,
         max_source_bytes: u64,
-    ) -> Result<import::ImportedDictionary, import::ImportError> {
+    ) -> Result<import::dictionary::ImportedDictionary, import::ImportError> {
         match self {
             ImportJob::Freedict(prefix) => import::import_freedict(prefix, max_source_bytes),
             ImportJob::Wordnet(dir, min_tag_count) => {
@@ -419,7 +419,7 @@ fn skipped_summary(screened: &import::screen::Screened) -> String {
 
 fn refuse_if_strict(
     strict: bool,
-    imported: &import::ImportedDictionary,
+    imported: &import::dictionary::ImportedDictionary,
     screened: &import::screen::Screened,
 ) -> Result<(), String> {
     if strict && !screened.skipped.is_empty() {
@@ -442,7 +442,7 @@ fn refuse_if_strict(
 async fn write_dictionary(
     clients: &Clients,
     config: &Config,
-    mut imported: import::ImportedDictionary,
+    mut imported: import::dictionary::ImportedDictionary,
     screened: import::screen::Screened,
     prune: bool,
 ) -> Result<(), String> {

@@ -8,106 +8,17 @@ use crate::formats::gcide;
 use crate::formats::mythes::{self, MythesError};
 use crate::formats::wordnet::{self, WordNet, WordNetError};
 use crate::languages;
-use sha2::{Digest, Sha256};
-use shared::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
+use shared::model::{Dictionary, Entry, StoredEntry};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+pub mod dictionary;
+#[cfg(test)]
+mod fixtures;
 pub mod screen;
 
-/// A dictionary ready to be written: its record, every entry and every
-/// thesaurus link (headword, related word).
-pub struct ImportedDictionary {
-    pub dictionary: Dictionary,
-    pub entries: Vec<StoredEntry>,
-    pub links: Vec<(String, ThesaurusItem)>,
-    /// Where each entry (by id) comes from in the source, for reports.
-    pub origins: HashMap<String, Origin>,
-}
-
-/// A place in a source: a file and a 1-based line. For a dictd article the
-/// line of its `.index` (which points at the article's bytes in the
-/// `.dict.dz`), for a WordNet lemma its `index.<pos>` line, for a MyThes
-/// headword its `word|count` line. An entry merged from several articles
-/// names the first. The file is shared by every entry of a source.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Origin {
-    pub file: Arc<Path>,
-    pub line: usize,
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} line {}", self.file.display(), self.line)
-    }
-}
-
-/// One link per (headword, kind, word) of a dictionary, without repeats.
-fn links_of<'a>(
-    dictionary: &Dictionary,
-    relations: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
-) -> Vec<(String, ThesaurusItem)> {
-    let mut seen = std::collections::HashSet::new();
-    relations
-        .into_iter()
-        .filter(|(headword, _, word)| !word.is_empty() && !word.eq_ignore_ascii_case(headword))
-        .filter(|(headword, kind, word)| seen.insert((shared::fold::fold(headword), *kind, *word)))
-        .map(|(headword, kind, word)| {
-            (
-                headword.to_string(),
-                ThesaurusItem {
-                    word: word.to_string(),
-                    relationship_type: kind.to_string(),
-                    dictionary_id: dictionary.dictionary_id.clone(),
-                    dictionary_name: dictionary.dictionary_name.clone(),
-                    source_lang: dictionary.source_lang.clone(),
-                    target_lang: dictionary.target_lang.clone(),
-                },
-            )
-        })
-        .collect()
-}
-
-/// Links from each entry to its listed synonyms (FreeDict's `Synonym: {…}`,
-/// GCIDE's `Syn:`).
-fn synonym_links(dictionary: &Dictionary, entries: &[StoredEntry]) -> Vec<(String, ThesaurusItem)> {
-    links_of(
-        dictionary,
-        entries.iter().flat_map(|e| {
-            e.entry
-                .synonyms
-                .iter()
-                .map(|s| (e.entry.word.as_str(), "synonym", s.as_str()))
-        }),
-    )
-}
-
-/// A stable, opaque, URL-safe entry id: 16 hex digits of a hash of the
-/// dictionary, the headword, its part of speech and its rank among entries with
-/// the same headword and part of speech. Importing the same source again gives
-/// the same ids.
-pub fn entry_id(
-    dictionary_id: &str,
-    headword: &str,
-    part_of_speech: Option<&str>,
-    ordinal: usize,
-) -> String {
-    let mut hasher = Sha256::new();
-    for part in [
-        dictionary_id,
-        headword,
-        part_of_speech.unwrap_or(""),
-        &ordinal.to_string(),
-    ] {
-        hasher.update(part.as_bytes());
-        hasher.update([0]);
-    }
-    hasher.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+use dictionary::{entry_id, links_of, synonym_links, ImportedDictionary, Origin};
 
 /// `freedict-eng-fra` → (`en`, `fr`).
 pub fn freedict_languages(dictionary_id: &str) -> Option<(&'static str, &'static str)> {
@@ -708,20 +619,8 @@ fn bilingual_entry(
 
 #[cfg(test)]
 mod tests {
+    use super::fixtures::{find, fixture, MAX};
     use super::*;
-
-    const MAX: u64 = crate::formats::source::DEFAULT_MAX_SOURCE_BYTES;
-
-    #[test]
-    fn ids_are_stable_opaque_and_distinct() {
-        let a = entry_id("freedict-eng-fra", "bank", None, 0);
-        assert_eq!(a, entry_id("freedict-eng-fra", "bank", None, 0));
-        assert_eq!(a.len(), 16);
-        assert!(a.bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_ne!(a, entry_id("freedict-eng-fra", "bank", None, 1));
-        assert_ne!(a, entry_id("freedict-eng-fra", "bank", Some("noun"), 0));
-        assert_ne!(a, entry_id("freedict-fra-eng", "bank", None, 0));
-    }
 
     #[test]
     fn languages_come_from_the_name() {
@@ -741,21 +640,6 @@ mod tests {
             !html.contains("<script") && !html.contains("onclick="),
             "{html}"
         );
-    }
-
-    fn fixture(path: &str) -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/fixture")
-            .join(path)
-    }
-
-    fn find<'a>(imported: &'a ImportedDictionary, word: &str, pos: Option<&str>) -> &'a Entry {
-        imported
-            .entries
-            .iter()
-            .map(|e| &e.entry)
-            .find(|e| e.word == word && (pos.is_none() || e.part_of_speech.as_deref() == pos))
-            .unwrap_or_else(|| panic!("{word} not imported"))
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! position in the source, and the rest of the dictionary is imported
 //! (docs/data-model.md, "Importing").
 
-use super::{ImportedDictionary, Origin};
+use super::dictionary::{ImportedDictionary, Origin};
 use crate::limits::{check_item, ItemProblem};
 use shared::items::{self, Item};
 use std::collections::{HashMap, HashSet};
