@@ -2,8 +2,6 @@
 //! that the functions read.
 
 use crate::entry_text::{EntryText, SenseText};
-use crate::formats::dictd::{Database, DictdError};
-use crate::formats::freedict::{merge_articles, parse_article, Article};
 use crate::formats::gcide;
 use crate::formats::mythes::{self, MythesError};
 use crate::formats::wordnet::{self, WordNet, WordNetError};
@@ -13,132 +11,17 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+mod dictd;
 pub mod dictionary;
 #[cfg(test)]
 mod fixtures;
+mod freedict;
 pub mod screen;
 
+use dictd::{Database, DictdError};
+pub use freedict::import_freedict;
+
 use dictionary::{entry_id, links_of, synonym_links, ImportedDictionary, Origin};
-
-/// `freedict-eng-fra` → (`en`, `fr`).
-pub fn freedict_languages(dictionary_id: &str) -> Option<(&'static str, &'static str)> {
-    let pair = dictionary_id.strip_prefix("freedict-")?;
-    let (source, target) = pair.split_once('-')?;
-    Some((languages::iso639_1(source)?, languages::iso639_1(target)?))
-}
-
-/// The licence a FreeDict database declares in its `00databaseinfo`, as an
-/// SPDX expression.
-fn freedict_licence(info: &str) -> String {
-    let flat = info.split_whitespace().collect::<Vec<_>>().join(" ");
-    let gpl = flat.find("GNU General Public License").map(|at| {
-        let window: String = flat[at..].chars().take(60).collect();
-        if window.contains("version 3") || window.contains("ver. 3") || window.contains("GPLv3") {
-            "GPL-3.0-or-later"
-        } else {
-            "GPL-2.0-or-later"
-        }
-    });
-    let agpl = flat.contains("GNU Affero General Public License");
-    match (gpl, agpl) {
-        (Some(gpl), true) => format!("{gpl} AND AGPL-3.0-or-later"),
-        (Some(gpl), false) => gpl.to_string(),
-        (None, true) => "AGPL-3.0-or-later".to_string(),
-        (None, false) if flat.contains("Creative Commons Attribution-ShareAlike") => {
-            "CC-BY-SA-3.0".to_string()
-        }
-        (None, false) => "see the FreeDict database information".to_string(),
-    }
-}
-
-/// Reads a FreeDict dictd database (`<prefix>.index` + `<prefix>.dict.dz`).
-/// The dictionary id is the file name (`freedict-eng-fra`). No source file may
-/// be (or decompress to) more than `max_source_bytes`.
-pub fn import_freedict(
-    prefix: &Path,
-    max_source_bytes: u64,
-) -> Result<ImportedDictionary, ImportError> {
-    let dictionary_id = prefix
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| ImportError::Name(prefix.display().to_string()))?
-        .to_string();
-    let (source_lang, target_lang) = freedict_languages(&dictionary_id)
-        .ok_or_else(|| ImportError::Name(dictionary_id.clone()))?;
-    let database = Database::open(prefix, max_source_bytes)?;
-    let mut articles = Vec::new();
-    // The first index line of every (headword, part of speech), which is
-    // what merge_articles merges on.
-    let mut first_lines: HashMap<(String, Option<String>), usize> = HashMap::new();
-    for line in database.articles() {
-        if let Some(article) = parse_article(&database.article(line)?) {
-            first_lines
-                .entry((article.headword.clone(), article.part_of_speech.clone()))
-                .or_insert(line.line);
-            articles.push(article);
-        }
-    }
-    let index_file: Arc<Path> = database.index_path.as_path().into();
-    let mut origins = HashMap::new();
-    let dictionary_name = format!(
-        "{}–{} (FreeDict)",
-        languages::name(source_lang).unwrap_or(source_lang),
-        languages::name(target_lang).unwrap_or(target_lang)
-    );
-    let licence = freedict_licence(&database.metadata("00databaseinfo").unwrap_or_default());
-    let mut ordinals: HashMap<(String, Option<String>), usize> = HashMap::new();
-    let entries: Vec<StoredEntry> = merge_articles(articles)
-        .into_iter()
-        .map(|article| {
-            let ordinal = ordinals
-                .entry((article.headword.clone(), article.part_of_speech.clone()))
-                .or_insert(0);
-            let id = entry_id(
-                &dictionary_id,
-                &article.headword,
-                article.part_of_speech.as_deref(),
-                *ordinal,
-            );
-            *ordinal += 1;
-            if let Some(&line) =
-                first_lines.get(&(article.headword.clone(), article.part_of_speech.clone()))
-            {
-                origins.insert(
-                    id.clone(),
-                    Origin {
-                        file: index_file.clone(),
-                        line,
-                    },
-                );
-            }
-            bilingual_entry(
-                article,
-                id,
-                &dictionary_id,
-                &dictionary_name,
-                source_lang,
-                target_lang,
-            )
-        })
-        .collect();
-    let dictionary = Dictionary {
-        dictionary_id: dictionary_id.clone(),
-        dictionary_name,
-        source_lang: source_lang.to_string(),
-        target_lang: Some(target_lang.to_string()),
-        entry_count: entries.len() as u64,
-        licence,
-        origin: format!("Debian package dict-{dictionary_id}"),
-    };
-    // FreeDict's `Synonym: {…}` cross-references.
-    let links = synonym_links(&dictionary, &entries);
-    Ok(ImportedDictionary {
-        dictionary,
-        entries,
-        links,
-        origins,
-    })
-}
 
 /// Reads WordNet 3.0 (`index.*` and `data.*` in `dir`) into one monolingual
 /// English dictionary: an entry per lemma and part of speech, its senses in
@@ -551,124 +434,10 @@ pub enum ImportError {
     },
 }
 
-fn bilingual_entry(
-    article: Article,
-    id: String,
-    dictionary_id: &str,
-    dictionary_name: &str,
-    source_lang: &str,
-    target_lang: &str,
-) -> StoredEntry {
-    let mut translations: Vec<String> = Vec::new();
-    let mut senses = Vec::new();
-    for sense in &article.senses {
-        for t in &sense.translations {
-            if !translations.contains(t) {
-                translations.push(t.clone());
-            }
-        }
-        let examples = sense
-            .examples
-            .iter()
-            .map(|(source, target)| {
-                if target.is_empty() {
-                    source.clone()
-                } else {
-                    format!("{source} — {target}")
-                }
-            })
-            .collect();
-        senses.push(SenseText {
-            labels: sense.labels.clone(),
-            text: sense.translations.join(", "),
-            notes: sense.notes.clone(),
-            examples,
-        });
-    }
-    let mut text = EntryText::new(
-        &article.headword,
-        article.phonetic.as_deref(),
-        article.part_of_speech.as_deref(),
-    );
-    text.senses(senses);
-    text.word_list("synonyms", "Synonyms", &article.synonyms);
-    text.word_list("see-also", "See also", &article.see_also);
-    let (html, plain, examples) = text.finish(true);
-    StoredEntry {
-        entry: Entry {
-            id,
-            word: article.headword,
-            html_content: html,
-            plain_text: plain,
-            source_lang: source_lang.to_string(),
-            target_lang: Some(target_lang.to_string()),
-            dictionary_id: dictionary_id.to_string(),
-            dictionary_name: dictionary_name.to_string(),
-            part_of_speech: article.part_of_speech,
-            phonetic: article.phonetic,
-            translations,
-            synonyms: article.synonyms,
-            antonyms: article.antonyms,
-            examples,
-            ..Default::default()
-        },
-        is_lemma: true,
-        audio: vec![],
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::fixtures::{find, fixture, MAX};
     use super::*;
-
-    #[test]
-    fn languages_come_from_the_name() {
-        assert_eq!(freedict_languages("freedict-eng-fra"), Some(("en", "fr")));
-        assert_eq!(freedict_languages("freedict-deu-eng"), Some(("de", "en")));
-        assert_eq!(freedict_languages("wordnet"), None);
-    }
-
-    #[test]
-    fn hostile_article_text_is_inert_in_html() {
-        let article =
-            parse_article("x /y/\n<script>alert(1)</script> <b onclick=\"steal()\">bold</b>\n")
-                .unwrap();
-        let stored = bilingual_entry(article, "id".into(), "freedict-eng-fra", "E–F", "en", "fr");
-        let html = stored.entry.html_content;
-        assert!(
-            !html.contains("<script") && !html.contains("onclick="),
-            "{html}"
-        );
-    }
-
-    #[test]
-    fn freedict_fixture_gives_ipa_translations_and_examples() {
-        let imported = import_freedict(&fixture("freedict/freedict-eng-fra"), MAX).unwrap();
-        assert_eq!(
-            imported.dictionary.dictionary_name,
-            "English–French (FreeDict)"
-        );
-        assert_eq!(imported.dictionary.licence, "GPL-2.0-or-later");
-        let cat = find(&imported, "cat", None);
-        assert_eq!(cat.phonetic.as_deref(), Some("kæt"));
-        assert_eq!(
-            cat.translations,
-            vec!["mégère", "peau de vache", "rosse", "chat"]
-        );
-
-        let imported = import_freedict(&fixture("freedict/freedict-deu-eng"), MAX).unwrap();
-        let haus = find(&imported, "Haus", Some("noun"));
-        assert_eq!(haus.phonetic.as_deref(), Some("hˈaʊs"));
-        assert!(
-            haus.translations.contains(&"house".to_string())
-                && haus.translations.contains(&"home".to_string())
-        );
-        assert!(haus
-            .examples
-            .contains(&"ein Haus bauen — build a house".to_string()));
-        assert!(haus.synonyms.contains(&"Zuhause".to_string()));
-    }
 
     #[test]
     fn wordnet_keeps_only_the_common_words_when_asked() {
@@ -787,63 +556,6 @@ mod tests {
     }
 
     #[test]
-    fn a_truncated_dict_names_file_and_position() {
-        let dir = std::env::temp_dir().join(format!("truncated-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let source = fixture("freedict/freedict-eng-fra");
-        std::fs::copy(
-            source.with_extension("index"),
-            dir.join("freedict-eng-fra.index"),
-        )
-        .unwrap();
-        let data = std::fs::read(fixture("freedict/freedict-eng-fra.dict.dz")).unwrap();
-        std::fs::write(
-            dir.join("freedict-eng-fra.dict.dz"),
-            &data[..data.len() / 2],
-        )
-        .unwrap();
-        let err = import_freedict(&dir.join("freedict-eng-fra"), MAX)
-            .err()
-            .expect("truncated data is an error")
-            .to_string();
-        assert!(err.contains("freedict-eng-fra.dict.dz"), "{err}");
-        assert!(err.contains("after") && err.contains("bytes"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_dict_that_inflates_past_the_limit_is_refused_by_name() {
-        use std::io::Write;
-        let dir = std::env::temp_dir().join(format!("bomb-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::copy(
-            fixture("freedict/freedict-eng-fra.index"),
-            dir.join("freedict-eng-fra.index"),
-        )
-        .unwrap();
-        // 16 MiB of spaces in about 16 KB.
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gz.write_all(&vec![b' '; 16 << 20]).unwrap();
-        let bomb = gz.finish().unwrap();
-        assert!(bomb.len() < 32 << 10);
-        std::fs::write(dir.join("freedict-eng-fra.dict.dz"), bomb).unwrap();
-        let err = import_freedict(&dir.join("freedict-eng-fra"), 1 << 20)
-            .err()
-            .expect("refused")
-            .to_string();
-        assert!(
-            err.contains("freedict-eng-fra.dict.dz: decompresses to more than 1048576 bytes"),
-            "{err}"
-        );
-        // The fixture's own data is well under the default limit.
-        let fixture_size = std::fs::metadata(fixture("freedict/freedict-eng-fra.dict.dz"))
-            .unwrap()
-            .len();
-        assert!(fixture_size < 1 << 20);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
     fn every_entry_knows_its_place_in_the_source() {
         let imported = import_mythes(&fixture("mythes/th_en_US_v2.dat"), MAX).unwrap();
         let good = imported
@@ -934,15 +646,6 @@ mod tests {
     }
 
     #[test]
-    fn freedict_synonym_cross_references_become_links() {
-        let imported = import_freedict(&fixture("freedict/freedict-deu-eng"), MAX).unwrap();
-        assert!(imported.links.iter().any(|(h, l)| h == "Haus"
-            && l.word == "Zuhause"
-            && l.relationship_type == "synonym"
-            && l.target_lang.as_deref() == Some("en")));
-    }
-
-    #[test]
     fn gcide_fixture_gives_definitions_citations_and_synonyms() {
         let imported = import_gcide(&fixture("gcide/gcide"), MAX).unwrap();
         // The index lists the Sundog article under "dog" too; it is Sundog's.
@@ -987,16 +690,6 @@ mod tests {
                 .iter()
                 .all(|e| !e.entry.word.starts_with("00-")),
             "metadata is not an entry"
-        );
-    }
-
-    #[test]
-    fn licence_is_read_from_database_info() {
-        assert_eq!(
-            freedict_licence(
-                "Available under the terms of the GNU General\n  Public License ver. 2.0"
-            ),
-            "GPL-2.0-or-later"
         );
     }
 }

@@ -3,7 +3,7 @@
 //! `.dict.dz` (gzip; dictzip's random-access header is not needed when the
 //! whole file is read once). Both are read under the source size limit.
 
-use super::source::{self, SourceError};
+use crate::formats::source::{self, SourceError};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
