@@ -2,7 +2,6 @@
 //! that the functions read.
 
 use crate::entry_text::{EntryText, SenseText};
-use crate::formats::gcide;
 use crate::formats::mythes::{self, MythesError};
 use crate::formats::wordnet::{self, WordNet, WordNetError};
 use crate::languages;
@@ -16,12 +15,14 @@ pub mod dictionary;
 #[cfg(test)]
 mod fixtures;
 mod freedict;
+mod gcide;
 pub mod screen;
 
-use dictd::{Database, DictdError};
+use dictd::DictdError;
 pub use freedict::import_freedict;
+pub use gcide::import_gcide;
 
-use dictionary::{entry_id, links_of, synonym_links, ImportedDictionary, Origin};
+use dictionary::{entry_id, links_of, ImportedDictionary, Origin};
 
 /// Reads WordNet 3.0 (`index.*` and `data.*` in `dir`) into one monolingual
 /// English dictionary: an entry per lemma and part of speech, its senses in
@@ -161,122 +162,6 @@ pub fn import_wordnet(
         links,
         origins,
     })
-}
-
-/// Reads GCIDE (`<prefix>.index` + `<prefix>.dict.dz`) as the monolingual
-/// English dictionary `gcide`: articles of one headword and part of speech are
-/// merged into one entry with their senses, citations, etymology and synonyms.
-pub fn import_gcide(
-    prefix: &Path,
-    max_source_bytes: u64,
-) -> Result<ImportedDictionary, ImportError> {
-    const ID: &str = "gcide";
-    const NAME: &str = "GCIDE (Collaborative International Dictionary of English)";
-    let database = Database::open(prefix, max_source_bytes)?;
-    // (headword, article, index line of its first article)
-    let mut groups: Vec<(String, gcide::Article, usize)> = Vec::new();
-    let mut position: HashMap<(String, Option<String>), usize> = HashMap::new();
-    for line in database.articles() {
-        let article = gcide::parse_article(&database.article(line)?);
-        if article.senses.is_empty() {
-            continue;
-        }
-        let headword = article
-            .headword
-            .clone()
-            .unwrap_or_else(|| gcide::decode_escapes(&line.headword));
-        let key = (headword.clone(), article.part_of_speech.clone());
-        match position.get(&key) {
-            Some(&i) => {
-                let merged = &mut groups[i].1;
-                merged.senses.extend(article.senses);
-                for synonym in article.synonyms {
-                    if !merged.synonyms.contains(&synonym) {
-                        merged.synonyms.push(synonym);
-                    }
-                }
-                if merged.etymology.is_none() {
-                    merged.etymology = article.etymology;
-                }
-            }
-            None => {
-                position.insert(key, groups.len());
-                groups.push((headword, article, line.line));
-            }
-        }
-    }
-    let index_file: Arc<Path> = database.index_path.as_path().into();
-    let mut origins = HashMap::with_capacity(groups.len());
-    let entries: Vec<StoredEntry> = groups
-        .into_iter()
-        .map(|(word, article, line)| {
-            let entry = gcide_entry(ID, NAME, word, article);
-            origins.insert(
-                entry.entry.id.clone(),
-                Origin {
-                    file: index_file.clone(),
-                    line,
-                },
-            );
-            entry
-        })
-        .collect();
-    let dictionary = Dictionary {
-        dictionary_id: ID.into(),
-        dictionary_name: NAME.into(),
-        source_lang: "en".into(),
-        target_lang: None,
-        entry_count: entries.len() as u64,
-        licence: "GPL-3.0-or-later".into(),
-        origin: "Debian package dict-gcide".into(),
-    };
-    let links = synonym_links(&dictionary, &entries);
-    Ok(ImportedDictionary {
-        dictionary,
-        entries,
-        links,
-        origins,
-    })
-}
-
-fn gcide_entry(id: &str, name: &str, word: String, article: gcide::Article) -> StoredEntry {
-    let mut text = EntryText::new(&word, None, article.part_of_speech.as_deref());
-    if let Some(etymology) = &article.etymology {
-        text.etymology(etymology);
-    }
-    text.senses(
-        article
-            .senses
-            .into_iter()
-            .map(|sense| SenseText {
-                text: sense.definition,
-                examples: sense.examples,
-                ..Default::default()
-            })
-            .collect(),
-    );
-    text.word_list("synonyms", "Synonyms", &article.synonyms);
-    let (html, plain, examples) = text.finish(false);
-    StoredEntry {
-        entry: Entry {
-            id: entry_id(id, &word, article.part_of_speech.as_deref(), 0),
-            word,
-            html_content: html,
-            plain_text: plain,
-            source_lang: "en".into(),
-            target_lang: None,
-            dictionary_id: id.into(),
-            dictionary_name: name.into(),
-            part_of_speech: article.part_of_speech,
-            translations: Vec::new(),
-            synonyms: article.synonyms,
-            antonyms: Vec::new(),
-            examples,
-            ..Default::default()
-        },
-        is_lemma: true,
-        audio: vec![],
-    }
 }
 
 /// MyThes part-of-speech labels (English, French, German, Spanish files).
@@ -643,53 +528,5 @@ mod tests {
             .links
             .iter()
             .all(|(_, l)| l.source_lang == "de" && l.target_lang.is_none()));
-    }
-
-    #[test]
-    fn gcide_fixture_gives_definitions_citations_and_synonyms() {
-        let imported = import_gcide(&fixture("gcide/gcide"), MAX).unwrap();
-        // The index lists the Sundog article under "dog" too; it is Sundog's.
-        let sundog = find(&imported, "Sundog", Some("noun"));
-        assert!(sundog.plain_text.contains("luminous spot"));
-        assert!(imported
-            .entries
-            .iter()
-            .all(|e| e.entry.word != "dog" || !e.entry.plain_text.contains("luminous spot")));
-        let dog = find(&imported, "Dog", Some("noun"));
-        assert!(
-            dog.plain_text.starts_with("1. (Zool.) A quadruped"),
-            "{}",
-            dog.plain_text
-        );
-        let able = find(&imported, "Able", Some("adjective"));
-        assert!(
-            able.plain_text.starts_with("1. Fit; adapted; suitable."),
-            "{}",
-            able.plain_text
-        );
-        assert!(
-            able.examples.iter().any(|e| e.contains("—Chaucer")),
-            "{:?}",
-            able.examples
-        );
-        assert!(able.synonyms.contains(&"Competent".to_string()));
-        assert!(able.html_content.contains("class=\"etymology\""));
-        assert!(
-            !able.plain_text.contains("1913 Webster")
-                && !able.html_content.contains("1913 Webster")
-        );
-        let naive = find(&imported, "naive", None);
-        assert!(
-            naive.plain_text.contains("naïve"),
-            "escapes decoded: {}",
-            naive.plain_text
-        );
-        assert!(
-            imported
-                .entries
-                .iter()
-                .all(|e| !e.entry.word.starts_with("00-")),
-            "metadata is not an entry"
-        );
     }
 }

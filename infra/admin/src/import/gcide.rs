@@ -16,6 +16,18 @@
 //! `[PJC]`, `[WordNet 1.5]`), `{cross references}`, and the pronunciation,
 //! between backslashes and often again in parentheses after them (GCIDE
 //! respells rather than writing IPA, so it is left out).
+//!
+//! The articles become the monolingual English dictionary `gcide`, one entry
+//! per headword and part of speech.
+
+use super::dictd::Database;
+use super::dictionary::{entry_id, synonym_links, ImportedDictionary, Origin};
+use super::ImportError;
+use crate::entry_text::{EntryText, SenseText};
+use shared::model::{Dictionary, Entry, StoredEntry};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
 
 /// One parsed article.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -342,9 +354,126 @@ fn starts_sense(line: &str) -> bool {
     indent <= 4 && digits > 0 && t[digits..].starts_with(". ")
 }
 
+/// Reads GCIDE (`<prefix>.index` + `<prefix>.dict.dz`) as the monolingual
+/// English dictionary `gcide`: articles of one headword and part of speech are
+/// merged into one entry with their senses, citations, etymology and synonyms.
+pub fn import_gcide(
+    prefix: &Path,
+    max_source_bytes: u64,
+) -> Result<ImportedDictionary, ImportError> {
+    const ID: &str = "gcide";
+    const NAME: &str = "GCIDE (Collaborative International Dictionary of English)";
+    let database = Database::open(prefix, max_source_bytes)?;
+    // (headword, article, index line of its first article)
+    let mut groups: Vec<(String, Article, usize)> = Vec::new();
+    let mut position: HashMap<(String, Option<String>), usize> = HashMap::new();
+    for line in database.articles() {
+        let article = parse_article(&database.article(line)?);
+        if article.senses.is_empty() {
+            continue;
+        }
+        let headword = article
+            .headword
+            .clone()
+            .unwrap_or_else(|| decode_escapes(&line.headword));
+        let key = (headword.clone(), article.part_of_speech.clone());
+        match position.get(&key) {
+            Some(&i) => {
+                let merged = &mut groups[i].1;
+                merged.senses.extend(article.senses);
+                for synonym in article.synonyms {
+                    if !merged.synonyms.contains(&synonym) {
+                        merged.synonyms.push(synonym);
+                    }
+                }
+                if merged.etymology.is_none() {
+                    merged.etymology = article.etymology;
+                }
+            }
+            None => {
+                position.insert(key, groups.len());
+                groups.push((headword, article, line.line));
+            }
+        }
+    }
+    let index_file: Arc<Path> = database.index_path.as_path().into();
+    let mut origins = HashMap::with_capacity(groups.len());
+    let entries: Vec<StoredEntry> = groups
+        .into_iter()
+        .map(|(word, article, line)| {
+            let entry = gcide_entry(ID, NAME, word, article);
+            origins.insert(
+                entry.entry.id.clone(),
+                Origin {
+                    file: index_file.clone(),
+                    line,
+                },
+            );
+            entry
+        })
+        .collect();
+    let dictionary = Dictionary {
+        dictionary_id: ID.into(),
+        dictionary_name: NAME.into(),
+        source_lang: "en".into(),
+        target_lang: None,
+        entry_count: entries.len() as u64,
+        licence: "GPL-3.0-or-later".into(),
+        origin: "Debian package dict-gcide".into(),
+    };
+    let links = synonym_links(&dictionary, &entries);
+    Ok(ImportedDictionary {
+        dictionary,
+        entries,
+        links,
+        origins,
+    })
+}
+
+fn gcide_entry(id: &str, name: &str, word: String, article: Article) -> StoredEntry {
+    let mut text = EntryText::new(&word, None, article.part_of_speech.as_deref());
+    if let Some(etymology) = &article.etymology {
+        text.etymology(etymology);
+    }
+    text.senses(
+        article
+            .senses
+            .into_iter()
+            .map(|sense| SenseText {
+                text: sense.definition,
+                examples: sense.examples,
+                ..Default::default()
+            })
+            .collect(),
+    );
+    text.word_list("synonyms", "Synonyms", &article.synonyms);
+    let (html, plain, examples) = text.finish(false);
+    StoredEntry {
+        entry: Entry {
+            id: entry_id(id, &word, article.part_of_speech.as_deref(), 0),
+            word,
+            html_content: html,
+            plain_text: plain,
+            source_lang: "en".into(),
+            target_lang: None,
+            dictionary_id: id.into(),
+            dictionary_name: name.into(),
+            part_of_speech: article.part_of_speech,
+            translations: Vec::new(),
+            synonyms: article.synonyms,
+            antonyms: Vec::new(),
+            examples,
+            ..Default::default()
+        },
+        is_lemma: true,
+        audio: vec![],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::fixtures::{find, fixture, MAX};
 
     const ABLE: &str = "Able \\A\"ble\\, a. [comp. {Abler}; superl. {Ablest}.] [OF. habile,\n   L. habilis that may be easily held or managed, apt, skillful,\n   fr. habere to have, hold. Cf. {Habile} and see {Habit}.]\n   1. Fit; adapted; suitable. [Obs.]\n      [1913 Webster]\n\n            A many man, to ben an abbot able.     --Chaucer.\n      [1913 Webster]\n\n   2. Having sufficient power, strength, force, skill, means, or\n      resources of any kind to accomplish the object.\n      [1913 Webster]\n\n   Syn: Competent; qualified; fitted; efficient; effective;\n        capable; skillful; clever; vigorous; powerful.\n        [1913 Webster]\n";
 
@@ -473,5 +602,53 @@ mod tests {
         ] {
             let _ = parse_article(text);
         }
+    }
+
+    #[test]
+    fn gcide_fixture_gives_definitions_citations_and_synonyms() {
+        let imported = import_gcide(&fixture("gcide/gcide"), MAX).unwrap();
+        // The index lists the Sundog article under "dog" too; it is Sundog's.
+        let sundog = find(&imported, "Sundog", Some("noun"));
+        assert!(sundog.plain_text.contains("luminous spot"));
+        assert!(imported
+            .entries
+            .iter()
+            .all(|e| e.entry.word != "dog" || !e.entry.plain_text.contains("luminous spot")));
+        let dog = find(&imported, "Dog", Some("noun"));
+        assert!(
+            dog.plain_text.starts_with("1. (Zool.) A quadruped"),
+            "{}",
+            dog.plain_text
+        );
+        let able = find(&imported, "Able", Some("adjective"));
+        assert!(
+            able.plain_text.starts_with("1. Fit; adapted; suitable."),
+            "{}",
+            able.plain_text
+        );
+        assert!(
+            able.examples.iter().any(|e| e.contains("—Chaucer")),
+            "{:?}",
+            able.examples
+        );
+        assert!(able.synonyms.contains(&"Competent".to_string()));
+        assert!(able.html_content.contains("class=\"etymology\""));
+        assert!(
+            !able.plain_text.contains("1913 Webster")
+                && !able.html_content.contains("1913 Webster")
+        );
+        let naive = find(&imported, "naive", None);
+        assert!(
+            naive.plain_text.contains("naïve"),
+            "escapes decoded: {}",
+            naive.plain_text
+        );
+        assert!(
+            imported
+                .entries
+                .iter()
+                .all(|e| !e.entry.word.starts_with("00-")),
+            "metadata is not an entry"
+        );
     }
 }
