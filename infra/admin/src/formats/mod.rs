@@ -1,5 +1,4 @@
 //! Readers of the source formats.
 
-pub mod mythes;
 pub mod source;
 pub mod wordnet;

@@ -2,13 +2,10 @@
 //! that the functions read.
 
 use crate::entry_text::{EntryText, SenseText};
-use crate::formats::mythes::{self, MythesError};
 use crate::formats::wordnet::{self, WordNet, WordNetError};
-use crate::languages;
 use shared::model::{Dictionary, Entry, StoredEntry};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 
 mod dictd;
 pub mod dictionary;
@@ -16,11 +13,14 @@ pub mod dictionary;
 mod fixtures;
 mod freedict;
 mod gcide;
+mod mythes;
 pub mod screen;
 
 use dictd::DictdError;
 pub use freedict::import_freedict;
 pub use gcide::import_gcide;
+pub use mythes::import_mythes;
+use mythes::MythesError;
 
 use dictionary::{entry_id, links_of, ImportedDictionary, Origin};
 
@@ -155,141 +155,6 @@ pub fn import_wordnet(
         all_relations
             .iter()
             .map(|(h, k, w)| (h.as_str(), *k, w.as_str())),
-    );
-    Ok(ImportedDictionary {
-        dictionary,
-        entries,
-        links,
-        origins,
-    })
-}
-
-/// MyThes part-of-speech labels (English, French, German, Spanish files).
-fn mythes_part_of_speech(label: &str) -> Option<&'static str> {
-    match label.to_lowercase().as_str() {
-        "adj" | "adjectif" | "adjetivo" | "adjektiv" => Some("adjective"),
-        "noun" | "nom" | "nombre" | "sustantivo" | "substantiv" => Some("noun"),
-        "verb" | "verbe" | "verbo" => Some("verb"),
-        "adv" | "adverbe" | "adverbio" | "adverb" => Some("adverb"),
-        _ => None,
-    }
-}
-
-/// Reads a MyThes thesaurus (`th_<ll>_<CC>_v2.dat`) as dictionary
-/// `mythes-<ll>`: an entry per headword listing its meanings, and its links.
-pub fn import_mythes(
-    path: &Path,
-    max_source_bytes: u64,
-) -> Result<ImportedDictionary, ImportError> {
-    let file_name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let lang = file_name
-        .strip_prefix("th_")
-        .and_then(|rest| rest.get(..2))
-        .filter(|code| languages::name(code).is_some())
-        .ok_or_else(|| ImportError::Name(file_name.to_string()))?;
-    let language = languages::name(lang).unwrap_or(lang);
-    let dictionary_id = format!("mythes-{lang}");
-    let dictionary_name = format!("{language} thesaurus (MyThes)");
-    let licence = match lang {
-        "en" => "WordNet",
-        "es" => "LGPL-2.1-only",
-        _ => "LGPL-2.1-or-later",
-    };
-    let headwords = mythes::read(path, max_source_bytes)?;
-    let mut ordinals: HashMap<String, usize> = HashMap::new();
-    let mut entries = Vec::with_capacity(headwords.len());
-    let file: Arc<Path> = path.into();
-    let mut origins = HashMap::with_capacity(headwords.len());
-    for headword in &headwords {
-        let ordinal = ordinals.entry(headword.word.clone()).or_insert(0);
-        let id = entry_id(&dictionary_id, &headword.word, None, *ordinal);
-        *ordinal += 1;
-        origins.insert(
-            id.clone(),
-            Origin {
-                file: file.clone(),
-                line: headword.line,
-            },
-        );
-        let (mut synonyms, mut antonyms) = (Vec::new(), Vec::new());
-        let mut senses = Vec::new();
-        for meaning in &headword.meanings {
-            let terms: Vec<String> = meaning
-                .terms
-                .iter()
-                .map(|(kind, term)| {
-                    if *kind == "synonym" {
-                        term.clone()
-                    } else {
-                        format!("{term} ({kind})")
-                    }
-                })
-                .collect();
-            senses.push(SenseText {
-                labels: vec![meaning.part_of_speech.clone()],
-                text: terms.join(", "),
-                ..Default::default()
-            });
-            for (kind, term) in &meaning.terms {
-                let list = match *kind {
-                    "synonym" => &mut synonyms,
-                    "antonym" => &mut antonyms,
-                    _ => continue,
-                };
-                if !list.contains(term) && !term.eq_ignore_ascii_case(&headword.word) {
-                    list.push(term.clone());
-                }
-            }
-        }
-        let mut text = EntryText::new(&headword.word, None, None);
-        text.senses(senses);
-        let (html, plain, _) = text.finish(false);
-        entries.push(StoredEntry {
-            entry: Entry {
-                id,
-                word: headword.word.clone(),
-                html_content: html,
-                plain_text: plain,
-                source_lang: lang.to_string(),
-                target_lang: None,
-                dictionary_id: dictionary_id.clone(),
-                dictionary_name: dictionary_name.clone(),
-                part_of_speech: headword
-                    .meanings
-                    .first()
-                    .and_then(|m| mythes_part_of_speech(&m.part_of_speech))
-                    .map(Into::into),
-                translations: Vec::new(),
-                synonyms,
-                antonyms,
-                examples: Vec::new(),
-                ..Default::default()
-            },
-            is_lemma: true,
-            audio: vec![],
-        });
-    }
-    let dictionary = Dictionary {
-        dictionary_id: dictionary_id.clone(),
-        dictionary_name,
-        source_lang: lang.to_string(),
-        target_lang: None,
-        entry_count: entries.len() as u64,
-        licence: licence.to_string(),
-        origin: format!("Debian package mythes-{lang} ({file_name})"),
-    };
-    let links = links_of(
-        &dictionary,
-        headwords.iter().flat_map(|h| {
-            h.meanings.iter().flat_map(move |m| {
-                m.terms
-                    .iter()
-                    .map(move |(kind, term)| (h.word.as_str(), *kind, term.as_str()))
-            })
-        }),
     );
     Ok(ImportedDictionary {
         dictionary,
@@ -488,45 +353,5 @@ mod tests {
             .nth(origin.line - 1)
             .unwrap()
             .starts_with("bank "));
-    }
-
-    #[test]
-    fn mythes_fixtures_give_entries_and_links_in_four_languages() {
-        let en = import_mythes(&fixture("mythes/th_en_US_v2.dat"), MAX).unwrap();
-        assert_eq!(en.dictionary.dictionary_id, "mythes-en");
-        assert_eq!(en.dictionary.dictionary_name, "English thesaurus (MyThes)");
-        let good = find(&en, "good", None);
-        assert!(
-            good.antonyms.contains(&"bad".to_string()),
-            "{:?}",
-            good.antonyms
-        );
-        assert!(en
-            .links
-            .iter()
-            .any(|(h, l)| h == "good" && l.relationship_type == "similar"));
-        assert!(en
-            .links
-            .iter()
-            .any(|(h, l)| h == "good" && l.relationship_type == "hypernym"));
-
-        let es = import_mythes(&fixture("mythes/th_es_ES_v2.dat"), MAX).unwrap();
-        assert_eq!(es.dictionary.source_lang, "es");
-        find(&es, "niño", None);
-        assert!(es
-            .links
-            .iter()
-            .any(|(h, l)| h == "bueno" && l.word == "excelente"));
-
-        let fr = import_mythes(&fixture("mythes/th_fr_FR_v2.dat"), MAX).unwrap();
-        assert_eq!(
-            find(&fr, "bon", None).part_of_speech.as_deref(),
-            Some("adjective")
-        );
-        let de = import_mythes(&fixture("mythes/th_de_DE_v2.dat"), MAX).unwrap();
-        assert!(de
-            .links
-            .iter()
-            .all(|(_, l)| l.source_lang == "de" && l.target_lang.is_none()));
     }
 }
