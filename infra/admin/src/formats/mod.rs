@@ -1,8 +1,7 @@
-//! Readers of the source formats.
+//! Reading source files, for the importer (import/) and the lexicon
+//! (lexicon/) alike: any file under the limit on its size (source.rs), and
+//! WordNet's index lines (wordnet.rs). What only the importer reads lives
+//! with its conversion, in import/.
 
 pub mod source;
-/// For this commit only: the lexicon's path to WordNet's index lines, until
-/// they get a home of their own here (next commit).
-pub mod wordnet {
-    pub use crate::import::wordnet::parse_index_line;
-}
+pub mod wordnet;

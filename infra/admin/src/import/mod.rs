@@ -9,7 +9,7 @@ mod freedict;
 mod gcide;
 mod mythes;
 pub mod screen;
-pub mod wordnet;
+mod wordnet;
 
 use dictd::DictdError;
 pub use freedict::import_freedict;
