@@ -173,7 +173,7 @@ impl ImportJob {
     fn load(
         &self,
         max_source_bytes: u64,
-    ) -> Result<import::dictionary::ImportedDictionary, import::ImportError> {
+    ) -> Result<import::dictionary::ImportedDictionary, import::error::ImportError> {
         match self {
             ImportJob::Freedict(prefix) => import::import_freedict(prefix, max_source_bytes),
             ImportJob::Wordnet(dir, min_tag_count) => {
@@ -423,7 +423,7 @@ fn refuse_if_strict(
     screened: &import::screen::Screened,
 ) -> Result<(), String> {
     if strict && !screened.skipped.is_empty() {
-        return Err(import::ImportError::Unstorable {
+        return Err(import::error::ImportError::Unstorable {
             dictionary: imported.dictionary.dictionary_id.clone(),
             count: screened.skipped.len(),
         }
@@ -512,7 +512,7 @@ async fn write_dictionary(
     let manifest = index::manifest_items(&id, &imported.entries, kept);
     for (chunk, item) in manifest.iter().enumerate() {
         limits::check_item(item).map_err(|problem| {
-            import::ImportError::Manifest {
+            import::error::ImportError::Manifest {
                 dictionary: id.clone(),
                 chunk,
                 problem,

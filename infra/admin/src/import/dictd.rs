@@ -3,28 +3,9 @@
 //! `.dict.dz` (gzip; dictzip's random-access header is not needed when the
 //! whole file is read once). Both are read under the source size limit.
 
-use crate::formats::source::{self, SourceError};
+use super::error::ImportError;
+use crate::formats::source;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, thiserror::Error)]
-pub enum DictdError {
-    #[error(transparent)]
-    Source(#[from] SourceError),
-    #[error("{path}: line {line}: {message}")]
-    Index {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
-    #[error("{path}: article for {headword:?} at byte {offset} (+{length}) runs past the end of the data ({size} bytes): the file is truncated or does not belong to this index")]
-    OutOfRange {
-        path: PathBuf,
-        headword: String,
-        offset: u64,
-        length: u64,
-        size: u64,
-    },
-}
 
 /// One `.index` line: the article of `headword` is `length` bytes at `offset`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +32,7 @@ pub fn decode_number(text: &str) -> Option<u64> {
 
 /// Parses an index. Invalid UTF-8 in a headword (seen in a few files) is
 /// replaced rather than fatal; a malformed line is an error naming it.
-pub fn parse_index(path: &Path, bytes: &[u8]) -> Result<Vec<IndexLine>, DictdError> {
+pub fn parse_index(path: &Path, bytes: &[u8]) -> Result<Vec<IndexLine>, ImportError> {
     let mut lines = Vec::new();
     for (number, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = number + 1;
@@ -60,7 +41,7 @@ pub fn parse_index(path: &Path, bytes: &[u8]) -> Result<Vec<IndexLine>, DictdErr
             continue;
         }
         let text = String::from_utf8_lossy(raw);
-        let bad = |message: &str| DictdError::Index {
+        let bad = |message: &str| ImportError::Line {
             path: path.to_path_buf(),
             line,
             message: message.to_string(),
@@ -101,7 +82,7 @@ impl Database {
     /// Opens `<prefix>.index` and `<prefix>.dict.dz` (or an uncompressed
     /// `.dict`), each refused if it is (or decompresses to) more than
     /// `max_source_bytes`.
-    pub fn open(prefix: &Path, max_source_bytes: u64) -> Result<Self, DictdError> {
+    pub fn open(prefix: &Path, max_source_bytes: u64) -> Result<Self, ImportError> {
         let index_path = with_suffix(prefix, ".index");
         let index_bytes = source::read(&index_path, max_source_bytes)?;
         let index = parse_index(&index_path, &index_bytes)?;
@@ -122,7 +103,7 @@ impl Database {
     }
 
     /// The article text an index line points at. Invalid UTF-8 is replaced.
-    pub fn article(&self, line: &IndexLine) -> Result<String, DictdError> {
+    pub fn article(&self, line: &IndexLine) -> Result<String, ImportError> {
         let end = line
             .offset
             .checked_add(line.length)
@@ -132,7 +113,7 @@ impl Database {
                 &self.data[line.offset as usize..end as usize],
             )
             .into_owned()),
-            None => Err(DictdError::OutOfRange {
+            None => Err(ImportError::OutOfRange {
                 path: self.data_path.clone(),
                 headword: line.headword.clone(),
                 offset: line.offset,

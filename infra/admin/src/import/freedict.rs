@@ -21,7 +21,7 @@
 
 use super::dictd::Database;
 use super::dictionary::{entry_id, synonym_links, ImportedDictionary, Origin};
-use super::ImportError;
+use super::error::ImportError;
 use crate::entry_text::{EntryText, SenseText};
 use crate::languages;
 use shared::model::{Dictionary, Entry, StoredEntry};

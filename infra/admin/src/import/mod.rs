@@ -3,6 +3,7 @@
 
 mod dictd;
 pub mod dictionary;
+pub mod error;
 #[cfg(test)]
 mod fixtures;
 mod freedict;
@@ -11,33 +12,10 @@ mod mythes;
 pub mod screen;
 mod wordnet;
 
-use dictd::DictdError;
 pub use freedict::import_freedict;
 pub use gcide::import_gcide;
 pub use mythes::import_mythes;
-use mythes::MythesError;
 pub use wordnet::import_wordnet;
-use wordnet::WordNetError;
-
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    #[error(transparent)]
-    Dictd(#[from] DictdError),
-    #[error(transparent)]
-    WordNet(#[from] WordNetError),
-    #[error(transparent)]
-    Mythes(#[from] MythesError),
-    #[error("cannot tell the languages of {0:?}: FreeDict databases are named freedict-<iso639-3>-<iso639-3>")]
-    Name(String),
-    #[error("{dictionary}: {count} articles or links cannot be stored in DynamoDB (listed above); nothing written, as --strict asks")]
-    Unstorable { dictionary: String, count: usize },
-    #[error("{dictionary}: postings manifest chunk {chunk} cannot be stored: {problem}")]
-    Manifest {
-        dictionary: String,
-        chunk: usize,
-        problem: crate::limits::ItemProblem,
-    },
-}
 
 #[cfg(test)]
 mod tests {

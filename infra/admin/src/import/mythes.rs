@@ -8,13 +8,13 @@
 //! per headword listing its meanings, and a thesaurus link per related term.
 
 use super::dictionary::{entry_id, links_of, ImportedDictionary, Origin};
-use super::ImportError;
+use super::error::ImportError;
 use crate::entry_text::{EntryText, SenseText};
-use crate::formats::source::{self, SourceError};
+use crate::formats::source;
 use crate::languages;
 use shared::model::{Dictionary, Entry, StoredEntry};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -31,18 +31,6 @@ pub struct Meaning {
     pub part_of_speech: String,
     /// (relationship type of decisions.md, term)
     pub terms: Vec<(&'static str, String)>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum MythesError {
-    #[error(transparent)]
-    Source(#[from] SourceError),
-    #[error("{path}: line {line}: {message}")]
-    Line {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
 }
 
 /// Decodes the file with the encoding its first line declares (UTF-8 or
@@ -75,8 +63,8 @@ fn classify(term: &str) -> (&'static str, String) {
     ("synonym", term.trim().to_string())
 }
 
-pub fn parse(path: &Path, text: &str) -> Result<Vec<Headword>, MythesError> {
-    let bad = |line: usize, message: &str| MythesError::Line {
+pub fn parse(path: &Path, text: &str) -> Result<Vec<Headword>, ImportError> {
+    let bad = |line: usize, message: &str| ImportError::Line {
         path: path.to_path_buf(),
         line,
         message: message.into(),
@@ -128,7 +116,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<Headword>, MythesError> {
 }
 
 /// Reads a `.dat` (or a gzipped `.dat.gz`) of at most `max_source_bytes`.
-pub fn read(path: &Path, max_source_bytes: u64) -> Result<Vec<Headword>, MythesError> {
+pub fn read(path: &Path, max_source_bytes: u64) -> Result<Vec<Headword>, ImportError> {
     let bytes = source::read(path, max_source_bytes)?;
     parse(path, &decode(&bytes))
 }

@@ -12,13 +12,13 @@
 //! entry per lemma and part of speech, and a thesaurus link per relation.
 
 use super::dictionary::{entry_id, links_of, ImportedDictionary, Origin};
-use super::ImportError;
+use super::error::ImportError;
 use crate::entry_text::{EntryText, SenseText};
-use crate::formats::source::{self, SourceError};
+use crate::formats::source;
 use crate::formats::wordnet::parse_index_line;
 use shared::model::{Dictionary, Entry, StoredEntry};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// A part of speech as WordNet files name it.
@@ -44,18 +44,6 @@ pub struct Pointer {
     /// 1-based word numbers for lexical pointers; 0 for semantic ones.
     pub source_word: usize,
     pub target_word: usize,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum WordNetError {
-    #[error(transparent)]
-    Source(#[from] SourceError),
-    #[error("{path}: line {line}: {message}")]
-    Line {
-        path: PathBuf,
-        line: usize,
-        message: String,
-    },
 }
 
 fn normalise_pos(c: char) -> char {
@@ -179,7 +167,7 @@ pub struct WordNet {
     pub lemmas: Vec<Lemma>,
 }
 
-fn read_lines(path: &Path, max_bytes: u64) -> Result<String, WordNetError> {
+fn read_lines(path: &Path, max_bytes: u64) -> Result<String, ImportError> {
     let bytes = source::read(path, max_bytes)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
@@ -187,7 +175,7 @@ fn read_lines(path: &Path, max_bytes: u64) -> Result<String, WordNetError> {
 impl WordNet {
     /// Reads `index.*` and `data.*` from `dir` (for example /usr/share/wordnet),
     /// refusing any file of more than `max_source_bytes`.
-    pub fn open(dir: &Path, max_source_bytes: u64) -> Result<Self, WordNetError> {
+    pub fn open(dir: &Path, max_source_bytes: u64) -> Result<Self, ImportError> {
         let mut synsets = HashMap::new();
         let mut lemmas = Vec::new();
         for (name, pos) in FILES {
@@ -196,7 +184,7 @@ impl WordNet {
                 .lines()
                 .enumerate()
             {
-                let synset = parse_data_line(line).map_err(|message| WordNetError::Line {
+                let synset = parse_data_line(line).map_err(|message| ImportError::Line {
                     path: data_path.clone(),
                     line: n + 1,
                     message,
@@ -211,7 +199,7 @@ impl WordNet {
                 .lines()
                 .enumerate()
             {
-                let parsed = parse_index_line(line).map_err(|message| WordNetError::Line {
+                let parsed = parse_index_line(line).map_err(|message| ImportError::Line {
                     path: index_path.clone(),
                     line: n + 1,
                     message,
@@ -314,14 +302,14 @@ pub fn parse_tag_count_line(line: &str) -> Result<(String, char, u64), String> {
 pub fn read_tag_counts(
     path: &Path,
     max_source_bytes: u64,
-) -> Result<HashMap<(String, char), u64>, WordNetError> {
+) -> Result<HashMap<(String, char), u64>, ImportError> {
     let mut counts = HashMap::new();
     for (n, line) in read_lines(path, max_source_bytes)?.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let (lemma, pos, count) =
-            parse_tag_count_line(line).map_err(|message| WordNetError::Line {
+            parse_tag_count_line(line).map_err(|message| ImportError::Line {
                 path: path.to_path_buf(),
                 line: n + 1,
                 message,
