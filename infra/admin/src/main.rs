@@ -2,8 +2,6 @@
 //! configuration variables as the functions (ENTRIES_TABLE, KEYS_TABLE,
 //! AUDIO_BUCKET, and DYNAMODB_ENDPOINT / S3_ENDPOINT for the local stack).
 
-mod audio;
-mod checkpoint;
 mod entry_text;
 mod formats;
 mod html;
@@ -13,7 +11,6 @@ mod keys;
 mod languages;
 mod lexicon;
 mod limits;
-mod prune;
 mod query;
 mod tables;
 mod writer;
@@ -45,8 +42,8 @@ enum Command {
     Import {
         /// Give pronunciation audio, in this format, to the headwords of
         /// --audio-words (with an MP3 rendition besides, when spx).
-        #[arg(long, requires = "audio_words", value_parser = audio::format_parser())]
-        audio_format: Option<audio::AudioFormat>,
+        #[arg(long, requires = "audio_words", value_parser = import::audio::format_parser())]
+        audio_format: Option<import::audio::AudioFormat>,
         /// Comma-separated headwords to give audio (compared without case or diacritics).
         #[arg(long, value_delimiter = ',', requires = "audio_format")]
         audio_words: Vec<String>,
@@ -267,7 +264,7 @@ async fn run(cli: Cli) -> Result<(), String> {
                     continue;
                 }
                 if let Some(format) = audio_format {
-                    let added = audio::add_audio(
+                    let added = import::audio::add_audio(
                         &clients.s3,
                         &config.audio_bucket,
                         &mut imported.entries,
@@ -435,7 +432,7 @@ fn refuse_if_strict(
 /// Writes the entries, links and postings manifest in segments, saving a
 /// checkpoint after each so that a killed run resumes, then the dictionary
 /// record: a dictionary is listed only once all its items are in. What the
-/// previous import wrote and this one does not (prune.rs) is deleted when
+/// previous import wrote and this one does not (import/prune.rs) is deleted when
 /// `prune`, entries and links before the writes; otherwise it is kept and
 /// stays in the manifest. The previous manifest's leftover chunks go after
 /// the new manifest is written.
@@ -465,7 +462,7 @@ async fn write_dictionary(
     let looked_up = Instant::now();
     let new_keys: HashSet<(String, String)> =
         index_items.iter().filter_map(query::key_of).collect();
-    let stale = prune::find_stale(
+    let stale = import::prune::find_stale(
         client,
         &config.entries_table,
         &id,
@@ -479,7 +476,7 @@ async fn write_dictionary(
         eprintln!("warning: {id}: {warning}");
     }
     let stale_outcome = if prune {
-        prune::delete_entries_and_links(
+        import::prune::delete_entries_and_links(
             client,
             &clients.s3,
             &config.entries_table,
@@ -525,10 +522,10 @@ async fn write_dictionary(
     index_items.extend(manifest);
     let total = index_items.len();
     let table = table_identity(client, &config.entries_table).await?;
-    let checkpoint = checkpoint::Checkpoint::new(
+    let checkpoint = import::checkpoint::Checkpoint::new(
         &state_dir(),
         &id,
-        checkpoint::fingerprint(&table, &index_items),
+        import::checkpoint::fingerprint(&table, &index_items),
     );
     let done = checkpoint.items_done().min(total);
     if done > 0 {
@@ -542,7 +539,7 @@ async fn write_dictionary(
     bar.set_position(done as u64);
     let mut written = done;
     let remaining: Vec<items::Item> = index_items.drain(done..).collect();
-    for segment in remaining.chunks(checkpoint::SEGMENT) {
+    for segment in remaining.chunks(import::checkpoint::SEGMENT) {
         writer::write_all(client, &config.entries_table, segment.to_vec(), &bar)
             .await
             .map_err(|e| e.to_string())?;
@@ -552,7 +549,7 @@ async fn write_dictionary(
             std::process::exit(137);
         }
     }
-    prune::delete_manifest_leftovers(client, &config.entries_table, &stale, &manifest_keys)
+    import::prune::delete_manifest_leftovers(client, &config.entries_table, &stale, &manifest_keys)
         .await
         .map_err(|e| e.to_string())?;
     writer::write_all(

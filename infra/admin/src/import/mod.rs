@@ -1,6 +1,8 @@
 //! Turns parsed source articles into the stored entries and dictionary record
 //! that the functions read.
 
+pub mod audio;
+pub mod checkpoint;
 mod dictd;
 pub mod dictionary;
 pub mod error;
@@ -9,6 +11,7 @@ mod fixtures;
 mod freedict;
 mod gcide;
 mod mythes;
+pub mod prune;
 pub mod screen;
 mod wordnet;
 

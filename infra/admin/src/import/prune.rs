@@ -23,7 +23,7 @@
 //! carried into the new manifest: the dictionary is then the union of both
 //! imports, searchable as such, and a later pruning import still finds them.
 
-use crate::audio::{audio_key, AudioFormat};
+use super::audio::{audio_key, AudioFormat};
 use crate::query::{self, key_item, key_of, QueryError};
 use crate::writer::{delete_all, progress, WriteError};
 use futures::stream::{self, StreamExt, TryStreamExt};
