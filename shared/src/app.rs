@@ -2,10 +2,11 @@
 //! configuration, AWS clients, caches.
 
 use crate::auth::KeyStore;
-use crate::config::Config;
+use crate::config::{Config, MissingVariable};
 use crate::quota::QuotaCounter;
 use crate::store::Store;
 use aws_config::BehaviorVersion;
+use futures::future::BoxFuture;
 use std::time::Duration;
 use time::OffsetDateTime;
 
@@ -21,9 +22,20 @@ pub struct App {
     pub store: Store,
     pub keys: KeyStore,
     pub quota: QuotaCounter,
-    pub s3: aws_sdk_s3::Client,
+    /// Only for the functions that sign audio URLs ([`TABLES_AND_AUDIO`]).
+    pub s3: Option<aws_sdk_s3::Client>,
     pub clock: Clock,
 }
+
+/// How a function builds its App at cold start. Its endpoint names one of
+/// [`TABLES`] and [`TABLES_AND_AUDIO`], so a function that signs no audio URL
+/// never builds, and never links, an S3 client.
+pub type AppStart = fn() -> BoxFuture<'static, Result<App, MissingVariable>>;
+
+/// DynamoDB only.
+pub const TABLES: AppStart = || Box::pin(App::from_env_without_audio());
+/// DynamoDB and S3, for presigned audio URLs.
+pub const TABLES_AND_AUDIO: AppStart = || Box::pin(App::from_env());
 
 /// The AWS clients, configured for the real services or, when endpoint
 /// overrides are set, for DynamoDB Local and moto's S3.
@@ -33,15 +45,9 @@ pub struct Clients {
 }
 
 impl Clients {
-    /// Clients for serving requests: Lambda's own timeout is 10 s, so a call
-    /// fails fast enough to answer 503 within it.
+    /// Clients for serving requests ([`request_timeouts`]).
     pub async fn new(config: &Config) -> Self {
-        let timeouts = aws_config::timeout::TimeoutConfig::builder()
-            .connect_timeout(Duration::from_secs(2))
-            .operation_attempt_timeout(Duration::from_secs(3))
-            .operation_timeout(Duration::from_secs(8))
-            .build();
-        Self::with_timeouts(config, timeouts).await
+        Self::with_timeouts(config, request_timeouts()).await
     }
 
     /// Clients for batch jobs (imports, index builds): a BatchWriteItem of 25
@@ -57,40 +63,79 @@ impl Clients {
     }
 
     async fn with_timeouts(config: &Config, timeouts: aws_config::timeout::TimeoutConfig) -> Self {
-        let shared = aws_config::defaults(BehaviorVersion::latest())
-            .timeout_config(timeouts)
-            .load()
-            .await;
-        let mut dynamodb = aws_sdk_dynamodb::config::Builder::from(&shared);
-        if let Some(endpoint) = &config.dynamodb_endpoint {
-            dynamodb = dynamodb.endpoint_url(endpoint);
-        }
-        let mut s3 = aws_sdk_s3::config::Builder::from(&shared);
-        if let Some(endpoint) = &config.s3_endpoint {
-            // Emulators serve buckets by path, not by virtual host.
-            s3 = s3.endpoint_url(endpoint).force_path_style(true);
-        }
+        let shared = shared_config(timeouts).await;
         Self {
-            dynamodb: aws_sdk_dynamodb::Client::from_conf(dynamodb.build()),
-            s3: aws_sdk_s3::Client::from_conf(s3.build()),
+            dynamodb: dynamodb_client(&shared, config),
+            s3: s3_client(&shared, config),
         }
     }
 }
 
+/// Timeouts for serving requests: Lambda's own timeout is 10 s, so a call
+/// fails fast enough to answer 503 within it.
+fn request_timeouts() -> aws_config::timeout::TimeoutConfig {
+    aws_config::timeout::TimeoutConfig::builder()
+        .connect_timeout(Duration::from_secs(2))
+        .operation_attempt_timeout(Duration::from_secs(3))
+        .operation_timeout(Duration::from_secs(8))
+        .build()
+}
+
+async fn shared_config(timeouts: aws_config::timeout::TimeoutConfig) -> aws_config::SdkConfig {
+    aws_config::defaults(BehaviorVersion::latest())
+        .timeout_config(timeouts)
+        .load()
+        .await
+}
+
+fn dynamodb_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_dynamodb::Client {
+    let mut dynamodb = aws_sdk_dynamodb::config::Builder::from(shared);
+    if let Some(endpoint) = &config.dynamodb_endpoint {
+        dynamodb = dynamodb.endpoint_url(endpoint);
+    }
+    aws_sdk_dynamodb::Client::from_conf(dynamodb.build())
+}
+
+fn s3_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_s3::Client {
+    let mut s3 = aws_sdk_s3::config::Builder::from(shared);
+    if let Some(endpoint) = &config.s3_endpoint {
+        // Emulators serve buckets by path, not by virtual host.
+        s3 = s3.endpoint_url(endpoint).force_path_style(true);
+    }
+    aws_sdk_s3::Client::from_conf(s3.build())
+}
+
 impl App {
-    /// Everything a function needs, from the environment. Called once in `main`.
-    pub async fn from_env() -> Result<Self, crate::config::MissingVariable> {
+    /// Everything a function needs, from the environment, with both clients.
+    pub async fn from_env() -> Result<Self, MissingVariable> {
         let config = Config::from_env()?;
         let clients = Clients::new(&config).await;
         Ok(Self::new(config, clients, system_clock))
     }
 
+    /// As [`App::from_env`], without S3: for the functions that sign no
+    /// audio URL.
+    pub async fn from_env_without_audio() -> Result<Self, MissingVariable> {
+        let config = Config::from_env()?;
+        let dynamodb = dynamodb_client(&shared_config(request_timeouts()).await, &config);
+        Ok(Self::with_clients(config, dynamodb, None, system_clock))
+    }
+
     pub fn new(config: Config, clients: Clients, clock: Clock) -> Self {
+        Self::with_clients(config, clients.dynamodb, Some(clients.s3), clock)
+    }
+
+    fn with_clients(
+        config: Config,
+        dynamodb: aws_sdk_dynamodb::Client,
+        s3: Option<aws_sdk_s3::Client>,
+        clock: Clock,
+    ) -> Self {
         Self {
-            store: Store::new(clients.dynamodb.clone(), config.entries_table.clone()),
-            keys: KeyStore::new(clients.dynamodb.clone(), config.keys_table.clone()),
-            quota: QuotaCounter::new(clients.dynamodb, config.keys_table.clone()),
-            s3: clients.s3,
+            store: Store::new(dynamodb.clone(), config.entries_table.clone()),
+            keys: KeyStore::new(dynamodb.clone(), config.keys_table.clone()),
+            quota: QuotaCounter::new(dynamodb, config.keys_table.clone()),
+            s3,
             config,
             clock,
         }

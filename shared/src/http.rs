@@ -3,7 +3,7 @@
 //! the JSON envelope, `meta.took_ms`, the RateLimit headers and one structured
 //! log line per request.
 
-use crate::app::App;
+use crate::app::{App, AppStart};
 use crate::auth::{self, KeyRecord};
 use crate::error::ApiError;
 use crate::params::{decode_component, QueryParams};
@@ -43,6 +43,8 @@ pub struct Endpoint {
     pub error_style: ErrorStyle,
     /// What the endpoint does once the pipeline has let a request through.
     pub handler: Handler,
+    /// The clients its function builds at cold start.
+    pub start: AppStart,
 }
 
 /// What a request costs against the key's quota, known before any endpoint
@@ -125,7 +127,7 @@ pub type Handler =
 pub async fn run(endpoint: &'static Endpoint) -> Result<(), lambda_http::Error> {
     crate::logging::init();
     // Built once per cold start and kept for the life of the process.
-    let app: &'static App = Box::leak(Box::new(App::from_env().await?));
+    let app: &'static App = Box::leak(Box::new((endpoint.start)().await?));
     lambda_http::run(lambda_http::service_fn(
         move |request: Request| async move {
             Ok::<_, std::convert::Infallible>(serve(app, endpoint, request).await)

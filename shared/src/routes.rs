@@ -3,6 +3,7 @@
 //! docs/openapi.json are held against (tests/tests/routes.rs). Each function's
 //! `main.rs` names its endpoint here once.
 
+use crate::app::{TABLES, TABLES_AND_AUDIO};
 use crate::error::ApiError;
 use crate::http::{Cost, Endpoint, Handler, Route};
 use crate::response::ErrorStyle;
@@ -39,6 +40,19 @@ const fn counted(route: Route, handler: Handler) -> Endpoint {
         cost: Cost::One,
         error_style: ErrorStyle::Envelope,
         handler,
+        start: TABLES,
+    }
+}
+
+/// A counted endpoint whose answers carry audio URLs, signed with S3 when no
+/// CDN is configured.
+const fn counted_with_audio(route: Route, handler: Handler) -> Endpoint {
+    Endpoint {
+        route,
+        cost: Cost::One,
+        error_style: ErrorStyle::Envelope,
+        handler,
+        start: TABLES_AND_AUDIO,
     }
 }
 
@@ -49,10 +63,11 @@ pub static AUTOCOMPLETE: Endpoint = counted(
     get("autocomplete", "/api/v1/api/autocomplete"),
     |app, req| Box::pin(rest::autocomplete(app, req)),
 );
-pub static ENTRY: Endpoint = counted(get("entry", "/api/v1/entry/{source}/{id}"), |app, req| {
-    Box::pin(rest::entry(app, req))
-});
-pub static ENTRY_BY_WORD: Endpoint = counted(
+pub static ENTRY: Endpoint =
+    counted_with_audio(get("entry", "/api/v1/entry/{source}/{id}"), |app, req| {
+        Box::pin(rest::entry(app, req))
+    });
+pub static ENTRY_BY_WORD: Endpoint = counted_with_audio(
     get("entry-by-word", "/api/v1/api/entry/{source}/word/{word}"),
     |app, req| Box::pin(rest::entry_by_word(app, req)),
 );
@@ -63,7 +78,7 @@ pub static THESAURUS: Endpoint = counted(
 pub static RANDOM: Endpoint = counted(get("random", "/api/v1/random"), |app, req| {
     Box::pin(rest::random(app, req))
 });
-pub static AUDIO: Endpoint = counted(
+pub static AUDIO: Endpoint = counted_with_audio(
     get("audio", "/api/v1/api/audio/{source}/{lexid}"),
     |app, req| Box::pin(rest::audio(app, req)),
 );
@@ -77,6 +92,7 @@ pub static USAGE: Endpoint = Endpoint {
     cost: Cost::Free,
     error_style: ErrorStyle::Envelope,
     handler: |app, req| Box::pin(rest::usage(app, req)),
+    start: TABLES,
 };
 pub static GRAPHQL: Endpoint = Endpoint {
     route: Route {
@@ -92,6 +108,7 @@ pub static GRAPHQL: Endpoint = Endpoint {
     cost: Cost::Computed(graphql::units),
     error_style: ErrorStyle::Graphql,
     handler: |app, req| Box::pin(graphql::handle(app, req)),
+    start: TABLES_AND_AUDIO,
 };
 /// Any other path: 404 in the envelope, whatever the method, without a key and
 /// without counting. Its empty path matches no request, so the pipeline
@@ -101,6 +118,7 @@ pub static NOT_FOUND: Endpoint = Endpoint {
     cost: Cost::Free,
     error_style: ErrorStyle::Envelope,
     handler: |_, _| Box::pin(async { Err(ApiError::UnknownPath) }),
+    start: TABLES,
 };
 
 /// The playground page.
