@@ -70,7 +70,7 @@ enum Command {
         #[arg(long)]
         no_prune: bool,
         #[command(subcommand)]
-        source: ImportSource,
+        source: import::Source,
     },
     /// Build the search, autocomplete and random indexes from every entry.
     /// Run after imports.
@@ -119,67 +119,6 @@ enum LexiconSource {
         licence: String,
         tsv: PathBuf,
     },
-}
-
-#[derive(Subcommand)]
-enum ImportSource {
-    /// FreeDict dictd databases, given by path without extension
-    /// (for example /usr/share/dictd/freedict-eng-fra).
-    Freedict { prefixes: Vec<PathBuf> },
-    /// WordNet 3.0 database files in a directory (for example /usr/share/wordnet).
-    Wordnet {
-        dir: PathBuf,
-        /// Only the most common words: the lemmas (per part of speech) whose
-        /// senses WordNet's sense-tagged texts use at least this many times
-        /// in all, by the tag counts of `cntlist.rev` in the directory.
-        #[arg(long, value_name = "N")]
-        min_tag_count: Option<u64>,
-    },
-    /// GCIDE in dictd format, by path without extension (for example
-    /// /usr/share/dictd/gcide).
-    Gcide { prefix: PathBuf },
-    /// MyThes thesauri (for example /usr/share/mythes/th_en_US_v2.dat).
-    Mythes { files: Vec<PathBuf> },
-}
-
-/// One source to import; loaded one at a time so that a large import never
-/// holds more than one dictionary in memory.
-enum ImportJob {
-    Freedict(PathBuf),
-    Wordnet(PathBuf, Option<u64>),
-    Gcide(PathBuf),
-    Mythes(PathBuf),
-}
-
-impl ImportSource {
-    fn jobs(self) -> Vec<ImportJob> {
-        match self {
-            ImportSource::Freedict { prefixes } => {
-                prefixes.into_iter().map(ImportJob::Freedict).collect()
-            }
-            ImportSource::Wordnet { dir, min_tag_count } => {
-                vec![ImportJob::Wordnet(dir, min_tag_count)]
-            }
-            ImportSource::Gcide { prefix } => vec![ImportJob::Gcide(prefix)],
-            ImportSource::Mythes { files } => files.into_iter().map(ImportJob::Mythes).collect(),
-        }
-    }
-}
-
-impl ImportJob {
-    fn load(
-        &self,
-        max_source_bytes: u64,
-    ) -> Result<import::dictionary::ImportedDictionary, import::error::ImportError> {
-        match self {
-            ImportJob::Freedict(prefix) => import::import_freedict(prefix, max_source_bytes),
-            ImportJob::Wordnet(dir, min_tag_count) => {
-                import::import_wordnet(dir, max_source_bytes, *min_tag_count)
-            }
-            ImportJob::Gcide(prefix) => import::import_gcide(prefix, max_source_bytes),
-            ImportJob::Mythes(file) => import::import_mythes(file, max_source_bytes),
-        }
-    }
 }
 
 #[derive(Subcommand)]
@@ -246,9 +185,11 @@ async fn run(cli: Cli) -> Result<(), String> {
             no_prune,
             source,
         } => {
-            for job in source.jobs() {
+            for input in source.inputs() {
                 let started = Instant::now();
-                let mut imported = job.load(max_source_bytes).map_err(|e| e.to_string())?;
+                let mut imported = source
+                    .read(input, max_source_bytes)
+                    .map_err(|e| e.to_string())?;
                 if dry_run {
                     let screened = import::screen::screen(&mut imported);
                     report_skipped(&imported.dictionary.dictionary_id, &screened);

@@ -15,14 +15,71 @@ pub mod prune;
 pub mod screen;
 mod wordnet;
 
+use clap::Subcommand;
+use dictionary::ImportedDictionary;
+use error::ImportError;
 pub use freedict::import_freedict;
 pub use gcide::import_gcide;
 pub use mythes::import_mythes;
+use std::path::{Path, PathBuf};
 pub use wordnet::import_wordnet;
+
+/// The sources `dictadmin import` reads, one subcommand per format, each
+/// with its own arguments.
+#[derive(Subcommand)]
+pub enum Source {
+    /// FreeDict dictd databases, given by path without extension
+    /// (for example /usr/share/dictd/freedict-eng-fra).
+    Freedict { prefixes: Vec<PathBuf> },
+    /// WordNet 3.0 database files in a directory (for example /usr/share/wordnet).
+    Wordnet {
+        dir: PathBuf,
+        /// Only the most common words: the lemmas (per part of speech) whose
+        /// senses WordNet's sense-tagged texts use at least this many times
+        /// in all, by the tag counts of `cntlist.rev` in the directory.
+        #[arg(long, value_name = "N")]
+        min_tag_count: Option<u64>,
+    },
+    /// GCIDE in dictd format, by path without extension (for example
+    /// /usr/share/dictd/gcide).
+    Gcide { prefix: PathBuf },
+    /// MyThes thesauri (for example /usr/share/mythes/th_en_US_v2.dat).
+    Mythes { files: Vec<PathBuf> },
+}
+
+impl Source {
+    /// What each dictionary of the source is read from, in command-line
+    /// order: a FreeDict or GCIDE path without extension, the WordNet
+    /// directory, a MyThes file. They are read one at a time, so that a
+    /// large import never holds more than one dictionary in memory.
+    pub fn inputs(&self) -> Vec<&Path> {
+        match self {
+            Source::Freedict { prefixes } => prefixes.iter().map(PathBuf::as_path).collect(),
+            Source::Wordnet { dir, .. } => vec![dir],
+            Source::Gcide { prefix } => vec![prefix],
+            Source::Mythes { files } => files.iter().map(PathBuf::as_path).collect(),
+        }
+    }
+
+    /// Reads and converts the dictionary of one of [`Source::inputs`].
+    pub fn read(
+        &self,
+        input: &Path,
+        max_source_bytes: u64,
+    ) -> Result<ImportedDictionary, ImportError> {
+        match self {
+            Source::Freedict { .. } => import_freedict(input, max_source_bytes),
+            Source::Wordnet { min_tag_count, .. } => {
+                import_wordnet(input, max_source_bytes, *min_tag_count)
+            }
+            Source::Gcide { .. } => import_gcide(input, max_source_bytes),
+            Source::Mythes { .. } => import_mythes(input, max_source_bytes),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
-    use super::dictionary::ImportedDictionary;
     use super::fixtures::{fixture, MAX};
     use super::*;
 
