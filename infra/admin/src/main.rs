@@ -212,7 +212,8 @@ async fn run(cli: Cli) -> Result<(), String> {
                         &audio_words,
                         format,
                     )
-                    .await?;
+                    .await
+                    .map_err(|e| e.to_string())?;
                     println!(
                         "{}: audio for {added} entries",
                         imported.dictionary.dictionary_id
@@ -485,7 +486,7 @@ async fn write_dictionary(
             .await
             .map_err(|e| e.to_string())?;
         written += segment.len();
-        checkpoint.save(written)?;
+        checkpoint.save(written).map_err(|e| e.to_string())?;
         if crash_after.is_some_and(|limit| written >= limit) {
             std::process::exit(137);
         }

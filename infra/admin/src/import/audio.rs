@@ -4,6 +4,7 @@
 //! entry with audio has an MP3 rendition, which every browser plays; a Speex
 //! dictionary keeps Speex as its primary format beside it.
 
+use super::error::ImportError;
 pub use shared::model::AudioFormat;
 use shared::model::{StoredAudio, StoredEntry};
 use std::path::{Path, PathBuf};
@@ -35,29 +36,31 @@ pub fn audio_key(dictionary_id: &str, entry_id: &str, format: AudioFormat) -> St
 }
 
 /// Whether espeak-ng has a voice for the ISO 639-1 language.
-pub fn has_voice(lang: &str) -> Result<bool, String> {
+pub fn has_voice(lang: &str) -> Result<bool, ImportError> {
     let output = Command::new("espeak-ng")
         .arg(format!("--voices={lang}"))
         .output()
-        .map_err(|e| format!("espeak-ng: {e} (run infra/scripts/install-audio-tools.sh)"))?;
+        .map_err(ImportError::NoEspeak)?;
     // The first line is a header; any further line is a voice.
     Ok(String::from_utf8_lossy(&output.stdout).lines().count() > 1)
 }
 
-fn run(command: &mut Command, what: &str) -> Result<(), String> {
-    let output = command.output().map_err(|e| format!("{what}: {e}"))?;
+fn run(command: &mut Command, tool: &'static str) -> Result<(), ImportError> {
+    let output = command
+        .output()
+        .map_err(|source| ImportError::ToolStart { tool, source })?;
     if output.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "{what} failed: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
-        ))
+        Err(ImportError::ToolFailed {
+            tool,
+            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        })
     }
 }
 
 /// Speaks `word` in `lang` into a WAV file in `work_dir`.
-fn speak(word: &str, lang: &str, work_dir: &Path) -> Result<PathBuf, String> {
+fn speak(word: &str, lang: &str, work_dir: &Path) -> Result<PathBuf, ImportError> {
     let wav = work_dir.join("word.wav");
     // `--` keeps a headword that starts with '-' from being read as an option.
     run(
@@ -72,7 +75,7 @@ fn speak(word: &str, lang: &str, work_dir: &Path) -> Result<PathBuf, String> {
 }
 
 /// Encodes a WAV file; the bytes of the audio file.
-fn encode(wav: &Path, format: AudioFormat, work_dir: &Path) -> Result<Vec<u8>, String> {
+fn encode(wav: &Path, format: AudioFormat, work_dir: &Path) -> Result<Vec<u8>, ImportError> {
     let encoded = work_dir.join(format!("word.{}", format.name()));
     match format {
         AudioFormat::Mp3 => run(
@@ -90,7 +93,10 @@ fn encode(wav: &Path, format: AudioFormat, work_dir: &Path) -> Result<Vec<u8>, S
             "speexenc",
         )?,
     }
-    std::fs::read(&encoded).map_err(|e| format!("reading {}: {e}", encoded.display()))
+    std::fs::read(&encoded).map_err(|source| ImportError::ReadAudio {
+        path: encoded.clone(),
+        source,
+    })
 }
 
 /// Speaks `word` in `lang` once and encodes it in each of `formats`; the
@@ -100,7 +106,7 @@ pub fn synthesize(
     lang: &str,
     formats: &[AudioFormat],
     work_dir: &Path,
-) -> Result<Vec<(AudioFormat, Vec<u8>)>, String> {
+) -> Result<Vec<(AudioFormat, Vec<u8>)>, ImportError> {
     let wav = speak(word, lang, work_dir)?;
     formats
         .iter()
@@ -118,7 +124,7 @@ pub async fn add_audio(
     entries: &mut [StoredEntry],
     words: &[String],
     format: AudioFormat,
-) -> Result<usize, String> {
+) -> Result<usize, ImportError> {
     let Some(lang) = entries.first().map(|e| e.entry.source_lang.clone()) else {
         return Ok(0);
     };
@@ -132,7 +138,7 @@ pub async fn add_audio(
     let formats = renditions(format);
     let wanted: Vec<String> = words.iter().map(|w| shared::fold::fold(w)).collect();
     let work_dir = std::env::temp_dir().join(format!("dictadmin-audio-{}", std::process::id()));
-    std::fs::create_dir_all(&work_dir).map_err(|e| format!("{}: {e}", work_dir.display()))?;
+    std::fs::create_dir_all(&work_dir).map_err(ImportError::io(&work_dir))?;
     let mut added = 0;
     for stored in entries
         .iter_mut()
@@ -148,7 +154,10 @@ pub async fn add_audio(
                 .body(bytes.into())
                 .send()
                 .await
-                .map_err(|e| crate::sdk_error(format!("uploading {key}"), e))?;
+                .map_err(|e| ImportError::UploadAudio {
+                    key: key.clone(),
+                    message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
+                })?;
             audio.push(StoredAudio { format, key });
         }
         stored.entry.has_audio = true;

@@ -9,6 +9,7 @@
 //! dictionary record is written last, so a half-written dictionary is never
 //! listed as imported.
 
+use super::error::ImportError;
 use aws_sdk_dynamodb::types::AttributeValue;
 use sha2::{Digest, Sha256};
 use shared::items::Item;
@@ -131,14 +132,14 @@ impl Checkpoint {
     }
 
     /// Records progress atomically (write, then rename).
-    pub fn save(&self, items_done: usize) -> Result<(), String> {
+    pub fn save(&self, items_done: usize) -> Result<(), ImportError> {
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(ImportError::io(dir))?;
         }
         let tmp = self.path.with_extension("tmp");
         std::fs::write(&tmp, format!("{} {items_done}\n", self.fingerprint))
-            .map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, &self.path).map_err(|e| format!("{}: {e}", self.path.display()))
+            .map_err(ImportError::io(&tmp))?;
+        std::fs::rename(&tmp, &self.path).map_err(ImportError::io(&self.path))
     }
 
     pub fn finish(&self) {

@@ -4,7 +4,9 @@
 
 use crate::formats::source::SourceError;
 use crate::limits::ItemProblem;
-use std::path::PathBuf;
+use crate::query::QueryError;
+use crate::writer::WriteError;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
@@ -37,4 +39,48 @@ pub enum ImportError {
         chunk: usize,
         problem: ItemProblem,
     },
+    #[error(transparent)]
+    Query(#[from] QueryError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// What S3 answered, with its causes, as one line.
+    #[error("uploading {key}: {message}")]
+    UploadAudio { key: String, message: String },
+    #[error("deleting s3://{bucket}/{key}: {message}")]
+    DeleteAudio {
+        bucket: String,
+        key: String,
+        message: String,
+    },
+    /// A checkpoint or a working file that cannot be written or read.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("reading {path}: {source}")]
+    ReadAudio {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("espeak-ng: {0} (run infra/scripts/install-audio-tools.sh)")]
+    NoEspeak(std::io::Error),
+    /// A speech or encoding tool that does not start.
+    #[error("{tool}: {source}")]
+    ToolStart {
+        tool: &'static str,
+        source: std::io::Error,
+    },
+    #[error("{tool} failed: {stderr}")]
+    ToolFailed { tool: &'static str, stderr: String },
+}
+
+impl ImportError {
+    /// For `map_err`: an I/O error on `path`, named by it.
+    pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Self + '_ {
+        move |source| ImportError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
 }

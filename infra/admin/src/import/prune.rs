@@ -24,8 +24,9 @@
 //! imports, searchable as such, and a later pruning import still finds them.
 
 use super::audio::{audio_key, AudioFormat};
-use crate::query::{self, key_item, key_of, QueryError};
-use crate::writer::{delete_all, progress, WriteError};
+use super::error::ImportError;
+use crate::query::{self, key_item, key_of};
+use crate::writer::{delete_all, progress};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use shared::items::{self, Item};
 use shared::model::ThesaurusItem;
@@ -34,20 +35,6 @@ use std::collections::{BTreeSet, HashSet};
 
 /// Thesaurus partitions read at once.
 const QUERIES_IN_FLIGHT: usize = 16;
-
-#[derive(Debug, thiserror::Error)]
-pub enum PruneError {
-    #[error(transparent)]
-    Query(#[from] QueryError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    #[error("deleting s3://{bucket}/{key}: {message}")]
-    Audio {
-        bucket: String,
-        key: String,
-        message: String,
-    },
-}
 
 /// The items of the previous import that the new one does not write.
 #[derive(Debug, Default)]
@@ -107,7 +94,7 @@ pub async fn find_stale(
     new_keys: &HashSet<(String, String)>,
     new_audio: &HashSet<String>,
     with_links: bool,
-) -> Result<Stale, PruneError> {
+) -> Result<Stale, ImportError> {
     let mut stale = Stale::default();
     let manifest_pk = items::manifest_pk(dictionary_id);
     let chunk_items = query::partition(client, table, &manifest_pk, None, false).await?;
@@ -225,7 +212,7 @@ pub async fn delete_entries_and_links(
     table: &str,
     bucket: &str,
     stale: &Stale,
-) -> Result<(), PruneError> {
+) -> Result<(), ImportError> {
     let keys: Vec<Item> = stale.entries.iter().chain(&stale.links).cloned().collect();
     if !keys.is_empty() {
         let bar = progress(keys.len() as u64, "stale items deleted");
@@ -241,7 +228,7 @@ pub async fn delete_entries_and_links(
                 .send()
                 .await
                 .map(|_| ())
-                .map_err(|e| PruneError::Audio {
+                .map_err(|e| ImportError::DeleteAudio {
                     bucket: bucket.to_string(),
                     key: key.clone(),
                     message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
@@ -260,7 +247,7 @@ pub async fn delete_manifest_leftovers(
     table: &str,
     stale: &Stale,
     new_keys: &HashSet<(String, String)>,
-) -> Result<usize, PruneError> {
+) -> Result<usize, ImportError> {
     let leftovers: Vec<Item> = stale
         .manifest_chunks
         .iter()
