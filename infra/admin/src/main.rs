@@ -18,8 +18,6 @@ mod writer;
 use clap::{Parser, Subcommand};
 use shared::app::Clients;
 use shared::config::Config;
-use shared::items;
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -39,39 +37,7 @@ enum Command {
         template: PathBuf,
     },
     /// Import dictionaries from their original formats.
-    Import {
-        /// Give pronunciation audio, in this format, to the headwords of
-        /// --audio-words (with an MP3 rendition besides, when spx).
-        #[arg(long, requires = "audio_words", value_parser = import::audio::format_parser())]
-        audio_format: Option<import::audio::AudioFormat>,
-        /// Comma-separated headwords to give audio (compared without case or diacritics).
-        #[arg(long, value_delimiter = ',', requires = "audio_format")]
-        audio_words: Vec<String>,
-        /// Read and convert the sources, print what would be written, write nothing.
-        #[arg(long)]
-        dry_run: bool,
-        /// The most one source file may hold, after decompression (`.dz`,
-        /// `.gz`): a larger one is refused. Bytes, or with a unit: 2GiB,
-        /// 512MiB, 500MB. The default is 1 GiB.
-        #[arg(
-            long,
-            env = "DICTADMIN_MAX_SOURCE_BYTES",
-            default_value_t = formats::source::DEFAULT_MAX_SOURCE_BYTES,
-            value_parser = formats::source::parse_size
-        )]
-        max_source_bytes: u64,
-        /// Refuse a dictionary (write none of it, exit non-zero) if any of its
-        /// articles or links cannot be stored in DynamoDB, instead of skipping
-        /// them with a warning.
-        #[arg(long)]
-        strict: bool,
-        /// Keep the entries, links and audio of the previous import that the
-        /// source no longer has (by default they are deleted).
-        #[arg(long)]
-        no_prune: bool,
-        #[command(subcommand)]
-        source: import::Source,
-    },
+    Import(import::ImportArgs),
     /// Build the search, autocomplete and random indexes from every entry.
     /// Run after imports.
     Index,
@@ -176,57 +142,9 @@ async fn run(cli: Cli) -> Result<(), String> {
             tables::create_tables(&clients.dynamodb, &config, &text).await?;
             tables::create_bucket(&clients.s3, &config.audio_bucket).await
         }
-        Command::Import {
-            audio_format,
-            audio_words,
-            dry_run,
-            max_source_bytes,
-            strict,
-            no_prune,
-            source,
-        } => {
-            for input in source.inputs() {
-                let started = Instant::now();
-                let mut imported = source
-                    .read(input, max_source_bytes)
-                    .map_err(|e| e.to_string())?;
-                if dry_run {
-                    let screened = import::screen::screen(&mut imported);
-                    report_skipped(&imported.dictionary.dictionary_id, &screened);
-                    println!(
-                        "{}: {} entries, {} links read in {:.1} s{} (dry run: nothing written)",
-                        imported.dictionary.dictionary_id,
-                        imported.entries.len(),
-                        imported.links.len(),
-                        started.elapsed().as_secs_f64(),
-                        skipped_summary(&screened)
-                    );
-                    refuse_if_strict(strict, &imported, &screened)?;
-                    continue;
-                }
-                if let Some(format) = audio_format {
-                    let added = import::audio::add_audio(
-                        &clients.s3,
-                        &config.audio_bucket,
-                        &mut imported.entries,
-                        &audio_words,
-                        format,
-                    )
-                    .await
-                    .map_err(|e| e.to_string())?;
-                    println!(
-                        "{}: audio for {added} entries",
-                        imported.dictionary.dictionary_id
-                    );
-                }
-                // After the audio, so that the checks see the final items.
-                let screened = import::screen::screen(&mut imported);
-                report_skipped(&imported.dictionary.dictionary_id, &screened);
-                refuse_if_strict(strict, &imported, &screened)?;
-                write_dictionary(&clients, &config, imported, screened, !no_prune).await?;
-            }
-            Ok(())
-        }
+        Command::Import(args) => import::run(&clients, &config, args)
+            .await
+            .map_err(|e| e.to_string()),
         Command::Index => {
             let summary = index::build(&clients.dynamodb, &config.entries_table).await?;
             let sections: Vec<String> = summary
@@ -327,215 +245,6 @@ async fn run_lexicon(
     Ok(())
 }
 
-/// At most this many skipped articles are listed one per line; the count
-/// says how many more there are.
-const SKIPPED_LISTED: usize = 100;
-
-/// Warns, on standard error, of every article or link that cannot be stored.
-fn report_skipped(dictionary_id: &str, screened: &import::screen::Screened) {
-    for skipped in screened.skipped.iter().take(SKIPPED_LISTED) {
-        eprintln!("warning: {dictionary_id}: skipped {skipped}");
-    }
-    if screened.skipped.len() > SKIPPED_LISTED {
-        eprintln!(
-            "warning: {dictionary_id}: and {} more skipped",
-            screened.skipped.len() - SKIPPED_LISTED
-        );
-    }
-}
-
-/// `; skipped 2 entries and 3 links that DynamoDB cannot store`, or nothing.
-fn skipped_summary(screened: &import::screen::Screened) -> String {
-    if screened.skipped.is_empty() {
-        return String::new();
-    }
-    format!(
-        "; skipped {} entries and {} links that DynamoDB cannot store (see the warnings)",
-        screened.skipped_entries(),
-        screened.skipped_links()
-    )
-}
-
-fn refuse_if_strict(
-    strict: bool,
-    imported: &import::dictionary::ImportedDictionary,
-    screened: &import::screen::Screened,
-) -> Result<(), String> {
-    if strict && !screened.skipped.is_empty() {
-        return Err(import::error::ImportError::Unstorable {
-            dictionary: imported.dictionary.dictionary_id.clone(),
-            count: screened.skipped.len(),
-        }
-        .to_string());
-    }
-    Ok(())
-}
-
-/// Writes the entries, links and postings manifest in segments, saving a
-/// checkpoint after each so that a killed run resumes, then the dictionary
-/// record: a dictionary is listed only once all its items are in. What the
-/// previous import wrote and this one does not (import/prune.rs) is deleted when
-/// `prune`, entries and links before the writes; otherwise it is kept and
-/// stays in the manifest. The previous manifest's leftover chunks go after
-/// the new manifest is written.
-async fn write_dictionary(
-    clients: &Clients,
-    config: &Config,
-    mut imported: import::dictionary::ImportedDictionary,
-    screened: import::screen::Screened,
-    prune: bool,
-) -> Result<(), String> {
-    let client = &clients.dynamodb;
-    let started = Instant::now();
-    let id = imported.dictionary.dictionary_id.clone();
-    let skipped = skipped_summary(&screened);
-    // Every audio object the new entries name: any other of the previous
-    // import's is pruned.
-    let new_audio: HashSet<String> = screened
-        .entry_items
-        .iter()
-        .flat_map(items::entry_audio)
-        .map(|audio| audio.key)
-        .collect();
-    let mut index_items: Vec<items::Item> = screened.entry_items;
-    let count = index_items.len() as u64;
-    index_items.extend(screened.link_items);
-
-    let looked_up = Instant::now();
-    let new_keys: HashSet<(String, String)> =
-        index_items.iter().filter_map(query::key_of).collect();
-    let stale = import::prune::find_stale(
-        client,
-        &config.entries_table,
-        &id,
-        &new_keys,
-        &new_audio,
-        prune,
-    )
-    .await
-    .map_err(|e| e.to_string())?;
-    for warning in &stale.warnings {
-        eprintln!("warning: {id}: {warning}");
-    }
-    let stale_outcome = if prune {
-        import::prune::delete_entries_and_links(
-            client,
-            &clients.s3,
-            &config.entries_table,
-            &config.audio_bucket,
-            &stale,
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-        let dropped = match stale.audio_dropped {
-            0 => String::new(),
-            n => format!("; removed the audio of {n} entries that no longer have any"),
-        };
-        format!(
-            "; pruned {} entries ({} with audio) and {} links no longer in the source ({} thesaurus partitions read, {:.1} s){dropped}",
-            stale.entries.len(),
-            stale.audio_entries,
-            stale.links.len(),
-            stale.partitions_read,
-            looked_up.elapsed().as_secs_f64()
-        )
-    } else {
-        imported.dictionary.entry_count += stale.postings.len() as u64;
-        format!(
-            "; kept {} entries no longer in the source (--no-prune)",
-            stale.postings.len()
-        )
-    };
-
-    let kept: &[shared::search::postings::Posting] = if prune { &[] } else { &stale.postings };
-    let manifest = index::manifest_items(&id, &imported.entries, kept);
-    for (chunk, item) in manifest.iter().enumerate() {
-        limits::check_item(item).map_err(|problem| {
-            import::error::ImportError::Manifest {
-                dictionary: id.clone(),
-                chunk,
-                problem,
-            }
-            .to_string()
-        })?;
-    }
-    let manifest_keys: HashSet<(String, String)> =
-        manifest.iter().filter_map(query::key_of).collect();
-    index_items.extend(manifest);
-    let total = index_items.len();
-    let table = table_identity(client, &config.entries_table).await?;
-    let checkpoint = import::checkpoint::Checkpoint::new(
-        &state_dir(),
-        &id,
-        import::checkpoint::fingerprint(&table, &index_items),
-    );
-    let done = checkpoint.items_done().min(total);
-    if done > 0 {
-        println!("{id}: resuming after {done} of {total} items written by an earlier run");
-    }
-    // For the tests of resuming: end the process abruptly, as a kill would.
-    let crash_after: Option<usize> = std::env::var("DICTADMIN_CRASH_AFTER_ITEMS")
-        .ok()
-        .and_then(|v| v.parse().ok());
-    let bar = writer::progress(total as u64 + 1, &id);
-    bar.set_position(done as u64);
-    let mut written = done;
-    let remaining: Vec<items::Item> = index_items.drain(done..).collect();
-    for segment in remaining.chunks(import::checkpoint::SEGMENT) {
-        writer::write_all(client, &config.entries_table, segment.to_vec(), &bar)
-            .await
-            .map_err(|e| e.to_string())?;
-        written += segment.len();
-        checkpoint.save(written).map_err(|e| e.to_string())?;
-        if crash_after.is_some_and(|limit| written >= limit) {
-            std::process::exit(137);
-        }
-    }
-    import::prune::delete_manifest_leftovers(client, &config.entries_table, &stale, &manifest_keys)
-        .await
-        .map_err(|e| e.to_string())?;
-    writer::write_all(
-        client,
-        &config.entries_table,
-        vec![items::dictionary_to_item(&imported.dictionary)],
-        &bar,
-    )
-    .await
-    .map_err(|e| e.to_string())?;
-    checkpoint.finish();
-    bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
-    let this_run = (total - done + 1) as f64;
-    println!(
-        "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s){stale_outcome}{skipped}",
-        total + 1,
-        this_run / seconds.max(0.001)
-    );
-    Ok(())
-}
-
-/// The table's ARN and creation time: a checkpoint only resumes into the
-/// very table it was written for.
-async fn table_identity(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<String, String> {
-    let described = client
-        .describe_table()
-        .table_name(table)
-        .send()
-        .await
-        .map_err(|e| crate::sdk_error(format!("describing {table}"), e))?;
-    let table = described
-        .table
-        .ok_or_else(|| format!("{table} is not described"))?;
-    Ok(format!(
-        "{}@{}",
-        table.table_arn.unwrap_or_default(),
-        table
-            .creation_date_time
-            .map(|t| t.as_nanos().to_string())
-            .unwrap_or_default()
-    ))
-}
-
 /// An AWS SDK error as one line for the operator: what was being done, then
 /// the error with its causes.
 pub fn sdk_error(doing: String, err: impl std::error::Error) -> String {
@@ -543,13 +252,6 @@ pub fn sdk_error(doing: String, err: impl std::error::Error) -> String {
         "{doing}: {}",
         aws_sdk_dynamodb::error::DisplayErrorContext(err)
     )
-}
-
-/// Where import checkpoints live: DICTADMIN_STATE_DIR, else `.local/import-state`.
-fn state_dir() -> PathBuf {
-    std::env::var_os("DICTADMIN_STATE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(".local/import-state"))
 }
 
 async fn run_keys(

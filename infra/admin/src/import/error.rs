@@ -43,7 +43,11 @@ pub enum ImportError {
     Query(#[from] QueryError),
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// What S3 answered, with its causes, as one line.
+    /// What DynamoDB or S3 answered, with its causes, as one line.
+    #[error("describing {table}: {message}")]
+    DescribeTable { table: String, message: String },
+    #[error("{table} is not described")]
+    NotDescribed { table: String },
     #[error("uploading {key}: {message}")]
     UploadAudio { key: String, message: String },
     #[error("deleting s3://{bucket}/{key}: {message}")]

@@ -1,28 +1,82 @@
-//! Turns parsed source articles into the stored entries and dictionary record
-//! that the functions read.
+//! `dictadmin import`: reads dictionaries from their original formats,
+//! converts them into the entries and thesaurus links the functions read,
+//! and writes them.
+//!
+//! Each source format has one module that parses its files and converts
+//! them (freedict.rs, gcide.rs, mythes.rs, wordnet.rs; dictd.rs is the
+//! database FreeDict and GCIDE share), and `Source` chooses among them. Each
+//! gives an ImportedDictionary (dictionary.rs), which screen.rs checks
+//! against DynamoDB's limits and write.rs writes, with its audio (audio.rs),
+//! what left the source deleted (prune.rs) and checkpoints to resume from
+//! (checkpoint.rs). Whatever goes wrong is an ImportError (error.rs).
 
-pub mod audio;
-pub mod checkpoint;
+mod audio;
+mod checkpoint;
 mod dictd;
-pub mod dictionary;
-pub mod error;
+mod dictionary;
+mod error;
 #[cfg(test)]
 mod fixtures;
 mod freedict;
 mod gcide;
 mod mythes;
-pub mod prune;
-pub mod screen;
+mod prune;
+mod screen;
 mod wordnet;
+mod write;
 
-use clap::Subcommand;
+use crate::formats::source::{parse_size, DEFAULT_MAX_SOURCE_BYTES};
+use audio::AudioFormat;
+use clap::{Args, Subcommand};
 use dictionary::ImportedDictionary;
 use error::ImportError;
+// index.rs's tests read the FreeDict fixture through this path.
 pub use freedict::import_freedict;
-pub use gcide::import_gcide;
-pub use mythes::import_mythes;
+use gcide::import_gcide;
+use mythes::import_mythes;
+use screen::screen;
+use shared::app::Clients;
+use shared::config::Config;
 use std::path::{Path, PathBuf};
-pub use wordnet::import_wordnet;
+use std::time::Instant;
+use wordnet::import_wordnet;
+use write::{write_dictionary, WriteOptions};
+
+/// The options of `dictadmin import`, then its source.
+#[derive(Args)]
+pub struct ImportArgs {
+    /// Give pronunciation audio, in this format, to the headwords of
+    /// --audio-words (with an MP3 rendition besides, when spx).
+    #[arg(long, requires = "audio_words", value_parser = audio::format_parser())]
+    audio_format: Option<AudioFormat>,
+    /// Comma-separated headwords to give audio (compared without case or diacritics).
+    #[arg(long, value_delimiter = ',', requires = "audio_format")]
+    audio_words: Vec<String>,
+    /// Read and convert the sources, print what would be written, write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// The most one source file may hold, after decompression (`.dz`,
+    /// `.gz`): a larger one is refused. Bytes, or with a unit: 2GiB,
+    /// 512MiB, 500MB. The default is 1 GiB.
+    #[arg(
+        long,
+        env = "DICTADMIN_MAX_SOURCE_BYTES",
+        default_value_t = DEFAULT_MAX_SOURCE_BYTES,
+        value_parser = parse_size
+    )]
+    max_source_bytes: u64,
+    /// Refuse a dictionary (write none of it, exit non-zero) if any of its
+    /// articles or links cannot be stored in DynamoDB, instead of skipping
+    /// them with a warning.
+    #[arg(long)]
+    strict: bool,
+    /// Keep the entries, links and audio of the previous import that the
+    /// source no longer has (by default they are deleted).
+    #[arg(long)]
+    no_prune: bool,
+    #[command(subcommand)]
+    source: Source,
+}
 
 /// The sources `dictadmin import` reads, one subcommand per format, each
 /// with its own arguments.
@@ -76,6 +130,48 @@ impl Source {
             Source::Mythes { .. } => import_mythes(input, max_source_bytes),
         }
     }
+}
+
+/// Imports every dictionary of the source in turn. An error stops the
+/// import there; the dictionaries before it are written.
+pub async fn run(clients: &Clients, config: &Config, args: ImportArgs) -> Result<(), ImportError> {
+    let write_options = WriteOptions {
+        audio: args
+            .audio_format
+            .map(|format| (format, args.audio_words.as_slice())),
+        strict: args.strict,
+        prune: !args.no_prune,
+    };
+    for input in args.source.inputs() {
+        let started = Instant::now();
+        let imported = args.source.read(input, args.max_source_bytes)?;
+        if args.dry_run {
+            report_dry_run(imported, started, args.strict)?;
+        } else {
+            write_dictionary(clients, config, imported, &write_options).await?;
+        }
+    }
+    Ok(())
+}
+
+/// What a dry run says of a dictionary read since `started`: its counts,
+/// and what writing it would skip or, under `--strict`, refuse.
+fn report_dry_run(
+    mut imported: ImportedDictionary,
+    started: Instant,
+    strict: bool,
+) -> Result<(), ImportError> {
+    let id = imported.dictionary.dictionary_id.clone();
+    let screened = screen(&mut imported);
+    screened.report(&id);
+    println!(
+        "{id}: {} entries, {} links read in {:.1} s{} (dry run: nothing written)",
+        imported.entries.len(),
+        imported.links.len(),
+        started.elapsed().as_secs_f64(),
+        screened.summary()
+    );
+    screened.refuse_if_strict(strict, &id)
 }
 
 #[cfg(test)]

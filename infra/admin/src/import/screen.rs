@@ -5,6 +5,7 @@
 //! (docs/data-model.md, "Importing").
 
 use super::dictionary::{ImportedDictionary, Origin};
+use super::error::ImportError;
 use crate::limits::{check_item, ItemProblem};
 use shared::items::{self, Item};
 use std::collections::{HashMap, HashSet};
@@ -94,6 +95,48 @@ impl Screened {
                 SkippedItem::Link { .. } => 1,
             })
             .sum()
+    }
+}
+
+/// At most this many skipped articles are listed one per line; the count
+/// says how many more there are.
+const SKIPPED_LISTED: usize = 100;
+
+impl Screened {
+    /// Warns, on standard error, of every article or link that cannot be stored.
+    pub fn report(&self, dictionary_id: &str) {
+        for skipped in self.skipped.iter().take(SKIPPED_LISTED) {
+            eprintln!("warning: {dictionary_id}: skipped {skipped}");
+        }
+        if self.skipped.len() > SKIPPED_LISTED {
+            eprintln!(
+                "warning: {dictionary_id}: and {} more skipped",
+                self.skipped.len() - SKIPPED_LISTED
+            );
+        }
+    }
+
+    /// `; skipped 2 entries and 3 links that DynamoDB cannot store`, or nothing.
+    pub fn summary(&self) -> String {
+        if self.skipped.is_empty() {
+            return String::new();
+        }
+        format!(
+            "; skipped {} entries and {} links that DynamoDB cannot store (see the warnings)",
+            self.skipped_entries(),
+            self.skipped_links()
+        )
+    }
+
+    /// Under `--strict`, anything skipped refuses the whole dictionary.
+    pub fn refuse_if_strict(&self, strict: bool, dictionary_id: &str) -> Result<(), ImportError> {
+        if strict && !self.skipped.is_empty() {
+            return Err(ImportError::Unstorable {
+                dictionary: dictionary_id.to_string(),
+                count: self.skipped.len(),
+            });
+        }
+        Ok(())
     }
 }
 

@@ -1,0 +1,225 @@
+//! Writing a converted dictionary: its audio to S3 first, then, once
+//! screened, its entries, links and postings manifest to DynamoDB in
+//! checkpointed segments and its record last. What the previous import of
+//! the dictionary wrote and this one does not is deleted (prune.rs).
+
+use super::audio::{add_audio, AudioFormat};
+use super::checkpoint;
+use super::dictionary::ImportedDictionary;
+use super::error::ImportError;
+use super::prune;
+use super::screen::{screen, Screened};
+use crate::{index, limits, query, writer};
+use shared::app::Clients;
+use shared::config::Config;
+use shared::items;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What the flags of `dictadmin import` ask of writing a dictionary.
+pub struct WriteOptions<'a> {
+    /// Audio in this format for these headwords (`--audio-format`,
+    /// `--audio-words`).
+    pub audio: Option<(AudioFormat, &'a [String])>,
+    /// Write nothing of a dictionary with anything DynamoDB cannot store
+    /// (`--strict`).
+    pub strict: bool,
+    /// Delete what the previous import wrote and this one does not (unless
+    /// `--no-prune`).
+    pub prune: bool,
+}
+
+/// Gives the dictionary its audio, screens it and writes it.
+pub async fn write_dictionary(
+    clients: &Clients,
+    config: &Config,
+    mut imported: ImportedDictionary,
+    options: &WriteOptions<'_>,
+) -> Result<(), ImportError> {
+    let id = imported.dictionary.dictionary_id.clone();
+    if let Some((format, words)) = options.audio {
+        let added = add_audio(
+            &clients.s3,
+            &config.audio_bucket,
+            &mut imported.entries,
+            words,
+            format,
+        )
+        .await?;
+        println!("{id}: audio for {added} entries");
+    }
+    // After the audio, so that the checks see the final items.
+    let screened = screen(&mut imported);
+    screened.report(&id);
+    screened.refuse_if_strict(options.strict, &id)?;
+    write_items(clients, config, imported, screened, options.prune).await
+}
+
+/// Writes the screened entries, links and postings manifest in segments,
+/// saving a checkpoint after each so that a killed run resumes, then the
+/// dictionary record: a dictionary is listed only once all its items are in.
+/// What the previous import wrote and this one does not (prune.rs) is
+/// deleted when `prune`, entries and links before the writes; otherwise it
+/// is kept and stays in the manifest. The previous manifest's leftover
+/// chunks go after the new manifest is written.
+async fn write_items(
+    clients: &Clients,
+    config: &Config,
+    mut imported: ImportedDictionary,
+    screened: Screened,
+    prune: bool,
+) -> Result<(), ImportError> {
+    let client = &clients.dynamodb;
+    let started = Instant::now();
+    let id = imported.dictionary.dictionary_id.clone();
+    let skipped = screened.summary();
+    // Every audio object the new entries name: any other of the previous
+    // import's is pruned.
+    let new_audio: HashSet<String> = screened
+        .entry_items
+        .iter()
+        .flat_map(items::entry_audio)
+        .map(|audio| audio.key)
+        .collect();
+    let mut index_items: Vec<items::Item> = screened.entry_items;
+    let count = index_items.len() as u64;
+    index_items.extend(screened.link_items);
+
+    let looked_up = Instant::now();
+    let new_keys: HashSet<(String, String)> =
+        index_items.iter().filter_map(query::key_of).collect();
+    let stale = prune::find_stale(
+        client,
+        &config.entries_table,
+        &id,
+        &new_keys,
+        &new_audio,
+        prune,
+    )
+    .await?;
+    for warning in &stale.warnings {
+        eprintln!("warning: {id}: {warning}");
+    }
+    let stale_outcome = if prune {
+        prune::delete_entries_and_links(
+            client,
+            &clients.s3,
+            &config.entries_table,
+            &config.audio_bucket,
+            &stale,
+        )
+        .await?;
+        let dropped = match stale.audio_dropped {
+            0 => String::new(),
+            n => format!("; removed the audio of {n} entries that no longer have any"),
+        };
+        format!(
+            "; pruned {} entries ({} with audio) and {} links no longer in the source ({} thesaurus partitions read, {:.1} s){dropped}",
+            stale.entries.len(),
+            stale.audio_entries,
+            stale.links.len(),
+            stale.partitions_read,
+            looked_up.elapsed().as_secs_f64()
+        )
+    } else {
+        imported.dictionary.entry_count += stale.postings.len() as u64;
+        format!(
+            "; kept {} entries no longer in the source (--no-prune)",
+            stale.postings.len()
+        )
+    };
+
+    let kept: &[shared::search::postings::Posting] = if prune { &[] } else { &stale.postings };
+    let manifest = index::manifest_items(&id, &imported.entries, kept);
+    for (chunk, item) in manifest.iter().enumerate() {
+        limits::check_item(item).map_err(|problem| ImportError::Manifest {
+            dictionary: id.clone(),
+            chunk,
+            problem,
+        })?;
+    }
+    let manifest_keys: HashSet<(String, String)> =
+        manifest.iter().filter_map(query::key_of).collect();
+    index_items.extend(manifest);
+    let total = index_items.len();
+    let table = table_identity(client, &config.entries_table).await?;
+    let checkpoint = checkpoint::Checkpoint::new(
+        &state_dir(),
+        &id,
+        checkpoint::fingerprint(&table, &index_items),
+    );
+    let done = checkpoint.items_done().min(total);
+    if done > 0 {
+        println!("{id}: resuming after {done} of {total} items written by an earlier run");
+    }
+    // For the tests of resuming: end the process abruptly, as a kill would.
+    let crash_after: Option<usize> = std::env::var("DICTADMIN_CRASH_AFTER_ITEMS")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let bar = writer::progress(total as u64 + 1, &id);
+    bar.set_position(done as u64);
+    let mut written = done;
+    let remaining: Vec<items::Item> = index_items.drain(done..).collect();
+    for segment in remaining.chunks(checkpoint::SEGMENT) {
+        writer::write_all(client, &config.entries_table, segment.to_vec(), &bar).await?;
+        written += segment.len();
+        checkpoint.save(written)?;
+        if crash_after.is_some_and(|limit| written >= limit) {
+            std::process::exit(137);
+        }
+    }
+    prune::delete_manifest_leftovers(client, &config.entries_table, &stale, &manifest_keys).await?;
+    writer::write_all(
+        client,
+        &config.entries_table,
+        vec![items::dictionary_to_item(&imported.dictionary)],
+        &bar,
+    )
+    .await?;
+    checkpoint.finish();
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let this_run = (total - done + 1) as f64;
+    println!(
+        "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s){stale_outcome}{skipped}",
+        total + 1,
+        this_run / seconds.max(0.001)
+    );
+    Ok(())
+}
+
+/// The table's ARN and creation time: a checkpoint only resumes into the
+/// very table it was written for.
+async fn table_identity(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+) -> Result<String, ImportError> {
+    let described = client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| ImportError::DescribeTable {
+            table: table.to_string(),
+            message: aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
+        })?;
+    let table = described.table.ok_or_else(|| ImportError::NotDescribed {
+        table: table.to_string(),
+    })?;
+    Ok(format!(
+        "{}@{}",
+        table.table_arn.unwrap_or_default(),
+        table
+            .creation_date_time
+            .map(|t| t.as_nanos().to_string())
+            .unwrap_or_default()
+    ))
+}
+
+/// Where import checkpoints live: DICTADMIN_STATE_DIR, else `.local/import-state`.
+fn state_dir() -> PathBuf {
+    std::env::var_os("DICTADMIN_STATE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(".local/import-state"))
+}
