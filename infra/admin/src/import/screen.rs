@@ -378,10 +378,13 @@ mod tests {
         let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture");
         let max = crate::formats::source::DEFAULT_MAX_SOURCE_BYTES;
         for mut imported in [
-            crate::import::import_freedict(&fixture.join("freedict/freedict-eng-fra"), max),
-            crate::import::import_wordnet(&fixture.join("wordnet"), max, None),
-            crate::import::import_gcide(&fixture.join("gcide/gcide"), max),
-            crate::import::import_mythes(&fixture.join("mythes/th_en_US_v2.dat"), max),
+            crate::import::freedict::import_freedict(
+                &fixture.join("freedict/freedict-eng-fra"),
+                max,
+            ),
+            crate::import::wordnet::import_wordnet(&fixture.join("wordnet"), max, None),
+            crate::import::gcide::import_gcide(&fixture.join("gcide/gcide"), max),
+            crate::import::mythes::import_mythes(&fixture.join("mythes/th_en_US_v2.dat"), max),
         ]
         .map(Result::unwrap)
         {
