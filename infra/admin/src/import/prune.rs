@@ -5,7 +5,7 @@
 //! - the previous import's postings manifest (`IX#<dictionary>`, one Query)
 //!   lists every entry it wrote, with its headword and audio flag;
 //! - every link is stored from the headword of an entry of its dictionary
-//!   (the screening in import/screen.rs keeps it so), in partition
+//!   (the screening in screen.rs keeps it so), in partition
 //!   `T#<folded headword>` under a sort key that starts with the
 //!   dictionary's languages and id: one Query per previous headword, on that
 //!   prefix, lists the previous links of the dictionary;
