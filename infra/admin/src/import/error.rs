@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
+    // Reading and converting a source.
     /// A source file that cannot be read, or is over the size limit.
     #[error(transparent)]
     Source(#[from] SourceError),
@@ -29,8 +30,12 @@ pub enum ImportError {
         length: u64,
         size: u64,
     },
+    /// A FreeDict or MyThes file whose name gives no languages.
     #[error("cannot tell the languages of {0:?}: FreeDict databases are named freedict-<iso639-3>-<iso639-3>")]
     Name(String),
+
+    // Storing its items. The SDK's errors are kept as their one-line
+    // rendering, with their causes.
     #[error("{dictionary}: {count} articles or links cannot be stored in DynamoDB (listed above); nothing written, as --strict asks")]
     Unstorable { dictionary: String, count: usize },
     #[error("{dictionary}: postings manifest chunk {chunk} cannot be stored: {problem}")]
@@ -43,30 +48,18 @@ pub enum ImportError {
     Query(#[from] QueryError),
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// What DynamoDB or S3 answered, with its causes, as one line.
     #[error("describing {table}: {message}")]
     DescribeTable { table: String, message: String },
     #[error("{table} is not described")]
     NotDescribed { table: String },
-    #[error("uploading {key}: {message}")]
-    UploadAudio { key: String, message: String },
-    #[error("deleting s3://{bucket}/{key}: {message}")]
-    DeleteAudio {
-        bucket: String,
-        key: String,
-        message: String,
-    },
-    /// A checkpoint or a working file that cannot be written or read.
+    /// A checkpoint or a working directory that cannot be written.
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("reading {path}: {source}")]
-    ReadAudio {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+
+    // Its audio: speaking, encoding, uploading and deleting it.
     #[error("espeak-ng: {0} (run infra/scripts/install-audio-tools.sh)")]
     NoEspeak(std::io::Error),
     /// A speech or encoding tool that does not start.
@@ -77,6 +70,19 @@ pub enum ImportError {
     },
     #[error("{tool} failed: {stderr}")]
     ToolFailed { tool: &'static str, stderr: String },
+    #[error("reading {path}: {source}")]
+    ReadAudio {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("uploading {key}: {message}")]
+    UploadAudio { key: String, message: String },
+    #[error("deleting s3://{bucket}/{key}: {message}")]
+    DeleteAudio {
+        bucket: String,
+        key: String,
+        message: String,
+    },
 }
 
 impl ImportError {
