@@ -6,6 +6,7 @@ use crate::config::{Config, MissingVariable};
 use crate::quota::QuotaCounter;
 use crate::store::Store;
 use aws_config::BehaviorVersion;
+use aws_smithy_http_client::tls;
 use futures::future::BoxFuture;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -82,7 +83,13 @@ fn request_timeouts() -> aws_config::timeout::TimeoutConfig {
 }
 
 async fn shared_config(timeouts: aws_config::timeout::TimeoutConfig) -> aws_config::SdkConfig {
+    // rustls with ring, the platform's root certificates (loaded at the
+    // first HTTPS connection, not at cold start).
+    let https = aws_smithy_http_client::Builder::new()
+        .tls_provider(tls::Provider::Rustls(tls::rustls_provider::CryptoMode::Ring))
+        .build_https();
     aws_config::defaults(BehaviorVersion::latest())
+        .http_client(https)
         .timeout_config(timeouts)
         .load()
         .await
