@@ -269,7 +269,7 @@ async fn graphql_lists_the_formats_and_their_urls() {
 #[tokio::test]
 async fn an_entry_stored_with_only_the_single_audio_key_still_plays() {
     let maison = entry("freedict-fra-eng", "maison").await;
-    // The key scheme of dictadmin's audio.rs.
+    // The key scheme of dictadmin's import/audio.rs.
     let spx_key = format!(
         "audio/freedict-fra-eng/{}.spx",
         maison["id"].as_str().unwrap()
