@@ -1,5 +1,5 @@
 # The two commands of the README, and their companions.
-.PHONY: up down test check load
+.PHONY: up down test check bench fixture load
 
 ## Start the whole service locally on http://localhost:9000 (prints a demo key), with
 ## complete FreeDict dictionaries and WordNet's common words (DATA=fixture: the test excerpts).
@@ -17,6 +17,15 @@ test:
 ## The quick loop, without the stack: format, clippy, cfn-lint, unit and property tests.
 check:
 	bash infra/scripts/check.sh
+
+## Benchmarks without the corpus: binary size and cold init of every function
+## beside a hello world, and the latency of every read path on the running stack.
+bench:
+	bash infra/scripts/bench.sh
+
+## Rebuild data/fixture/ (the committed test excerpts) from the Debian packages.
+fixture:
+	python3 infra/scripts/make-fixture.py
 
 ## The load test alone: mixed traffic from 50 clients for 60 s (LOAD_USERS, LOAD_SECONDS).
 load:
