@@ -86,7 +86,9 @@ async fn shared_config(timeouts: aws_config::timeout::TimeoutConfig) -> aws_conf
     // rustls with ring, the platform's root certificates (loaded at the
     // first HTTPS connection, not at cold start).
     let https = aws_smithy_http_client::Builder::new()
-        .tls_provider(tls::Provider::Rustls(tls::rustls_provider::CryptoMode::Ring))
+        .tls_provider(tls::Provider::Rustls(
+            tls::rustls_provider::CryptoMode::Ring,
+        ))
         .build_https();
     aws_config::defaults(BehaviorVersion::latest())
         .http_client(https)
