@@ -3,6 +3,7 @@
 
 use crate::auth::KeyStore;
 use crate::config::{Config, MissingVariable};
+use crate::presign::AudioSigner;
 use crate::quota::QuotaCounter;
 use crate::store::Store;
 use aws_config::BehaviorVersion;
@@ -24,25 +25,27 @@ pub struct App {
     pub keys: KeyStore,
     pub quota: QuotaCounter,
     /// Only for the functions that sign audio URLs ([`TABLES_AND_AUDIO`]).
-    pub s3: Option<aws_sdk_s3::Client>,
+    pub audio: Option<AudioSigner>,
     pub clock: Clock,
 }
 
 /// How a function builds its App at cold start. Its endpoint names one of
 /// [`TABLES`] and [`TABLES_AND_AUDIO`], so a function that signs no audio URL
-/// never builds, and never links, an S3 client.
+/// never builds, and never links, the signer.
 pub type AppStart = fn() -> BoxFuture<'static, Result<App, MissingVariable>>;
 
 /// DynamoDB only.
 pub const TABLES: AppStart = || Box::pin(App::from_env_without_audio());
-/// DynamoDB and S3, for presigned audio URLs.
+/// DynamoDB and the signer of audio URLs.
 pub const TABLES_AND_AUDIO: AppStart = || Box::pin(App::from_env());
 
 /// The AWS clients, configured for the real services or, when endpoint
 /// overrides are set, for DynamoDB Local and moto's S3.
 pub struct Clients {
     pub dynamodb: aws_sdk_dynamodb::Client,
+    /// For the admin tool's uploads and the tests; the functions only sign.
     pub s3: aws_sdk_s3::Client,
+    pub audio: AudioSigner,
 }
 
 impl Clients {
@@ -68,6 +71,7 @@ impl Clients {
         Self {
             dynamodb: dynamodb_client(&shared, config),
             s3: s3_client(&shared, config),
+            audio: audio_signer(&shared, config),
         }
     }
 }
@@ -105,6 +109,15 @@ fn dynamodb_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_d
     aws_sdk_dynamodb::Client::from_conf(dynamodb.build())
 }
 
+fn audio_signer(shared: &aws_config::SdkConfig, config: &Config) -> AudioSigner {
+    AudioSigner::new(
+        shared.credentials_provider(),
+        shared.region().map(ToString::to_string),
+        config.audio_bucket.clone(),
+        config.s3_endpoint.clone(),
+    )
+}
+
 fn s3_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_s3::Client {
     let mut s3 = aws_sdk_s3::config::Builder::from(shared);
     if let Some(endpoint) = &config.s3_endpoint {
@@ -115,36 +128,40 @@ fn s3_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_s3::Cli
 }
 
 impl App {
-    /// Everything a function needs, from the environment, with both clients.
+    /// Everything a function needs, from the environment, for the tools and
+    /// the functions that sign audio URLs.
     pub async fn from_env() -> Result<Self, MissingVariable> {
-        let config = Config::from_env()?;
-        let clients = Clients::new(&config).await;
-        Ok(Self::new(config, clients, system_clock))
+        Self::from_env_with(true).await
     }
 
-    /// As [`App::from_env`], without S3: for the functions that sign no
-    /// audio URL.
+    /// As [`App::from_env`], without the signer of audio URLs.
     pub async fn from_env_without_audio() -> Result<Self, MissingVariable> {
+        Self::from_env_with(false).await
+    }
+
+    async fn from_env_with(audio: bool) -> Result<Self, MissingVariable> {
         let config = Config::from_env()?;
-        let dynamodb = dynamodb_client(&shared_config(request_timeouts()).await, &config);
-        Ok(Self::with_clients(config, dynamodb, None, system_clock))
+        let shared = shared_config(request_timeouts()).await;
+        let dynamodb = dynamodb_client(&shared, &config);
+        let audio = audio.then(|| audio_signer(&shared, &config));
+        Ok(Self::with_clients(config, dynamodb, audio, system_clock))
     }
 
     pub fn new(config: Config, clients: Clients, clock: Clock) -> Self {
-        Self::with_clients(config, clients.dynamodb, Some(clients.s3), clock)
+        Self::with_clients(config, clients.dynamodb, Some(clients.audio), clock)
     }
 
     fn with_clients(
         config: Config,
         dynamodb: aws_sdk_dynamodb::Client,
-        s3: Option<aws_sdk_s3::Client>,
+        audio: Option<AudioSigner>,
         clock: Clock,
     ) -> Self {
         Self {
             store: Store::new(dynamodb.clone(), config.entries_table.clone()),
             keys: KeyStore::new(dynamodb.clone(), config.keys_table.clone()),
             quota: QuotaCounter::new(dynamodb, config.keys_table.clone()),
-            s3,
+            audio,
             config,
             clock,
         }

@@ -13,6 +13,7 @@ pub mod items;
 pub mod logging;
 pub mod model;
 pub mod params;
+pub mod presign;
 pub mod queries;
 pub mod quota;
 pub mod response;

@@ -448,21 +448,14 @@ async fn audio_url_for_key(app: &App, key: &str) -> Result<String, ApiError> {
     if let Some(base) = &app.config.audio_base_url {
         return Ok(cdn_url(base, key));
     }
-    let presigning = aws_sdk_s3::presigning::PresigningConfig::expires_in(PRESIGNED_AUDIO_TTL)
-        .map_err(|e| ApiError::Internal(format!("presigning config: {e}")))?;
-    let s3 = app.s3.as_ref().ok_or_else(|| {
+    let signer = app.audio.as_ref().ok_or_else(|| {
         ApiError::Internal(
-            "this function signs no audio URL: its endpoint starts without S3".into(),
+            "this function signs no audio URL: its endpoint starts without the signer".into(),
         )
     })?;
-    let request = s3
-        .get_object()
-        .bucket(&app.config.audio_bucket)
-        .key(key)
-        .presigned(presigning)
+    signer
+        .presigned_get(key, PRESIGNED_AUDIO_TTL, std::time::SystemTime::now())
         .await
-        .map_err(|e| ApiError::Internal(format!("presigning audio URL: {e}")))?;
-    Ok(request.uri().to_string())
 }
 
 /// How closely a headword matches the requested word: exact, then

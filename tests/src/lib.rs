@@ -451,7 +451,7 @@ pub async fn recorded_app() -> (shared::App, CallRecorder) {
     let (dynamodb, recorder) = recorded(&clients.dynamodb);
     let clients = shared::app::Clients {
         dynamodb,
-        s3: clients.s3,
+        ..clients
     };
     let app = shared::App::new(config, clients, shared::app::system_clock);
     (app, recorder)

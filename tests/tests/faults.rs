@@ -221,7 +221,7 @@ async fn unreachable_tables_answer_503_on_every_endpoint() {
         store: Store::new(broken.dynamodb.clone(), config.entries_table.clone()),
         keys: KeyStore::new(healthy.dynamodb.clone(), config.keys_table.clone()),
         quota: QuotaCounter::new(healthy.dynamodb.clone(), config.keys_table.clone()),
-        s3: Some(healthy.s3.clone()),
+        audio: Some(healthy.audio.clone()),
         config: config.clone(),
         clock: shared::app::system_clock,
     };
@@ -229,7 +229,7 @@ async fn unreachable_tables_answer_503_on_every_endpoint() {
         store: Store::new(healthy.dynamodb.clone(), config.entries_table.clone()),
         keys: KeyStore::new(broken.dynamodb.clone(), config.keys_table.clone()),
         quota: QuotaCounter::new(broken.dynamodb.clone(), config.keys_table.clone()),
-        s3: Some(healthy.s3.clone()),
+        audio: Some(healthy.audio.clone()),
         config: config.clone(),
         clock: shared::app::system_clock,
     };
