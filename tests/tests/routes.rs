@@ -1,6 +1,7 @@
 //! One list of routes, `shared::routes::ROUTES`, and every place that must
 //! agree with it: the router of `cargo lambda watch` (Cargo.toml), the HttpApi
-//! events of template.yaml, docs/openapi.json and the crates of functions/.
+//! events of template.yaml, docs/openapi.json, the crates of functions/, the
+//! sample events of events/ and the README's table of endpoints.
 //! A route added, renamed or dropped in one place and not the others fails
 //! here. These tests read files only; they do not need the local stack.
 
@@ -157,4 +158,60 @@ fn keyless_routes_are_documented_without_security_and_the_others_with_the_bearer
             );
         }
     }
+}
+
+/// Each sample event of events/ is what API Gateway sends its function: the
+/// route key of one of the function's routes (`ANY path`, or `$default` for
+/// the fallback), a raw path that route matches, and the route's method.
+#[test]
+fn every_sample_event_names_a_route_of_its_function() {
+    let mut functions = BTreeSet::new();
+    for file in std::fs::read_dir(repo_root().join("events")).unwrap() {
+        let path = file.unwrap().path();
+        let function = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let event: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let raw_path = event["rawPath"].as_str().unwrap_or_default();
+        let method = event["requestContext"]["http"]["method"].as_str();
+        if function == NOT_FOUND.route.name {
+            assert_eq!(event["routeKey"], "$default", "{function}.json");
+            assert!(
+                ROUTES
+                    .iter()
+                    .all(|r| shared::http::match_path(r.path, raw_path).is_err()),
+                "{function}.json: {raw_path} is the path of a route"
+            );
+        } else {
+            let route = ROUTES
+                .iter()
+                .find(|r| r.name == function && event["routeKey"] == format!("ANY {}", r.path))
+                .unwrap_or_else(|| panic!("{function}.json names no route of {function}"));
+            assert!(
+                shared::http::match_path(route.path, raw_path).is_ok(),
+                "{function}.json: {raw_path} is not on {}",
+                route.path
+            );
+            assert_eq!(method, Some(route.method.as_str()), "{function}.json");
+        }
+        functions.insert(function);
+    }
+    let mut expected: BTreeSet<String> = ROUTES.iter().map(|r| r.name.to_string()).collect();
+    expected.insert(NOT_FOUND.route.name.to_string());
+    assert_eq!(functions, expected, "one sample event per function");
+}
+
+/// The README's table of endpoints lists exactly the routes behind a key.
+#[test]
+fn the_readme_lists_every_endpoint_behind_a_key() {
+    let listed: BTreeSet<String> = read("README.md")
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split_once('`').map(|(route, _)| route.to_string()))
+        .filter(|route| route.starts_with("GET /") || route.starts_with("POST /"))
+        .collect();
+    let expected: BTreeSet<String> = ROUTES
+        .iter()
+        .filter(|r| r.requires_key)
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert_eq!(listed, expected);
 }
