@@ -131,20 +131,24 @@ impl App {
     /// Everything a function needs, from the environment, for the tools and
     /// the functions that sign audio URLs.
     pub async fn from_env() -> Result<Self, MissingVariable> {
-        Self::from_env_with(true).await
-    }
-
-    /// As [`App::from_env`], without the signer of audio URLs.
-    pub async fn from_env_without_audio() -> Result<Self, MissingVariable> {
-        Self::from_env_with(false).await
-    }
-
-    async fn from_env_with(audio: bool) -> Result<Self, MissingVariable> {
         let config = Config::from_env()?;
         let shared = shared_config(request_timeouts()).await;
         let dynamodb = dynamodb_client(&shared, &config);
-        let audio = audio.then(|| audio_signer(&shared, &config));
-        Ok(Self::with_clients(config, dynamodb, audio, system_clock))
+        let audio = audio_signer(&shared, &config);
+        Ok(Self::with_clients(
+            config,
+            dynamodb,
+            Some(audio),
+            system_clock,
+        ))
+    }
+
+    /// As [`App::from_env`], without the signer of audio URLs (a function of
+    /// its own, so that the functions starting with it do not link the signer).
+    pub async fn from_env_without_audio() -> Result<Self, MissingVariable> {
+        let config = Config::from_env()?;
+        let dynamodb = dynamodb_client(&shared_config(request_timeouts()).await, &config);
+        Ok(Self::with_clients(config, dynamodb, None, system_clock))
     }
 
     pub fn new(config: Config, clients: Clients, clock: Clock) -> Self {
