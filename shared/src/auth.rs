@@ -1,9 +1,9 @@
-//! API keys: their format, the `Authorization` header, their stored records
-//! and the one key store that the functions and the admin tool read and write.
+//! API keys: their format, the `Authorization` header, their plans, their
+//! stored records and the one key store that the functions and the admin tool
+//! read and write.
 //! Keys are stored only as SHA-256 hashes. Nothing here logs key material.
 
 use crate::error::ApiError;
-use crate::quota::Plan;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::get_item::GetItemError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
@@ -74,6 +74,39 @@ pub fn hash_key(key: &str) -> String {
 
 pub fn key_pk(key_hash: &str) -> String {
     format!("KEY#{key_hash}")
+}
+
+/// A key's plan: its monthly limit unless the key has a custom one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    Free,
+    Starter,
+    Pro,
+}
+
+impl Plan {
+    pub const ALL: [Plan; 3] = [Plan::Free, Plan::Starter, Plan::Pro];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Starter => "starter",
+            Plan::Pro => "pro",
+        }
+    }
+
+    /// Requests per calendar month.
+    pub fn monthly_limit(self) -> u64 {
+        match self {
+            Plan::Free => 1_000,
+            Plan::Starter => 50_000,
+            Plan::Pro => 1_000_000,
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Plan> {
+        Plan::ALL.into_iter().find(|p| p.name() == name)
+    }
 }
 
 /// A key's record. `key_id` is its public name, safe to log and show.
@@ -323,6 +356,15 @@ pub enum Read {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plans_have_the_documented_limits() {
+        assert_eq!(Plan::Free.monthly_limit(), 1_000);
+        assert_eq!(Plan::Starter.monthly_limit(), 50_000);
+        assert_eq!(Plan::Pro.monthly_limit(), 1_000_000);
+        assert_eq!(Plan::parse("starter"), Some(Plan::Starter));
+        assert_eq!(Plan::parse("gold"), None);
+    }
 
     const KEY: &str = "dk_abcdefghijklmnopqrstuvwxyz012345";
 

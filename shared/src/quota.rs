@@ -1,4 +1,5 @@
-//! Plans, quota periods and the quota counter (docs/api.md, "Quotas").
+//! Quota periods and the quota counter (docs/api.md, "Quotas"); a key's plan
+//! and limit are its record's (`crate::auth`).
 //! Periods are pure functions of the clock, so that rollover is tested with
 //! any instant. The counter is one atomic conditional UpdateItem per request,
 //! so `used` never exceeds `limit` under any concurrency.
@@ -10,38 +11,6 @@ use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 use time::{Date, Month, OffsetDateTime, Time};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Plan {
-    Free,
-    Starter,
-    Pro,
-}
-
-impl Plan {
-    pub const ALL: [Plan; 3] = [Plan::Free, Plan::Starter, Plan::Pro];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Plan::Free => "free",
-            Plan::Starter => "starter",
-            Plan::Pro => "pro",
-        }
-    }
-
-    /// Requests per calendar month.
-    pub fn monthly_limit(self) -> u64 {
-        match self {
-            Plan::Free => 1_000,
-            Plan::Starter => 50_000,
-            Plan::Pro => 1_000_000,
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Plan> {
-        Plan::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
 
 /// The quota period containing `now`: its label (`2026-11`) and the first
 /// instant of the next period, when the quota resets.
@@ -215,15 +184,6 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use time::macros::datetime;
-
-    #[test]
-    fn plans_have_the_documented_limits() {
-        assert_eq!(Plan::Free.monthly_limit(), 1_000);
-        assert_eq!(Plan::Starter.monthly_limit(), 50_000);
-        assert_eq!(Plan::Pro.monthly_limit(), 1_000_000);
-        assert_eq!(Plan::parse("starter"), Some(Plan::Starter));
-        assert_eq!(Plan::parse("gold"), None);
-    }
 
     #[test]
     fn period_of_a_mid_month_instant() {

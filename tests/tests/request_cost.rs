@@ -6,10 +6,10 @@
 use blackbox::{create_key, lambda_request, recorded, recorded_app, stack_clients};
 use lambda_http::{Body, Request, Response};
 use serde_json::Value;
+use shared::auth::Plan;
 use shared::auth::{hash_key, KeyCacheTtls, KeyRecord, KeyStore};
 use shared::error::ApiError;
 use shared::http::{self, Endpoint};
-use shared::quota::Plan;
 use shared::{routes, App};
 use std::time::Duration;
 

@@ -4,10 +4,10 @@
 
 use rand::distr::Alphanumeric;
 use rand::Rng;
+use shared::auth::Plan;
 use shared::auth::{
     hash_key, is_well_formed_key, KeyRecord, KeyStore, Read, KEY_PREFIX, KEY_SECRET_LEN,
 };
-use shared::quota::Plan;
 
 pub fn new_secret() -> String {
     let secret: String = rand::rng()
