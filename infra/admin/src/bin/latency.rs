@@ -398,17 +398,7 @@ async fn main() {
             Box::new(|| {
                 let q = d1.prefix(1, 1);
                 Box::pin(async move {
-                    service::autocomplete(
-                        a,
-                        &AutocompleteQuery {
-                            q: q.to_string(),
-                            lang: None,
-                            source: None,
-                            limit: 10,
-                        },
-                    )
-                    .await
-                    .unwrap();
+                    service::autocomplete(a, &suggest(&q, None)).await.unwrap();
                 })
             }),
         ),
@@ -417,17 +407,7 @@ async fn main() {
             Box::new(|| {
                 let q = d1.prefix(2, 4);
                 Box::pin(async move {
-                    service::autocomplete(
-                        a,
-                        &AutocompleteQuery {
-                            q: q.to_string(),
-                            lang: None,
-                            source: None,
-                            limit: 10,
-                        },
-                    )
-                    .await
-                    .unwrap();
+                    service::autocomplete(a, &suggest(&q, None)).await.unwrap();
                 })
             }),
         ),
@@ -438,17 +418,9 @@ async fn main() {
                 let o = d1.ordinal();
                 let source = d1.index.dictionary(o).id.clone();
                 Box::pin(async move {
-                    service::autocomplete(
-                        a,
-                        &AutocompleteQuery {
-                            q: q.to_string(),
-                            lang: None,
-                            source: Some(source.clone()),
-                            limit: 10,
-                        },
-                    )
-                    .await
-                    .unwrap();
+                    service::autocomplete(a, &suggest(&q, Some(source.clone())))
+                        .await
+                        .unwrap();
                 })
             }),
         ),
@@ -533,6 +505,16 @@ fn resident_mb() -> f64 {
                 .and_then(|kb| kb.parse::<f64>().ok())
         })
         .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Ten suggestions for `q`, from every dictionary or one.
+fn suggest(q: &str, source: Option<String>) -> AutocompleteQuery {
+    AutocompleteQuery {
+        q: q.to_string(),
+        lang: None,
+        source,
+        limit: 10,
+    }
 }
 
 /// A thesaurus query without filters.
