@@ -1,28 +1,26 @@
-//! Everything the Lambda functions share: models, validation, the envelope,
-//! DynamoDB and S3 access, auth and quota. Functions stay thin: they pick an
-//! endpoint from [`routes`] and hand it to [`http::run`].
+//! Everything the Lambda functions share, in layers (docs/architecture.md):
+//! - [`api`]: the routes, the request pipeline, the handlers, the answers and
+//!   the query string, everything that knows HTTP or GraphQL;
+//! - [`access`]: API keys and their quota;
+//! - [`storage`]: DynamoDB item shapes and reads, audio URL presigning;
+//! - [`runtime`]: what a function builds once per cold start, its
+//!   configuration and logging;
+//! - the domain at the root: the product's rules ([`service`]), the typed
+//!   queries ([`queries`]), the models, folding, errors, and [`search`].
+//!
+//! Functions stay thin: they pick an endpoint from [`api::routes`] and hand it
+//! to [`api::pipeline::run`].
 
-pub mod app;
-pub mod auth;
-pub mod config;
+pub mod access;
+pub mod api;
 pub mod error;
 pub mod fold;
-pub mod graphql;
-pub mod http;
-pub mod items;
-pub mod logging;
 pub mod model;
-pub mod params;
-pub mod presign;
 pub mod queries;
-pub mod quota;
-pub mod response;
-pub mod rest;
-pub mod routes;
+pub mod runtime;
 pub mod search;
 pub mod service;
-pub mod store;
-pub mod web;
+pub mod storage;
 
-pub use app::App;
 pub use error::ApiError;
+pub use runtime::app::App;

@@ -6,11 +6,11 @@
 //! sources go through it in the same order, so the first bad parameter gives
 //! the same 400 message either way.
 
-use crate::error::ApiError;
-use crate::params::{
+use crate::api::params::{
     out_of_range, validate_dictionary_id, validate_text, within_length, LangFilter, QueryParams,
     MAX_OFFSET, MAX_QUERY_CHARS,
 };
+use crate::error::ApiError;
 use crate::search::rank::MatchType;
 
 /// An integer parameter: its name, default and inclusive range.

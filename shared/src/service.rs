@@ -1,20 +1,20 @@
 //! The read operations behind both REST and GraphQL: one implementation of each
 //! rule, with typed inputs that the callers have already validated.
 
-use crate::app::App;
-use crate::auth::KeyRecord;
+use crate::access::auth::KeyRecord;
+use crate::access::quota::Period;
+use crate::api::params::LangFilter;
 use crate::error::ApiError;
 use crate::fold::fold;
 use crate::model::{
     AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchPage, SearchResult,
     StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
 };
-use crate::params::LangFilter;
 use crate::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
-use crate::quota::Period;
+use crate::runtime::app::App;
 use crate::search::rank::{Filters, MatchRule, MatchType};
 use crate::search::snapshot::Index;
-use crate::store::Needs;
+use crate::storage::store::Needs;
 use std::time::Duration;
 
 /// How long a presigned audio URL stays valid when no CDN is configured.
@@ -573,7 +573,7 @@ mod tests {
     }
 
     fn bare_entry() -> Entry {
-        let item = crate::items::entry_to_item(&StoredEntry {
+        let item = crate::storage::items::entry_to_item(&StoredEntry {
             entry: Entry {
                 id: "x".into(),
                 word: "maison".into(),
@@ -586,7 +586,7 @@ mod tests {
             is_lemma: true,
             audio: vec![],
         });
-        crate::items::entry_from_item(&item).unwrap().entry
+        crate::storage::items::entry_from_item(&item).unwrap().entry
     }
 
     #[test]

@@ -230,9 +230,12 @@ pub fn enc(text: &str) -> String {
 
 /// The stack's configuration, and AWS clients for it, for tests that talk to
 /// DynamoDB Local directly through `shared`.
-pub async fn stack_clients() -> (shared::app::Clients, shared::config::Config) {
+pub async fn stack_clients() -> (
+    shared::runtime::app::Clients,
+    shared::runtime::config::Config,
+) {
     let env = stack_env();
-    let config = shared::config::Config::from_lookup(|name| {
+    let config = shared::runtime::config::Config::from_lookup(|name| {
         env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
     })
     .expect("stack.env names every variable");
@@ -240,10 +243,10 @@ pub async fn stack_clients() -> (shared::app::Clients, shared::config::Config) {
     for (name, value) in &env {
         std::env::set_var(name, value);
     }
-    (shared::app::Clients::new(&config).await, config)
+    (shared::runtime::app::Clients::new(&config).await, config)
 }
 
-/// A request for `http::serve` in-process, with `key`: a GET of `path`, or
+/// A request for `pipeline::serve` in-process, with `key`: a GET of `path`, or
 /// a POST of `graphql_query` to it.
 pub fn lambda_request(path: &str, key: &str, graphql_query: Option<&str>) -> lambda_http::Request {
     let builder = lambda_http::http::Request::builder()
@@ -273,7 +276,9 @@ pub async fn listed_dictionary(
         .table_name(table)
         .key(
             "pk",
-            aws_sdk_dynamodb::types::AttributeValue::S(shared::items::DICTIONARIES_PK.into()),
+            aws_sdk_dynamodb::types::AttributeValue::S(
+                shared::storage::items::DICTIONARIES_PK.into(),
+            ),
         )
         .key(
             "sk",
@@ -284,7 +289,7 @@ pub async fn listed_dictionary(
         .await
         .expect("GetItem of a dictionary record")
         .item?;
-    Some(shared::items::dictionary_from_item(&item).expect("a dictionary record"))
+    Some(shared::storage::items::dictionary_from_item(&item).expect("a dictionary record"))
 }
 
 /// One entry as the test oracles see it.
@@ -337,7 +342,7 @@ pub async fn all_entries() -> Vec<OracleEntry> {
 /// The lexicon the stack's index was built with (forms and frequencies of
 /// every language), read as `dictadmin index` reads it, for the oracles.
 pub async fn stored_lexicon() -> shared::search::lexicon::Lexicon {
-    use shared::items;
+    use shared::storage::items;
     let (clients, config) = stack_clients().await;
     // Every item of a partition, page by page (a list is megabytes).
     let partition = |pk: String| {
@@ -449,10 +454,10 @@ pub fn recorded(client: &aws_sdk_dynamodb::Client) -> (aws_sdk_dynamodb::Client,
 pub async fn recorded_app() -> (shared::App, CallRecorder) {
     let (clients, config) = stack_clients().await;
     let (dynamodb, recorder) = recorded(&clients.dynamodb);
-    let clients = shared::app::Clients {
+    let clients = shared::runtime::app::Clients {
         dynamodb,
         ..clients
     };
-    let app = shared::App::new(config, clients, shared::app::system_clock);
+    let app = shared::App::new(config, clients, shared::runtime::app::system_clock);
     (app, recorder)
 }

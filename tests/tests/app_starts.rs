@@ -7,8 +7,9 @@
 
 use blackbox::{create_key, lambda_request, stack_clients};
 use lambda_http::Body;
-use shared::http::{self, Endpoint};
-use shared::{routes, App};
+use shared::api::pipeline::{self, Endpoint};
+use shared::api::routes;
+use shared::App;
 
 /// An entry of the fixture with audio (freedict-eng-fra's `bank`).
 const WITH_AUDIO: &str = "ca0e5aa6bf1c6edd";
@@ -49,7 +50,7 @@ async fn every_endpoint_answers_with_the_app_its_function_starts() {
     ];
     for (endpoint, path, query, status) in cases {
         let app: &'static App = Box::leak(Box::new((endpoint.start)().await.unwrap()));
-        let response = http::serve(app, endpoint, lambda_request(path, &key, query)).await;
+        let response = pipeline::serve(app, endpoint, lambda_request(path, &key, query)).await;
         let text = match response.body() {
             Body::Text(text) => text.clone(),
             _ => String::new(),

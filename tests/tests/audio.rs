@@ -298,7 +298,7 @@ async fn an_entry_stored_with_only_the_single_audio_key_still_plays() {
             key: spx_key.clone(),
         }],
     };
-    let mut item = shared::items::entry_to_item(&stored);
+    let mut item = shared::storage::items::entry_to_item(&stored);
     // As the import wrote it then; and no `wordKey`, so that no index and
     // no word lookup sees this test's item.
     item.remove("audioKeys");
@@ -378,7 +378,7 @@ async fn stored_audio_keys(
         .iter()
         .filter(|item| item["pk"].as_s().unwrap().starts_with("E#"))
         .map(|item| {
-            let keys = shared::items::entry_audio(item)
+            let keys = shared::storage::items::entry_audio(item)
                 .into_iter()
                 .map(|a| a.key)
                 .collect();

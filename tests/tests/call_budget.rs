@@ -6,7 +6,7 @@
 //! index snapshot in memory: no call at all.
 
 use blackbox::{recorded, recorded_app, stack_clients};
-use shared::params::LangFilter;
+use shared::api::params::LangFilter;
 use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use shared::search::rank::MatchType;
 use shared::service;
@@ -164,9 +164,9 @@ async fn sections_larger_than_one_read_load_whole() {
     use aws_sdk_dynamodb::types::{
         AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
     };
-    use shared::items::{snapshot_part_item, snapshot_pointer_item, SnapshotBuild};
     use shared::search::postings::{DictionaryRef, Posting};
     use shared::search::snapshot::{build, rank_order, split_parts};
+    use shared::storage::items::{snapshot_part_item, snapshot_pointer_item, SnapshotBuild};
 
     let client = stack_clients().await.0.dynamodb;
     let (counted_client, log) = recorded(&client);
@@ -256,10 +256,10 @@ async fn sections_larger_than_one_read_load_whole() {
         .await
         .expect("put pointer");
 
-    let store = shared::store::Store::new(counted_client, table.clone());
+    let store = shared::storage::store::Store::new(counted_client, table.clone());
     store.catalog().await.expect("catalog");
     log.take_operations();
-    let needs = shared::store::Needs {
+    let needs = shared::storage::store::Needs {
         records: true,
         grams: false,
     };

@@ -14,12 +14,13 @@ use blackbox::{
 use futures::future::join_all;
 use lambda_http::Body;
 use serde_json::{json, Value};
-use shared::app::Clients;
-use shared::auth::KeyStore;
-use shared::http::{self, Endpoint, REQUEST_DEADLINE};
-use shared::quota::QuotaCounter;
-use shared::store::Store;
-use shared::{routes, App};
+use shared::access::auth::KeyStore;
+use shared::access::quota::QuotaCounter;
+use shared::api::pipeline::{self, Endpoint, REQUEST_DEADLINE};
+use shared::api::routes;
+use shared::runtime::app::Clients;
+use shared::storage::store::Store;
+use shared::App;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -132,7 +133,7 @@ async fn over_http(call: &Call, key: &str) -> Answer {
 async fn in_process(app: &'static App, call: &Call, key: &str) -> Answer {
     let request = lambda_request(&call.path, key, call.graphql);
     let started = Instant::now();
-    let response = http::serve(app, call.endpoint, request).await;
+    let response = pipeline::serve(app, call.endpoint, request).await;
     let json = match response.body() {
         Body::Text(text) => serde_json::from_str(text).unwrap_or(Value::Null),
         _ => Value::Null,
@@ -223,7 +224,7 @@ async fn unreachable_tables_answer_503_on_every_endpoint() {
         quota: QuotaCounter::new(healthy.dynamodb.clone(), config.keys_table.clone()),
         audio: Some(healthy.audio.clone()),
         config: config.clone(),
-        clock: shared::app::system_clock,
+        clock: shared::runtime::app::system_clock,
     };
     let keys_down = App {
         store: Store::new(healthy.dynamodb.clone(), config.entries_table.clone()),
@@ -231,7 +232,7 @@ async fn unreachable_tables_answer_503_on_every_endpoint() {
         quota: QuotaCounter::new(broken.dynamodb.clone(), config.keys_table.clone()),
         audio: Some(healthy.audio.clone()),
         config: config.clone(),
-        clock: shared::app::system_clock,
+        clock: shared::runtime::app::system_clock,
     };
     let entries_down: &'static App = Box::leak(Box::new(entries_down));
     let keys_down: &'static App = Box::leak(Box::new(keys_down));

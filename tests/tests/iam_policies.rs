@@ -13,9 +13,9 @@ use blackbox::{create_key, recorded_app, repo_root, DynamoCall};
 use lambda_http::Body;
 use serde_json::Value;
 use serde_norway::Value as Yaml;
-use shared::app::App;
-use shared::http::{self, Endpoint};
-use shared::routes;
+use shared::api::pipeline::{self, Endpoint};
+use shared::api::routes;
+use shared::runtime::app::App;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
@@ -260,7 +260,10 @@ fn graphql_body() -> Value {
 async fn every_function_is_granted_exactly_the_calls_it_makes() {
     let mut granted = granted_by_template();
     // The functions that serve files hold no AWS client: nothing is granted.
-    for files in [&shared::routes::PLAYGROUND, &shared::routes::OPENAPI] {
+    for files in [
+        &shared::api::routes::PLAYGROUND,
+        &shared::api::routes::OPENAPI,
+    ] {
         assert_eq!(
             granted.remove(files.name),
             Some(BTreeSet::new()),
@@ -290,7 +293,8 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
         let (app, log) = cold_app().await;
         for (method, path) in requests {
             let body = (method == "POST").then(graphql_body);
-            let response = http::serve(app, endpoint, request(method, &path, &secret, body)).await;
+            let response =
+                pipeline::serve(app, endpoint, request(method, &path, &secret, body)).await;
             assert!(
                 response.status().as_u16() < 500,
                 "{method} {path}: {}",

@@ -76,7 +76,7 @@ fn thesaurus(dir: &Path, body: &str) -> String {
 async fn all_items(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-) -> BTreeMap<(String, String), shared::items::Item> {
+) -> BTreeMap<(String, String), shared::storage::items::Item> {
     let mut items = BTreeMap::new();
     let mut start = None;
     loop {
@@ -425,7 +425,7 @@ async fn a_re_import_deletes_the_entries_links_and_audio_that_left_the_source() 
     // (`dictadmin index` above added a snapshot, which is not an import's.)
     let mut pruned = all_items(&client, &table).await;
     pruned.retain(|(pk, sk), _| {
-        !pk.starts_with("S#") && sk.as_str() != shared::items::SNAPSHOT_POINTER_SK
+        !pk.starts_with("S#") && sk.as_str() != shared::storage::items::SNAPSHOT_POINTER_SK
     });
     assert_eq!(pruned, all_items(&client, &clean).await);
     let stdout = assert_ok(&dictadmin(&table, &["import", "mythes", &after], &[]));

@@ -53,9 +53,9 @@ fn every_function_answers_its_sample_event() {
         ("openapi", &[200]),
     ];
     let functions: std::collections::BTreeSet<&str> = expected.iter().map(|(f, _)| *f).collect();
-    let routed: std::collections::BTreeSet<&str> = shared::routes::ROUTES
+    let routed: std::collections::BTreeSet<&str> = shared::api::routes::ROUTES
         .iter()
-        .chain([&&shared::routes::NOT_FOUND.route])
+        .chain([&&shared::api::routes::NOT_FOUND.route])
         .map(|e| e.name)
         .collect();
     assert_eq!(functions, routed, "every function has a sample event here");

@@ -5,7 +5,7 @@
 use blackbox::runtime_api::invoke_once;
 use blackbox::{create_key, function_binary, repo_root, stack_env};
 use serde_json::Value;
-use shared::auth::hash_key;
+use shared::access::auth::hash_key;
 use std::time::Duration;
 
 #[tokio::test]

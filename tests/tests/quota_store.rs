@@ -5,12 +5,13 @@
 
 use blackbox::{create_key, lambda_request, stack_clients};
 use futures::future::join_all;
-use shared::app::Clients;
-use shared::auth::{hash_key, KeyStore};
-use shared::config::Config;
+use shared::access::auth::{hash_key, KeyStore};
+use shared::access::quota::QuotaCounter;
+use shared::api::{pipeline, routes};
 use shared::error::ApiError;
-use shared::quota::QuotaCounter;
-use shared::{http, routes, service, App};
+use shared::runtime::app::Clients;
+use shared::runtime::config::Config;
+use shared::{service, App};
 use std::sync::Arc;
 use time::macros::datetime;
 use time::OffsetDateTime;
@@ -74,7 +75,7 @@ async fn two_hundred_simultaneous_updates_leave_exactly_the_limit() {
     assert_eq!(store.quota.used(&record, now).await.unwrap(), 50);
 }
 
-/// 200 requests at once through `http::serve` (key, counter, the entry read,
+/// 200 requests at once through `pipeline::serve` (key, counter, the entry read,
 /// the envelope), as 200 warm Lambda instances would run them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_hundred_simultaneous_requests_through_the_pipeline() {
@@ -82,7 +83,7 @@ async fn two_hundred_simultaneous_requests_through_the_pipeline() {
     let app: &'static App = Box::leak(Box::new(App::new(
         config,
         clients,
-        shared::app::system_clock,
+        shared::runtime::app::system_clock,
     )));
     let (secret, _) = create_key("free", Some(50));
     let request = || {
@@ -96,7 +97,7 @@ async fn two_hundred_simultaneous_requests_through_the_pipeline() {
         let request = request();
         tokio::spawn(async move {
             let endpoint = &routes::ENTRY_BY_WORD;
-            http::serve(app, endpoint, request).await
+            pipeline::serve(app, endpoint, request).await
         })
     });
     let responses: Vec<_> = join_all(tasks)

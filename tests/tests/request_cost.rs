@@ -1,4 +1,4 @@
-//! What a request costs, through the whole pipeline in-process (`http::serve`
+//! What a request costs, through the whole pipeline in-process (`pipeline::serve`
 //! with the real handlers) on the local stack's DynamoDB, with every DynamoDB
 //! call recorded: a refused request does no endpoint work, GraphQL counts one
 //! unit per root field, and an unknown key is remembered for a short while.
@@ -6,11 +6,12 @@
 use blackbox::{create_key, lambda_request, recorded, recorded_app, stack_clients};
 use lambda_http::{Body, Request, Response};
 use serde_json::Value;
-use shared::auth::Plan;
-use shared::auth::{hash_key, KeyCacheTtls, KeyRecord, KeyStore};
+use shared::access::auth::Plan;
+use shared::access::auth::{hash_key, KeyCacheTtls, KeyRecord, KeyStore};
+use shared::api::pipeline::{self, Endpoint};
+use shared::api::routes;
 use shared::error::ApiError;
-use shared::http::{self, Endpoint};
-use shared::{routes, App};
+use shared::App;
 use std::time::Duration;
 
 fn get(path: &str, key: &str) -> Request {
@@ -22,7 +23,7 @@ fn graphql(query: &str, key: &str) -> Request {
 }
 
 async fn serve(app: &'static App, endpoint: &'static Endpoint, request: Request) -> Response<Body> {
-    http::serve(app, endpoint, request).await
+    pipeline::serve(app, endpoint, request).await
 }
 
 fn header(response: &Response<Body>, name: &str) -> u64 {

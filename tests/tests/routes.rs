@@ -1,4 +1,4 @@
-//! One list of routes, `shared::routes::ROUTES`, and every place that must
+//! One list of routes, `shared::api::routes::ROUTES`, and every place that must
 //! agree with it: the router of `cargo lambda watch` (Cargo.toml), the HttpApi
 //! events of template.yaml, docs/openapi.json, the crates of functions/, the
 //! sample events of events/ and the README's table of endpoints.
@@ -9,7 +9,7 @@ use blackbox::repo_root;
 use lambda_http::http::Method;
 use serde_json::Value;
 use serde_norway::Value as Yaml;
-use shared::routes::{NOT_FOUND, ROUTES};
+use shared::api::routes::{NOT_FOUND, ROUTES};
 use std::collections::BTreeSet;
 
 /// (path template, function) of every route.
@@ -177,7 +177,7 @@ fn every_sample_event_names_a_route_of_its_function() {
             assert!(
                 ROUTES
                     .iter()
-                    .all(|r| shared::http::match_path(r.path, raw_path).is_err()),
+                    .all(|r| shared::api::pipeline::match_path(r.path, raw_path).is_err()),
                 "{function}.json: {raw_path} is the path of a route"
             );
         } else {
@@ -186,7 +186,7 @@ fn every_sample_event_names_a_route_of_its_function() {
                 .find(|r| r.name == function && event["routeKey"] == format!("ANY {}", r.path))
                 .unwrap_or_else(|| panic!("{function}.json names no route of {function}"));
             assert!(
-                shared::http::match_path(route.path, raw_path).is_ok(),
+                shared::api::pipeline::match_path(route.path, raw_path).is_ok(),
                 "{function}.json: {raw_path} is not on {}",
                 route.path
             );

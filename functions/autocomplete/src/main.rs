@@ -1,8 +1,8 @@
-//! `/api/v1/api/autocomplete`: a thin Lambda over `shared::routes::AUTOCOMPLETE`.
+//! `/api/v1/api/autocomplete`: a thin Lambda over `shared::api::routes::AUTOCOMPLETE`.
 
-use shared::routes::AUTOCOMPLETE;
+use shared::api::routes::AUTOCOMPLETE;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&AUTOCOMPLETE).await
+    shared::api::pipeline::run(&AUTOCOMPLETE).await
 }

@@ -1,8 +1,8 @@
-//! `/api/v1/api/dictionaries`: a thin Lambda over `shared::routes::DICTIONARIES`.
+//! `/api/v1/api/dictionaries`: a thin Lambda over `shared::api::routes::DICTIONARIES`.
 
-use shared::routes::DICTIONARIES;
+use shared::api::routes::DICTIONARIES;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&DICTIONARIES).await
+    shared::api::pipeline::run(&DICTIONARIES).await
 }

@@ -1,8 +1,8 @@
-//! `/api/v1/api/entry/{source}/word/{word}`: a thin Lambda over `shared::routes::ENTRY_BY_WORD`.
+//! `/api/v1/api/entry/{source}/word/{word}`: a thin Lambda over `shared::api::routes::ENTRY_BY_WORD`.
 
-use shared::routes::ENTRY_BY_WORD;
+use shared::api::routes::ENTRY_BY_WORD;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&ENTRY_BY_WORD).await
+    shared::api::pipeline::run(&ENTRY_BY_WORD).await
 }

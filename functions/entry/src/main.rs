@@ -1,8 +1,8 @@
-//! `/api/v1/entry/{source}/{id}`: a thin Lambda over `shared::routes::ENTRY`.
+//! `/api/v1/entry/{source}/{id}`: a thin Lambda over `shared::api::routes::ENTRY`.
 
-use shared::routes::ENTRY;
+use shared::api::routes::ENTRY;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&ENTRY).await
+    shared::api::pipeline::run(&ENTRY).await
 }

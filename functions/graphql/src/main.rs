@@ -1,8 +1,8 @@
-//! `POST /api/v1/api/graphql`: a thin Lambda over `shared::routes::GRAPHQL`.
+//! `POST /api/v1/api/graphql`: a thin Lambda over `shared::api::routes::GRAPHQL`.
 
-use shared::routes::GRAPHQL;
+use shared::api::routes::GRAPHQL;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&GRAPHQL).await
+    shared::api::pipeline::run(&GRAPHQL).await
 }

@@ -1,7 +1,7 @@
 //! `/api/v1/openapi.json`: the OpenAPI document of the REST surface
 //! (docs/openapi.json, compiled in), served without a key.
 
-use shared::web::{run_files, StaticFile};
+use shared::api::web::{run_files, StaticFile};
 
 static FILES: &[StaticFile] = &[StaticFile {
     path: "/api/v1/openapi.json",

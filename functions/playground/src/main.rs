@@ -1,7 +1,7 @@
 //! `/` and `/assets/{file}`: the playground page, its assets and those of the
 //! GraphQL explorer, compiled in and served without a key.
 
-use shared::web::{content_type, run_files, StaticFile};
+use shared::api::web::{content_type, run_files, StaticFile};
 
 /// A file of `assets/` (or of `assets/vendor/`), served at `/assets/<name>`:
 /// one path segment, as the `/assets/{file}` route matches.
@@ -43,8 +43,8 @@ async fn main() -> Result<(), lambda_http::Error> {
 #[cfg(test)]
 mod tests {
     use super::FILES;
-    use shared::http::match_path;
-    use shared::routes::{ASSETS, PLAYGROUND};
+    use shared::api::pipeline::match_path;
+    use shared::api::routes::{ASSETS, PLAYGROUND};
 
     #[test]
     fn every_file_is_on_a_route_of_this_function() {
@@ -65,8 +65,8 @@ mod tests {
                 let web_file = [".js", ".css", ".svg", ".html"]
                     .iter()
                     .any(|ext| name.ends_with(ext));
-                // index.html is `/`; explorer.html is the GraphQL function's page.
-                if !web_file || name == "index.html" || name == "explorer.html" {
+                // index.html is `/`.
+                if !web_file || name == "index.html" {
                     continue;
                 }
                 let path = format!("/assets/{name}");

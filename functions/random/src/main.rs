@@ -1,8 +1,8 @@
-//! `/api/v1/random`: a thin Lambda over `shared::routes::RANDOM`.
+//! `/api/v1/random`: a thin Lambda over `shared::api::routes::RANDOM`.
 
-use shared::routes::RANDOM;
+use shared::api::routes::RANDOM;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&RANDOM).await
+    shared::api::pipeline::run(&RANDOM).await
 }

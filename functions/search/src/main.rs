@@ -1,8 +1,8 @@
-//! `/api/v1/api/search`: a thin Lambda over `shared::routes::SEARCH`.
+//! `/api/v1/api/search`: a thin Lambda over `shared::api::routes::SEARCH`.
 
-use shared::routes::SEARCH;
+use shared::api::routes::SEARCH;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&SEARCH).await
+    shared::api::pipeline::run(&SEARCH).await
 }

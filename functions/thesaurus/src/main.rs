@@ -1,8 +1,8 @@
-//! `/api/v1/api/thesaurus/{word}`: a thin Lambda over `shared::routes::THESAURUS`.
+//! `/api/v1/api/thesaurus/{word}`: a thin Lambda over `shared::api::routes::THESAURUS`.
 
-use shared::routes::THESAURUS;
+use shared::api::routes::THESAURUS;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&THESAURUS).await
+    shared::api::pipeline::run(&THESAURUS).await
 }

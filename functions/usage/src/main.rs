@@ -1,8 +1,8 @@
-//! `/api/v1/api/me/usage`: a thin Lambda over `shared::routes::USAGE`.
+//! `/api/v1/api/me/usage`: a thin Lambda over `shared::api::routes::USAGE`.
 
-use shared::routes::USAGE;
+use shared::api::routes::USAGE;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::run(&USAGE).await
+    shared::api::pipeline::run(&USAGE).await
 }

@@ -7,12 +7,12 @@
 use crate::writer::{delete_all, progress, write_all};
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
-use shared::items::{self, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK};
 use shared::model::StoredEntry;
 use shared::search::lexicon::{self, Lexicon};
 use shared::search::postings::{decode_chunk, encode_chunks, Posting};
 use shared::search::snapshot::{self, split_parts};
-use shared::store::Store;
+use shared::storage::items::{self, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK};
+use shared::storage::store::Store;
 use std::collections::BTreeMap;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 

@@ -1,11 +1,11 @@
 //! API key management: create (the secret is printed once and stored only as a
 //! SHA-256 hash), list, disable, enable, change plan or custom limit. Records
-//! are read and written through the functions' own `shared::auth::KeyStore`.
+//! are read and written through the functions' own `shared::access::auth::KeyStore`.
 
 use rand::distr::Alphanumeric;
 use rand::Rng;
-use shared::auth::Plan;
-use shared::auth::{
+use shared::access::auth::Plan;
+use shared::access::auth::{
     hash_key, is_well_formed_key, KeyRecord, KeyStore, Read, KEY_PREFIX, KEY_SECRET_LEN,
 };
 

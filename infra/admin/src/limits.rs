@@ -5,12 +5,12 @@
 //! the lexicon.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use shared::items::Item;
+use shared::storage::items::Item;
 
 /// DynamoDB's item size limit: 400 KB, names and values together.
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
 /// Partition keys, of the table and of a global secondary index.
-pub use shared::items::MAX_PARTITION_KEY_BYTES;
+pub use shared::storage::items::MAX_PARTITION_KEY_BYTES;
 pub const MAX_SORT_KEY_BYTES: usize = 1024;
 
 /// The key attributes of the entries table and of its `ByWord` index, with

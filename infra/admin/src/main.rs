@@ -16,8 +16,8 @@ mod tables;
 mod writer;
 
 use clap::{Parser, Subcommand};
-use shared::app::Clients;
-use shared::config::Config;
+use shared::runtime::app::Clients;
+use shared::runtime::config::Config;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! line never scans).
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use shared::items::Item;
+use shared::storage::items::Item;
 
 #[derive(Debug, thiserror::Error)]
 #[error("reading {pk} from {table}: {message}")]

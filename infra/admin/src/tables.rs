@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
 };
 use serde_norway::Value;
-use shared::config::Config;
+use shared::runtime::config::Config;
 
 /// A table as `template.yaml` defines it.
 #[derive(Debug, Clone, PartialEq)]
@@ -243,7 +243,7 @@ mod tests {
         let by_word = entries
             .indexes
             .iter()
-            .find(|i| i.name == shared::items::BY_WORD_INDEX)
+            .find(|i| i.name == shared::storage::items::BY_WORD_INDEX)
             .expect("ByWord index");
         assert_eq!(by_word.key_schema, vec![("wordKey".into(), "HASH".into())]);
         assert_eq!(by_word.projection, "ALL");
@@ -253,7 +253,7 @@ mod tests {
         assert!(keys
             .indexes
             .iter()
-            .any(|i| i.name == shared::auth::BY_KEY_ID_INDEX));
+            .any(|i| i.name == shared::access::auth::BY_KEY_ID_INDEX));
     }
 
     #[test]

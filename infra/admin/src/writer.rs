@@ -4,7 +4,7 @@
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use indicatif::{ProgressBar, ProgressStyle};
-use shared::items::Item;
+use shared::storage::items::Item;
 use std::time::Duration;
 
 const BATCH: usize = 25;

@@ -3,7 +3,7 @@
 //! a request sets. `query.rs` applies them to the index snapshot.
 
 use super::postings::DictionaryRef;
-use crate::params::LangFilter;
+use crate::api::params::LangFilter;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchType {

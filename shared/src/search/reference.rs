@@ -8,7 +8,7 @@ use super::postings::{DictionaryRef, Posting};
 use super::query::{EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::rank::{Filters, MatchRule, MatchType};
 use super::snapshot::{build, rank_order, split_parts, Grams, Index, Records, Section};
-use crate::params::LangFilter;
+use crate::api::params::LangFilter;
 use proptest::prelude::*;
 
 /// The tier of a headword by the rules, or `None` if it does not match:

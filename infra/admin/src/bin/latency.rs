@@ -18,12 +18,12 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use shared::app::App;
-use shared::params::LangFilter;
+use shared::api::params::LangFilter;
 use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
+use shared::runtime::app::App;
 use shared::search::rank::MatchType;
 use shared::service;
-use shared::store::Needs;
+use shared::storage::store::Needs;
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
@@ -113,7 +113,9 @@ async fn main() {
     let rounds: usize = arg.and_then(|a| a.parse().ok()).unwrap_or(300);
     let app = App::from_env().await.expect("stack.env in the environment");
     // A client of its own, configured like the functions' one.
-    let dynamodb = shared::app::Clients::new(&app.config).await.dynamodb;
+    let dynamodb = shared::runtime::app::Clients::new(&app.config)
+        .await
+        .dynamodb;
     let table = app.config.entries_table.clone();
     let keys_table = app.config.keys_table.clone();
     let loaded = Instant::now();
@@ -477,8 +479,8 @@ async fn cold() {
         .expect("search works");
     let search_ms = started.elapsed().as_secs_f64() * 1000.0;
     let started = Instant::now();
-    let config = shared::config::Config::from_env().expect("stack.env");
-    let client = shared::app::Clients::new(&config).await.dynamodb;
+    let config = shared::runtime::config::Config::from_env().expect("stack.env");
+    let client = shared::runtime::app::Clients::new(&config).await.dynamodb;
     client
         .get_item()
         .table_name(&config.entries_table)

@@ -21,12 +21,12 @@
 //! the rest, check it on those.
 
 use sha2::{Digest, Sha256};
-use shared::app::App;
+use shared::api::params::LangFilter;
 use shared::fold::fold;
-use shared::params::LangFilter;
+use shared::runtime::app::App;
 use shared::search::rank::{Filters, MatchRule, MatchType};
 use shared::search::snapshot::Index;
-use shared::store::Needs;
+use shared::storage::store::Needs;
 use std::collections::{BTreeMap, HashSet};
 
 /// Distinct headwords that count for the "top five" share.

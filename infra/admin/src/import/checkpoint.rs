@@ -12,7 +12,7 @@
 use super::error::ImportError;
 use aws_sdk_dynamodb::types::AttributeValue;
 use sha2::{Digest, Sha256};
-use shared::items::Item;
+use shared::storage::items::Item;
 use std::path::{Path, PathBuf};
 
 /// Items written between two checkpoints.
@@ -201,7 +201,7 @@ mod tests {
         let items: Vec<Item> = imported
             .entries
             .iter()
-            .map(shared::items::entry_to_item)
+            .map(shared::storage::items::entry_to_item)
             .collect();
         let dir = std::env::temp_dir().join(format!("checkpoint-text-{}", std::process::id()));
         let checkpoint = Checkpoint::new(&dir, "d", fingerprint("table@1", &items));
@@ -209,7 +209,10 @@ mod tests {
 
         let mut edited = imported.entries.clone();
         edited[7].entry.plain_text.push_str(" (edited)");
-        let edited_items: Vec<Item> = edited.iter().map(shared::items::entry_to_item).collect();
+        let edited_items: Vec<Item> = edited
+            .iter()
+            .map(shared::storage::items::entry_to_item)
+            .collect();
         let keys = |items: &[Item]| -> Vec<(String, String)> {
             items
                 .iter()

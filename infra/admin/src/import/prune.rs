@@ -28,9 +28,9 @@ use super::error::ImportError;
 use crate::query::{self, key_item, key_of};
 use crate::writer::{delete_all, progress};
 use futures::stream::{self, StreamExt, TryStreamExt};
-use shared::items::{self, Item};
 use shared::model::ThesaurusItem;
 use shared::search::postings::{decode_chunk, DictionaryRef, Posting};
+use shared::storage::items::{self, Item};
 use std::collections::{BTreeSet, HashSet};
 
 /// Thesaurus partitions read at once.

@@ -7,7 +7,7 @@
 use super::dictionary::{ImportedDictionary, Origin};
 use super::error::ImportError;
 use crate::limits::{check_item, ItemProblem};
-use shared::items::{self, Item};
+use shared::storage::items::{self, Item};
 use std::collections::{HashMap, HashSet};
 
 /// What was left out of an import, and why.

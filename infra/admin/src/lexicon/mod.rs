@@ -17,8 +17,8 @@ use crate::limits::{self, ItemProblem};
 use crate::query::{self, key_item, key_of, QueryError};
 use crate::writer::{self, WriteError};
 use shared::fold::fold;
-use shared::items::{self, Item};
 use shared::search::lexicon::{encode_chunks, LexiconKind, LexiconList, Pair};
+use shared::storage::items::{self, Item};
 use std::collections::HashSet;
 use std::path::PathBuf;
 

@@ -4,10 +4,10 @@
 //! catalog and the snapshot are held by a warm instance, and nothing scans.
 
 use crate::error::ApiError;
-use crate::items::{self, Item, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
 use crate::search::snapshot::{self, Grams, Index, Records, Section};
+use crate::storage::items::{self, Item, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use futures::future::try_join_all;
 use std::collections::HashMap;

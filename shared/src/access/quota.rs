@@ -1,10 +1,10 @@
 //! Quota periods and the quota counter (docs/api.md, "Quotas"); a key's plan
-//! and limit are its record's (`crate::auth`).
+//! and limit are its record's (`crate::access::auth`).
 //! Periods are pure functions of the clock, so that rollover is tested with
 //! any instant. The counter is one atomic conditional UpdateItem per request,
 //! so `used` never exceeds `limit` under any concurrency.
 
-use crate::auth::{key_pk, KeyRecord};
+use crate::access::auth::{key_pk, KeyRecord};
 use crate::error::ApiError;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::error::SdkError;

@@ -5,8 +5,8 @@
 //!
 //! These functions hold no AWS client: [`run_files`] answers from memory.
 
+use crate::api::response::{base_response, error_response, preflight, ErrorStyle};
 use crate::error::ApiError;
-use crate::response::{base_response, error_response, preflight, ErrorStyle};
 use lambda_http::http::Method;
 use lambda_http::{Body, Request, Response};
 
@@ -52,7 +52,7 @@ pub async fn run_files(
     name: &'static str,
     files: &'static [StaticFile],
 ) -> Result<(), lambda_http::Error> {
-    crate::logging::init();
+    crate::runtime::logging::init();
     lambda_http::run(lambda_http::service_fn(
         move |request: Request| async move {
             let response = serve_files(files, &request);

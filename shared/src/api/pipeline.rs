@@ -3,15 +3,15 @@
 //! the JSON envelope, `meta.took_ms`, the RateLimit headers and one structured
 //! log line per request.
 
-use crate::app::{App, AppStart};
-use crate::auth::{self, KeyRecord};
-use crate::error::ApiError;
-use crate::params::{decode_component, QueryParams};
-use crate::quota::{Period, QuotaState};
-use crate::response::{
+use crate::access::auth::{self, KeyRecord};
+use crate::access::quota::{Period, QuotaState};
+use crate::api::params::{decode_component, QueryParams};
+use crate::api::response::{
     add_rate_limit_headers, error_response, preflight, reply_response, ErrorStyle, Reply,
 };
-use crate::web;
+use crate::api::web;
+use crate::error::ApiError;
+use crate::runtime::app::{App, AppStart};
 use futures::future::BoxFuture;
 use lambda_http::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use lambda_http::{Body, Request, RequestExt, Response};
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Where a function answers: the path as in the interface, with `{param}`
 /// segments, and its method. Every route of the service is listed in
-/// [`crate::routes::ROUTES`].
+/// [`crate::api::routes::ROUTES`].
 #[derive(Debug)]
 pub struct Route {
     /// The function that serves it (its crate in `functions/`).
@@ -125,7 +125,7 @@ pub type Handler =
 /// Starts a function: logging, clients (once per cold start), then the Lambda
 /// runtime loop serving `endpoint`.
 pub async fn run(endpoint: &'static Endpoint) -> Result<(), lambda_http::Error> {
-    crate::logging::init();
+    crate::runtime::logging::init();
     // Built once per cold start and kept for the life of the process.
     let app: &'static App = Box::leak(Box::new((endpoint.start)().await?));
     lambda_http::run(lambda_http::service_fn(
@@ -278,7 +278,7 @@ pub fn match_path(
     let mut params = Vec::new();
     for (pattern, segment) in wanted.into_iter().zip(given) {
         if let Some(name) = pattern.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
-            if segment.len() > crate::params::MAX_PARAM_BYTES {
+            if segment.len() > crate::api::params::MAX_PARAM_BYTES {
                 return Err(ApiError::bad_request(format!("{name} is too long")));
             }
             let value = decode_component(segment, false).map_err(|_| {

@@ -3,11 +3,11 @@
 //! docs/openapi.json are held against (tests/tests/routes.rs). Each function's
 //! `main.rs` names its endpoint here once.
 
-use crate::app::{TABLES, TABLES_AND_AUDIO};
+use crate::api::pipeline::{Cost, Endpoint, Handler, Route};
+use crate::api::response::ErrorStyle;
+use crate::api::{graphql, rest};
 use crate::error::ApiError;
-use crate::http::{Cost, Endpoint, Handler, Route};
-use crate::response::ErrorStyle;
-use crate::{graphql, rest};
+use crate::runtime::app::{TABLES, TABLES_AND_AUDIO};
 use lambda_http::http::Method;
 
 /// A `GET` route behind a key.
@@ -21,7 +21,7 @@ const fn get(name: &'static str, path: &'static str) -> Route {
     }
 }
 
-/// A keyless `GET` route: the pages, served by [`crate::web::run_files`],
+/// A keyless `GET` route: the pages, served by [`crate::api::web::run_files`],
 /// and the unknown-path fallback.
 const fn keyless(name: &'static str, path: &'static str) -> Route {
     Route {
@@ -100,10 +100,7 @@ pub static GRAPHQL: Endpoint = Endpoint {
         path: "/api/v1/api/graphql",
         method: Method::POST,
         requires_key: true,
-        // GraphiQL, vendored and served from `/assets/`.
-        browser_page: Some(include_bytes!(
-            "../../functions/playground/assets/explorer.html"
-        )),
+        browser_page: Some(graphql::EXPLORER_PAGE),
     },
     cost: Cost::Computed(graphql::units),
     error_style: ErrorStyle::Graphql,

@@ -1,12 +1,12 @@
 //! The REST handlers: each reads its parameters, calls the service layer and
-//! shapes the reply. [`crate::routes`] gives each its route.
+//! shapes the reply. [`crate::api::routes`] gives each its route.
 
-use crate::app::App;
+use crate::api::params::{validate_dictionary_id, validate_entry_id};
+use crate::api::pipeline::ApiRequest;
+use crate::api::response::Reply;
 use crate::error::ApiError;
-use crate::http::ApiRequest;
-use crate::params::{validate_dictionary_id, validate_entry_id};
 use crate::queries::{path_word, AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
-use crate::response::Reply;
+use crate::runtime::app::App;
 use crate::service;
 
 pub(crate) async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {

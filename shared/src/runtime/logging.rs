@@ -48,7 +48,7 @@ mod tests {
     #[test]
     fn only_our_own_crates_trace() {
         assert!(is_own("shared"));
-        assert!(is_own("shared::http"));
+        assert!(is_own("shared::api::pipeline"));
         assert!(is_own("dictadmin::import"));
         assert!(!is_own("lambda_runtime::layers::api_response"));
         assert!(!is_own("aws_smithy_runtime::client::orchestrator"));

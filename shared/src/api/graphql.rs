@@ -4,17 +4,17 @@
 //! service functions. Auth, quota and the 64 KiB body limit happen before, in the
 //! shared pipeline, exactly as for REST.
 
-use crate::app::App;
-use crate::auth::KeyRecord;
+use crate::access::auth::KeyRecord;
+use crate::api::params::{validate_dictionary_id, validate_entry_id};
+use crate::api::pipeline::ApiRequest;
+use crate::api::response::{graphql_code, Reply};
 use crate::error::ApiError;
-use crate::http::ApiRequest;
 use crate::model::{Dictionary, Entry, RandomItem, SearchPage, ThesaurusItem, UsageRecord};
-use crate::params::{validate_dictionary_id, validate_entry_id};
 use crate::queries::{
     path_word, AutocompleteArguments, AutocompleteQuery, RandomArguments, RandomQuery,
     SearchArguments, SearchQuery, ThesaurusArguments, ThesaurusQuery,
 };
-use crate::response::{graphql_code, Reply};
+use crate::runtime::app::App;
 use crate::service;
 use async_graphql::parser::types::{
     DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
@@ -27,6 +27,10 @@ use serde_json::{json, Value};
 use std::sync::OnceLock;
 
 pub type DictionarySchema = Schema<Query, EmptyMutation, EmptySubscription>;
+
+/// The GraphQL explorer (GraphiQL, vendored and served by the playground from
+/// `/assets/`), which a browser gets on a `GET` of this endpoint's path.
+pub const EXPLORER_PAGE: &[u8] = include_bytes!("explorer.html");
 
 /// Nesting deeper than any real query needs (`search { results { id } }` is 3).
 pub const MAX_DEPTH: usize = 6;

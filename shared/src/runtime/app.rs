@@ -1,11 +1,11 @@
 //! What a function builds once per cold start and borrows into every request:
 //! configuration, AWS clients, caches.
 
-use crate::auth::KeyStore;
-use crate::config::{Config, MissingVariable};
-use crate::presign::AudioSigner;
-use crate::quota::QuotaCounter;
-use crate::store::Store;
+use crate::access::auth::KeyStore;
+use crate::access::quota::QuotaCounter;
+use crate::runtime::config::{Config, MissingVariable};
+use crate::storage::presign::AudioSigner;
+use crate::storage::store::Store;
 use aws_config::BehaviorVersion;
 use aws_smithy_http_client::tls;
 use futures::future::BoxFuture;

@@ -1,10 +1,10 @@
 //! How answers are shaped: the success envelope, the failure envelope (or
 //! GraphQL's error document), CORS and the RateLimit headers. Every function
-//! answers through these, the API pipeline ([`crate::http`]) and the file
-//! servers ([`crate::web`]) alike.
+//! answers through these, the API pipeline ([`crate::api::pipeline`]) and the file
+//! servers ([`crate::api::web`]) alike.
 
+use crate::access::quota::QuotaState;
 use crate::error::ApiError;
-use crate::quota::QuotaState;
 use lambda_http::http::{HeaderMap, HeaderValue, StatusCode};
 use lambda_http::{Body, Response};
 use serde_json::{json, Map, Value};

@@ -1,0 +1,12 @@
+//! Everything that knows HTTP or GraphQL: the list of routes ([`routes`]), the
+//! request pipeline ([`pipeline`]), the REST and GraphQL handlers ([`rest`],
+//! [`graphql`]), the answers ([`response`]), the query string ([`params`]) and
+//! the keyless pages ([`web`]).
+
+pub mod graphql;
+pub mod params;
+pub mod pipeline;
+pub mod response;
+pub mod rest;
+pub mod routes;
+pub mod web;
