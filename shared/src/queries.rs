@@ -1,17 +1,127 @@
-//! What each read asks for, typed and validated once: from a query string
-//! (REST) or from GraphQL's typed arguments, by the same rules (docs/api.md,
+//! What each read asks for, typed and validated once (docs/api.md,
 //! "Parameters"). The service layer takes these and nothing looser.
 //!
-//! Each rule (a name, a default, a range) is written once, below, and both
-//! sources go through it in the same order, so the first bad parameter gives
-//! the same 400 message either way.
+//! A query reads its parameters by name through a [`ParamSource`]: a query
+//! string (REST, `api/params.rs`) or a GraphQL field's arguments
+//! (`api/graphql.rs`). Each parameter (a name, a default, a range) is written
+//! once, below, and both sources go through it in the same order, so the
+//! first bad parameter gives the same 400 message either way.
 
-use crate::api::params::{
-    out_of_range, validate_dictionary_id, validate_text, within_length, LangFilter, QueryParams,
-    MAX_OFFSET, MAX_QUERY_CHARS,
-};
 use crate::error::ApiError;
-use crate::search::rank::MatchType;
+use crate::search::filters::LangFilter;
+use crate::search::matching::MatchType;
+
+/// The longest value we look at for any parameter. Longer input is rejected
+/// before any work is done on it.
+pub const MAX_PARAM_BYTES: usize = 2048;
+/// `q` is 1 to 100 characters after trimming.
+pub const MAX_QUERY_CHARS: usize = 100;
+pub const MAX_OFFSET: u32 = 10_000;
+
+/// Where a read's parameters come from. A source gives a value only when the
+/// caller gave one; the rules below decide defaults and ranges.
+pub trait ParamSource {
+    /// The text of `name`, if given, refused unread when longer than any
+    /// value we look at ([`MAX_PARAM_BYTES`]).
+    fn text(&self, name: &str) -> Result<Option<&str>, ApiError>;
+
+    /// `name` as an integer in `min..=max`, if given; outside it, or not an
+    /// integer, is [`out_of_range`].
+    fn integer(&self, name: &str, min: u32, max: u32) -> Result<Option<u32>, ApiError>;
+
+    /// `name` as `true` or `false`, if given.
+    fn flag(&self, name: &str) -> Result<Option<bool>, ApiError>;
+
+    /// A required text (`q`): trimmed, 1 to 100 characters, no control
+    /// characters.
+    fn required_text(&self, name: &str) -> Result<String, ApiError> {
+        let value = self
+            .text(name)?
+            .ok_or_else(|| ApiError::bad_request(format!("{name} is required")))?;
+        validate_text(name, value, MAX_QUERY_CHARS)
+    }
+}
+
+/// `value`, unless it is longer than any value we look at.
+pub fn within_length<'v>(name: &str, value: &'v str) -> Result<&'v str, ApiError> {
+    if value.len() > MAX_PARAM_BYTES {
+        Err(ApiError::bad_request(format!("{name} is too long")))
+    } else {
+        Ok(value)
+    }
+}
+
+/// The answer to an integer outside `min..=max`, or not an integer at all.
+pub fn out_of_range(name: &str, min: u32, max: u32) -> ApiError {
+    ApiError::bad_request(format!("{name} must be an integer from {min} to {max}"))
+}
+
+/// Trims `value` and checks its length in characters and that it holds no
+/// control characters (which no headword contains).
+pub fn validate_text(name: &str, value: &str, max_chars: usize) -> Result<String, ApiError> {
+    let trimmed = value.trim();
+    let chars = trimmed.chars().count();
+    if chars == 0 {
+        return Err(ApiError::bad_request(format!("{name} must not be empty")));
+    }
+    if chars > max_chars {
+        return Err(ApiError::bad_request(format!(
+            "{name} must be 1 to {max_chars} characters"
+        )));
+    }
+    if trimmed.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(format!(
+            "{name} must not contain control characters"
+        )));
+    }
+    Ok(trimmed.to_string())
+}
+
+/// Dictionary ids are short, lower-case ASCII slugs (`freedict-eng-fra`).
+/// Anything else cannot name a dictionary: 404 as for any unknown id, with the
+/// echoed value shortened so that hostile input is not reflected at length.
+pub fn validate_dictionary_id(name: &str, value: &str) -> Result<String, ApiError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(ApiError::bad_request(format!("{name} must not be empty")));
+    }
+    let well_formed = value.len() <= 64
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if well_formed {
+        Ok(value.to_string())
+    } else {
+        Err(ApiError::UnknownDictionary(shorten(value, 64)))
+    }
+}
+
+/// Entry ids are opaque, URL-safe and short (16 lower-case hex digits today;
+/// the check allows for other URL-safe schemes later).
+pub fn validate_entry_id(name: &str, value: &str) -> Result<String, ApiError> {
+    let well_formed = !value.is_empty()
+        && value.len() <= 128
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if well_formed {
+        Ok(value.to_string())
+    } else {
+        Err(ApiError::bad_request(format!(
+            "{name} must be an entry id (letters, digits, '-' or '_', at most 128)"
+        )))
+    }
+}
+
+fn shorten(value: &str, max_chars: usize) -> String {
+    if value.chars().count() <= max_chars {
+        value.to_string()
+    } else {
+        let mut short: String = value.chars().take(max_chars).collect();
+        short.push('…');
+        short
+    }
+}
 
 /// An integer parameter: its name, default and inclusive range.
 struct Number {
@@ -22,16 +132,10 @@ struct Number {
 }
 
 impl Number {
-    fn of_text(&self, q: &QueryParams) -> Result<u32, ApiError> {
-        q.int_in_range(self.name, self.default, self.min, self.max)
-    }
-
-    fn of_argument(&self, value: Option<i64>) -> Result<u32, ApiError> {
-        match value {
-            None => Ok(self.default),
-            Some(v) if (i64::from(self.min)..=i64::from(self.max)).contains(&v) => Ok(v as u32),
-            Some(_) => Err(out_of_range(self.name, self.min, self.max)),
-        }
+    fn read(&self, source: &impl ParamSource) -> Result<u32, ApiError> {
+        Ok(source
+            .integer(self.name, self.min, self.max)?
+            .unwrap_or(self.default))
     }
 }
 
@@ -42,12 +146,8 @@ struct Flag {
 }
 
 impl Flag {
-    fn of_text(&self, q: &QueryParams) -> Result<bool, ApiError> {
-        q.boolean(self.name, self.default)
-    }
-
-    fn of_argument(&self, value: Option<bool>) -> bool {
-        value.unwrap_or(self.default)
+    fn read(&self, source: &impl ParamSource) -> Result<bool, ApiError> {
+        Ok(source.flag(self.name)?.unwrap_or(self.default))
     }
 }
 
@@ -86,44 +186,32 @@ const FUZZY: Flag = Flag {
 /// The longest part-of-speech filter.
 const MAX_POS_CHARS: usize = 32;
 
-/// `q`: required, trimmed, 1 to 100 characters.
-fn required_text(name: &str, value: &str) -> Result<String, ApiError> {
-    validate_text(name, within_length(name, value)?, MAX_QUERY_CHARS)
-}
-
 /// A word of a path (`/thesaurus/{word}`), whose length the router has
 /// already checked, or GraphQL's argument of the same name.
 pub fn path_word(value: &str) -> Result<String, ApiError> {
     validate_text("word", value, MAX_QUERY_CHARS)
 }
 
-fn lang(value: Option<&str>) -> Result<Option<LangFilter>, ApiError> {
-    value
-        .map(|v| LangFilter::parse(within_length("lang", v)?))
+fn lang(source: &impl ParamSource) -> Result<Option<LangFilter>, ApiError> {
+    source.text("lang")?.map(LangFilter::parse).transpose()
+}
+
+/// `source`: a dictionary id, if given (its existence is checked by storage).
+fn dictionary(source: &impl ParamSource) -> Result<Option<String>, ApiError> {
+    source
+        .text("source")?
+        .map(|v| validate_dictionary_id("source", v))
         .transpose()
 }
 
-fn source(value: Option<&str>) -> Result<Option<String>, ApiError> {
-    value
-        .map(|v| validate_dictionary_id("source", within_length("source", v)?))
-        .transpose()
+fn match_type(source: &impl ParamSource) -> Result<MatchType, ApiError> {
+    MatchType::parse(source.text("matchType")?)
 }
 
-fn match_type(value: Option<&str>) -> Result<MatchType, ApiError> {
-    let value = value.map(|v| within_length("matchType", v)).transpose()?;
-    match value.map(str::trim) {
-        None | Some("prefix") => Ok(MatchType::Prefix),
-        Some("exact") => Ok(MatchType::Exact),
-        Some("contains") => Ok(MatchType::Contains),
-        Some(_) => Err(ApiError::bad_request(
-            "matchType must be one of exact, prefix, contains",
-        )),
-    }
-}
-
-fn pos(value: Option<&str>) -> Result<Option<String>, ApiError> {
-    value
-        .map(|v| validate_text("pos", within_length("pos", v)?, MAX_POS_CHARS))
+fn pos(source: &impl ParamSource) -> Result<Option<String>, ApiError> {
+    source
+        .text("pos")?
+        .map(|v| validate_text("pos", v, MAX_POS_CHARS))
         .transpose()
 }
 
@@ -141,46 +229,18 @@ pub struct SearchQuery {
     pub offset: u32,
 }
 
-/// GraphQL's arguments of a search, as typed by the schema.
-#[derive(Debug, Default)]
-pub struct SearchArguments {
-    pub q: String,
-    pub lang: Option<String>,
-    pub source: Option<String>,
-    pub match_type: Option<String>,
-    pub pos: Option<String>,
-    pub has_audio: Option<bool>,
-    pub fuzzy: Option<bool>,
-    pub limit: Option<i64>,
-    pub offset: Option<i64>,
-}
-
 impl SearchQuery {
-    pub fn from_query_string(q: &QueryParams) -> Result<Self, ApiError> {
+    pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
         Ok(Self {
-            q: q.query_text("q")?,
-            lang: lang(q.raw("lang")?)?,
-            source: source(q.raw("source")?)?,
-            match_type: match_type(q.raw("matchType")?)?,
-            pos: pos(q.raw("pos")?)?,
-            has_audio: HAS_AUDIO.of_text(q)?,
-            fuzzy: FUZZY.of_text(q)?,
-            limit: SEARCH_LIMIT.of_text(q)?,
-            offset: OFFSET.of_text(q)?,
-        })
-    }
-
-    pub fn from_arguments(a: &SearchArguments) -> Result<Self, ApiError> {
-        Ok(Self {
-            q: required_text("q", &a.q)?,
-            lang: lang(a.lang.as_deref())?,
-            source: source(a.source.as_deref())?,
-            match_type: match_type(a.match_type.as_deref())?,
-            pos: pos(a.pos.as_deref())?,
-            has_audio: HAS_AUDIO.of_argument(a.has_audio),
-            fuzzy: FUZZY.of_argument(a.fuzzy),
-            limit: SEARCH_LIMIT.of_argument(a.limit)?,
-            offset: OFFSET.of_argument(a.offset)?,
+            q: source.required_text("q")?,
+            lang: lang(source)?,
+            source: dictionary(source)?,
+            match_type: match_type(source)?,
+            pos: pos(source)?,
+            has_audio: HAS_AUDIO.read(source)?,
+            fuzzy: FUZZY.read(source)?,
+            limit: SEARCH_LIMIT.read(source)?,
+            offset: OFFSET.read(source)?,
         })
     }
 }
@@ -194,31 +254,13 @@ pub struct AutocompleteQuery {
     pub limit: u32,
 }
 
-/// GraphQL's arguments of `autocomplete`.
-#[derive(Debug, Default)]
-pub struct AutocompleteArguments {
-    pub q: String,
-    pub lang: Option<String>,
-    pub source: Option<String>,
-    pub limit: Option<i64>,
-}
-
 impl AutocompleteQuery {
-    pub fn from_query_string(q: &QueryParams) -> Result<Self, ApiError> {
+    pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
         Ok(Self {
-            q: q.query_text("q")?,
-            lang: lang(q.raw("lang")?)?,
-            source: source(q.raw("source")?)?,
-            limit: AUTOCOMPLETE_LIMIT.of_text(q)?,
-        })
-    }
-
-    pub fn from_arguments(a: &AutocompleteArguments) -> Result<Self, ApiError> {
-        Ok(Self {
-            q: required_text("q", &a.q)?,
-            lang: lang(a.lang.as_deref())?,
-            source: source(a.source.as_deref())?,
-            limit: AUTOCOMPLETE_LIMIT.of_argument(a.limit)?,
+            q: source.required_text("q")?,
+            lang: lang(source)?,
+            source: dictionary(source)?,
+            limit: AUTOCOMPLETE_LIMIT.read(source)?,
         })
     }
 }
@@ -232,31 +274,13 @@ pub struct RandomQuery {
     pub count: u32,
 }
 
-/// GraphQL's arguments of `random`.
-#[derive(Debug, Default)]
-pub struct RandomArguments {
-    pub lang: Option<String>,
-    pub source: Option<String>,
-    pub has_audio: Option<bool>,
-    pub count: Option<i64>,
-}
-
 impl RandomQuery {
-    pub fn from_query_string(q: &QueryParams) -> Result<Self, ApiError> {
+    pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
         Ok(Self {
-            lang: lang(q.raw("lang")?)?,
-            source: source(q.raw("source")?)?,
-            has_audio: HAS_AUDIO.of_text(q)?,
-            count: RANDOM_COUNT.of_text(q)?,
-        })
-    }
-
-    pub fn from_arguments(a: &RandomArguments) -> Result<Self, ApiError> {
-        Ok(Self {
-            lang: lang(a.lang.as_deref())?,
-            source: source(a.source.as_deref())?,
-            has_audio: HAS_AUDIO.of_argument(a.has_audio),
-            count: RANDOM_COUNT.of_argument(a.count)?,
+            lang: lang(source)?,
+            source: dictionary(source)?,
+            has_audio: HAS_AUDIO.read(source)?,
+            count: RANDOM_COUNT.read(source)?,
         })
     }
 }
@@ -269,29 +293,14 @@ pub struct ThesaurusQuery {
     pub source: Option<String>,
 }
 
-/// GraphQL's arguments of `thesaurus`.
-#[derive(Debug, Default)]
-pub struct ThesaurusArguments {
-    pub word: String,
-    pub lang: Option<String>,
-    pub source: Option<String>,
-}
-
 impl ThesaurusQuery {
-    /// `word` is the decoded path segment; the filters come from the query string.
-    pub fn from_query_string(word: &str, q: &QueryParams) -> Result<Self, ApiError> {
+    /// `word` is the decoded path segment of REST, or GraphQL's argument of
+    /// the same name; the filters come from `source`.
+    pub fn read(word: &str, source: &impl ParamSource) -> Result<Self, ApiError> {
         Ok(Self {
             word: path_word(word)?,
-            lang: lang(q.raw("lang")?)?,
-            source: source(q.raw("source")?)?,
-        })
-    }
-
-    pub fn from_arguments(a: &ThesaurusArguments) -> Result<Self, ApiError> {
-        Ok(Self {
-            word: path_word(&a.word)?,
-            lang: lang(a.lang.as_deref())?,
-            source: source(a.source.as_deref())?,
+            lang: lang(source)?,
+            source: dictionary(source)?,
         })
     }
 }
@@ -301,83 +310,30 @@ mod tests {
     use super::*;
 
     fn message(err: ApiError) -> String {
+        assert_eq!(err.status(), 400, "{err:?}");
         err.public_message()
     }
 
-    /// The same values, written as a query string and as GraphQL arguments,
-    /// give the same query or the same first error.
     #[test]
-    fn both_sources_agree_value_for_value() {
-        let cases: [(&str, SearchArguments); 6] = [
-            (
-                "q=bank&lang=EN-fr&source=freedict-eng-fra&matchType=exact&pos=noun&hasAudio=true&fuzzy=false&limit=7&offset=3",
-                SearchArguments {
-                    q: "bank".into(),
-                    lang: Some("EN-fr".into()),
-                    source: Some("freedict-eng-fra".into()),
-                    match_type: Some("exact".into()),
-                    pos: Some("noun".into()),
-                    has_audio: Some(true),
-                    fuzzy: Some(false),
-                    limit: Some(7),
-                    offset: Some(3),
-                },
-            ),
-            ("q=+bank+", SearchArguments { q: " bank ".into(), ..Default::default() }),
-            (
-                "q=bank&limit=0",
-                SearchArguments { q: "bank".into(), limit: Some(0), ..Default::default() },
-            ),
-            (
-                "q=bank&offset=10001",
-                SearchArguments { q: "bank".into(), offset: Some(10_001), ..Default::default() },
-            ),
-            (
-                "q=&lang=xx-",
-                SearchArguments { q: String::new(), lang: Some("xx-".into()), ..Default::default() },
-            ),
-            (
-                "q=bank&matchType=fuzzy&limit=0",
-                SearchArguments {
-                    q: "bank".into(),
-                    match_type: Some("fuzzy".into()),
-                    limit: Some(0),
-                    ..Default::default()
-                },
-            ),
-        ];
-        for (text, arguments) in cases {
-            let rest = SearchQuery::from_query_string(&QueryParams::parse(text)).map_err(message);
-            let graphql = SearchQuery::from_arguments(&arguments).map_err(message);
-            assert_eq!(rest, graphql, "{text}");
-        }
+    fn dictionary_ids() {
+        assert_eq!(
+            validate_dictionary_id("source", "freedict-eng-fra").unwrap(),
+            "freedict-eng-fra"
+        );
+        let err = validate_dictionary_id("source", "<script>").unwrap_err();
+        assert_eq!(err.status(), 404);
+        assert_eq!(err.public_message(), "Unknown dictionary: <script>");
+        let long = validate_dictionary_id("source", &"x".repeat(500))
+            .unwrap_err()
+            .public_message();
+        assert!(long.chars().count() < 100);
     }
 
     #[test]
-    fn negative_and_huge_numbers_are_out_of_range_as_in_a_query_string() {
-        for value in [-1, i64::MIN, i64::MAX, 101] {
-            assert_eq!(
-                message(SEARCH_LIMIT.of_argument(Some(value)).unwrap_err()),
-                "limit must be an integer from 1 to 100"
-            );
+    fn entry_ids() {
+        assert!(validate_entry_id("id", "0f3a9c1d2b4e5f60").is_ok());
+        for bad in ["", "a b", "a/b", "é", &"a".repeat(129)] {
+            assert!(message(validate_entry_id("id", bad).unwrap_err()).starts_with("id must be"));
         }
-        assert_eq!(RANDOM_COUNT.of_argument(None).unwrap(), 1);
-        assert_eq!(AUTOCOMPLETE_LIMIT.of_argument(Some(50)).unwrap(), 50);
-    }
-
-    #[test]
-    fn long_arguments_are_refused_unread_as_in_a_query_string() {
-        let long = "x".repeat(3000);
-        let arguments = ThesaurusArguments {
-            word: "bank".into(),
-            lang: Some(long.clone()),
-            source: None,
-        };
-        let err = ThesaurusQuery::from_arguments(&arguments).unwrap_err();
-        assert_eq!(message(err), "lang is too long");
-        let err =
-            ThesaurusQuery::from_query_string("bank", &QueryParams::parse(&format!("lang={long}")))
-                .unwrap_err();
-        assert_eq!(message(err), "lang is too long");
     }
 }

@@ -3,7 +3,6 @@
 
 use crate::access::auth::KeyRecord;
 use crate::access::quota::Period;
-use crate::api::params::LangFilter;
 use crate::error::ApiError;
 use crate::fold::fold;
 use crate::model::{
@@ -12,7 +11,9 @@ use crate::model::{
 };
 use crate::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use crate::runtime::app::App;
-use crate::search::rank::{Filters, MatchRule, MatchType};
+use crate::search::filters::Filters;
+use crate::search::filters::LangFilter;
+use crate::search::matching::{MatchRule, MatchType};
 use crate::search::snapshot::Index;
 use crate::storage::store::Needs;
 use std::time::Duration;
@@ -133,7 +134,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
     let rule = MatchRule::new(&folded, p.match_type, p.fuzzy);
     let needs = Needs {
         records: true,
-        grams: rule.match_type == MatchType::Contains,
+        grams: rule.match_type.needs_grams(),
     };
     let (snapshot, checked) = tokio::join!(
         app.store.snapshot(needs),

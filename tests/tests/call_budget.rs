@@ -6,9 +6,9 @@
 //! index snapshot in memory: no call at all.
 
 use blackbox::{recorded, recorded_app, stack_clients};
-use shared::api::params::LangFilter;
 use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
-use shared::search::rank::MatchType;
+use shared::search::filters::LangFilter;
+use shared::search::matching::MatchType;
 use shared::service;
 
 fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {

@@ -5,15 +5,16 @@
 use blackbox::{all_entries, enc, get_demo, stored_lexicon, OracleEntry};
 use serde_json::Value;
 use shared::fold::fold;
-use shared::search::distance::{edit_distance, prefix_edit_distance};
 use shared::search::lexicon::Lexicon;
+use shared::search::matching::{MatchRule, MatchType};
+use shared::search::oracle;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Query {
     q: &'static str,
-    match_type: &'static str,
+    match_type: MatchType,
     fuzzy: bool,
     lang: Option<&'static str>,
     source: Option<&'static str>,
@@ -25,9 +26,12 @@ impl Query {
     fn new(q: &'static str, match_type: &'static str) -> Self {
         Self {
             q,
-            match_type,
+            match_type: MatchType::from_name(match_type).expect("a match type"),
             fuzzy: true,
-            ..Self::default()
+            lang: None,
+            source: None,
+            pos: None,
+            has_audio: false,
         }
     }
 
@@ -35,7 +39,7 @@ impl Query {
         let mut path = format!(
             "/api/v1/api/search?q={}&matchType={}&fuzzy={}&limit={limit}&offset={offset}",
             enc(self.q),
-            self.match_type,
+            self.match_type.name(),
             self.fuzzy
         );
         for (name, value) in [
@@ -56,13 +60,8 @@ impl Query {
     /// The expected results, in order: the rules of decisions.md applied to
     /// every entry, with the lexicon the index was built with.
     fn expected(&self, entries: &[OracleEntry], lexicon: &Lexicon) -> Vec<String> {
-        let q: Vec<char> = fold(self.q).chars().collect();
-        let qs: String = q.iter().collect();
-        let edits = match (self.fuzzy && self.match_type != "contains", q.len()) {
-            (false, _) | (_, 0..=3) => 0,
-            (_, 4..=7) => 1,
-            _ => 2,
-        };
+        let qs = fold(self.q);
+        let edits = MatchRule::new(&qs, self.match_type, self.fuzzy).max_edits;
         let commonness = commonness(entries, lexicon);
         let admitted: Vec<&OracleEntry> = entries
             .iter()
@@ -88,38 +87,7 @@ impl Query {
         );
         let tier = |e: &OracleEntry, edits: usize| -> Option<usize> {
             let f = fold(&e.word);
-            let w: Vec<char> = f.chars().collect();
-            let literal = match self.match_type {
-                "exact" => false,
-                "prefix" => f.starts_with(&qs),
-                _ => f.contains(&qs),
-            };
-            if f == qs {
-                return Some(0);
-            }
-            if literal {
-                return Some(1);
-            }
-            if self.match_type == "contains" {
-                return None;
-            }
-            let lemma = lexicon
-                .forms
-                .get(&e.source_lang)
-                .and_then(|forms| forms.get(&qs))
-                .is_some_and(|lemmas| lemmas.contains(&f));
-            if lemma {
-                return Some(2);
-            }
-            if edits == 0 {
-                return None;
-            }
-            let d = if self.match_type == "exact" {
-                edit_distance(&q, &w)
-            } else {
-                prefix_edit_distance(&q, &w, edits)
-            };
-            (d <= edits).then_some(2 + d)
+            oracle::tier(&qs, self.match_type, edits, lexicon, &e.source_lang, &f)
         };
         let rank = |e: &OracleEntry, tier: usize| -> Ranked {
             let f = fold(&e.word);
@@ -138,7 +106,7 @@ impl Query {
             .filter_map(|e| tier(e, edits).map(|t| rank(e, t)))
             .collect();
         let headwords: HashSet<&String> = ranked.iter().map(|r| &r.0 .3).collect();
-        if edits > 0 && q.len() >= 5 && headwords.len() < 5 {
+        if edits > 0 && qs.chars().count() >= 5 && headwords.len() < 5 {
             let further: Vec<Ranked> = admitted
                 .iter()
                 .filter(|e| tier(e, edits + 1) == Some(2 + edits + 1))

@@ -385,7 +385,11 @@
     var params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
     state.q = (params.get("q") || "").trim();
     var match = params.get("matchType");
-    state.matchType = match === "exact" || match === "contains" ? match : "prefix";
+    // The select's options are the match types (held to the API's list by a test).
+    var known = Array.prototype.some.call(el.matchType.options, function (o) {
+      return o.value === match;
+    });
+    state.matchType = known ? match : "prefix";
     state.lang = params.get("lang") || "";
     state.source = params.get("source") || "";
     state.pos = params.get("pos") || "";

@@ -1,27 +1,28 @@
 //! `POST /api/v1/api/graphql`: an async-graphql schema over the service layer.
-//! Resolvers own no logic: their arguments become the same typed queries as
-//! REST's (`crate::queries`: same validation, same messages) and call the same
-//! service functions. Auth, quota and the 64 KiB body limit happen before, in the
+//! Resolvers own no logic: a resolver's signature declares its arguments for
+//! the schema, and the same typed queries as REST's read them by name
+//! (`crate::queries` through [`FieldArguments`]: same validation, same
+//! messages) and call the same service functions. Auth, quota and the 64 KiB body limit happen before, in the
 //! shared pipeline, exactly as for REST.
 
 use crate::access::auth::KeyRecord;
-use crate::api::params::{validate_dictionary_id, validate_entry_id};
 use crate::api::pipeline::ApiRequest;
 use crate::api::response::{graphql_code, Reply};
 use crate::error::ApiError;
 use crate::model::{Dictionary, Entry, RandomItem, SearchPage, ThesaurusItem, UsageRecord};
 use crate::queries::{
-    path_word, AutocompleteArguments, AutocompleteQuery, RandomArguments, RandomQuery,
-    SearchArguments, SearchQuery, ThesaurusArguments, ThesaurusQuery,
+    out_of_range, path_word, validate_dictionary_id, validate_entry_id, within_length,
+    AutocompleteQuery, ParamSource, RandomQuery, SearchQuery, ThesaurusQuery,
 };
 use crate::runtime::app::App;
+use crate::search::matching::MatchType;
 use crate::service;
 use async_graphql::parser::types::{
     DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
 };
 use async_graphql::{
-    Context, EmptyMutation, EmptySubscription, ErrorExtensions, Object, Schema, SimpleObject,
-    Variables,
+    Context, EmptyMutation, EmptySubscription, ErrorExtensions, Name, Object, Schema, SimpleObject,
+    Value as GraphqlValue, Variables,
 };
 use serde_json::{json, Value};
 use std::sync::OnceLock;
@@ -288,6 +289,50 @@ fn app<'a>(ctx: &Context<'a>) -> &'a App {
     ctx.data_unchecked::<&'static App>()
 }
 
+/// The arguments of the field being resolved, variables substituted: GraphQL's
+/// [`ParamSource`]. The schema has already checked each value's type (a
+/// `String` argument is a string), so a value of another kind is never given.
+struct FieldArguments(Vec<(Name, GraphqlValue)>);
+
+impl FieldArguments {
+    fn of(ctx: &Context<'_>) -> FieldResult<Self> {
+        Ok(Self(ctx.field().arguments()?))
+    }
+
+    fn get(&self, name: &str) -> Option<&GraphqlValue> {
+        self.0
+            .iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map(|(_, v)| v)
+    }
+}
+
+impl ParamSource for FieldArguments {
+    fn text(&self, name: &str) -> Result<Option<&str>, ApiError> {
+        match self.get(name) {
+            Some(GraphqlValue::String(text)) => within_length(name, text).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    fn integer(&self, name: &str, min: u32, max: u32) -> Result<Option<u32>, ApiError> {
+        match self.get(name) {
+            Some(GraphqlValue::Number(n)) => match n.as_i64() {
+                Some(v) if (i64::from(min)..=i64::from(max)).contains(&v) => Ok(Some(v as u32)),
+                _ => Err(out_of_range(name, min, max)),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    fn flag(&self, name: &str) -> Result<Option<bool>, ApiError> {
+        match self.get(name) {
+            Some(GraphqlValue::Boolean(b)) => Ok(Some(*b)),
+            _ => Ok(None),
+        }
+    }
+}
+
 /// A usage example and the entry it comes from.
 #[derive(SimpleObject, Debug, Clone, PartialEq)]
 pub struct UsageExample {
@@ -307,7 +352,8 @@ pub struct Query;
 impl Query {
     /// Search all dictionaries; arguments and rules as `GET /api/v1/api/search`.
     #[graphql(complexity = "10 + child_complexity")]
-    #[allow(clippy::too_many_arguments)]
+    // The signature is the schema's list of arguments, one each.
+    #[allow(unused_variables, clippy::too_many_arguments)]
     async fn search(
         &self,
         ctx: &Context<'_>,
@@ -321,18 +367,7 @@ impl Query {
         limit: Option<i64>,
         offset: Option<i64>,
     ) -> FieldResult<Option<SearchPage>> {
-        let query = SearchQuery::from_arguments(&SearchArguments {
-            q,
-            lang,
-            source,
-            match_type,
-            pos,
-            has_audio,
-            fuzzy,
-            limit,
-            offset,
-        })
-        .map_err(field_error)?;
+        let query = SearchQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?;
         service::search(app(ctx), &query)
             .await
             .map(Some)
@@ -341,6 +376,7 @@ impl Query {
 
     /// Prefix suggestions; as `GET /api/v1/api/autocomplete`.
     #[graphql(complexity = "10 + child_complexity")]
+    #[allow(unused_variables)]
     async fn autocomplete(
         &self,
         ctx: &Context<'_>,
@@ -349,13 +385,7 @@ impl Query {
         source: Option<String>,
         limit: Option<i64>,
     ) -> FieldResult<Option<Vec<String>>> {
-        let query = AutocompleteQuery::from_arguments(&AutocompleteArguments {
-            q,
-            lang,
-            source,
-            limit,
-        })
-        .map_err(field_error)?;
+        let query = AutocompleteQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?;
         service::autocomplete(app(ctx), &query)
             .await
             .map(Some)
@@ -365,6 +395,7 @@ impl Query {
     /// The usage examples of the entries whose headword is `q` (exactly, after
     /// folding), in search order.
     #[graphql(complexity = "10 + child_complexity")]
+    #[allow(unused_variables)]
     async fn examples(
         &self,
         ctx: &Context<'_>,
@@ -372,16 +403,13 @@ impl Query {
         lang: Option<String>,
         source: Option<String>,
     ) -> FieldResult<Option<Vec<UsageExample>>> {
-        let query = SearchQuery::from_arguments(&SearchArguments {
-            q,
-            lang,
-            source,
-            match_type: Some("exact".into()),
-            fuzzy: Some(false),
-            limit: Some(100),
-            ..SearchArguments::default()
-        })
-        .map_err(field_error)?;
+        // The headword exactly: no typos, and every entry it has.
+        let query = SearchQuery {
+            match_type: MatchType::Exact,
+            fuzzy: false,
+            limit: 100,
+            ..SearchQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?
+        };
         let entries = service::examples(app(ctx), &query)
             .await
             .map_err(field_error)?;
@@ -406,6 +434,7 @@ impl Query {
 
     /// Related words; as `GET /api/v1/api/thesaurus/{word}`.
     #[graphql(complexity = "10 + child_complexity")]
+    #[allow(unused_variables)]
     async fn thesaurus(
         &self,
         ctx: &Context<'_>,
@@ -413,8 +442,7 @@ impl Query {
         lang: Option<String>,
         source: Option<String>,
     ) -> FieldResult<Option<Vec<ThesaurusItem>>> {
-        let query = ThesaurusQuery::from_arguments(&ThesaurusArguments { word, lang, source })
-            .map_err(field_error)?;
+        let query = ThesaurusQuery::read(&word, &FieldArguments::of(ctx)?).map_err(field_error)?;
         service::thesaurus(app(ctx), &query)
             .await
             .map(Some)
@@ -423,6 +451,7 @@ impl Query {
 
     /// Random headwords; as `GET /api/v1/random`.
     #[graphql(complexity = "10 + child_complexity")]
+    #[allow(unused_variables)]
     async fn random(
         &self,
         ctx: &Context<'_>,
@@ -431,13 +460,7 @@ impl Query {
         has_audio: Option<bool>,
         count: Option<i64>,
     ) -> FieldResult<Option<Vec<RandomItem>>> {
-        let query = RandomQuery::from_arguments(&RandomArguments {
-            lang,
-            source,
-            has_audio,
-            count,
-        })
-        .map_err(field_error)?;
+        let query = RandomQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?;
         service::random(app(ctx), &query)
             .await
             .map(Some)
@@ -516,6 +539,84 @@ mod tests {
             committed == sdl,
             "docs/schema.graphql drifted from the code; run UPDATE_SCHEMA=1 cargo test -p shared graphql"
         );
+    }
+
+    /// A GraphQL field's arguments, as the engine hands them to a resolver.
+    fn arguments(json: Value) -> FieldArguments {
+        let Value::Object(map) = json else {
+            panic!("arguments are an object")
+        };
+        FieldArguments(
+            map.into_iter()
+                .map(|(name, value)| (Name::new(name), GraphqlValue::from_json(value).unwrap()))
+                .collect(),
+        )
+    }
+
+    fn message(err: ApiError) -> String {
+        err.public_message()
+    }
+
+    /// The same values, written as a query string and as GraphQL arguments,
+    /// give the same query or the same first error.
+    #[test]
+    fn both_sources_agree_value_for_value() {
+        use crate::api::params::QueryParams;
+        let cases: [(&str, Value); 6] = [
+            (
+                "q=bank&lang=EN-fr&source=freedict-eng-fra&matchType=exact&pos=noun&hasAudio=true&fuzzy=false&limit=7&offset=3",
+                json!({
+                    "q": "bank",
+                    "lang": "EN-fr",
+                    "source": "freedict-eng-fra",
+                    "matchType": "exact",
+                    "pos": "noun",
+                    "hasAudio": true,
+                    "fuzzy": false,
+                    "limit": 7,
+                    "offset": 3,
+                }),
+            ),
+            ("q=+bank+", json!({"q": " bank "})),
+            ("q=bank&limit=0", json!({"q": "bank", "limit": 0})),
+            ("q=bank&offset=10001", json!({"q": "bank", "offset": 10_001})),
+            ("q=&lang=xx-", json!({"q": "", "lang": "xx-"})),
+            (
+                "q=bank&matchType=fuzzy&limit=0",
+                json!({"q": "bank", "matchType": "fuzzy", "limit": 0}),
+            ),
+        ];
+        for (text, json) in cases {
+            let rest = SearchQuery::read(&QueryParams::parse(text)).map_err(message);
+            let graphql = SearchQuery::read(&arguments(json)).map_err(message);
+            assert_eq!(rest, graphql, "{text}");
+        }
+    }
+
+    #[test]
+    fn negative_and_huge_numbers_are_out_of_range_as_in_a_query_string() {
+        for value in [-1, i64::MIN, i64::MAX, 101] {
+            let read = SearchQuery::read(&arguments(json!({"q": "bank", "limit": value})));
+            assert_eq!(
+                message(read.unwrap_err()),
+                "limit must be an integer from 1 to 100"
+            );
+        }
+        assert_eq!(RandomQuery::read(&arguments(json!({}))).unwrap().count, 1);
+        let fifty = AutocompleteQuery::read(&arguments(json!({"q": "a", "limit": 50})));
+        assert_eq!(fifty.unwrap().limit, 50);
+    }
+
+    #[test]
+    fn long_arguments_are_refused_unread_as_in_a_query_string() {
+        use crate::api::params::QueryParams;
+        let long = "x".repeat(3000);
+        let err =
+            ThesaurusQuery::read("bank", &arguments(json!({"lang": long.clone()}))).unwrap_err();
+        assert_eq!(message(err), "lang is too long");
+        let err =
+            ThesaurusQuery::read("bank", &QueryParams::parse(&format!("lang={long}"))).unwrap_err();
+        assert_eq!(message(err), "lang is too long");
     }
 
     fn document(query: &str) -> ExecutableDocument {

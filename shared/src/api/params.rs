@@ -1,17 +1,13 @@
-//! Query and path parameters: decoding (percent-decoding once, UTF-8 checked) and
-//! the validation rules of decisions.md ("Parameters"). Every failure is a 400
-//! whose message names the parameter. Nothing is silently clamped.
+//! The query string and path segments: decoding (percent-decoding once, UTF-8
+//! checked) and reading a value as text, an integer or a boolean. The rules
+//! each read's parameters follow are in [`crate::queries`], which reads a
+//! query string through [`ParamSource`]. Every failure is a 400 whose message
+//! names the parameter. Nothing is silently clamped.
 
 use crate::error::ApiError;
 use crate::model::AudioFormat;
+use crate::queries::{out_of_range, within_length, ParamSource};
 use percent_encoding::percent_decode;
-
-/// The longest value we look at for any parameter. Longer input is rejected
-/// before any work is done on it.
-pub const MAX_PARAM_BYTES: usize = 2048;
-/// `q` is 1 to 100 characters after trimming.
-pub const MAX_QUERY_CHARS: usize = 100;
-pub const MAX_OFFSET: u32 = 10_000;
 
 /// Decoded query parameters, in request order. Unknown names are kept but never
 /// looked at (decisions.md: unknown parameters are ignored).
@@ -49,14 +45,6 @@ impl QueryParams {
         }
     }
 
-    /// `q`: required, trimmed, 1 to 100 characters, no control characters.
-    pub fn query_text(&self, name: &str) -> Result<String, ApiError> {
-        let value = self
-            .raw(name)?
-            .ok_or_else(|| ApiError::bad_request(format!("{name} is required")))?;
-        validate_text(name, value, MAX_QUERY_CHARS)
-    }
-
     /// An integer in `min..=max`, or `default` when absent.
     pub fn int_in_range(
         &self,
@@ -65,46 +53,12 @@ impl QueryParams {
         min: u32,
         max: u32,
     ) -> Result<u32, ApiError> {
-        match self.raw(name)? {
-            None => Ok(default),
-            Some(text) => {
-                let text = text.trim();
-                // Only plain decimal digits: no sign, exponent or fraction.
-                if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(out_of_range(name, min, max));
-                }
-                // Leading zeros are allowed (`05`) and do not make a number
-                // long; more than 10 other digits is beyond any range here.
-                let significant = text.trim_start_matches('0');
-                if significant.len() > 10 {
-                    return Err(out_of_range(name, min, max));
-                }
-                // All zeros leave nothing to parse: the value is 0.
-                let value: u64 = significant.parse().unwrap_or(0);
-                if value < u64::from(min) || value > u64::from(max) {
-                    return Err(out_of_range(name, min, max));
-                }
-                Ok(value as u32)
-            }
-        }
+        Ok(self.integer(name, min, max)?.unwrap_or(default))
     }
 
     /// `true` or `false`, or `default` when absent.
     pub fn boolean(&self, name: &str, default: bool) -> Result<bool, ApiError> {
-        match self.raw(name)?.map(str::trim) {
-            None => Ok(default),
-            // Exactly the two words of decisions.md: `TRUE` or `1` is a 400.
-            Some("true") => Ok(true),
-            Some("false") => Ok(false),
-            Some(_) => Err(ApiError::bad_request(format!(
-                "{name} must be true or false"
-            ))),
-        }
-    }
-
-    /// `lang`: an ISO 639-1 code or a pair, if given.
-    pub fn lang(&self) -> Result<Option<LangFilter>, ApiError> {
-        self.raw("lang")?.map(LangFilter::parse).transpose()
+        Ok(self.flag(name)?.unwrap_or(default))
     }
 
     /// `format` of the audio endpoint: `mp3` or `spx` exactly (trimmed, as
@@ -118,27 +72,47 @@ impl QueryParams {
             })
             .transpose()
     }
-
-    /// `source`: a dictionary id, if given (its existence is checked by storage).
-    pub fn source(&self) -> Result<Option<String>, ApiError> {
-        self.raw("source")?
-            .map(|s| validate_dictionary_id("source", s))
-            .transpose()
-    }
 }
 
-/// `value`, unless it is longer than any value we look at.
-pub fn within_length<'v>(name: &str, value: &'v str) -> Result<&'v str, ApiError> {
-    if value.len() > MAX_PARAM_BYTES {
-        Err(ApiError::bad_request(format!("{name} is too long")))
-    } else {
-        Ok(value)
+impl ParamSource for QueryParams {
+    fn text(&self, name: &str) -> Result<Option<&str>, ApiError> {
+        self.raw(name)
     }
-}
 
-/// The answer to an integer outside `min..=max`, or not an integer at all.
-pub fn out_of_range(name: &str, min: u32, max: u32) -> ApiError {
-    ApiError::bad_request(format!("{name} must be an integer from {min} to {max}"))
+    fn integer(&self, name: &str, min: u32, max: u32) -> Result<Option<u32>, ApiError> {
+        let Some(text) = self.raw(name)? else {
+            return Ok(None);
+        };
+        let text = text.trim();
+        // Only plain decimal digits: no sign, exponent or fraction.
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(out_of_range(name, min, max));
+        }
+        // Leading zeros are allowed (`05`) and do not make a number
+        // long; more than 10 other digits is beyond any range here.
+        let significant = text.trim_start_matches('0');
+        if significant.len() > 10 {
+            return Err(out_of_range(name, min, max));
+        }
+        // All zeros leave nothing to parse: the value is 0.
+        let value: u64 = significant.parse().unwrap_or(0);
+        if value < u64::from(min) || value > u64::from(max) {
+            return Err(out_of_range(name, min, max));
+        }
+        Ok(Some(value as u32))
+    }
+
+    fn flag(&self, name: &str) -> Result<Option<bool>, ApiError> {
+        match self.raw(name)?.map(str::trim) {
+            None => Ok(None),
+            // Exactly the two words of decisions.md: `TRUE` or `1` is a 400.
+            Some("true") => Ok(Some(true)),
+            Some("false") => Ok(Some(false)),
+            Some(_) => Err(ApiError::bad_request(format!(
+                "{name} must be true or false"
+            ))),
+        }
+    }
 }
 
 /// Percent-decodes one URL component once. With `plus_is_space`, `+` is a space
@@ -151,109 +125,6 @@ pub fn decode_component(raw: &str, plus_is_space: bool) -> Result<String, std::s
     };
     let decoded: Vec<u8> = percent_decode(&bytes).collect();
     String::from_utf8(decoded).map_err(|e| e.utf8_error())
-}
-
-/// Trims `value` and checks its length in characters and that it holds no
-/// control characters (which no headword contains).
-pub fn validate_text(name: &str, value: &str, max_chars: usize) -> Result<String, ApiError> {
-    let trimmed = value.trim();
-    let chars = trimmed.chars().count();
-    if chars == 0 {
-        return Err(ApiError::bad_request(format!("{name} must not be empty")));
-    }
-    if chars > max_chars {
-        return Err(ApiError::bad_request(format!(
-            "{name} must be 1 to {max_chars} characters"
-        )));
-    }
-    if trimmed.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(format!(
-            "{name} must not contain control characters"
-        )));
-    }
-    Ok(trimmed.to_string())
-}
-
-/// Dictionary ids are short, lower-case ASCII slugs (`freedict-eng-fra`).
-/// Anything else cannot name a dictionary: 404 as for any unknown id, with the
-/// echoed value shortened so that hostile input is not reflected at length.
-pub fn validate_dictionary_id(name: &str, value: &str) -> Result<String, ApiError> {
-    let value = value.trim();
-    if value.is_empty() {
-        return Err(ApiError::bad_request(format!("{name} must not be empty")));
-    }
-    let well_formed = value.len() <= 64
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if well_formed {
-        Ok(value.to_string())
-    } else {
-        Err(ApiError::UnknownDictionary(shorten(value, 64)))
-    }
-}
-
-/// Entry ids are opaque, URL-safe and short (16 lower-case hex digits today;
-/// the check allows for other URL-safe schemes later).
-pub fn validate_entry_id(name: &str, value: &str) -> Result<String, ApiError> {
-    let well_formed = !value.is_empty()
-        && value.len() <= 128
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if well_formed {
-        Ok(value.to_string())
-    } else {
-        Err(ApiError::bad_request(format!(
-            "{name} must be an entry id (letters, digits, '-' or '_', at most 128)"
-        )))
-    }
-}
-
-fn shorten(value: &str, max_chars: usize) -> String {
-    if value.chars().count() <= max_chars {
-        value.to_string()
-    } else {
-        let mut short: String = value.chars().take(max_chars).collect();
-        short.push('…');
-        short
-    }
-}
-
-/// `lang=xx` or `lang=xx-yy` (ISO 639-1, case-insensitive).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LangFilter {
-    pub source: String,
-    pub target: Option<String>,
-}
-
-impl LangFilter {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
-        let invalid =
-            || ApiError::bad_request("lang must be an ISO 639-1 code like en or a pair like en-fr");
-        let lower = raw.trim().to_ascii_lowercase();
-        let is_code = |s: &str| s.len() == 2 && s.bytes().all(|b| b.is_ascii_lowercase());
-        match lower.split_once('-') {
-            None if is_code(&lower) => Ok(Self {
-                source: lower,
-                target: None,
-            }),
-            Some((source, target)) if is_code(source) && is_code(target) => Ok(Self {
-                source: source.to_string(),
-                target: Some(target.to_string()),
-            }),
-            _ => Err(invalid()),
-        }
-    }
-
-    /// Whether a dictionary with these languages passes the filter.
-    pub fn matches(&self, source_lang: &str, target_lang: Option<&str>) -> bool {
-        self.source == source_lang
-            && match &self.target {
-                None => true,
-                Some(target) => Some(target.as_str()) == target_lang,
-            }
-    }
 }
 
 #[cfg(test)]
@@ -283,33 +154,36 @@ mod tests {
     #[test]
     fn invalid_utf8_names_the_parameter() {
         let q = QueryParams::parse("q=%FF%FE");
-        assert!(message(q.query_text("q").unwrap_err()).starts_with("q must be valid UTF-8"));
+        assert!(message(q.required_text("q").unwrap_err()).starts_with("q must be valid UTF-8"));
     }
 
     #[test]
     fn query_text_rules() {
         assert_eq!(
-            QueryParams::parse("q=++bank+").query_text("q").unwrap(),
+            QueryParams::parse("q=++bank+").required_text("q").unwrap(),
             "bank"
         );
         assert_eq!(
-            message(QueryParams::parse("").query_text("q").unwrap_err()),
+            message(QueryParams::parse("").required_text("q").unwrap_err()),
             "q is required"
         );
         assert_eq!(
-            message(QueryParams::parse("q=+++").query_text("q").unwrap_err()),
+            message(QueryParams::parse("q=+++").required_text("q").unwrap_err()),
             "q must not be empty"
         );
         let long = format!("q={}", "é".repeat(101));
         assert_eq!(
-            message(QueryParams::parse(&long).query_text("q").unwrap_err()),
+            message(QueryParams::parse(&long).required_text("q").unwrap_err()),
             "q must be 1 to 100 characters"
         );
         let exactly = format!("q={}", "é".repeat(100));
-        assert!(QueryParams::parse(&exactly).query_text("q").is_ok());
-        assert!(
-            message(QueryParams::parse("q=a%00b").query_text("q").unwrap_err()).contains("control")
-        );
+        assert!(QueryParams::parse(&exactly).required_text("q").is_ok());
+        assert!(message(
+            QueryParams::parse("q=a%00b")
+                .required_text("q")
+                .unwrap_err()
+        )
+        .contains("control"));
     }
 
     #[test]
@@ -402,65 +276,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn lang_codes_and_pairs() {
-        assert_eq!(
-            LangFilter::parse("en").unwrap(),
-            LangFilter {
-                source: "en".into(),
-                target: None
-            }
-        );
-        assert_eq!(
-            LangFilter::parse("EN-fr").unwrap(),
-            LangFilter {
-                source: "en".into(),
-                target: Some("fr".into())
-            }
-        );
-        for bad in ["", "e", "eng", "en-", "en-fra", "e1", "en_fr", "en-fr-de"] {
-            assert!(
-                message(LangFilter::parse(bad).unwrap_err()).starts_with("lang must be"),
-                "{bad}"
-            );
-        }
-        let pair = LangFilter::parse("en-fr").unwrap();
-        assert!(pair.matches("en", Some("fr")));
-        assert!(!pair.matches("en", None));
-        assert!(LangFilter::parse("en").unwrap().matches("en", None));
-    }
-
-    #[test]
-    fn dictionary_ids() {
-        assert_eq!(
-            validate_dictionary_id("source", "freedict-eng-fra").unwrap(),
-            "freedict-eng-fra"
-        );
-        let err = validate_dictionary_id("source", "<script>").unwrap_err();
-        assert_eq!(err.status(), 404);
-        assert_eq!(err.public_message(), "Unknown dictionary: <script>");
-        let long = validate_dictionary_id("source", &"x".repeat(500))
-            .unwrap_err()
-            .public_message();
-        assert!(long.chars().count() < 100);
-    }
-
-    #[test]
-    fn entry_ids() {
-        assert!(validate_entry_id("id", "0f3a9c1d2b4e5f60").is_ok());
-        for bad in ["", "a b", "a/b", "é", &"a".repeat(129)] {
-            assert!(message(validate_entry_id("id", bad).unwrap_err()).starts_with("id must be"));
-        }
-    }
-
     proptest! {
         #[test]
         fn parsing_never_panics(raw in "\\PC{0,200}") {
             let q = QueryParams::parse(&raw);
-            let _ = q.query_text("q");
+            let _ = q.required_text("q");
             let _ = q.int_in_range("limit", 20, 1, 100);
-            let _ = q.lang();
-            let _ = q.source();
+            let _ = crate::queries::SearchQuery::read(&q);
         }
 
         #[test]

@@ -278,7 +278,7 @@ pub fn match_path(
     let mut params = Vec::new();
     for (pattern, segment) in wanted.into_iter().zip(given) {
         if let Some(name) = pattern.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
-            if segment.len() > crate::api::params::MAX_PARAM_BYTES {
+            if segment.len() > crate::queries::MAX_PARAM_BYTES {
                 return Err(ApiError::bad_request(format!("{name} is too long")));
             }
             let value = decode_component(segment, false).map_err(|_| {

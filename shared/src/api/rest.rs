@@ -1,16 +1,18 @@
 //! The REST handlers: each reads its parameters, calls the service layer and
 //! shapes the reply. [`crate::api::routes`] gives each its route.
 
-use crate::api::params::{validate_dictionary_id, validate_entry_id};
 use crate::api::pipeline::ApiRequest;
 use crate::api::response::Reply;
 use crate::error::ApiError;
-use crate::queries::{path_word, AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
+use crate::queries::{
+    path_word, validate_dictionary_id, validate_entry_id, AutocompleteQuery, RandomQuery,
+    SearchQuery, ThesaurusQuery,
+};
 use crate::runtime::app::App;
 use crate::service;
 
 pub(crate) async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let query = SearchQuery::from_query_string(&req.query)?;
+    let query = SearchQuery::read(&req.query)?;
     let page = service::search(app, &query).await?;
     Ok(Reply::json(&page.results)
         .with_meta("total", page.total)
@@ -19,7 +21,7 @@ pub(crate) async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiErro
 }
 
 pub(crate) async fn autocomplete(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let query = AutocompleteQuery::from_query_string(&req.query)?;
+    let query = AutocompleteQuery::read(&req.query)?;
     let words = service::autocomplete(app, &query).await?;
     Ok(Reply::json(&words)
         .with_meta("limit", query.limit)
@@ -47,13 +49,13 @@ pub(crate) async fn entry_by_word(app: &App, req: &ApiRequest) -> Result<Reply, 
 }
 
 pub(crate) async fn thesaurus(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let query = ThesaurusQuery::from_query_string(req.path("word"), &req.query)?;
+    let query = ThesaurusQuery::read(req.path("word"), &req.query)?;
     let links = service::thesaurus(app, &query).await?;
     Ok(Reply::json(links))
 }
 
 pub(crate) async fn random(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let query = RandomQuery::from_query_string(&req.query)?;
+    let query = RandomQuery::read(&req.query)?;
     let picks = service::random(app, &query).await?;
     Ok(Reply::json(&picks))
 }

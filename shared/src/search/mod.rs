@@ -1,14 +1,17 @@
 //! Search: the stored forms it is built from and held in ([`postings`]
-//! manifests, the index [`snapshot`], both on the byte [`codec`]), the rules
-//! of a query ([`rank`]), how a query runs over the snapshot ([`query`]), and
-//! typo distance ([`distance`]).
+//! manifests, the index [`snapshot`], both on the byte [`codec`]), the
+//! inflected forms and word frequencies it ranks with ([`lexicon`]), how a
+//! query matches ([`matching`]) and what it may answer from ([`filters`]), how
+//! a query runs over the snapshot ([`engine`]), and the rules stated naively
+//! for the tests ([`oracle`]).
 
 pub mod codec;
-pub mod distance;
+pub mod engine;
+pub mod filters;
 pub mod lexicon;
+pub mod matching;
+pub mod oracle;
 pub mod postings;
-pub mod query;
-pub mod rank;
 #[cfg(test)]
 mod reference;
 pub mod snapshot;

@@ -2,51 +2,26 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::distance::{edit_distance, prefix_edit_distance};
+use super::engine::{EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
+use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
+use super::matching::{MatchRule, MatchType};
+use super::oracle;
 use super::postings::{DictionaryRef, Posting};
-use super::query::{EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
-use super::rank::{Filters, MatchRule, MatchType};
 use super::snapshot::{build, rank_order, split_parts, Grams, Index, Records, Section};
-use crate::api::params::LangFilter;
 use proptest::prelude::*;
 
 /// The tier of a headword by the rules, or `None` if it does not match:
 /// 0 exact, 1 literal, 2 lemma, then 2 + the edit distance of a typo.
 fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> Option<usize> {
-    let folded = p.folded.as_str();
-    if folded == rule.query {
-        return Some(0);
-    }
-    let literal = match rule.match_type {
-        MatchType::Contains => folded.contains(&rule.query),
-        MatchType::Prefix => folded.starts_with(&rule.query),
-        MatchType::Exact => false,
-    };
-    if literal {
-        return Some(1);
-    }
-    if rule.match_type == MatchType::Contains {
-        return None;
-    }
-    let lemma = lexicon
-        .forms
-        .get(&p.dictionary.source_lang)
-        .and_then(|forms| forms.get(&rule.query))
-        .is_some_and(|lemmas| lemmas.iter().any(|l| l == folded));
-    if lemma {
-        return Some(2);
-    }
-    if max_edits == 0 {
-        return None;
-    }
-    let q: Vec<char> = rule.query.chars().collect();
-    let w: Vec<char> = folded.chars().collect();
-    let distance = match rule.match_type {
-        MatchType::Prefix => prefix_edit_distance(&q, &w, max_edits),
-        _ => edit_distance(&q, &w),
-    };
-    (distance <= max_edits).then_some(2 + distance)
+    oracle::tier(
+        &rule.query,
+        rule.match_type,
+        max_edits,
+        lexicon,
+        &p.dictionary.source_lang,
+        &p.folded,
+    )
 }
 
 /// Commonness by its definition, over the whole corpus: the highest

@@ -18,10 +18,10 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use shared::api::params::LangFilter;
 use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use shared::runtime::app::App;
-use shared::search::rank::MatchType;
+use shared::search::filters::LangFilter;
+use shared::search::matching::MatchType;
 use shared::service;
 use shared::storage::store::Needs;
 use std::cell::RefCell;

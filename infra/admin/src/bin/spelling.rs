@@ -21,10 +21,11 @@
 //! the rest, check it on those.
 
 use sha2::{Digest, Sha256};
-use shared::api::params::LangFilter;
 use shared::fold::fold;
 use shared::runtime::app::App;
-use shared::search::rank::{Filters, MatchRule, MatchType};
+use shared::search::filters::Filters;
+use shared::search::filters::LangFilter;
+use shared::search::matching::{MatchRule, MatchType};
 use shared::search::snapshot::Index;
 use shared::storage::store::Needs;
 use std::collections::{BTreeMap, HashSet};

@@ -11,7 +11,8 @@
 //! a run of set bits.
 
 use super::codec::CorruptData;
-use super::rank::{Filters, MatchRule, MatchType};
+use super::filters::Filters;
+use super::matching::{MatchRule, MatchType, TypoDistance};
 use super::snapshot::{Grams, Index, GRAM_CHARS};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
@@ -168,7 +169,7 @@ impl Index {
             }
         };
         let mut lemma = RoaringBitmap::new();
-        if rule.match_type != MatchType::Contains {
+        if rule.match_type.has_lemma_tier() {
             for l in self.lemmas(&rule.query) {
                 lemma |= self.lemma_entries(l);
             }
@@ -179,7 +180,7 @@ impl Index {
         }
         let mut tiers = vec![exact, literal, lemma];
         if rule.max_edits > 0
-            && rule.match_type != MatchType::Contains
+            && rule.match_type.typo_distance().is_some()
             && self.within_reach(rule, rule.max_edits)
         {
             for mut typos in self.typos(rule, rule.max_edits) {
@@ -323,19 +324,23 @@ impl Index {
                 by_distance[d - 1].push(t as u32);
             }
         };
-        if rule.match_type == MatchType::Prefix {
-            let mut stream = self
-                .terms
-                .search_with_state(PrefixDistance(&dfa))
-                .into_stream();
-            while let Some((_, t, (_, best))) = stream.next() {
-                add(t, best);
+        match rule.match_type.typo_distance() {
+            Some(TypoDistance::Prefix) => {
+                let mut stream = self
+                    .terms
+                    .search_with_state(PrefixDistance(&dfa))
+                    .into_stream();
+                while let Some((_, t, (_, best))) = stream.next() {
+                    add(t, best);
+                }
             }
-        } else {
-            let mut stream = self.terms.search_with_state(&dfa).into_stream();
-            while let Some((_, t, state)) = stream.next() {
-                add(t, exact_distance(&dfa, state));
+            Some(TypoDistance::Whole) => {
+                let mut stream = self.terms.search_with_state(&dfa).into_stream();
+                while let Some((_, t, state)) = stream.next() {
+                    add(t, exact_distance(&dfa, state));
+                }
             }
+            None => {}
         }
         by_distance
             .into_iter()

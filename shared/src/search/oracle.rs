@@ -1,6 +1,59 @@
-//! Damerau-Levenshtein distance on folded forms, in its restricted form (optimal
-//! string alignment): substitution, insertion, deletion and the transposition
-//! of two neighbours each cost one edit.
+//! The matching rules stated naively, for the tests: the one oracle that the
+//! brute-force reference beside the engine (`reference.rs`) and the black-box
+//! tests' scan of every stored entry both apply. The engine itself never
+//! calls it.
+//!
+//! Distance is Damerau-Levenshtein on folded forms, in its restricted form
+//! (optimal string alignment): substitution, insertion, deletion and the
+//! transposition of two neighbours each cost one edit.
+
+use super::lexicon::Lexicon;
+use super::matching::{MatchType, TypoDistance};
+
+/// The tier of a folded headword for a folded query, or `None` if it does not
+/// match: 0 exact, 1 literal (by the match type), 2 a lemma of the query in
+/// the headword's language (`source_lang`), then 2 + the edit distance of a
+/// typo within `max_edits`.
+pub fn tier(
+    query: &str,
+    match_type: MatchType,
+    max_edits: usize,
+    lexicon: &Lexicon,
+    source_lang: &str,
+    folded: &str,
+) -> Option<usize> {
+    if folded == query {
+        return Some(0);
+    }
+    let literal = match match_type {
+        MatchType::Exact => false,
+        MatchType::Prefix => folded.starts_with(query),
+        MatchType::Contains => folded.contains(query),
+    };
+    if literal {
+        return Some(1);
+    }
+    let lemma = match_type.has_lemma_tier()
+        && lexicon
+            .forms
+            .get(source_lang)
+            .and_then(|forms| forms.get(query))
+            .is_some_and(|lemmas| lemmas.iter().any(|l| l == folded));
+    if lemma {
+        return Some(2);
+    }
+    let measure = match_type.typo_distance()?;
+    if max_edits == 0 {
+        return None;
+    }
+    let q: Vec<char> = query.chars().collect();
+    let w: Vec<char> = folded.chars().collect();
+    let distance = match measure {
+        TypoDistance::Prefix => prefix_edit_distance(&q, &w, max_edits),
+        TypoDistance::Whole => edit_distance(&q, &w),
+    };
+    (distance <= max_edits).then_some(2 + distance)
+}
 
 /// The distance between `a` and `b`.
 pub fn edit_distance(a: &[char], b: &[char]) -> usize {

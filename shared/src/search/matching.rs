@@ -1,0 +1,211 @@
+//! How a folded query matches a headword (docs/api.md, "Matching and
+//! ranking"): the match types, the typo tolerance and the rule a query runs
+//! with. `engine.rs` applies them to the index snapshot.
+//!
+//! Everything a match type decides is a method of [`MatchType`] with an
+//! exhaustive `match`, so a new value does not compile until each place has
+//! decided what it means for it.
+
+use crate::error::ApiError;
+
+/// `matchType`: how the query's text must stand in a headword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchType {
+    Exact,
+    Prefix,
+    Contains,
+}
+
+/// How a typo is measured for a match type that tolerates typos.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypoDistance {
+    /// Edits between the query and the whole headword.
+    Whole,
+    /// Edits between the query and the closest start of the headword.
+    Prefix,
+}
+
+impl MatchType {
+    /// Every value, in the order error messages and documents list them.
+    pub const ALL: [MatchType; 3] = [MatchType::Exact, MatchType::Prefix, MatchType::Contains];
+
+    /// When `matchType` is not given.
+    pub const DEFAULT: MatchType = MatchType::Prefix;
+
+    /// The value's name in a query string, GraphQL and the documents.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchType::Exact => "exact",
+            MatchType::Prefix => "prefix",
+            MatchType::Contains => "contains",
+        }
+    }
+
+    /// The value named `name` exactly, if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// `matchType`'s value, or the default when absent (trimmed, as every
+    /// value); anything else is a 400 listing the values.
+    pub fn parse(value: Option<&str>) -> Result<Self, ApiError> {
+        match value.map(str::trim) {
+            None => Ok(Self::DEFAULT),
+            Some(name) => Self::from_name(name).ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|m| m.name()).collect();
+                ApiError::bad_request(format!("matchType must be one of {}", names.join(", ")))
+            }),
+        }
+    }
+
+    /// How typos are measured, or `None` when this match type has no typo
+    /// tier (a typo inside a substring would match almost anything).
+    pub fn typo_distance(self) -> Option<TypoDistance> {
+        match self {
+            MatchType::Exact => Some(TypoDistance::Whole),
+            MatchType::Prefix => Some(TypoDistance::Prefix),
+            MatchType::Contains => None,
+        }
+    }
+
+    /// Whether an inflected form also finds its lemmas (the lemma tier).
+    pub fn has_lemma_tier(self) -> bool {
+        match self {
+            MatchType::Exact | MatchType::Prefix => true,
+            MatchType::Contains => false,
+        }
+    }
+
+    /// Whether the query needs the snapshot's substring bitmaps (`grams`).
+    pub fn needs_grams(self) -> bool {
+        match self {
+            MatchType::Exact | MatchType::Prefix => false,
+            MatchType::Contains => true,
+        }
+    }
+}
+
+/// Typo tolerance: 1 edit from 4 characters, 2 from 8.
+pub fn allowed_edits(query_chars: usize) -> usize {
+    match query_chars {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+/// A folded query and how it matches.
+#[derive(Debug, Clone)]
+pub struct MatchRule {
+    pub query: String,
+    pub match_type: MatchType,
+    pub max_edits: usize,
+}
+
+impl MatchRule {
+    /// `folded` must already be folded. Typo tolerance extends only the match
+    /// types that have a typo tier, and only when `fuzzy`.
+    pub fn new(folded: &str, match_type: MatchType, fuzzy: bool) -> Self {
+        let max_edits = if fuzzy && match_type.typo_distance().is_some() {
+            allowed_edits(folded.chars().count())
+        } else {
+            0
+        };
+        Self {
+            query: folded.to_string(),
+            match_type,
+            max_edits,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_the_error_lists_every_value() {
+        for m in MatchType::ALL {
+            assert_eq!(MatchType::from_name(m.name()), Some(m));
+            assert_eq!(
+                MatchType::parse(Some(&format!(" {} ", m.name()))).unwrap(),
+                m
+            );
+        }
+        assert_eq!(MatchType::parse(None).unwrap(), MatchType::Prefix);
+        let err = MatchType::parse(Some("fuzzy")).unwrap_err();
+        assert_eq!(
+            err.public_message(),
+            "matchType must be one of exact, prefix, contains"
+        );
+        assert!(MatchType::parse(Some("")).is_err());
+        assert!(MatchType::parse(Some("EXACT")).is_err());
+    }
+
+    /// The OpenAPI document's `matchType` enum and the playground's options
+    /// list exactly the values of [`MatchType::ALL`] (each in its own order).
+    #[test]
+    fn the_documents_and_the_playground_list_every_value() {
+        let mut names: Vec<String> = MatchType::ALL.iter().map(|m| m.name().into()).collect();
+        names.sort_unstable();
+        let openapi: serde_json::Value =
+            serde_json::from_str(include_str!("../../../docs/openapi.json")).unwrap();
+        let mut enums = Vec::new();
+        find_match_type_enums(&openapi, &mut enums);
+        assert!(!enums.is_empty(), "docs/openapi.json has no matchType enum");
+        for mut listed in enums {
+            listed.sort_unstable();
+            assert_eq!(listed, names, "docs/openapi.json's matchType enum");
+        }
+        let page = include_str!("../../../functions/playground/assets/index.html");
+        let select = page
+            .split_once(r#"<select id="matchType""#)
+            .and_then(|(_, rest)| rest.split_once("</select>"))
+            .expect("the playground has a matchType select")
+            .0;
+        let mut options: Vec<String> = select
+            .split(r#"<option value=""#)
+            .skip(1)
+            .map(|o| o.split('"').next().unwrap().into())
+            .collect();
+        options.sort_unstable();
+        assert_eq!(options, names, "the playground's matchType options");
+    }
+
+    /// Every `enum` of a schema named `matchType` (a parameter or a property).
+    fn find_match_type_enums(value: &serde_json::Value, out: &mut Vec<Vec<String>>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if map.get("name").and_then(|n| n.as_str()) == Some("matchType") {
+                    if let Some(list) = map
+                        .get("schema")
+                        .and_then(|s| s.pointer("/enum"))
+                        .and_then(|e| e.as_array())
+                    {
+                        out.push(
+                            list.iter()
+                                .filter_map(|v| v.as_str().map(String::from))
+                                .collect(),
+                        );
+                    }
+                }
+                if let Some(list) = map
+                    .get("matchType")
+                    .and_then(|p| p.get("enum"))
+                    .and_then(|e| e.as_array())
+                {
+                    out.push(
+                        list.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect(),
+                    );
+                }
+                map.values().for_each(|v| find_match_type_enums(v, out));
+            }
+            serde_json::Value::Array(items) => {
+                items.iter().for_each(|v| find_match_type_enums(v, out))
+            }
+            _ => {}
+        }
+    }
+}
