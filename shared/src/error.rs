@@ -49,10 +49,10 @@ pub enum ApiError {
 }
 
 /// Seconds a client should wait after a 503.
-pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
+pub(crate) const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
 
 impl ApiError {
-    pub fn bad_request(message: impl Into<String>) -> Self {
+    pub(crate) fn bad_request(message: impl Into<String>) -> Self {
         Self::BadRequest(message.into())
     }
 
@@ -84,7 +84,7 @@ impl ApiError {
 
     /// The message shown to the caller. `Display` gives the same text; this name
     /// makes call sites say what they mean.
-    pub fn public_message(&self) -> String {
+    pub(crate) fn public_message(&self) -> String {
         self.to_string()
     }
 }

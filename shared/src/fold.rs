@@ -1,5 +1,5 @@
 //! Folding of headwords and queries into the form every match compares
-//! (decisions.md, "Matching and ranking"): Unicode NFKD, combining marks removed,
+//! (docs/api.md, "Matching and ranking"): Unicode NFKD, combining marks removed,
 //! lower-cased, `ß`→`ss`, `æ`→`ae`, `œ`→`oe`, surrounding whitespace trimmed and
 //! inner whitespace collapsed to one space.
 

@@ -1,4 +1,4 @@
-//! The resources of the interface (section 2), serialised exactly as documented:
+//! The resources of the API (docs/api.md, "Endpoints"), serialised exactly as documented:
 //! camelCase names, `targetLang` always present (null for monolingual),
 //! optional fields omitted when the source has nothing for them.
 
@@ -236,7 +236,7 @@ pub struct StoredAudio {
 impl StoredAudio {
     /// The rendition at `key`, its format read from the key's extension;
     /// `None` for a format this build does not know.
-    pub fn from_key(key: String) -> Option<Self> {
+    pub(crate) fn from_key(key: String) -> Option<Self> {
         AudioFormat::of_key(&key).map(|format| Self { format, key })
     }
 }

@@ -13,10 +13,10 @@ use crate::search::matching::MatchType;
 
 /// The longest value we look at for any parameter. Longer input is rejected
 /// before any work is done on it.
-pub const MAX_PARAM_BYTES: usize = 2048;
+pub(crate) const MAX_PARAM_BYTES: usize = 2048;
 /// `q` is 1 to 100 characters after trimming.
-pub const MAX_QUERY_CHARS: usize = 100;
-pub const MAX_OFFSET: u32 = 10_000;
+pub(crate) const MAX_QUERY_CHARS: usize = 100;
+pub(crate) const MAX_OFFSET: u32 = 10_000;
 
 /// Where a read's parameters come from. A source gives a value only when the
 /// caller gave one; the rules below decide defaults and ranges.
@@ -43,7 +43,7 @@ pub trait ParamSource {
 }
 
 /// `value`, unless it is longer than any value we look at.
-pub fn within_length<'v>(name: &str, value: &'v str) -> Result<&'v str, ApiError> {
+pub(crate) fn within_length<'v>(name: &str, value: &'v str) -> Result<&'v str, ApiError> {
     if value.len() > MAX_PARAM_BYTES {
         Err(ApiError::bad_request(format!("{name} is too long")))
     } else {
@@ -52,13 +52,13 @@ pub fn within_length<'v>(name: &str, value: &'v str) -> Result<&'v str, ApiError
 }
 
 /// The answer to an integer outside `min..=max`, or not an integer at all.
-pub fn out_of_range(name: &str, min: u32, max: u32) -> ApiError {
+pub(crate) fn out_of_range(name: &str, min: u32, max: u32) -> ApiError {
     ApiError::bad_request(format!("{name} must be an integer from {min} to {max}"))
 }
 
 /// Trims `value` and checks its length in characters and that it holds no
 /// control characters (which no headword contains).
-pub fn validate_text(name: &str, value: &str, max_chars: usize) -> Result<String, ApiError> {
+pub(crate) fn validate_text(name: &str, value: &str, max_chars: usize) -> Result<String, ApiError> {
     let trimmed = value.trim();
     let chars = trimmed.chars().count();
     if chars == 0 {
@@ -80,7 +80,7 @@ pub fn validate_text(name: &str, value: &str, max_chars: usize) -> Result<String
 /// Dictionary ids are short, lower-case ASCII slugs (`freedict-eng-fra`).
 /// Anything else cannot name a dictionary: 404 as for any unknown id, with the
 /// echoed value shortened so that hostile input is not reflected at length.
-pub fn validate_dictionary_id(name: &str, value: &str) -> Result<String, ApiError> {
+pub(crate) fn validate_dictionary_id(name: &str, value: &str) -> Result<String, ApiError> {
     let value = value.trim();
     if value.is_empty() {
         return Err(ApiError::bad_request(format!("{name} must not be empty")));
@@ -98,7 +98,7 @@ pub fn validate_dictionary_id(name: &str, value: &str) -> Result<String, ApiErro
 
 /// Entry ids are opaque, URL-safe and short (16 lower-case hex digits today;
 /// the check allows for other URL-safe schemes later).
-pub fn validate_entry_id(name: &str, value: &str) -> Result<String, ApiError> {
+pub(crate) fn validate_entry_id(name: &str, value: &str) -> Result<String, ApiError> {
     let well_formed = !value.is_empty()
         && value.len() <= 128
         && value
@@ -188,7 +188,7 @@ const MAX_POS_CHARS: usize = 32;
 
 /// A word of a path (`/thesaurus/{word}`), whose length the router has
 /// already checked, or GraphQL's argument of the same name.
-pub fn path_word(value: &str) -> Result<String, ApiError> {
+pub(crate) fn path_word(value: &str) -> Result<String, ApiError> {
     validate_text("word", value, MAX_QUERY_CHARS)
 }
 

@@ -306,7 +306,10 @@ pub async fn audio_url(
 }
 
 /// The rendition of `format`, or without one the primary (the first).
-pub fn choose_audio(audio: &[StoredAudio], format: Option<AudioFormat>) -> Option<&StoredAudio> {
+pub(crate) fn choose_audio(
+    audio: &[StoredAudio],
+    format: Option<AudioFormat>,
+) -> Option<&StoredAudio> {
     match format {
         None => audio.first(),
         Some(format) => audio.iter().find(|a| a.format == format),
@@ -356,7 +359,7 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
     Ok(filter_and_order_links(found, lang, source))
 }
 
-pub fn filter_and_order_links(
+pub(crate) fn filter_and_order_links(
     mut links: Vec<ThesaurusItem>,
     lang: Option<&LangFilter>,
     source: Option<&str>,
@@ -386,7 +389,7 @@ pub async fn dictionaries(app: &App) -> Result<Vec<Dictionary>, ApiError> {
 }
 
 /// Checks that `source`, when given, names a dictionary (404 otherwise).
-pub async fn check_source(app: &App, source: Option<&str>) -> Result<(), ApiError> {
+pub(crate) async fn check_source(app: &App, source: Option<&str>) -> Result<(), ApiError> {
     if let Some(source) = source {
         app.store.dictionary(source).await?;
     }
@@ -422,7 +425,7 @@ async fn with_audio_urls(app: &App, stored: StoredEntry) -> Result<Entry, ApiErr
 /// Sets an entry's audio fields from the URL of each format, primary first:
 /// `hasAudio`, `audioFormats` (`[]` without audio), `audioUrl` (the
 /// primary's) and `audioUrls` (absent without audio).
-pub fn set_audio_urls(entry: &mut Entry, urls: Vec<(AudioFormat, String)>) {
+pub(crate) fn set_audio_urls(entry: &mut Entry, urls: Vec<(AudioFormat, String)>) {
     entry.has_audio = !urls.is_empty();
     entry.audio_formats = urls.iter().map(|(f, _)| f.name().to_string()).collect();
     entry.audio_url = urls.first().map(|(_, url)| url.clone());
@@ -440,7 +443,7 @@ pub fn set_audio_urls(entry: &mut Entry, urls: Vec<(AudioFormat, String)>) {
 
 /// The CDN URL of an audio object: the configured base (no trailing slash) and
 /// the object key, which ends in `.mp3` or `.spx`.
-pub fn cdn_url(base: &str, key: &str) -> String {
+pub(crate) fn cdn_url(base: &str, key: &str) -> String {
     format!("{base}/{key}")
 }
 
@@ -475,7 +478,10 @@ fn closeness(headword: &str, word: &str) -> u8 {
 
 /// The entry "by word": the closest headword, then the lemma form, then the
 /// lowest id. `None` when no candidate folds to the word.
-pub fn choose_entry_for_word(candidates: Vec<StoredEntry>, word: &str) -> Option<StoredEntry> {
+pub(crate) fn choose_entry_for_word(
+    candidates: Vec<StoredEntry>,
+    word: &str,
+) -> Option<StoredEntry> {
     candidates
         .into_iter()
         .map(|c| (closeness(&c.entry.word, word), c))

@@ -1,5 +1,5 @@
-//! API keys, plans and the atomic quota, black-box (decisions.md, "Keys,
-//! plans and quota").
+//! API keys, plans and the atomic quota, black-box (docs/decisions.md, "Keys
+//! and quota").
 
 use blackbox::{create_key, dictadmin, get, repo_root, send};
 use futures::stream::{self, StreamExt};

@@ -1,5 +1,5 @@
 //! Search and autocomplete against the running stack: every rule of
-//! decisions.md ("Matching and ranking"), checked against an oracle that scans
+//! docs/api.md ("Matching and ranking"), checked against an oracle that scans
 //! every entry of DynamoDB Local and applies the rules naively.
 
 use blackbox::{all_entries, enc, get_demo, stored_lexicon, OracleEntry};

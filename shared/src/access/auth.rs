@@ -20,22 +20,22 @@ use tokio::sync::RwLock;
 pub const KEY_PREFIX: &str = "dk_";
 pub const KEY_SECRET_LEN: usize = 32;
 /// A header longer than this is not an API key; it is rejected unread.
-pub const MAX_AUTHORIZATION_BYTES: usize = 256;
+pub(crate) const MAX_AUTHORIZATION_BYTES: usize = 256;
 /// How long a warm instance trusts a key record. A disabled key stops working
 /// within this time (the contract allows 60 seconds).
-pub const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
+pub(crate) const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
 /// How long a warm instance remembers that a well-formed key is unknown, so
 /// that a client retrying a wrong key costs no read each time. A key just
 /// created works at once on instances that never saw it, and within this
 /// time on those that did.
-pub const UNKNOWN_KEY_CACHE_TTL: Duration = Duration::from_secs(10);
+pub(crate) const UNKNOWN_KEY_CACHE_TTL: Duration = Duration::from_secs(10);
 /// Bounds the key cache so a flood of distinct keys cannot grow it without limit.
 const KEY_CACHE_MAX: usize = 10_000;
-pub const KEY_RECORD_SK: &str = "KEY";
+pub(crate) const KEY_RECORD_SK: &str = "KEY";
 pub const BY_KEY_ID_INDEX: &str = "ByKeyId";
 
 /// The key from an `Authorization` header value: `Bearer dk_…`.
-pub fn parse_authorization(header: Option<&[u8]>) -> Result<String, ApiError> {
+pub(crate) fn parse_authorization(header: Option<&[u8]>) -> Result<String, ApiError> {
     let raw = header.ok_or(ApiError::MissingKey)?;
     if raw.len() > MAX_AUTHORIZATION_BYTES {
         return Err(ApiError::InvalidKey);
@@ -72,7 +72,7 @@ pub fn hash_key(key: &str) -> String {
         .collect()
 }
 
-pub fn key_pk(key_hash: &str) -> String {
+pub(crate) fn key_pk(key_hash: &str) -> String {
     format!("KEY#{key_hash}")
 }
 
@@ -96,7 +96,7 @@ impl Plan {
     }
 
     /// Requests per calendar month.
-    pub fn monthly_limit(self) -> u64 {
+    pub(crate) fn monthly_limit(self) -> u64 {
         match self {
             Plan::Free => 1_000,
             Plan::Starter => 50_000,
@@ -145,7 +145,7 @@ impl KeyRecord {
         item
     }
 
-    pub fn from_item(item: &HashMap<String, AttributeValue>) -> Option<Self> {
+    pub(crate) fn from_item(item: &HashMap<String, AttributeValue>) -> Option<Self> {
         let s = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
         Some(Self {
             key_hash: s("pk")?.strip_prefix("KEY#")?.to_string(),

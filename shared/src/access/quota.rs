@@ -1,4 +1,4 @@
-//! Quota periods and the quota counter (docs/api.md, "Quotas"); a key's plan
+//! Quota periods and the quota counter (docs/api.md, "Plans, quotas and the cost of a request"); a key's plan
 //! and limit are its record's (`crate::access::auth`).
 //! Periods are pure functions of the clock, so that rollover is tested with
 //! any instant. The counter is one atomic conditional UpdateItem per request,
@@ -15,7 +15,7 @@ use time::{Date, Month, OffsetDateTime, Time};
 /// The quota period containing `now`: its label (`2026-11`) and the first
 /// instant of the next period, when the quota resets.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Period {
+pub(crate) struct Period {
     pub label: String,
     pub resets_at: OffsetDateTime,
 }
@@ -39,7 +39,7 @@ impl Period {
 
     /// Whole seconds from `now` until the reset, at least 1 (a client told to
     /// retry after 0 seconds would spin).
-    pub fn seconds_until_reset(&self, now: OffsetDateTime) -> u64 {
+    pub(crate) fn seconds_until_reset(&self, now: OffsetDateTime) -> u64 {
         let secs = (self.resets_at - now).whole_seconds();
         secs.max(1) as u64
     }
@@ -57,13 +57,13 @@ impl Period {
 
     /// When DynamoDB's TTL may delete this period's counter: a month after the
     /// reset, so last month's usage can still be looked at for a while.
-    pub fn counter_expires_at(&self) -> i64 {
+    pub(crate) fn counter_expires_at(&self) -> i64 {
         (self.resets_at + time::Duration::days(31)).unix_timestamp()
     }
 }
 
 /// The sort key of a key's counter for `period`, beside its record.
-pub fn usage_sk(period: &Period) -> String {
+pub(crate) fn usage_sk(period: &Period) -> String {
     format!("USAGE#{}", period.label)
 }
 

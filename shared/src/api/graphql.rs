@@ -27,17 +27,17 @@ use async_graphql::{
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 
-pub type DictionarySchema = Schema<Query, EmptyMutation, EmptySubscription>;
+pub(crate) type DictionarySchema = Schema<Query, EmptyMutation, EmptySubscription>;
 
 /// The GraphQL explorer (GraphiQL, vendored and served by the playground from
 /// `/assets/`), which a browser gets on a `GET` of this endpoint's path.
-pub const EXPLORER_PAGE: &[u8] = include_bytes!("explorer.html");
+pub(crate) const EXPLORER_PAGE: &[u8] = include_bytes!("explorer.html");
 
 /// Nesting deeper than any real query needs (`search { results { id } }` is 3).
-pub const MAX_DEPTH: usize = 6;
+pub(crate) const MAX_DEPTH: usize = 6;
 /// Every root field costs 10 plus its selection, so one request runs at most
 /// a handful of lookups.
-pub const MAX_COMPLEXITY: usize = 100;
+pub(crate) const MAX_COMPLEXITY: usize = 100;
 
 /// The schema, built once per cold start.
 pub fn schema() -> &'static DictionarySchema {
@@ -77,17 +77,12 @@ pub fn units(req: &ApiRequest) -> u64 {
     }
 }
 
-/// The schema in SDL, as committed in docs/schema.graphql.
-pub fn sdl() -> String {
-    schema().sdl()
-}
-
 /// Runs one GraphQL request. Requests that cannot run (not JSON, a syntax
 /// error, an unknown field, a wrong argument type, a required variable not
 /// given, too deep or too complex) answer 400 with `BAD_USER_INPUT`; errors
 /// of single fields (not found, bad argument values) answer 200 with that
 /// field `null` next to the data that could be resolved.
-pub async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiError> {
+pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiError> {
     let Some(mut request) = parse_request(&req.body) else {
         return Ok(bad_request(
             "Request body must be a JSON object with a query string",
@@ -335,7 +330,7 @@ impl ParamSource for FieldArguments {
 
 /// A usage example and the entry it comes from.
 #[derive(SimpleObject, Debug, Clone, PartialEq)]
-pub struct UsageExample {
+pub(crate) struct UsageExample {
     pub text: String,
     pub word: String,
     pub entry_id: String,
@@ -530,7 +525,7 @@ mod tests {
     #[test]
     fn committed_sdl_matches_the_code() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/schema.graphql");
-        let sdl = sdl();
+        let sdl = schema().sdl();
         if std::env::var_os("UPDATE_SCHEMA").is_some() {
             std::fs::write(path, &sdl).unwrap();
         }
@@ -714,7 +709,7 @@ mod tests {
 
     #[test]
     fn the_schema_has_every_query_of_the_contract() {
-        let sdl = sdl();
+        let sdl = schema().sdl();
         for query in [
             "search(",
             "autocomplete(",

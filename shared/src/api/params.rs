@@ -45,22 +45,6 @@ impl QueryParams {
         }
     }
 
-    /// An integer in `min..=max`, or `default` when absent.
-    pub fn int_in_range(
-        &self,
-        name: &str,
-        default: u32,
-        min: u32,
-        max: u32,
-    ) -> Result<u32, ApiError> {
-        Ok(self.integer(name, min, max)?.unwrap_or(default))
-    }
-
-    /// `true` or `false`, or `default` when absent.
-    pub fn boolean(&self, name: &str, default: bool) -> Result<bool, ApiError> {
-        Ok(self.flag(name)?.unwrap_or(default))
-    }
-
     /// `format` of the audio endpoint: `mp3` or `spx` exactly (trimmed, as
     /// every value), if given; anything else, empty included, is a 400.
     pub fn audio_format(&self) -> Result<Option<AudioFormat>, ApiError> {
@@ -117,7 +101,10 @@ impl ParamSource for QueryParams {
 
 /// Percent-decodes one URL component once. With `plus_is_space`, `+` is a space
 /// (query strings); path segments keep `+` literally.
-pub fn decode_component(raw: &str, plus_is_space: bool) -> Result<String, std::str::Utf8Error> {
+pub(crate) fn decode_component(
+    raw: &str,
+    plus_is_space: bool,
+) -> Result<String, std::str::Utf8Error> {
     let bytes: Vec<u8> = if plus_is_space && raw.contains('+') {
         raw.replace('+', " ").into_bytes()
     } else {
@@ -131,6 +118,36 @@ pub fn decode_component(raw: &str, plus_is_space: bool) -> Result<String, std::s
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A value with its default, as the rules of `queries.rs` read it.
+    trait WithDefault {
+        fn int_in_range(
+            &self,
+            name: &str,
+            default: u32,
+            min: u32,
+            max: u32,
+        ) -> Result<u32, ApiError>;
+        fn boolean(&self, name: &str, default: bool) -> Result<bool, ApiError>;
+    }
+
+    impl WithDefault for QueryParams {
+        /// An integer in `min..=max`, or `default` when absent.
+        fn int_in_range(
+            &self,
+            name: &str,
+            default: u32,
+            min: u32,
+            max: u32,
+        ) -> Result<u32, ApiError> {
+            Ok(self.integer(name, min, max)?.unwrap_or(default))
+        }
+
+        /// `true` or `false`, or `default` when absent.
+        fn boolean(&self, name: &str, default: bool) -> Result<bool, ApiError> {
+            Ok(self.flag(name)?.unwrap_or(default))
+        }
+    }
 
     fn message(err: ApiError) -> String {
         assert_eq!(err.status(), 400, "{err:?}");

@@ -80,7 +80,7 @@ const LAMBDA_DEADLINE_MARGIN: Duration = Duration::from_secs(1);
 /// deadline (milliseconds since the epoch) comes sooner. A deadline that is
 /// not in the future is no deadline: 0 means unknown, and `cargo lambda
 /// watch` sends its timeout (600000) rather than an instant.
-pub fn request_budget(lambda_deadline_ms: u64, now: SystemTime) -> Duration {
+pub(crate) fn request_budget(lambda_deadline_ms: u64, now: SystemTime) -> Duration {
     let now_ms = now
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
@@ -115,7 +115,7 @@ impl ApiRequest {
 }
 
 /// The largest request body accepted (GraphQL is the only endpoint with one).
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The App lives for the whole process (built once per cold start), so
 /// handlers may hand it to code that needs `'static` data (GraphQL).

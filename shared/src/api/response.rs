@@ -41,7 +41,7 @@ impl Reply {
         }
     }
 
-    pub fn with_meta(mut self, name: &str, value: impl Into<Value>) -> Self {
+    pub(crate) fn with_meta(mut self, name: &str, value: impl Into<Value>) -> Self {
         if let Self::Json { meta, .. } = &mut self {
             meta.insert(name.to_string(), value.into());
         }
@@ -49,7 +49,7 @@ impl Reply {
     }
 
     /// Marks a response cacheable by browsers and CDNs for `seconds`.
-    pub fn cacheable(mut self, seconds: u32) -> Self {
+    pub(crate) fn cacheable(mut self, seconds: u32) -> Self {
         if let Self::Json { cache_seconds, .. } = &mut self {
             *cache_seconds = Some(seconds);
         }
@@ -124,7 +124,7 @@ pub(crate) fn reply_response(reply: Reply, took_ms: u64) -> Response<Body> {
 }
 
 /// The failure envelope (or GraphQL error document) for `err`.
-pub fn error_response(err: &ApiError, style: ErrorStyle) -> Response<Body> {
+pub(crate) fn error_response(err: &ApiError, style: ErrorStyle) -> Response<Body> {
     let body = match style {
         ErrorStyle::Envelope => {
             let mut body = json!({"ok": false, "error": err.public_message()});
@@ -150,7 +150,7 @@ pub fn error_response(err: &ApiError, style: ErrorStyle) -> Response<Body> {
 
 /// `extensions.code` of decisions.md for an error raised outside GraphQL
 /// execution (authentication, quota, body size).
-pub fn graphql_code(err: &ApiError) -> &'static str {
+pub(crate) fn graphql_code(err: &ApiError) -> &'static str {
     match err {
         ApiError::BadRequest(_) | ApiError::PayloadTooLarge | ApiError::MethodNotAllowed { .. } => {
             "BAD_USER_INPUT"

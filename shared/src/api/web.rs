@@ -24,7 +24,7 @@ pub struct StaticFile {
 /// and talk only to it. Audio plays from the CDN (or S3's presigned URLs),
 /// another origin by design. GraphiQL sets inline styles from script
 /// (CodeMirror's layout), hence `'unsafe-inline'` for styles only.
-pub const PAGE_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
+pub(crate) const PAGE_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
      font-src 'self' data:; media-src 'self' http: https: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; \
      connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -32,7 +32,7 @@ const HTML: &str = "text/html; charset=utf-8";
 
 /// Whether a request asks for a page rather than an API answer: a browser
 /// navigating sends `Accept: text/html`, API clients do not.
-pub fn wants_html(request: &Request) -> bool {
+pub(crate) fn wants_html(request: &Request) -> bool {
     request
         .headers()
         .get_all("accept")
@@ -70,7 +70,7 @@ pub async fn run_files(
 
 /// Answers one request from `files`: GET and HEAD of a listed path give the
 /// file, other methods 405, other paths 404.
-pub fn serve_files(files: &[StaticFile], request: &Request) -> Response<Body> {
+pub(crate) fn serve_files(files: &[StaticFile], request: &Request) -> Response<Body> {
     let method = request.method();
     if method == Method::OPTIONS {
         return preflight();
@@ -91,7 +91,7 @@ pub fn serve_files(files: &[StaticFile], request: &Request) -> Response<Body> {
 }
 
 /// An HTML page (the GraphQL explorer) as a 200 answer, with the pages' policy.
-pub fn page_response(body: &[u8], head_only: bool) -> Response<Body> {
+pub(crate) fn page_response(body: &[u8], head_only: bool) -> Response<Body> {
     content_response(HTML, body, head_only)
 }
 

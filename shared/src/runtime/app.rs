@@ -13,7 +13,7 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 /// The clock, injectable so that quota periods can be tested.
-pub type Clock = fn() -> OffsetDateTime;
+pub(crate) type Clock = fn() -> OffsetDateTime;
 
 pub fn system_clock() -> OffsetDateTime {
     OffsetDateTime::now_utc()
@@ -32,12 +32,12 @@ pub struct App {
 /// How a function builds its App at cold start. Its endpoint names one of
 /// [`TABLES`] and [`TABLES_AND_AUDIO`], so a function that signs no audio URL
 /// never builds, and never links, the signer.
-pub type AppStart = fn() -> BoxFuture<'static, Result<App, MissingVariable>>;
+pub(crate) type AppStart = fn() -> BoxFuture<'static, Result<App, MissingVariable>>;
 
 /// DynamoDB only.
-pub const TABLES: AppStart = || Box::pin(App::from_env_without_audio());
+pub(crate) const TABLES: AppStart = || Box::pin(App::from_env_without_audio());
 /// DynamoDB and the signer of audio URLs.
-pub const TABLES_AND_AUDIO: AppStart = || Box::pin(App::from_env());
+pub(crate) const TABLES_AND_AUDIO: AppStart = || Box::pin(App::from_env());
 
 /// The AWS clients, configured for the real services or, when endpoint
 /// overrides are set, for DynamoDB Local and moto's S3.
@@ -145,7 +145,7 @@ impl App {
 
     /// As [`App::from_env`], without the signer of audio URLs (a function of
     /// its own, so that the functions starting with it do not link the signer).
-    pub async fn from_env_without_audio() -> Result<Self, MissingVariable> {
+    pub(crate) async fn from_env_without_audio() -> Result<Self, MissingVariable> {
         let config = Config::from_env()?;
         let dynamodb = dynamodb_client(&shared_config(request_timeouts()).await, &config);
         Ok(Self::with_clients(config, dynamodb, None, system_clock))

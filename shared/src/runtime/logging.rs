@@ -29,7 +29,7 @@ pub fn init() {
 }
 
 /// Whether an event or span may be written: anything but another crate's TRACE.
-pub fn is_safe_to_log(metadata: &Metadata<'_>) -> bool {
+pub(crate) fn is_safe_to_log(metadata: &Metadata<'_>) -> bool {
     *metadata.level() < Level::TRACE || is_own(metadata.target())
 }
 

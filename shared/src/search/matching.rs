@@ -18,7 +18,7 @@ pub enum MatchType {
 
 /// How a typo is measured for a match type that tolerates typos.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TypoDistance {
+pub(crate) enum TypoDistance {
     /// Edits between the query and the whole headword.
     Whole,
     /// Edits between the query and the closest start of the headword.
@@ -30,7 +30,7 @@ impl MatchType {
     pub const ALL: [MatchType; 3] = [MatchType::Exact, MatchType::Prefix, MatchType::Contains];
 
     /// When `matchType` is not given.
-    pub const DEFAULT: MatchType = MatchType::Prefix;
+    pub(crate) const DEFAULT: MatchType = MatchType::Prefix;
 
     /// The value's name in a query string, GraphQL and the documents.
     pub fn name(self) -> &'static str {
@@ -60,7 +60,7 @@ impl MatchType {
 
     /// How typos are measured, or `None` when this match type has no typo
     /// tier (a typo inside a substring would match almost anything).
-    pub fn typo_distance(self) -> Option<TypoDistance> {
+    pub(crate) fn typo_distance(self) -> Option<TypoDistance> {
         match self {
             MatchType::Exact => Some(TypoDistance::Whole),
             MatchType::Prefix => Some(TypoDistance::Prefix),
@@ -69,7 +69,7 @@ impl MatchType {
     }
 
     /// Whether an inflected form also finds its lemmas (the lemma tier).
-    pub fn has_lemma_tier(self) -> bool {
+    pub(crate) fn has_lemma_tier(self) -> bool {
         match self {
             MatchType::Exact | MatchType::Prefix => true,
             MatchType::Contains => false,
@@ -77,7 +77,7 @@ impl MatchType {
     }
 
     /// Whether the query needs the snapshot's substring bitmaps (`grams`).
-    pub fn needs_grams(self) -> bool {
+    pub(crate) fn needs_grams(self) -> bool {
         match self {
             MatchType::Exact | MatchType::Prefix => false,
             MatchType::Contains => true,
@@ -86,7 +86,7 @@ impl MatchType {
 }
 
 /// Typo tolerance: 1 edit from 4 characters, 2 from 8.
-pub fn allowed_edits(query_chars: usize) -> usize {
+pub(crate) fn allowed_edits(query_chars: usize) -> usize {
     match query_chars {
         0..=3 => 0,
         4..=7 => 1,

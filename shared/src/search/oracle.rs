@@ -56,7 +56,7 @@ pub fn tier(
 }
 
 /// The distance between `a` and `b`.
-pub fn edit_distance(a: &[char], b: &[char]) -> usize {
+pub(crate) fn edit_distance(a: &[char], b: &[char]) -> usize {
     let table = osa_table(a, b);
     table[a.len()][b.len()]
 }
@@ -65,7 +65,7 @@ pub fn edit_distance(a: &[char], b: &[char]) -> usize {
 /// rule of prefix searches ("the edits apply to the prefix"). Prefixes longer
 /// than the query by more than `max_edits` cannot come within `max_edits`, so
 /// only those up to that length are looked at.
-pub fn prefix_edit_distance(query: &[char], word: &[char], max_edits: usize) -> usize {
+pub(crate) fn prefix_edit_distance(query: &[char], word: &[char], max_edits: usize) -> usize {
     let word = &word[..word.len().min(query.len() + max_edits)];
     let table = osa_table(query, word);
     table[query.len()]

@@ -1,5 +1,5 @@
 //! `dictadmin lexicon`: the word lists the index snapshot is built with
-//! beside the dictionaries (docs/data-model.md, "WordList: inflected forms
+//! beside the dictionaries (docs/data-model.md, "Lexicon: inflected forms
 //! and word frequencies"): per language, the **forms** (an inflected form and
 //! its lemma) and the word **frequencies**. Each list is read from a real
 //! source (WordNet's morphology, a Hunspell dictionary, wordfreq's lists),
