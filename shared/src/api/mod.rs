@@ -3,6 +3,8 @@
 //! [`graphql`]), the answers ([`response`]), the query string ([`params`]) and
 //! the keyless pages ([`web`]).
 
+#[cfg(test)]
+mod declared_parameters;
 pub mod graphql;
 pub mod params;
 pub mod pipeline;
