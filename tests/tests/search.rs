@@ -82,7 +82,7 @@ impl Query {
         // name. Tiers: 0 exact, 1 literal, 2 lemma, 2 + distance typo, 9 the
         // extra edit.
         type Ranked = (
-            (usize, Reverse<(bool, u16)>, usize, String, String, String),
+            (usize, Reverse<(bool, usize)>, usize, String, String, String),
             String,
         );
         let tier = |e: &OracleEntry, edits: usize| -> Option<usize> {
@@ -122,7 +122,7 @@ impl Query {
 /// Every folded headword's commonness by decisions.md, over every entry:
 /// (listed in a frequency list of one of its dictionaries' languages, the
 /// highest frequency there or else its number of dictionaries).
-fn commonness(entries: &[OracleEntry], lexicon: &Lexicon) -> HashMap<String, (bool, u16)> {
+fn commonness(entries: &[OracleEntry], lexicon: &Lexicon) -> HashMap<String, (bool, usize)> {
     let mut seen: HashMap<String, (HashSet<&str>, HashSet<&str>)> = HashMap::new();
     for e in entries {
         let (langs, dictionaries) = seen.entry(fold(&e.word)).or_default();
@@ -131,14 +131,7 @@ fn commonness(entries: &[OracleEntry], lexicon: &Lexicon) -> HashMap<String, (bo
     }
     seen.into_iter()
         .map(|(term, (langs, dictionaries))| {
-            let listed = langs
-                .iter()
-                .filter_map(|l| lexicon.frequencies.get(*l)?.get(&term).copied())
-                .max();
-            let c = match listed {
-                Some(centis) => (true, centis),
-                None => (false, dictionaries.len() as u16),
-            };
+            let c = oracle::commonness(lexicon, &term, langs, dictionaries.len());
             (term, c)
         })
         .collect()

@@ -10,6 +10,26 @@
 use super::lexicon::Lexicon;
 use super::matching::{MatchType, TypoDistance};
 
+/// Commonness by its definition: the highest frequency of the folded `term`
+/// in the lists of `languages` (those of the dictionaries that have it), any
+/// listed term above every unlisted one, and those by how many dictionaries
+/// have it.
+pub fn commonness<'a>(
+    lexicon: &Lexicon,
+    term: &str,
+    languages: impl IntoIterator<Item = &'a str>,
+    dictionaries: usize,
+) -> (bool, usize) {
+    let listed = languages
+        .into_iter()
+        .filter_map(|lang| lexicon.frequencies.get(lang)?.get(term))
+        .max();
+    match listed {
+        Some(&centis) => (true, usize::from(centis)),
+        None => (false, dictionaries),
+    }
+}
+
 /// The tier of a folded headword for a folded query, or `None` if it does not
 /// match: 0 exact, 1 literal (by the match type), 2 a lemma of the query in
 /// the headword's language (`source_lang`), then 2 + the edit distance of a

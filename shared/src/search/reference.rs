@@ -30,25 +30,11 @@ fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> O
 /// dictionaries.
 fn commonness(postings: &[Posting], lexicon: &Lexicon, term: &str) -> (bool, usize) {
     let same: Vec<&Posting> = postings.iter().filter(|p| p.folded == term).collect();
-    let listed = same
-        .iter()
-        .filter_map(|p| {
-            lexicon
-                .frequencies
-                .get(&p.dictionary.source_lang)?
-                .get(term)
-        })
-        .max();
-    match listed {
-        Some(&centis) => (true, usize::from(centis)),
-        None => {
-            let mut dictionaries: Vec<&str> =
-                same.iter().map(|p| p.dictionary.id.as_str()).collect();
-            dictionaries.sort_unstable();
-            dictionaries.dedup();
-            (false, dictionaries.len())
-        }
-    }
+    let mut dictionaries: Vec<&str> = same.iter().map(|p| p.dictionary.id.as_str()).collect();
+    dictionaries.sort_unstable();
+    dictionaries.dedup();
+    let languages = same.iter().map(|p| p.dictionary.source_lang.as_str());
+    oracle::commonness(lexicon, term, languages, dictionaries.len())
 }
 
 fn admit(filters: &Filters<'_>, p: &Posting) -> bool {
