@@ -1,10 +1,16 @@
 //! Readers of the repository's own files for the tests that hold them
-//! together: template.yaml's functions and the grants of their policies.
+//! together: template.yaml's functions and the grants of their policies, and
+//! the endpoints behind the routes of `shared::routes::ROUTES`.
 //! The drift tests (`tests/drift/tests/`) use them without the local stack;
 //! the black-box test of least privilege (`tests/tests/iam_policies.rs`)
 //! compares the same grants with the calls the functions make on the stack.
 
 use serde_norway::Value as Yaml;
+use shared::http::{Endpoint, Route};
+use shared::routes::{
+    AUDIO, AUTOCOMPLETE, DICTIONARIES, ENTRY, ENTRY_BY_WORD, GRAPHQL, NOT_FOUND, RANDOM, ROUTES,
+    SEARCH, THESAURUS, USAGE,
+};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -31,7 +37,11 @@ pub fn template() -> Yaml {
 pub const COUNTER_ATTRIBUTES: [&str; 4] = ["pk", "sk", "used", "expiresAt"];
 pub const COUNTER_RETURN_VALUES: [&str; 2] = ["NONE", "UPDATED_NEW"];
 
-/// Every function of the template, by binary name, with its policy statements.
+/// Every function of the template, by binary name, with its policy
+/// statements: those written inline in its `Policies` and those of the
+/// managed policies of the template (`AWS::IAM::ManagedPolicy`) it lists
+/// there by `!Ref`. Any other kind of policy (an AWS managed policy's name or
+/// ARN, a SAM policy template) grants what this cannot read, and panics.
 pub fn function_statements(doc: &Yaml) -> BTreeMap<String, Vec<&Yaml>> {
     let mut functions = BTreeMap::new();
     for (_, resource) in doc["Resources"].as_mapping().unwrap() {
@@ -43,14 +53,49 @@ pub fn function_statements(doc: &Yaml) -> BTreeMap<String, Vec<&Yaml>> {
             .unwrap()
             .to_string();
         let policies = resource["Properties"]["Policies"].as_sequence();
-        let statements = policies
-            .into_iter()
-            .flatten()
-            .flat_map(|p| p["Statement"].as_sequence().unwrap())
-            .collect();
+        let mut statements = Vec::new();
+        for policy in policies.into_iter().flatten() {
+            let document = match reference(policy) {
+                Some(name) => managed_policy_document(doc, name)
+                    .unwrap_or_else(|| panic!("{binary} lists !Ref {name}, which is no AWS::IAM::ManagedPolicy of the template")),
+                None => policy,
+            };
+            let listed = document["Statement"].as_sequence().unwrap_or_else(|| {
+                panic!("{binary} has a policy whose statements cannot be read here: {policy:?}")
+            });
+            statements.extend(listed);
+        }
         functions.insert(binary, statements);
     }
     functions
+}
+
+/// The name in `!Ref Name`.
+pub fn reference(value: &Yaml) -> Option<&str> {
+    match value {
+        Yaml::Tagged(tagged) if tagged.tag.to_string().trim_start_matches('!') == "Ref" => {
+            tagged.value.as_str()
+        }
+        _ => None,
+    }
+}
+
+/// The managed policies of the template (`AWS::IAM::ManagedPolicy`), by logical id.
+pub fn managed_policies(doc: &Yaml) -> BTreeMap<String, &Yaml> {
+    doc["Resources"]
+        .as_mapping()
+        .unwrap()
+        .iter()
+        .filter(|(_, r)| r["Type"].as_str() == Some("AWS::IAM::ManagedPolicy"))
+        .map(|(name, r)| (name.as_str().unwrap().to_string(), r))
+        .collect()
+}
+
+/// The policy document of the template's managed policy `name`, if it is one.
+fn managed_policy_document<'a>(doc: &'a Yaml, name: &str) -> Option<&'a Yaml> {
+    let resource = &doc["Resources"][name];
+    (resource["Type"].as_str() == Some("AWS::IAM::ManagedPolicy"))
+        .then(|| &resource["Properties"]["PolicyDocument"])
 }
 
 /// A value or a list of values.
@@ -59,4 +104,44 @@ pub fn one_or_many(value: &Yaml) -> Vec<&Yaml> {
         Some(list) => list.iter().collect(),
         None => vec![value],
     }
+}
+
+/// Every endpoint the request pipeline serves, in the order of
+/// `shared::routes::ROUTES`: the endpoint of each route behind a key, then
+/// the unknown-path fallback. The keyless routes of `ROUTES` are the pages
+/// (the playground, its assets, the OpenAPI document), which functions serve
+/// from files without the pipeline.
+pub fn endpoints() -> Vec<&'static Endpoint> {
+    ROUTES
+        .iter()
+        .filter(|route| route.requires_key)
+        .map(|route| endpoint_of(route))
+        .chain([&NOT_FOUND])
+        .collect()
+}
+
+/// The endpoint whose route is `route` itself. `ROUTES` lists the routes of
+/// the endpoints, each a static of its own in `shared::routes`; a route added
+/// behind a key there and not here panics, naming it.
+fn endpoint_of(route: &'static Route) -> &'static Endpoint {
+    [
+        &SEARCH,
+        &AUTOCOMPLETE,
+        &ENTRY,
+        &ENTRY_BY_WORD,
+        &THESAURUS,
+        &RANDOM,
+        &AUDIO,
+        &DICTIONARIES,
+        &USAGE,
+        &GRAPHQL,
+    ]
+    .into_iter()
+    .find(|endpoint| std::ptr::eq(&endpoint.route, route))
+    .unwrap_or_else(|| {
+        panic!(
+            "{} {} is behind a key but is the route of no endpoint listed in drift::endpoint_of",
+            route.name, route.path
+        )
+    })
 }

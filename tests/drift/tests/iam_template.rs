@@ -2,12 +2,18 @@
 //! of the functions, the quota counter's UpdateItem on the keys table, is
 //! granted only under a condition on its attributes and return values. The
 //! black-box test of tests/tests/iam_policies.rs checks every recorded
-//! counter update against the same condition on the stack.
+//! counter update against the same condition on the stack. And the grants
+//! that functions share follow their routes' keys and costs. A function's
+//! grants are its inline statements and those of the managed policies it
+//! lists (`drift::function_statements`).
 
 use drift::{
-    function_statements, one_or_many, template, COUNTER_ATTRIBUTES, COUNTER_RETURN_VALUES,
+    endpoints, function_statements, managed_policies, one_or_many, reference, template,
+    COUNTER_ATTRIBUTES, COUNTER_RETURN_VALUES,
 };
 use serde_norway::Value as Yaml;
+use shared::http::Cost;
+use shared::routes::ROUTES;
 use std::collections::BTreeSet;
 
 /// Any action that writes items, by name or by wildcard.
@@ -117,4 +123,84 @@ fn the_keys_table_is_written_only_through_the_counter_condition() {
         counters > 0,
         "no function is granted the quota counter's UpdateItem"
     );
+}
+
+/// Whether `statements` allow `action` on what may be the keys table.
+fn allowed_on_the_keys_table(statements: &[&Yaml], action: &str) -> bool {
+    statements.iter().any(|statement| {
+        statement["Effect"].as_str() == Some("Allow")
+            && strings(&statement["Action"]).iter().any(|a| a == action)
+            && one_or_many(&statement["Resource"])
+                .into_iter()
+                .any(may_be_keys_table)
+    })
+}
+
+/// The shared grants follow the routes (`shared::routes`): the key lookup
+/// for every function behind a key, the quota counter for every function
+/// whose requests cost units, and neither for the others. The black-box test
+/// of iam_policies.rs holds every grant to the calls made on the stack; this
+/// holds these two without it.
+#[test]
+fn the_key_lookup_and_the_counter_are_granted_to_the_functions_that_use_them() {
+    let doc = template();
+    let keyed: BTreeSet<&str> = ROUTES
+        .iter()
+        .filter(|route| route.requires_key)
+        .map(|route| route.name)
+        .collect();
+    let counted: BTreeSet<&str> = endpoints()
+        .into_iter()
+        .filter(|endpoint| !matches!(endpoint.cost, Cost::Free))
+        .map(|endpoint| endpoint.route.name)
+        .collect();
+    let mut problems = Vec::new();
+    for (binary, statements) in function_statements(&doc) {
+        let looks_up = allowed_on_the_keys_table(&statements, "dynamodb:GetItem");
+        if looks_up != keyed.contains(binary.as_str()) {
+            problems.push(format!(
+                "{binary}: key lookup granted {looks_up}, behind a key {}",
+                !looks_up
+            ));
+        }
+        let counts = allowed_on_the_keys_table(&statements, "dynamodb:UpdateItem");
+        if counts != counted.contains(binary.as_str()) {
+            problems.push(format!(
+                "{binary}: quota counter granted {counts}, requests cost units {}",
+                !counts
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A managed policy grants through the functions that list it in their
+/// `Policies`, where the tests read it; one attached any other way (its own
+/// `Roles`, `Users` or `Groups`) would grant what no test sees, and one that
+/// no function lists is dead.
+#[test]
+fn every_managed_policy_is_attached_by_the_functions_that_list_it() {
+    let doc = template();
+    let listed: BTreeSet<&str> = doc["Resources"]
+        .as_mapping()
+        .unwrap()
+        .values()
+        .filter(|r| r["Type"].as_str() == Some("AWS::Serverless::Function"))
+        .flat_map(|r| {
+            r["Properties"]["Policies"]
+                .as_sequence()
+                .into_iter()
+                .flatten()
+        })
+        .filter_map(reference)
+        .collect();
+    for (name, policy) in managed_policies(&doc) {
+        for other in ["Roles", "Users", "Groups"] {
+            assert!(
+                policy["Properties"][other].is_null(),
+                "{name} is attached through its {other}, not a function's Policies"
+            );
+        }
+        assert!(listed.contains(name.as_str()), "no function lists {name}");
+    }
 }
