@@ -19,7 +19,6 @@ use serde_json::Value;
 use serde_norway::Value as Yaml;
 use shared::app::App;
 use shared::http::{self, Endpoint};
-use shared::routes;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
@@ -118,16 +117,17 @@ fn request(method: &str, path: &str, key: &str, body: Option<Value>) -> lambda_h
 }
 
 /// Every request path of each function: the hits, the misses (which read
-/// the dictionary list or look for suggestions) and unknown dictionaries.
+/// the dictionary list or look for suggestions) and unknown dictionaries, for
+/// every endpoint of `shared::routes` (`drift::endpoints`).
 fn scenarios(
     entry_id: &str,
     audio_id: &str,
 ) -> Vec<(&'static Endpoint, Vec<(&'static str, String)>)> {
     let get = |paths: &[&str]| paths.iter().map(|p| ("GET", p.to_string())).collect();
     let miss = "0123456789abcdef";
-    vec![
+    let mut requests: BTreeMap<&str, Vec<(&'static str, String)>> = BTreeMap::from([
         (
-            &routes::SEARCH,
+            "search",
             get(&[
                 "/api/v1/api/search?q=bank",
                 "/api/v1/api/search?q=hosue&matchType=exact",
@@ -137,14 +137,14 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::AUTOCOMPLETE,
+            "autocomplete",
             get(&[
                 "/api/v1/api/autocomplete?q=ba",
                 "/api/v1/api/autocomplete?q=ba&source=nope",
             ]),
         ),
         (
-            &routes::ENTRY,
+            "entry",
             vec![
                 ("GET", format!("/api/v1/entry/freedict-eng-fra/{entry_id}")),
                 ("GET", format!("/api/v1/entry/freedict-eng-fra/{miss}")),
@@ -152,7 +152,7 @@ fn scenarios(
             ],
         ),
         (
-            &routes::ENTRY_BY_WORD,
+            "entry-by-word",
             get(&[
                 "/api/v1/api/entry/freedict-eng-fra/word/bank",
                 "/api/v1/api/entry/freedict-eng-fra/word/hosue",
@@ -161,7 +161,7 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::THESAURUS,
+            "thesaurus",
             get(&[
                 "/api/v1/api/thesaurus/good",
                 // An inflected form without links: its lemma's, through the
@@ -172,7 +172,7 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::RANDOM,
+            "random",
             get(&[
                 "/api/v1/random?count=3",
                 "/api/v1/random?hasAudio=true&lang=en",
@@ -180,7 +180,7 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::AUDIO,
+            "audio",
             vec![
                 (
                     "GET",
@@ -193,14 +193,21 @@ fn scenarios(
                 ("GET", format!("/api/v1/api/audio/freedict-eng-fra/{miss}")),
             ],
         ),
-        (
-            &routes::GRAPHQL,
-            vec![("POST", "/api/v1/api/graphql".to_string())],
-        ),
-        (&routes::USAGE, get(&["/api/v1/api/me/usage"])),
-        (&routes::DICTIONARIES, get(&["/api/v1/api/dictionaries"])),
-        (&routes::NOT_FOUND, get(&["/api/v1/nope"])),
-    ]
+        ("graphql", vec![("POST", "/api/v1/api/graphql".to_string())]),
+        ("usage", get(&["/api/v1/api/me/usage"])),
+        ("dictionaries", get(&["/api/v1/api/dictionaries"])),
+        ("not-found", get(&["/api/v1/nope"])),
+    ]);
+    drift::endpoints()
+        .into_iter()
+        .map(|endpoint| {
+            let name = endpoint.route.name;
+            let paths = requests
+                .remove(name)
+                .unwrap_or_else(|| panic!("no scenarios for {name} here: add them"));
+            (endpoint, paths)
+        })
+        .collect()
 }
 
 /// One request of every GraphQL field, including a word that is not found.
@@ -221,14 +228,15 @@ fn graphql_body() -> Value {
 #[tokio::test]
 async fn every_function_is_granted_exactly_the_calls_it_makes() {
     let mut granted = granted_by_template();
-    // The functions that serve files hold no AWS client: nothing is granted.
-    for files in [&shared::routes::PLAYGROUND, &shared::routes::OPENAPI] {
-        assert_eq!(
-            granted.remove(files.name),
-            Some(BTreeSet::new()),
-            "{}",
-            files.name
-        );
+    // The functions that serve files (the keyless routes of shared::routes)
+    // hold no AWS client: nothing is granted.
+    let files: BTreeSet<&str> = shared::routes::ROUTES
+        .iter()
+        .filter(|route| !route.requires_key)
+        .map(|route| route.name)
+        .collect();
+    for files in files {
+        assert_eq!(granted.remove(files), Some(BTreeSet::new()), "{}", files);
     }
     let (secret, _) = create_key("pro", None);
     let (lookup, _) = cold_app().await;

@@ -145,3 +145,16 @@ fn endpoint_of(route: &'static Route) -> &'static Endpoint {
         )
     })
 }
+
+/// Every function, by name (its crate in `functions/`), in the order of
+/// `shared::routes::ROUTES`: those that serve its routes, then the
+/// unknown-path fallback's.
+pub fn functions() -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for route in ROUTES.iter().copied().chain([&NOT_FOUND.route]) {
+        if !names.contains(&route.name) {
+            names.push(route.name);
+        }
+    }
+    names
+}
