@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The quick loop, without the local stack: formatting, clippy, cfn-lint and
-# the unit and property tests. `make test` runs this first, then everything
-# that needs the stack. The unit tests' output goes to the log that
-# `make test` reads its closing summary from.
+# The quick loop, without the local stack: formatting, clippy, cfn-lint, the
+# unit and property tests, and the drift tests (tests/drift: routes,
+# template.yaml, events, OpenAPI and README held against each other and the
+# code, reading files only). `make test` runs this first, then everything
+# that needs the stack (the blackbox crate, tests/). The tests' output goes to
+# the log that `make test` reads its closing summary from.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -20,5 +22,7 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "==> cfn-lint template.yaml"
 cfn-lint template.yaml
 
-echo "==> unit and property tests"
+# Every crate but blackbox, whose tests need the stack: the drift crate
+# included.
+echo "==> unit, property and drift tests"
 cargo test --workspace --exclude blackbox --quiet 2>&1 | tee "$test_results"

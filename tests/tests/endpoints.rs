@@ -3,23 +3,37 @@
 
 use blackbox::{demo_key, get, get_demo, send};
 use reqwest::Method;
+use shared::api::routes::ROUTES;
 
-/// Every endpoint, with a request that is valid for it.
-const PATHS: &[&str] = &[
-    "/api/v1/api/search?q=bank",
-    "/api/v1/api/autocomplete?q=ban",
-    "/api/v1/entry/freedict-eng-fra/0123456789abcdef",
-    "/api/v1/api/entry/freedict-eng-fra/word/bank",
-    "/api/v1/api/thesaurus/good",
-    "/api/v1/random",
-    "/api/v1/api/audio/freedict-eng-fra/0123456789abcdef",
-    "/api/v1/api/me/usage",
-    "/api/v1/api/dictionaries",
-];
+/// A request that is valid for the endpoint of each GET route behind a key.
+fn valid_request(function: &str) -> &'static str {
+    match function {
+        "search" => "/api/v1/api/search?q=bank",
+        "autocomplete" => "/api/v1/api/autocomplete?q=ban",
+        "entry" => "/api/v1/entry/freedict-eng-fra/0123456789abcdef",
+        "entry-by-word" => "/api/v1/api/entry/freedict-eng-fra/word/bank",
+        "thesaurus" => "/api/v1/api/thesaurus/good",
+        "random" => "/api/v1/random",
+        "audio" => "/api/v1/api/audio/freedict-eng-fra/0123456789abcdef",
+        "usage" => "/api/v1/api/me/usage",
+        "dictionaries" => "/api/v1/api/dictionaries",
+        other => panic!("no valid request for {other} here: add one"),
+    }
+}
+
+/// Every endpoint (the GET routes behind a key of `shared::api::routes::ROUTES`),
+/// with a request that is valid for it.
+fn paths() -> Vec<&'static str> {
+    ROUTES
+        .iter()
+        .filter(|route| route.requires_key && route.method.as_str() == "GET")
+        .map(|route| valid_request(route.name))
+        .collect()
+}
 
 #[tokio::test]
 async fn every_endpoint_answers_a_json_envelope() {
-    for path in PATHS {
+    for path in paths() {
         let reply = get_demo(path).await;
         assert!(
             reply.status < 500,
@@ -43,7 +57,7 @@ async fn every_endpoint_answers_a_json_envelope() {
 
 #[tokio::test]
 async fn every_endpoint_requires_a_key() {
-    for path in PATHS {
+    for path in paths() {
         let reply = get(path, None).await;
         assert_eq!(reply.status, 401, "{path}");
         assert_eq!(reply.error(), "Missing API key");

@@ -17,7 +17,6 @@ use serde_json::{json, Value};
 use shared::access::auth::KeyStore;
 use shared::access::quota::QuotaCounter;
 use shared::api::pipeline::{self, Endpoint, REQUEST_DEADLINE};
-use shared::api::routes;
 use shared::runtime::app::Clients;
 use shared::storage::store::Store;
 use shared::App;
@@ -34,7 +33,8 @@ struct Call {
 
 const GRAPHQL_QUERY: &str = r#"{ search(q: "bank") { total } }"#;
 
-/// Every endpoint but the unknown-path fallback (which reads nothing).
+/// Every endpoint of `shared::api::routes` but the unknown-path fallback (which
+/// reads nothing).
 async fn every_call() -> Vec<Call> {
     let found = get_demo("/api/v1/api/search?q=bank&matchType=exact&hasAudio=true").await;
     let first = &found.data()[0];
@@ -45,51 +45,50 @@ async fn every_call() -> Vec<Call> {
             .to_string(),
         first["id"].as_str().unwrap().to_string(),
     );
-    let call = |endpoint, path: String, normal_status| Call {
+    let call = |endpoint: &'static Endpoint, path: String, normal_status| Call {
         endpoint,
         path,
         graphql: None,
         normal_status,
     };
-    vec![
-        call(&routes::SEARCH, "/api/v1/api/search?q=bank".into(), 200),
-        // Needs the snapshot's grams, which a warm instance loads on demand.
-        call(
-            &routes::SEARCH,
-            "/api/v1/api/search?q=an&matchType=contains".into(),
-            200,
-        ),
-        call(
-            &routes::AUTOCOMPLETE,
-            "/api/v1/api/autocomplete?q=ba".into(),
-            200,
-        ),
-        call(&routes::ENTRY, format!("/api/v1/entry/{source}/{id}"), 200),
-        call(
-            &routes::ENTRY_BY_WORD,
-            "/api/v1/api/entry/freedict-eng-fra/word/bank".into(),
-            200,
-        ),
-        call(&routes::THESAURUS, "/api/v1/api/thesaurus/good".into(), 200),
-        call(&routes::RANDOM, "/api/v1/random".into(), 200),
-        call(
-            &routes::AUDIO,
-            format!("/api/v1/api/audio/{source}/{id}"),
-            302,
-        ),
-        call(
-            &routes::DICTIONARIES,
-            "/api/v1/api/dictionaries".into(),
-            200,
-        ),
-        call(&routes::USAGE, "/api/v1/api/me/usage".into(), 200),
-        Call {
-            endpoint: &routes::GRAPHQL,
-            path: "/api/v1/api/graphql".into(),
-            graphql: Some(GRAPHQL_QUERY),
-            normal_status: 200,
-        },
-    ]
+    drift::endpoints()
+        .into_iter()
+        .filter(|endpoint| endpoint.route.requires_key)
+        .flat_map(|endpoint| match endpoint.route.name {
+            "search" => vec![
+                call(endpoint, "/api/v1/api/search?q=bank".into(), 200),
+                // Needs the snapshot's grams, which a warm instance loads on demand.
+                call(
+                    endpoint,
+                    "/api/v1/api/search?q=an&matchType=contains".into(),
+                    200,
+                ),
+            ],
+            "autocomplete" => vec![call(endpoint, "/api/v1/api/autocomplete?q=ba".into(), 200)],
+            "entry" => vec![call(endpoint, format!("/api/v1/entry/{source}/{id}"), 200)],
+            "entry-by-word" => vec![call(
+                endpoint,
+                "/api/v1/api/entry/freedict-eng-fra/word/bank".into(),
+                200,
+            )],
+            "thesaurus" => vec![call(endpoint, "/api/v1/api/thesaurus/good".into(), 200)],
+            "random" => vec![call(endpoint, "/api/v1/random".into(), 200)],
+            "audio" => vec![call(
+                endpoint,
+                format!("/api/v1/api/audio/{source}/{id}"),
+                302,
+            )],
+            "dictionaries" => vec![call(endpoint, "/api/v1/api/dictionaries".into(), 200)],
+            "usage" => vec![call(endpoint, "/api/v1/api/me/usage".into(), 200)],
+            "graphql" => vec![Call {
+                endpoint,
+                path: "/api/v1/api/graphql".into(),
+                graphql: Some(GRAPHQL_QUERY),
+                normal_status: 200,
+            }],
+            other => panic!("no call of {other} here: add one"),
+        })
+        .collect()
 }
 
 /// Calls that count against the quota (all but `me/usage`).

@@ -7,27 +7,22 @@
 //! than the function needs. The one write, the quota counter's UpdateItem on
 //! the keys table, is granted only under a condition on its attributes; the
 //! template's condition is checked without the stack, and every recorded
-//! counter update against it with the stack.
+//! counter update against it with the stack. The template's side, which needs
+//! no stack, is in tests/drift/tests/iam_template.rs (`make check` runs it).
 
-use blackbox::{create_key, recorded_app, repo_root, DynamoCall};
+use blackbox::{create_key, recorded_app, DynamoCall};
+use drift::{
+    function_statements, one_or_many, template, COUNTER_ATTRIBUTES, COUNTER_RETURN_VALUES,
+};
 use lambda_http::Body;
 use serde_json::Value;
 use serde_norway::Value as Yaml;
 use shared::api::pipeline::{self, Endpoint};
-use shared::api::routes;
 use shared::runtime::app::App;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// (`dynamodb:Action`, `LogicalTableId` or `LogicalTableId/index/Name`)
 type Access = (String, String);
-
-/// Everything the quota counter's UpdateItem may touch (`QuotaCounter::consume`:
-/// the key `pk`/`sk`, `used` and its TTL `expiresAt`) and the `ReturnValues`
-/// it may ask for. Every grant of UpdateItem on the keys table carries exactly
-/// this condition, so no function can rewrite a key record (`name`, `plan`,
-/// `disabled`, `customLimit`) or read one back through an update.
-const COUNTER_ATTRIBUTES: [&str; 4] = ["pk", "sk", "used", "expiresAt"];
-const COUNTER_RETURN_VALUES: [&str; 2] = ["NONE", "UPDATED_NEW"];
 
 /// The IAM actions and resources of recorded calls, by template logical id.
 fn accesses(app: &App, calls: Vec<DynamoCall>) -> BTreeSet<Access> {
@@ -68,33 +63,6 @@ async fn cold_app() -> (&'static App, blackbox::CallRecorder) {
     (Box::leak(Box::new(app)), recorder)
 }
 
-fn template() -> Yaml {
-    let text = std::fs::read_to_string(repo_root().join("template.yaml")).unwrap();
-    serde_norway::from_str(&text).unwrap()
-}
-
-/// Every function of the template, by binary name, with its policy statements.
-fn function_statements(doc: &Yaml) -> BTreeMap<String, Vec<&Yaml>> {
-    let mut functions = BTreeMap::new();
-    for (_, resource) in doc["Resources"].as_mapping().unwrap() {
-        if resource["Type"].as_str() != Some("AWS::Serverless::Function") {
-            continue;
-        }
-        let binary = resource["Metadata"]["BuildProperties"]["Binary"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let policies = resource["Properties"]["Policies"].as_sequence();
-        let statements = policies
-            .into_iter()
-            .flatten()
-            .flat_map(|p| p["Statement"].as_sequence().unwrap())
-            .collect();
-        functions.insert(binary, statements);
-    }
-    functions
-}
-
 /// The `dynamodb:` grants of every function in template.yaml, by binary name.
 fn granted_by_template() -> BTreeMap<String, BTreeSet<Access>> {
     let doc = template();
@@ -117,13 +85,6 @@ fn granted_by_template() -> BTreeMap<String, BTreeSet<Access>> {
         grants.insert(binary, granted);
     }
     grants
-}
-
-fn one_or_many(value: &Yaml) -> Vec<&Yaml> {
-    match value.as_sequence() {
-        Some(list) => list.iter().collect(),
-        None => vec![value],
-    }
 }
 
 /// `!GetAtt T.Arn` → `T`; `!Sub "${T.Arn}/index/I"` → `T/index/I`.
@@ -156,16 +117,17 @@ fn request(method: &str, path: &str, key: &str, body: Option<Value>) -> lambda_h
 }
 
 /// Every request path of each function: the hits, the misses (which read
-/// the dictionary list or look for suggestions) and unknown dictionaries.
+/// the dictionary list or look for suggestions) and unknown dictionaries, for
+/// every endpoint of `shared::api::routes` (`drift::endpoints`).
 fn scenarios(
     entry_id: &str,
     audio_id: &str,
 ) -> Vec<(&'static Endpoint, Vec<(&'static str, String)>)> {
     let get = |paths: &[&str]| paths.iter().map(|p| ("GET", p.to_string())).collect();
     let miss = "0123456789abcdef";
-    vec![
+    let mut requests: BTreeMap<&str, Vec<(&'static str, String)>> = BTreeMap::from([
         (
-            &routes::SEARCH,
+            "search",
             get(&[
                 "/api/v1/api/search?q=bank",
                 "/api/v1/api/search?q=hosue&matchType=exact",
@@ -175,14 +137,14 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::AUTOCOMPLETE,
+            "autocomplete",
             get(&[
                 "/api/v1/api/autocomplete?q=ba",
                 "/api/v1/api/autocomplete?q=ba&source=nope",
             ]),
         ),
         (
-            &routes::ENTRY,
+            "entry",
             vec![
                 ("GET", format!("/api/v1/entry/freedict-eng-fra/{entry_id}")),
                 ("GET", format!("/api/v1/entry/freedict-eng-fra/{miss}")),
@@ -190,7 +152,7 @@ fn scenarios(
             ],
         ),
         (
-            &routes::ENTRY_BY_WORD,
+            "entry-by-word",
             get(&[
                 "/api/v1/api/entry/freedict-eng-fra/word/bank",
                 "/api/v1/api/entry/freedict-eng-fra/word/hosue",
@@ -199,7 +161,7 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::THESAURUS,
+            "thesaurus",
             get(&[
                 "/api/v1/api/thesaurus/good",
                 // An inflected form without links: its lemma's, through the
@@ -210,7 +172,7 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::RANDOM,
+            "random",
             get(&[
                 "/api/v1/random?count=3",
                 "/api/v1/random?hasAudio=true&lang=en",
@@ -218,7 +180,7 @@ fn scenarios(
             ]),
         ),
         (
-            &routes::AUDIO,
+            "audio",
             vec![
                 (
                     "GET",
@@ -231,14 +193,21 @@ fn scenarios(
                 ("GET", format!("/api/v1/api/audio/freedict-eng-fra/{miss}")),
             ],
         ),
-        (
-            &routes::GRAPHQL,
-            vec![("POST", "/api/v1/api/graphql".to_string())],
-        ),
-        (&routes::USAGE, get(&["/api/v1/api/me/usage"])),
-        (&routes::DICTIONARIES, get(&["/api/v1/api/dictionaries"])),
-        (&routes::NOT_FOUND, get(&["/api/v1/nope"])),
-    ]
+        ("graphql", vec![("POST", "/api/v1/api/graphql".to_string())]),
+        ("usage", get(&["/api/v1/api/me/usage"])),
+        ("dictionaries", get(&["/api/v1/api/dictionaries"])),
+        ("not-found", get(&["/api/v1/nope"])),
+    ]);
+    drift::endpoints()
+        .into_iter()
+        .map(|endpoint| {
+            let name = endpoint.route.name;
+            let paths = requests
+                .remove(name)
+                .unwrap_or_else(|| panic!("no scenarios for {name} here: add them"));
+            (endpoint, paths)
+        })
+        .collect()
 }
 
 /// One request of every GraphQL field, including a word that is not found.
@@ -259,17 +228,15 @@ fn graphql_body() -> Value {
 #[tokio::test]
 async fn every_function_is_granted_exactly_the_calls_it_makes() {
     let mut granted = granted_by_template();
-    // The functions that serve files hold no AWS client: nothing is granted.
-    for files in [
-        &shared::api::routes::PLAYGROUND,
-        &shared::api::routes::OPENAPI,
-    ] {
-        assert_eq!(
-            granted.remove(files.name),
-            Some(BTreeSet::new()),
-            "{}",
-            files.name
-        );
+    // The functions that serve files (the keyless routes of shared::api::routes)
+    // hold no AWS client: nothing is granted.
+    let files: BTreeSet<&str> = shared::api::routes::ROUTES
+        .iter()
+        .filter(|route| !route.requires_key)
+        .map(|route| route.name)
+        .collect();
+    for files in files {
+        assert_eq!(granted.remove(files), Some(BTreeSet::new()), "{}", files);
     }
     let (secret, _) = create_key("pro", None);
     let (lookup, _) = cold_app().await;
@@ -372,115 +339,6 @@ fn counter_updates_outside_the_grant(
         }
     }
     refused
-}
-
-/// Any action that writes items, by name or by wildcard.
-fn writes_items(action: &str) -> bool {
-    action.contains('*')
-        || [
-            "dynamodb:PutItem",
-            "dynamodb:UpdateItem",
-            "dynamodb:DeleteItem",
-            "dynamodb:BatchWriteItem",
-            "dynamodb:PartiQLInsert",
-            "dynamodb:PartiQLUpdate",
-            "dynamodb:PartiQLDelete",
-        ]
-        .contains(&action)
-}
-
-/// Whether a statement's resource may be the keys table (or one of its
-/// indexes): `KeysTable` by intrinsic, or anything that is not an intrinsic
-/// of a known table (`*`, a literal ARN).
-fn may_be_keys_table(resource: &Yaml) -> bool {
-    match resource {
-        Yaml::Tagged(tagged) => tagged
-            .value
-            .as_str()
-            .is_none_or(|text| text.contains("KeysTable") || !text.contains("Table")),
-        _ => true,
-    }
-}
-
-/// A string or a list of strings (anything else counts as nothing).
-fn strings(value: &Yaml) -> Vec<String> {
-    one_or_many(value)
-        .into_iter()
-        .filter_map(|v| v.as_str().map(str::to_string))
-        .collect()
-}
-
-/// Does not need the local stack: reads template.yaml only.
-#[test]
-fn the_keys_table_is_written_only_through_the_counter_condition() {
-    let doc = template();
-    let expected_attributes: BTreeSet<String> =
-        COUNTER_ATTRIBUTES.iter().map(|a| a.to_string()).collect();
-    let expected_returns: BTreeSet<String> = COUNTER_RETURN_VALUES
-        .iter()
-        .map(|a| a.to_string())
-        .collect();
-    let mut problems = Vec::new();
-    let mut counters = 0;
-    for (binary, statements) in function_statements(&doc) {
-        for statement in statements {
-            let sid = statement["Sid"].as_str().unwrap_or("(no Sid)");
-            let actions = strings(&statement["Action"]);
-            let keys = one_or_many(&statement["Resource"])
-                .into_iter()
-                .any(may_be_keys_table);
-            if statement["Effect"].as_str() != Some("Allow")
-                || !keys
-                || !actions.iter().any(|a| writes_items(a))
-            {
-                continue;
-            }
-            let what = format!("{binary} {sid}");
-            if actions != ["dynamodb:UpdateItem"] {
-                problems.push(format!(
-                    "{what}: writes on the keys table must be a statement of UpdateItem alone, not {actions:?}"
-                ));
-            }
-            let condition = &statement["Condition"];
-            let operators: BTreeSet<&str> = condition
-                .as_mapping()
-                .into_iter()
-                .flat_map(|m| m.keys())
-                .filter_map(Yaml::as_str)
-                .collect();
-            if operators != BTreeSet::from(["ForAllValues:StringEquals", "StringEqualsIfExists"]) {
-                problems.push(format!(
-                    "{what}: condition operators {operators:?}, expected ForAllValues:StringEquals and StringEqualsIfExists"
-                ));
-            }
-            let attributes = &condition["ForAllValues:StringEquals"];
-            let attribute_keys = attributes.as_mapping().map_or(0, |m| m.len());
-            let granted: BTreeSet<String> = strings(&attributes["dynamodb:Attributes"])
-                .into_iter()
-                .collect();
-            if attribute_keys != 1 || granted != expected_attributes {
-                problems.push(format!(
-                    "{what}: ForAllValues:StringEquals {attributes:?}, expected exactly dynamodb:Attributes {expected_attributes:?}"
-                ));
-            }
-            let returns = &condition["StringEqualsIfExists"];
-            let return_keys = returns.as_mapping().map_or(0, |m| m.len());
-            let granted: BTreeSet<String> = strings(&returns["dynamodb:ReturnValues"])
-                .into_iter()
-                .collect();
-            if return_keys != 1 || granted != expected_returns {
-                problems.push(format!(
-                    "{what}: StringEqualsIfExists {returns:?}, expected exactly dynamodb:ReturnValues {expected_returns:?}"
-                ));
-            }
-            counters += 1;
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(
-        counters > 0,
-        "no function is granted the quota counter's UpdateItem"
-    );
 }
 
 /// Does not need the local stack: the check that the recorded counter

@@ -35,31 +35,34 @@ fn body(response: &Value) -> Value {
     serde_json::from_str(response["body"].as_str().unwrap_or("null")).unwrap_or(Value::Null)
 }
 
+/// The functions that do not answer their sample event with 200, and what
+/// they answer.
+const NOT_200: &[(&str, &[u64])] = &[("audio", &[302]), ("not-found", &[404])];
+
 #[test]
 fn every_function_answers_its_sample_event() {
-    let expected: &[(&str, &[u64])] = &[
-        ("search", &[200]),
-        ("autocomplete", &[200]),
-        ("entry", &[200]),
-        ("entry-by-word", &[200]),
-        ("thesaurus", &[200]),
-        ("random", &[200]),
-        ("audio", &[302]),
-        ("graphql", &[200]),
-        ("usage", &[200]),
-        ("dictionaries", &[200]),
-        ("not-found", &[404]),
-        ("playground", &[200]),
-        ("openapi", &[200]),
-    ];
-    let functions: std::collections::BTreeSet<&str> = expected.iter().map(|(f, _)| *f).collect();
+    // Every function of shared::api::routes, with what it answers.
+    let expected: Vec<(&str, &[u64])> = drift::functions()
+        .into_iter()
+        .map(|function| {
+            let statuses = NOT_200
+                .iter()
+                .find(|(f, _)| *f == function)
+                .map_or(&[200][..], |(_, statuses)| statuses);
+            (function, statuses)
+        })
+        .collect();
+    let functions: std::collections::BTreeSet<&str> = NOT_200.iter().map(|(f, _)| *f).collect();
     let routed: std::collections::BTreeSet<&str> = shared::api::routes::ROUTES
         .iter()
         .chain([&&shared::api::routes::NOT_FOUND.route])
         .map(|e| e.name)
         .collect();
-    assert_eq!(functions, routed, "every function has a sample event here");
-    for (function, statuses) in expected {
+    assert!(
+        functions.is_subset(&routed),
+        "every function named here is routed"
+    );
+    for (function, statuses) in &expected {
         let response = invoke(function);
         let status = response["statusCode"].as_u64().unwrap_or_default();
         assert!(statuses.contains(&status), "{function}: {response}");

@@ -1,6 +1,6 @@
 //! Every route the service answers and what serves it: one list, which the
 //! router of `cargo lambda watch` (Cargo.toml), template.yaml, `events/` and
-//! docs/openapi.json are held against (tests/tests/routes.rs). Each function's
+//! docs/openapi.json are held against (tests/drift/tests/routes.rs). Each function's
 //! `main.rs` names its endpoint here once.
 
 use crate::api::pipeline::{Cost, Endpoint, Handler, Route};

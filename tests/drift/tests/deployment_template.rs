@@ -5,7 +5,7 @@
 //! Gateway, DynamoDB Local no deletion protection), so it is checked in the
 //! template itself. These tests do not need the local stack.
 
-use blackbox::repo_root;
+use drift::repo_root;
 use serde_norway::Value as Yaml;
 use std::collections::{BTreeMap, BTreeSet};
 

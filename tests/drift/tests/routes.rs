@@ -5,7 +5,7 @@
 //! A route added, renamed or dropped in one place and not the others fails
 //! here. These tests read files only; they do not need the local stack.
 
-use blackbox::repo_root;
+use drift::repo_root;
 use lambda_http::http::Method;
 use serde_json::Value;
 use serde_norway::Value as Yaml;
