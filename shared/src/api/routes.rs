@@ -125,6 +125,21 @@ pub static ASSETS: Route = keyless("playground", "/assets/{file}");
 /// The OpenAPI document of the REST surface.
 pub static OPENAPI: Route = keyless("openapi", "/api/v1/openapi.json");
 
+/// Every endpoint behind a key: the API. Its routes are the keyed routes of
+/// [`ROUTES`] (a test below holds the two lists together).
+pub static ENDPOINTS: [&Endpoint; 10] = [
+    &SEARCH,
+    &AUTOCOMPLETE,
+    &ENTRY,
+    &ENTRY_BY_WORD,
+    &THESAURUS,
+    &RANDOM,
+    &AUDIO,
+    &DICTIONARIES,
+    &USAGE,
+    &GRAPHQL,
+];
+
 /// Every route the service answers, by the function (`name`) that serves
 /// it, but the unknown-path fallback.
 pub static ROUTES: [&Route; 13] = [
@@ -142,3 +157,21 @@ pub static ROUTES: [&Route; 13] = [
     &ASSETS,
     &OPENAPI,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_endpoints_are_exactly_the_keyed_routes() {
+        let keyed: Vec<&Route> = ROUTES.into_iter().filter(|r| r.requires_key).collect();
+        assert_eq!(keyed.len(), ENDPOINTS.len());
+        for endpoint in ENDPOINTS {
+            assert!(
+                keyed.iter().any(|r| std::ptr::eq(*r, &endpoint.route)),
+                "{} is in ROUTES",
+                endpoint.route.name
+            );
+        }
+    }
+}

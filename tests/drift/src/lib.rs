@@ -7,10 +7,7 @@
 
 use serde_norway::Value as Yaml;
 use shared::api::pipeline::{Endpoint, Route};
-use shared::api::routes::{
-    AUDIO, AUTOCOMPLETE, DICTIONARIES, ENTRY, ENTRY_BY_WORD, GRAPHQL, NOT_FOUND, RANDOM, ROUTES,
-    SEARCH, THESAURUS, USAGE,
-};
+use shared::api::routes::{ENDPOINTS, NOT_FOUND, ROUTES};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -120,30 +117,12 @@ pub fn endpoints() -> Vec<&'static Endpoint> {
         .collect()
 }
 
-/// The endpoint whose route is `route` itself. `ROUTES` lists the routes of
-/// the endpoints, each a static of its own in `shared::api::routes`; a route added
-/// behind a key there and not here panics, naming it.
+/// The endpoint whose route is `route` itself.
 fn endpoint_of(route: &'static Route) -> &'static Endpoint {
-    [
-        &SEARCH,
-        &AUTOCOMPLETE,
-        &ENTRY,
-        &ENTRY_BY_WORD,
-        &THESAURUS,
-        &RANDOM,
-        &AUDIO,
-        &DICTIONARIES,
-        &USAGE,
-        &GRAPHQL,
-    ]
-    .into_iter()
-    .find(|endpoint| std::ptr::eq(&endpoint.route, route))
-    .unwrap_or_else(|| {
-        panic!(
-            "{} {} is behind a key but is the route of no endpoint listed in drift::endpoint_of",
-            route.name, route.path
-        )
-    })
+    ENDPOINTS
+        .into_iter()
+        .find(|endpoint| std::ptr::eq(&endpoint.route, route))
+        .unwrap_or_else(|| panic!("{} {} is the route of no endpoint", route.name, route.path))
 }
 
 /// Every function, by name (its crate in `functions/`), in the order of
