@@ -120,18 +120,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// A value with its default, as the rules of `queries.rs` read it.
-    trait WithDefault {
-        fn int_in_range(
-            &self,
-            name: &str,
-            default: u32,
-            min: u32,
-            max: u32,
-        ) -> Result<u32, ApiError>;
-        fn boolean(&self, name: &str, default: bool) -> Result<bool, ApiError>;
-    }
-
-    impl WithDefault for QueryParams {
+    impl QueryParams {
         /// An integer in `min..=max`, or `default` when absent.
         fn int_in_range(
             &self,
