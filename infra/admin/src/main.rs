@@ -2,13 +2,10 @@
 //! configuration variables as the functions (ENTRIES_TABLE, KEYS_TABLE,
 //! AUDIO_BUCKET, and DYNAMODB_ENDPOINT / S3_ENDPOINT for the local stack).
 
-mod entry_text;
 mod formats;
-mod html;
 mod import;
 mod index;
 mod keys;
-mod languages;
 mod lexicon;
 mod limits;
 mod query;

@@ -9,16 +9,23 @@
 //! against DynamoDB's limits and write.rs writes, with its audio (audio.rs),
 //! what left the source deleted (prune.rs) and checkpoints to resume from
 //! (checkpoint.rs). Whatever goes wrong is an ImportError (error.rs).
+//!
+//! The converters share how an entry's text is made: entry_text.rs builds
+//! its HTML and plain text together, html.rs escapes and sanitizes the HTML,
+//! and languages.rs names the languages FreeDict and MyThes files are named by.
 
 mod audio;
 mod checkpoint;
 mod dictd;
 mod dictionary;
+mod entry_text;
 mod error;
 #[cfg(test)]
 mod fixtures;
 mod freedict;
 mod gcide;
+mod html;
+mod languages;
 mod mythes;
 mod prune;
 mod screen;
