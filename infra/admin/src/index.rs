@@ -4,7 +4,8 @@
 //! format is `shared::search::snapshot`'s; this is the wrapper that reads
 //! manifests and writes items. Running it again is always safe.
 
-use crate::writer::{delete_all, progress, write_all};
+use crate::storage::batch::{delete_all, progress, write_all};
+use crate::storage::partition;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use shared::items::{self, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK};
@@ -184,14 +185,14 @@ async fn read_manifests(
 /// Every stored lexicon list (forms and frequencies of each language): the
 /// listing with one Query of `LX`, then one Query per list.
 async fn read_lexicon(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Lexicon, String> {
-    let listing = crate::query::partition(client, table, items::LEXICON_PK, None, false)
+    let listing = partition::read(client, table, items::LEXICON_PK, None, false)
         .await
         .map_err(|e| e.to_string())?;
     let mut lexicon = Lexicon::default();
     for item in &listing {
         let list = items::lexicon_list_from_item(item).map_err(|e| format!("LX: {e}"))?;
         let pk = items::lexicon_pk(list.kind, &list.lang);
-        let items = crate::query::partition(client, table, &pk, None, false)
+        let items = partition::read(client, table, &pk, None, false)
             .await
             .map_err(|e| e.to_string())?;
         let chunks = items::current_chunks(&items).map_err(|e| format!("{pk}: {e}"))?;
@@ -222,7 +223,7 @@ async fn read_manifest(
     dictionary: &str,
 ) -> Result<Vec<Posting>, String> {
     let pk = items::manifest_pk(dictionary);
-    let items = crate::query::partition(client, table, &pk, None, false)
+    let items = partition::read(client, table, &pk, None, false)
         .await
         .map_err(|e| e.to_string())?;
     let manifest = items::current_chunks(&items).map_err(|e| format!("{pk}: {e}"))?;

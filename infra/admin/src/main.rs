@@ -7,10 +7,8 @@ mod import;
 mod index;
 mod keys;
 mod lexicon;
-mod limits;
-mod query;
+mod storage;
 mod tables;
-mod writer;
 
 use clap::{Parser, Subcommand};
 use shared::app::Clients;
@@ -214,7 +212,7 @@ async fn run_lexicon(
     let name = format!("{} {}", list.kind.name(), list.lang);
     if dry_run {
         let chunks = lexicon.chunk_items().map_err(|e| e.to_string())?;
-        let bytes: usize = chunks.iter().map(limits::item_size).sum();
+        let bytes: usize = chunks.iter().map(storage::limits::item_size).sum();
         println!(
             "{name}: {} pairs, {} chunks, {bytes} bytes, read in {read_in:.1} s (dry run: nothing written)",
             list.count,
