@@ -9,9 +9,8 @@ use crate::storage::partition;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use shared::items::{self, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK};
-use shared::model::StoredEntry;
 use shared::search::lexicon::{self, Lexicon};
-use shared::search::postings::{decode_chunk, encode_chunks, Posting};
+use shared::search::postings::{decode_chunk, Posting};
 use shared::search::snapshot::{self, split_parts};
 use shared::store::Store;
 use std::collections::BTreeMap;
@@ -142,20 +141,6 @@ fn part_keys(build: &SnapshotBuild) -> Vec<Item> {
         .collect()
 }
 
-/// The manifest items of a dictionary's entries: every entry as a posting, in
-/// rank order (so that the same source always gives the same items), and
-/// `kept`: postings of entries of an earlier import that stay (`--no-prune`).
-pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry], kept: &[Posting]) -> Vec<Item> {
-    let mut postings: Vec<Posting> = entries
-        .iter()
-        .map(|e| Posting::of_entry(&e.entry))
-        .chain(kept.iter().cloned())
-        .collect();
-    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-    let refs: Vec<&Posting> = postings.iter().collect();
-    items::manifest_items(&items::manifest_pk(dictionary_id), encode_chunks(&refs))
-}
-
 /// The postings of every listed dictionary, from their manifests.
 async fn read_manifests(
     client: &aws_sdk_dynamodb::Client,
@@ -244,38 +229,6 @@ async fn read_manifest(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_manifest_holds_every_entry_of_its_dictionary_and_nothing_else() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/fixture/freedict/freedict-deu-eng");
-        let imported =
-            crate::import::import_freedict(&path, crate::formats::source::DEFAULT_MAX_SOURCE_BYTES)
-                .unwrap();
-        let items = manifest_items("freedict-deu-eng", &imported.entries, &[]);
-        assert_eq!(
-            items,
-            manifest_items("freedict-deu-eng", &imported.entries, &[]),
-            "stable"
-        );
-        let mut decoded = Vec::new();
-        for item in &items {
-            assert_eq!(item["pk"].as_s().unwrap(), "IX#freedict-deu-eng");
-            let (_, count, bytes) = items::manifest_chunk_from_item(item).unwrap();
-            assert_eq!(count, items.len());
-            decoded.extend(decode_chunk(&bytes).unwrap());
-        }
-        let mut expected: Vec<Posting> = imported
-            .entries
-            .iter()
-            .map(|e| Posting::of_entry(&e.entry))
-            .collect();
-        expected.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-        assert_eq!(decoded, expected);
-        assert!(decoded.len() > 100, "the fixture has entries");
-        assert!(decoded.iter().any(|p| p.part_of_speech.is_some()));
-        assert!(decoded.iter().all(|p| !p.preview.is_empty()));
-    }
 
     #[test]
     fn a_build_names_every_part_of_every_section() {

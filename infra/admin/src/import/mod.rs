@@ -6,7 +6,8 @@
 //! them (freedict.rs, gcide.rs, mythes.rs, wordnet.rs; dictd.rs is the
 //! database FreeDict and GCIDE share), and `Source` chooses among them. Each
 //! gives an ImportedDictionary (dictionary.rs), which screen.rs checks
-//! against DynamoDB's limits and write.rs writes, with its audio (audio.rs),
+//! against DynamoDB's limits and write.rs writes, with its audio (audio.rs)
+//! and its postings manifest for `dictadmin index` (manifest.rs),
 //! what left the source deleted (prune.rs) and checkpoints to resume from
 //! (checkpoint.rs). Whatever goes wrong is an ImportError (error.rs).
 //!
@@ -26,6 +27,7 @@ mod freedict;
 mod gcide;
 mod html;
 mod languages;
+mod manifest;
 mod mythes;
 mod prune;
 mod screen;
@@ -37,8 +39,7 @@ use audio::AudioFormat;
 use clap::{Args, Subcommand};
 use dictionary::ImportedDictionary;
 use error::ImportError;
-// index.rs's tests read the FreeDict fixture through this path.
-pub use freedict::import_freedict;
+use freedict::import_freedict;
 use gcide::import_gcide;
 use mythes::import_mythes;
 use screen::screen;

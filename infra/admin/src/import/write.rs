@@ -7,9 +7,9 @@ use super::audio::{add_audio, AudioFormat};
 use super::checkpoint;
 use super::dictionary::ImportedDictionary;
 use super::error::ImportError;
+use super::manifest::manifest_items;
 use super::prune;
 use super::screen::{screen, Screened};
-use crate::index;
 use crate::storage::{batch, limits, partition};
 use shared::app::Clients;
 use shared::config::Config;
@@ -132,7 +132,7 @@ async fn write_items(
     };
 
     let kept: &[shared::search::postings::Posting] = if prune { &[] } else { &stale.postings };
-    let manifest = index::manifest_items(&id, &imported.entries, kept);
+    let manifest = manifest_items(&id, &imported.entries, kept);
     for (chunk, item) in manifest.iter().enumerate() {
         limits::check_item(item).map_err(|problem| ImportError::Manifest {
             dictionary: id.clone(),
