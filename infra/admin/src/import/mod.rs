@@ -38,7 +38,7 @@ use crate::formats::source::{parse_size, DEFAULT_MAX_SOURCE_BYTES};
 use audio::AudioFormat;
 use clap::{Args, Subcommand};
 use dictionary::ImportedDictionary;
-use error::ImportError;
+pub use error::ImportError;
 use freedict::import_freedict;
 use gcide::import_gcide;
 use mythes::import_mythes;
