@@ -18,7 +18,7 @@ echo "==> binary size and cold init of every function"
 echo
 echo "==> latency of every read path on the local stack"
 if is_running dynamodb; then
-  cargo build --release --quiet -p admin --bin latency
+  cargo build --release --quiet -p bench --bin latency
   "$target_dir/release/latency" "${LATENCY_ROUNDS:-100}"
 else
   echo "No local stack runs: start one with \`make up\`, then run \`make bench\` again."

@@ -33,7 +33,7 @@ debian_packages "$corpus" "${packages[@]}"
 # Word frequencies of the corpus' languages (wordfreq has no Esperanto).
 "$root/infra/scripts/wordfreq.sh" "$corpus/wordfreq"
 
-cargo build --release --quiet -p admin
+cargo build --release --quiet -p admin -p bench
 admin="$target_dir/release/dictadmin"
 share="$corpus/root/usr/share"
 freedict=()

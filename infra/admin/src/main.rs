@@ -2,25 +2,25 @@
 //! configuration variables as the functions (ENTRIES_TABLE, KEYS_TABLE,
 //! AUDIO_BUCKET, and DYNAMODB_ENDPOINT / S3_ENDPOINT for the local stack).
 
-mod entry_text;
 mod formats;
-mod html;
 mod import;
 mod index;
 mod keys;
-mod languages;
 mod lexicon;
-mod limits;
-mod query;
+mod storage;
 mod tables;
-mod writer;
 
 use clap::{Parser, Subcommand};
+use import::ImportError;
+use index::IndexError;
+use keys::KeyError;
+use lexicon::LexiconError;
 use shared::runtime::app::Clients;
-use shared::runtime::config::Config;
+use shared::runtime::config::{Config, MissingVariable};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use tables::SetupError;
 
 #[derive(Parser)]
 #[command(name = "dictadmin", about = "Admin command line of the dictionary API")]
@@ -121,6 +121,24 @@ enum KeyAction {
     },
 }
 
+/// What stops a command, as the command's own layer says it: printed after
+/// `error: `, and the exit code is 1.
+#[derive(Debug, thiserror::Error)]
+enum AdminError {
+    #[error(transparent)]
+    Config(#[from] MissingVariable),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Keys(#[from] KeyError),
+    #[error(transparent)]
+    Lexicon(#[from] LexiconError),
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     match run(Cli::parse()).await {
@@ -132,19 +150,20 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> Result<(), String> {
-    let config = Config::from_env().map_err(|e| e.to_string())?;
+async fn run(cli: Cli) -> Result<(), AdminError> {
+    let config = Config::from_env()?;
     let clients = Clients::for_batch_jobs(&config).await;
     match cli.command {
         Command::Setup { template } => {
-            let text = std::fs::read_to_string(&template)
-                .map_err(|e| format!("{}: {e}", template.display()))?;
+            let text =
+                std::fs::read_to_string(&template).map_err(|source| SetupError::ReadTemplate {
+                    path: template.clone(),
+                    source,
+                })?;
             tables::create_tables(&clients.dynamodb, &config, &text).await?;
-            tables::create_bucket(&clients.s3, &config.audio_bucket).await
+            Ok(tables::create_bucket(&clients.s3, &config.audio_bucket).await?)
         }
-        Command::Import(args) => import::run(&clients, &config, args)
-            .await
-            .map_err(|e| e.to_string()),
+        Command::Import(args) => Ok(import::run(&clients, &config, args).await?),
         Command::Index => {
             let summary = index::build(&clients.dynamodb, &config.entries_table).await?;
             let sections: Vec<String> = summary
@@ -164,21 +183,21 @@ async fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Keys { action } => run_keys(&clients.dynamodb, &config.keys_table, action).await,
+        Command::Keys { action } => {
+            Ok(run_keys(&clients.dynamodb, &config.keys_table, action).await?)
+        }
         Command::Lexicon {
             dry_run,
             origin,
             source,
-        } => {
-            run_lexicon(
-                &clients.dynamodb,
-                &config.entries_table,
-                dry_run,
-                origin,
-                source,
-            )
-            .await
-        }
+        } => Ok(run_lexicon(
+            &clients.dynamodb,
+            &config.entries_table,
+            dry_run,
+            origin,
+            source,
+        )
+        .await?),
     }
 }
 
@@ -191,7 +210,7 @@ async fn run_lexicon(
     dry_run: bool,
     origin: Option<String>,
     source: LexiconSource,
-) -> Result<(), String> {
+) -> Result<(), LexiconError> {
     let started = Instant::now();
     let mut lexicon = match source {
         LexiconSource::WordnetForms { dir } => lexicon::wordnet_forms::read(&dir),
@@ -207,8 +226,7 @@ async fn run_lexicon(
         LexiconSource::Wordfreq { lang, licence, tsv } => {
             lexicon::wordfreq::read(&lang, &tsv, "wordfreq".to_string(), licence)
         }
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     if let Some(origin) = origin {
         lexicon.list.origin = origin;
     }
@@ -216,8 +234,8 @@ async fn run_lexicon(
     let list = &lexicon.list;
     let name = format!("{} {}", list.kind.name(), list.lang);
     if dry_run {
-        let chunks = lexicon.chunk_items().map_err(|e| e.to_string())?;
-        let bytes: usize = chunks.iter().map(limits::item_size).sum();
+        let chunks = lexicon.chunk_items()?;
+        let bytes: usize = chunks.iter().map(storage::limits::item_size).sum();
         println!(
             "{name}: {} pairs, {} chunks, {bytes} bytes, read in {read_in:.1} s (dry run: nothing written)",
             list.count,
@@ -228,9 +246,7 @@ async fn run_lexicon(
         }
         return Ok(());
     }
-    let stored = lexicon::store(client, table, &lexicon)
-        .await
-        .map_err(|e| e.to_string())?;
+    let stored = lexicon::store(client, table, &lexicon).await?;
     println!(
         "stored {name}: {} pairs in {} chunks ({} bytes), read in {read_in:.1} s, stored in {:.1} s{}",
         list.count,
@@ -245,20 +261,11 @@ async fn run_lexicon(
     Ok(())
 }
 
-/// An AWS SDK error as one line for the operator: what was being done, then
-/// the error with its causes.
-pub fn sdk_error(doing: String, err: impl std::error::Error) -> String {
-    format!(
-        "{doing}: {}",
-        aws_sdk_dynamodb::error::DisplayErrorContext(err)
-    )
-}
-
 async fn run_keys(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     action: KeyAction,
-) -> Result<(), String> {
+) -> Result<(), KeyError> {
     match action {
         KeyAction::Create {
             name,
@@ -343,7 +350,7 @@ async fn set_disabled(
     table: &str,
     key_id: &str,
     disabled: bool,
-) -> Result<(), String> {
+) -> Result<(), KeyError> {
     let mut record = keys::find(client, table, key_id).await?;
     record.disabled = disabled;
     keys::save(client, table, &record).await?;

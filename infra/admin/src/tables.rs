@@ -1,12 +1,57 @@
 //! Creates the local tables and bucket from the same definitions that
 //! `template.yaml` deploys, so local and AWS never drift apart.
 
+use aws_sdk_dynamodb::error::DisplayErrorContext;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
     ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
 };
 use serde_norway::Value;
 use shared::runtime::config::Config;
+use std::path::PathBuf;
+
+/// Whatever stops `dictadmin setup`: a template it cannot read, or a table
+/// or bucket that cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("{}: {source}", path.display())]
+    ReadTemplate {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("template.yaml: {0}")]
+    Yaml(#[from] serde_norway::Error),
+    #[error("template.yaml has no Resources")]
+    NoResources,
+    #[error("{logical_id}: no Properties")]
+    NoProperties { logical_id: String },
+    /// A property a table definition lacks.
+    #[error("{logical_id}: {missing}")]
+    Table {
+        logical_id: String,
+        missing: MissingProperty,
+    },
+    #[error("template.yaml defines {0}, which no configuration variable names")]
+    UnnamedTable(String),
+    /// The SDK's errors, kept as their one-line rendering.
+    #[error("listing tables: {0}")]
+    ListTables(String),
+    #[error("creating {name}: {message}")]
+    CreateTable { name: String, message: String },
+    #[error("enabling TTL on {name}: {message}")]
+    EnableTtl { name: String, message: String },
+    #[error("creating bucket {bucket}: {message}")]
+    CreateBucket { bucket: String, message: String },
+}
+
+/// A property of a table or index definition that the template leaves out.
+#[derive(Debug, thiserror::Error)]
+pub enum MissingProperty {
+    #[error("missing {0}")]
+    Field(String),
+    #[error("missing list of {first}/{second}")]
+    List { first: String, second: String },
+}
 
 /// A table as `template.yaml` defines it.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,34 +70,37 @@ pub struct IndexDefinition {
     pub projection: String,
 }
 
-fn text(value: &Value, name: &str) -> Result<String, String> {
+fn text(value: &Value, name: &str) -> Result<String, MissingProperty> {
     value
         .get(name)
         .and_then(Value::as_str)
         .map(str::to_string)
-        .ok_or_else(|| format!("missing {name}"))
+        .ok_or_else(|| MissingProperty::Field(name.to_string()))
 }
 
 fn pairs(
     value: Option<&Value>,
     first: &str,
     second: &str,
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, MissingProperty> {
     value
         .and_then(Value::as_sequence)
-        .ok_or_else(|| format!("missing list of {first}/{second}"))?
+        .ok_or_else(|| MissingProperty::List {
+            first: first.to_string(),
+            second: second.to_string(),
+        })?
         .iter()
         .map(|v| Ok((text(v, first)?, text(v, second)?)))
         .collect()
 }
 
 /// Every `AWS::DynamoDB::Table` in the template.
-pub fn tables_in_template(template: &str) -> Result<Vec<TableDefinition>, String> {
-    let doc: Value = serde_norway::from_str(template).map_err(|e| format!("template.yaml: {e}"))?;
+pub fn tables_in_template(template: &str) -> Result<Vec<TableDefinition>, SetupError> {
+    let doc: Value = serde_norway::from_str(template)?;
     let resources = doc
         .get("Resources")
         .and_then(Value::as_mapping)
-        .ok_or("template.yaml has no Resources")?;
+        .ok_or(SetupError::NoResources)?;
     let mut tables = Vec::new();
     for (name, resource) in resources {
         if resource.get("Type").and_then(Value::as_str) != Some("AWS::DynamoDB::Table") {
@@ -61,8 +109,13 @@ pub fn tables_in_template(template: &str) -> Result<Vec<TableDefinition>, String
         let logical_id = name.as_str().unwrap_or_default().to_string();
         let props = resource
             .get("Properties")
-            .ok_or_else(|| format!("{logical_id}: no Properties"))?;
-        let context = |e: String| format!("{logical_id}: {e}");
+            .ok_or_else(|| SetupError::NoProperties {
+                logical_id: logical_id.clone(),
+            })?;
+        let context = |missing| SetupError::Table {
+            logical_id: logical_id.clone(),
+            missing,
+        };
         let indexes = match props
             .get("GlobalSecondaryIndexes")
             .and_then(Value::as_sequence)
@@ -81,7 +134,7 @@ pub fn tables_in_template(template: &str) -> Result<Vec<TableDefinition>, String
                             .unwrap_or_else(|| "ALL".into()),
                     })
                 })
-                .collect::<Result<_, String>>()
+                .collect::<Result<_, MissingProperty>>()
                 .map_err(context)?,
         };
         let ttl = props.get("TimeToLiveSpecification");
@@ -109,13 +162,11 @@ pub fn tables_in_template(template: &str) -> Result<Vec<TableDefinition>, String
 }
 
 /// The configured name of each table of the template.
-pub fn table_name(config: &Config, logical_id: &str) -> Result<String, String> {
+pub fn table_name(config: &Config, logical_id: &str) -> Result<String, SetupError> {
     match logical_id {
         "EntriesTable" => Ok(config.entries_table.clone()),
         "KeysTable" => Ok(config.keys_table.clone()),
-        other => Err(format!(
-            "template.yaml defines {other}, which no configuration variable names"
-        )),
+        other => Err(SetupError::UnnamedTable(other.to_string())),
     }
 }
 
@@ -137,12 +188,12 @@ pub async fn create_tables(
     client: &aws_sdk_dynamodb::Client,
     config: &Config,
     template: &str,
-) -> Result<(), String> {
+) -> Result<(), SetupError> {
     let existing = client
         .list_tables()
         .send()
         .await
-        .map_err(|e| format!("listing tables: {e}"))?
+        .map_err(|e| SetupError::ListTables(e.to_string()))?
         .table_names
         .unwrap_or_default();
     for table in tables_in_template(template)? {
@@ -179,10 +230,10 @@ pub async fn create_tables(
                     .expect("index fields are set"),
             );
         }
-        request
-            .send()
-            .await
-            .map_err(|e| crate::sdk_error(format!("creating {name}"), e))?;
+        request.send().await.map_err(|e| SetupError::CreateTable {
+            name: name.clone(),
+            message: DisplayErrorContext(e).to_string(),
+        })?;
         if let Some(attribute) = &table.ttl_attribute {
             client
                 .update_time_to_live()
@@ -196,7 +247,10 @@ pub async fn create_tables(
                 )
                 .send()
                 .await
-                .map_err(|e| format!("enabling TTL on {name}: {e}"))?;
+                .map_err(|e| SetupError::EnableTtl {
+                    name: name.clone(),
+                    message: e.to_string(),
+                })?;
         }
         println!("table {name} created");
     }
@@ -204,7 +258,7 @@ pub async fn create_tables(
 }
 
 /// Creates the audio bucket if it does not exist (idempotent).
-pub async fn create_bucket(client: &aws_sdk_s3::Client, bucket: &str) -> Result<(), String> {
+pub async fn create_bucket(client: &aws_sdk_s3::Client, bucket: &str) -> Result<(), SetupError> {
     if client.head_bucket().bucket(bucket).send().await.is_ok() {
         println!("bucket {bucket} exists");
         return Ok(());
@@ -214,7 +268,10 @@ pub async fn create_bucket(client: &aws_sdk_s3::Client, bucket: &str) -> Result<
         .bucket(bucket)
         .send()
         .await
-        .map_err(|e| crate::sdk_error(format!("creating bucket {bucket}"), e))?;
+        .map_err(|e| SetupError::CreateBucket {
+            bucket: bucket.to_string(),
+            message: DisplayErrorContext(e).to_string(),
+        })?;
     println!("bucket {bucket} created");
     Ok(())
 }

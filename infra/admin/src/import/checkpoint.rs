@@ -216,7 +216,7 @@ mod tests {
         let keys = |items: &[Item]| -> Vec<(String, String)> {
             items
                 .iter()
-                .map(|i| crate::query::key_of(i).unwrap())
+                .map(|i| crate::storage::partition::key_of(i).unwrap())
                 .collect()
         };
         assert_eq!(keys(&items), keys(&edited_items), "the same keys");

@@ -3,9 +3,9 @@
 //! dictionary or the item at fault.
 
 use crate::formats::source::SourceError;
-use crate::limits::ItemProblem;
-use crate::query::QueryError;
-use crate::writer::WriteError;
+use crate::storage::batch::WriteError;
+use crate::storage::limits::ItemProblem;
+use crate::storage::partition::QueryError;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]

@@ -21,9 +21,9 @@
 
 use super::dictd::Database;
 use super::dictionary::{entry_id, synonym_links, ImportedDictionary, Origin};
+use super::entry_text::{EntryText, SenseText};
 use super::error::ImportError;
-use crate::entry_text::{EntryText, SenseText};
-use crate::languages;
+use super::languages;
 use shared::model::{Dictionary, Entry, StoredEntry};
 use std::collections::HashMap;
 use std::path::Path;

@@ -22,8 +22,8 @@
 
 use super::dictd::Database;
 use super::dictionary::{entry_id, synonym_links, ImportedDictionary, Origin};
+use super::entry_text::{EntryText, SenseText};
 use super::error::ImportError;
-use crate::entry_text::{EntryText, SenseText};
 use shared::model::{Dictionary, Entry, StoredEntry};
 use std::collections::HashMap;
 use std::path::Path;

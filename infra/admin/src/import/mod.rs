@@ -6,19 +6,28 @@
 //! them (freedict.rs, gcide.rs, mythes.rs, wordnet.rs; dictd.rs is the
 //! database FreeDict and GCIDE share), and `Source` chooses among them. Each
 //! gives an ImportedDictionary (dictionary.rs), which screen.rs checks
-//! against DynamoDB's limits and write.rs writes, with its audio (audio.rs),
+//! against DynamoDB's limits and write.rs writes, with its audio (audio.rs)
+//! and its postings manifest for `dictadmin index` (manifest.rs),
 //! what left the source deleted (prune.rs) and checkpoints to resume from
 //! (checkpoint.rs). Whatever goes wrong is an ImportError (error.rs).
+//!
+//! The converters share how an entry's text is made: entry_text.rs builds
+//! its HTML and plain text together, html.rs escapes and sanitizes the HTML,
+//! and languages.rs names the languages FreeDict and MyThes files are named by.
 
 mod audio;
 mod checkpoint;
 mod dictd;
 mod dictionary;
+mod entry_text;
 mod error;
 #[cfg(test)]
 mod fixtures;
 mod freedict;
 mod gcide;
+mod html;
+mod languages;
+mod manifest;
 mod mythes;
 mod prune;
 mod screen;
@@ -29,9 +38,8 @@ use crate::formats::source::{parse_size, DEFAULT_MAX_SOURCE_BYTES};
 use audio::AudioFormat;
 use clap::{Args, Subcommand};
 use dictionary::ImportedDictionary;
-use error::ImportError;
-// index.rs's tests read the FreeDict fixture through this path.
-pub use freedict::import_freedict;
+pub use error::ImportError;
+use freedict::import_freedict;
 use gcide::import_gcide;
 use mythes::import_mythes;
 use screen::screen;

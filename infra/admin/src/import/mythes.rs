@@ -8,10 +8,10 @@
 //! per headword listing its meanings, and a thesaurus link per related term.
 
 use super::dictionary::{entry_id, links_of, ImportedDictionary, Origin};
+use super::entry_text::{EntryText, SenseText};
 use super::error::ImportError;
-use crate::entry_text::{EntryText, SenseText};
+use super::languages;
 use crate::formats::source;
-use crate::languages;
 use shared::model::{Dictionary, Entry, StoredEntry};
 use std::collections::HashMap;
 use std::path::Path;

@@ -25,8 +25,8 @@
 
 use super::audio::{audio_key, AudioFormat};
 use super::error::ImportError;
-use crate::query::{self, key_item, key_of};
-use crate::writer::{delete_all, progress};
+use crate::storage::batch::{delete_all, progress};
+use crate::storage::partition::{self, key_item, key_of};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use shared::model::ThesaurusItem;
 use shared::search::postings::{decode_chunk, DictionaryRef, Posting};
@@ -97,7 +97,7 @@ pub async fn find_stale(
 ) -> Result<Stale, ImportError> {
     let mut stale = Stale::default();
     let manifest_pk = items::manifest_pk(dictionary_id);
-    let chunk_items = query::partition(client, table, &manifest_pk, None, false).await?;
+    let chunk_items = partition::read(client, table, &manifest_pk, None, false).await?;
     if chunk_items.is_empty() {
         // A first import (or one from before manifests): nothing to prune.
         return Ok(stale);
@@ -141,7 +141,7 @@ pub async fn find_stale(
         .map(|(pk, prefix)| {
             let bar = &bar;
             async move {
-                let items = query::partition(client, table, pk, Some(prefix), true).await;
+                let items = partition::read(client, table, pk, Some(prefix), true).await;
                 bar.inc(1);
                 items
             }

@@ -1,12 +1,13 @@
 //! Screening an import before anything is sent: every entry and link is
-//! converted to its item and checked against DynamoDB's limits (limits.rs).
+//! converted to its item and checked against DynamoDB's limits
+//! (storage/limits.rs).
 //! An article that cannot be stored is skipped and reported by headword and
 //! position in the source, and the rest of the dictionary is imported
 //! (docs/data-model.md, "Importing").
 
 use super::dictionary::{ImportedDictionary, Origin};
 use super::error::ImportError;
-use crate::limits::{check_item, ItemProblem};
+use crate::storage::limits::{check_item, ItemProblem};
 use shared::storage::items::{self, Item};
 use std::collections::{HashMap, HashSet};
 
@@ -221,7 +222,7 @@ pub fn screen(imported: &mut ImportedDictionary) -> Screened {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::MAX_ITEM_BYTES;
+    use crate::storage::limits::MAX_ITEM_BYTES;
     use shared::model::{Dictionary, Entry, StoredEntry, ThesaurusItem};
 
     fn dictionary() -> Dictionary {

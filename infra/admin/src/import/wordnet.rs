@@ -12,8 +12,8 @@
 //! entry per lemma and part of speech, and a thesaurus link per relation.
 
 use super::dictionary::{entry_id, links_of, ImportedDictionary, Origin};
+use super::entry_text::{EntryText, SenseText};
 use super::error::ImportError;
-use crate::entry_text::{EntryText, SenseText};
 use crate::formats::source;
 use crate::formats::wordnet::parse_index_line;
 use shared::model::{Dictionary, Entry, StoredEntry};

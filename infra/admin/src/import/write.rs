@@ -7,9 +7,10 @@ use super::audio::{add_audio, AudioFormat};
 use super::checkpoint;
 use super::dictionary::ImportedDictionary;
 use super::error::ImportError;
+use super::manifest::manifest_items;
 use super::prune;
 use super::screen::{screen, Screened};
-use crate::{index, limits, query, writer};
+use crate::storage::{batch, limits, partition};
 use shared::runtime::app::Clients;
 use shared::runtime::config::Config;
 use shared::storage::items;
@@ -88,7 +89,7 @@ async fn write_items(
 
     let looked_up = Instant::now();
     let new_keys: HashSet<(String, String)> =
-        index_items.iter().filter_map(query::key_of).collect();
+        index_items.iter().filter_map(partition::key_of).collect();
     let stale = prune::find_stale(
         client,
         &config.entries_table,
@@ -131,7 +132,7 @@ async fn write_items(
     };
 
     let kept: &[shared::search::postings::Posting] = if prune { &[] } else { &stale.postings };
-    let manifest = index::manifest_items(&id, &imported.entries, kept);
+    let manifest = manifest_items(&id, &imported.entries, kept);
     for (chunk, item) in manifest.iter().enumerate() {
         limits::check_item(item).map_err(|problem| ImportError::Manifest {
             dictionary: id.clone(),
@@ -140,7 +141,7 @@ async fn write_items(
         })?;
     }
     let manifest_keys: HashSet<(String, String)> =
-        manifest.iter().filter_map(query::key_of).collect();
+        manifest.iter().filter_map(partition::key_of).collect();
     index_items.extend(manifest);
     let total = index_items.len();
     let table = table_identity(client, &config.entries_table).await?;
@@ -157,12 +158,12 @@ async fn write_items(
     let crash_after: Option<usize> = std::env::var("DICTADMIN_CRASH_AFTER_ITEMS")
         .ok()
         .and_then(|v| v.parse().ok());
-    let bar = writer::progress(total as u64 + 1, &id);
+    let bar = batch::progress(total as u64 + 1, &id);
     bar.set_position(done as u64);
     let mut written = done;
     let remaining: Vec<items::Item> = index_items.drain(done..).collect();
     for segment in remaining.chunks(checkpoint::SEGMENT) {
-        writer::write_all(client, &config.entries_table, segment.to_vec(), &bar).await?;
+        batch::write_all(client, &config.entries_table, segment.to_vec(), &bar).await?;
         written += segment.len();
         checkpoint.save(written)?;
         if crash_after.is_some_and(|limit| written >= limit) {
@@ -170,7 +171,7 @@ async fn write_items(
         }
     }
     prune::delete_manifest_leftovers(client, &config.entries_table, &stale, &manifest_keys).await?;
-    writer::write_all(
+    batch::write_all(
         client,
         &config.entries_table,
         vec![items::dictionary_to_item(&imported.dictionary)],

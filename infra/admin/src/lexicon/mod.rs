@@ -13,9 +13,9 @@ pub mod wordfreq;
 pub mod wordnet_forms;
 
 use crate::formats::source::SourceError;
-use crate::limits::{self, ItemProblem};
-use crate::query::{self, key_item, key_of, QueryError};
-use crate::writer::{self, WriteError};
+use crate::storage::batch::{self, WriteError};
+use crate::storage::limits::{self, ItemProblem};
+use crate::storage::partition::{self, key_item, key_of, QueryError};
 use shared::fold::fold;
 use shared::search::lexicon::{encode_chunks, LexiconKind, LexiconList, Pair};
 use shared::storage::items::{self, Item};
@@ -163,18 +163,18 @@ pub async fn store(
     let chunks = lexicon.chunk_items()?;
     let bytes = chunks.iter().map(limits::item_size).sum();
     let pk = items::lexicon_pk(lexicon.list.kind, &lexicon.list.lang);
-    let previous = query::partition(client, table, &pk, None, true).await?;
+    let previous = partition::read(client, table, &pk, None, true).await?;
     let new_keys: HashSet<(String, String)> = chunks.iter().filter_map(key_of).collect();
     let leftovers = leftover_keys(&previous, &new_keys);
     let what = format!("{} {}", lexicon.list.kind.name(), lexicon.list.lang);
-    let bar = writer::progress((chunks.len() + leftovers.len() + 1) as u64, &what);
+    let bar = batch::progress((chunks.len() + leftovers.len() + 1) as u64, &what);
     let count = chunks.len();
-    writer::write_all(client, table, chunks, &bar).await?;
+    batch::write_all(client, table, chunks, &bar).await?;
     let leftovers_deleted = leftovers.len();
     if !leftovers.is_empty() {
-        writer::delete_all(client, table, leftovers, &bar).await?;
+        batch::delete_all(client, table, leftovers, &bar).await?;
     }
-    writer::write_all(
+    batch::write_all(
         client,
         table,
         vec![items::lexicon_list_to_item(&lexicon.list)],

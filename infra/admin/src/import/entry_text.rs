@@ -2,7 +2,7 @@
 //! the same thing in every dictionary. All source text is escaped here, and
 //! the HTML is sanitized once more when finished.
 
-use crate::html::{escape, sanitize};
+use super::html::{escape, sanitize};
 
 /// One sense as the importers hand it over.
 #[derive(Debug, Default)]

@@ -1,5 +1,6 @@
 //! Reading one partition of the entries table with Query (the admin command
-//! line never scans).
+//! line never scans), and the primary keys of what it reads: to tell which
+//! items a new write leaves behind, and to name them for deletion.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use shared::storage::items::Item;
@@ -15,7 +16,7 @@ pub struct QueryError {
 /// Every item of partition `pk` (only those whose sort key starts with
 /// `sk_prefix`, if given), through all Query pages. `keys_only` reads just
 /// `pk` and `sk`.
-pub async fn partition(
+pub async fn read(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     pk: &str,

@@ -6,8 +6,8 @@
 //! entries), so no fixed list and no cache flatters a line.
 //!
 //!   set -a; . infra/local/stack.env; set +a
-//!   cargo run --release -p admin --bin latency -- [rounds]
-//!   cargo run --release -p admin --bin latency -- --cold
+//!   cargo run --release -p bench --bin latency -- [rounds]
+//!   cargo run --release -p bench --bin latency -- --cold
 //!
 //! It calls the service layer in-process, as a warm function does after auth;
 //! the quota update runs concurrently with these reads in the functions and

