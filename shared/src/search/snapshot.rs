@@ -904,6 +904,59 @@ mod tests {
         }
     }
 
+    /// The bytes `dictadmin index` writes are a stored format: a change to
+    /// them must be deliberate (with a new format version), never a side
+    /// effect of moving code. This pins every section of a small build that
+    /// exercises each field, the forms and the frequency order.
+    #[test]
+    fn the_encoding_of_every_section_is_pinned() {
+        use super::super::lexicon::LexiconKind;
+        use sha2::{Digest, Sha256};
+        let mut lexicon = Lexicon::default();
+        let forms = [
+            ("chats", "chat"),
+            ("maisons", "maison"),
+            ("ecoles", "ecole"),
+        ];
+        let pairs = forms.map(|(f, l)| (f.to_string(), l.to_string())).to_vec();
+        lexicon.add(LexiconKind::Forms, "fr", pairs).unwrap();
+        let frequencies = vec![("chat".into(), "450".into()), ("haus".into(), "300".into())];
+        lexicon
+            .add(LexiconKind::Frequencies, "fr", frequencies)
+            .unwrap();
+        let all: Vec<Posting> = (0..150)
+            .map(|i| {
+                let word = ["École", "ecole", "maison", "Haus", "ß", "chat", "chats"][i % 7];
+                let id = if i % 5 == 0 {
+                    format!("text-id-{i}")
+                } else {
+                    format!("{:016x}", i * 7919)
+                };
+                posting(word, ["b", "a", "c"][i % 3], &id)
+            })
+            .collect();
+        let built = build(all, &lexicon);
+        let digests: Vec<String> = built
+            .sections
+            .iter()
+            .map(|(section, bytes)| {
+                let digest = Sha256::digest(bytes);
+                let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+                format!("{} {hex}", section.name())
+            })
+            .collect();
+        assert_eq!((built.entries, built.terms), (150, 6));
+        assert_eq!(digests, PINNED_DIGESTS);
+    }
+
+    const PINNED_DIGESTS: [&str; 5] = [
+        "core 1f64d4d7f15453ad09a75c86d148d4b35889f5e185b2766f527cc3a0d6e83d0a",
+        "terms a0d31487efed78ecd2804787d2856943e9c0c0a5f4b28fa7b4108b9ac4115b9c",
+        "records 95bd0e620cbe4159f9c20c70f1b5677e5c9b805b5974d709442ce32cc43b5746",
+        "grams f997d99b1ddb2638dfade5af88f69d29224d8a7a342e4eb37fa04cc94c3472b0",
+        "forms 7571c9db42cd5539096925329314509fcfaee898f1ca5590444a37aa4f29d1cd",
+    ];
+
     #[test]
     fn large_sections_split_into_item_sized_parts() {
         let bytes = vec![7u8; 2 * MAX_PART_BYTES + 1];
