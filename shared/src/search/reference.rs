@@ -7,7 +7,7 @@ use super::lexicon::{Lexicon, LexiconKind};
 use super::postings::{DictionaryRef, Posting};
 use super::query::{EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::rank::{Filters, MatchRule, MatchType};
-use super::snapshot::{build, rank_order, split_parts, Grams, Index, Records, Section};
+use super::snapshot::{build, rank_order, Grams, Index, Records};
 use crate::api::params::LangFilter;
 use proptest::prelude::*;
 
@@ -312,17 +312,10 @@ fn query(
 
 fn snapshot(postings: &[Posting], lexicon: &Lexicon) -> (Index, Records, Grams) {
     let built = build(postings.to_vec(), lexicon);
-    let section =
-        |s: Section| split_parts(&built.sections.iter().find(|(n, _)| *n == s).unwrap().1).concat();
     (
-        Index::decode(
-            &section(Section::Core),
-            section(Section::Terms),
-            section(Section::Forms),
-        )
-        .unwrap(),
-        Records::decode(section(Section::Records)).unwrap(),
-        Grams::decode(section(Section::Grams)).unwrap(),
+        built.decode().unwrap(),
+        built.decode().unwrap(),
+        built.decode().unwrap(),
     )
 }
 

@@ -6,7 +6,7 @@
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
-use crate::search::snapshot::{self, Grams, Index, Records, Section};
+use crate::search::snapshot::{self, Assemble, Grams, Index, Records, Section};
 use crate::storage::items::{self, Item, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use futures::future::try_join_all;
@@ -40,7 +40,7 @@ pub struct SnapshotView {
     pub grams: Option<Arc<Grams>>,
 }
 
-/// Which of the lazily loaded sections a request needs.
+/// Which of the parts loaded on demand a request needs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Needs {
     pub records: bool,
@@ -51,21 +51,33 @@ pub struct Store {
     client: aws_sdk_dynamodb::Client,
     table: String,
     catalog: RwLock<Option<(Instant, Arc<Catalog>)>>,
+    held: HeldSnapshot,
+}
+
+/// What a warm instance holds of the snapshot: each part a reader decodes
+/// ([`Assemble`] says from which sections), loaded and replaced on its own.
+/// A section that joins an existing part changes nothing here; a new part
+/// is a field here, in [`SnapshotView`] (and [`Needs`] when it is loaded on
+/// demand) and a line of `snapshot_of`, which the compiler asks for.
+#[derive(Default)]
+struct HeldSnapshot {
     index: Held<Index>,
     records: Held<Records>,
     grams: Held<Grams>,
 }
 
-/// One section of the snapshot held in memory, with the build it belongs to:
+/// One part of the snapshot held in memory, with the build it belongs to:
 /// loaded by the first request that needs it (the others wait for that one
 /// load), replaced when the catalog names another build.
 struct Held<T>(RwLock<Option<(String, Arc<T>)>>);
 
-impl<T> Held<T> {
-    fn new() -> Self {
+impl<T> Default for Held<T> {
+    fn default() -> Self {
         Self(RwLock::new(None))
     }
+}
 
+impl<T> Held<T> {
     async fn get<F, Fut>(&self, build: &str, load: F) -> Result<Arc<T>, ApiError>
     where
         F: FnOnce() -> Fut,
@@ -98,9 +110,7 @@ impl Store {
             client,
             table,
             catalog: RwLock::new(None),
-            index: Held::new(),
-            records: Held::new(),
-            grams: Held::new(),
+            held: HeldSnapshot::default(),
         }
     }
 
@@ -265,40 +275,53 @@ impl Store {
 
     async fn snapshot_of(&self, catalog: &Catalog, needs: Needs) -> Result<SnapshotView, ApiError> {
         let build = catalog.snapshot.as_ref();
-        let id = build.map_or("", |b| b.build.as_str());
-        let index = self.index.get(id, || async {
-            let (core, terms, forms) = tokio::try_join!(
-                self.section(build, Section::Core),
-                self.section(build, Section::Terms),
-                self.section(build, Section::Forms)
-            )?;
-            Index::decode(&core, terms, forms).map_err(corrupt_snapshot)
-        });
-        let records = async {
-            if !needs.records {
-                return Ok(None);
-            }
-            let load = || async {
-                Records::decode(self.section(build, Section::Records).await?)
-                    .map_err(corrupt_snapshot)
-            };
-            self.records.get(id, load).await.map(Some)
-        };
-        let grams = async {
-            if !needs.grams {
-                return Ok(None);
-            }
-            let load = || async {
-                Grams::decode(self.section(build, Section::Grams).await?).map_err(corrupt_snapshot)
-            };
-            self.grams.get(id, load).await.map(Some)
-        };
-        let (index, records, grams) = tokio::try_join!(index, records, grams)?;
+        let held = &self.held;
+        let (index, records, grams) = tokio::try_join!(
+            self.part(&held.index, build),
+            self.part_if(needs.records, &held.records, build),
+            self.part_if(needs.grams, &held.grams, build),
+        )?;
         Ok(SnapshotView {
             index,
             records,
             grams,
         })
+    }
+
+    /// A part of the snapshot of `build`: held, or loaded now.
+    async fn part<T: Assemble>(
+        &self,
+        held: &Held<T>,
+        build: Option<&SnapshotBuild>,
+    ) -> Result<Arc<T>, ApiError> {
+        let id = build.map_or("", |b| b.build.as_str());
+        held.get(id, || self.load(build)).await
+    }
+
+    /// A part loaded on demand: only when `needed`.
+    async fn part_if<T: Assemble>(
+        &self,
+        needed: bool,
+        held: &Held<T>,
+        build: Option<&SnapshotBuild>,
+    ) -> Result<Option<Arc<T>>, ApiError> {
+        if !needed {
+            return Ok(None);
+        }
+        self.part(held, build).await.map(Some)
+    }
+
+    /// Loads the sections of a part concurrently and decodes it.
+    async fn load<T: Assemble>(&self, build: Option<&SnapshotBuild>) -> Result<T, ApiError> {
+        let loaded = try_join_all(T::SECTIONS.iter().map(|&s| self.section(build, s))).await?;
+        let mut loaded: HashMap<Section, Vec<u8>> =
+            T::SECTIONS.iter().copied().zip(loaded).collect();
+        T::assemble(&mut |s| {
+            loaded
+                .remove(&s)
+                .expect("a part takes its own SECTIONS, once")
+        })
+        .map_err(corrupt_snapshot)
     }
 
     /// The bytes of one section: its parts in order, all of them.
@@ -437,10 +460,5 @@ fn corrupt_snapshot(err: CorruptData) -> ApiError {
 /// A section of the snapshot of no entries, for a table not yet indexed.
 fn empty_section(section: Section) -> Vec<u8> {
     let empty = snapshot::build(Vec::new(), &Default::default());
-    empty
-        .sections
-        .into_iter()
-        .find(|(s, _)| *s == section)
-        .map(|(_, bytes)| bytes)
-        .expect("every section is built")
+    empty.section(section).to_vec()
 }
