@@ -7,7 +7,9 @@ use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
 use crate::search::snapshot::{self, Assemble, Grams, Index, Records, Section};
-use crate::storage::items::{self, Item, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
+use crate::storage::items::{
+    self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
+};
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use futures::future::try_join_all;
 use std::collections::HashMap;
@@ -30,6 +32,10 @@ pub const CATALOG_CACHE_TTL: Duration = Duration::from_secs(300);
 pub struct Catalog {
     pub dictionaries: Arc<Vec<Dictionary>>,
     pub snapshot: Option<SnapshotBuild>,
+    /// A current build this release cannot read (then `snapshot` is none):
+    /// searches answer 503 until `dictadmin index` rebuilds it, while the
+    /// endpoints that do not read the snapshot answer as usual.
+    pub other_release: Option<OtherRelease>,
 }
 
 /// The sections of the index snapshot that a request reads: the [`Index`]
@@ -187,6 +193,7 @@ impl Store {
             .await?;
         let mut dictionaries = Vec::new();
         let mut snapshot = None;
+        let mut other_release = None;
         for item in &found {
             if item
                 .get("sk")
@@ -194,7 +201,11 @@ impl Store {
                 .map(String::as_str)
                 == Some(items::SNAPSHOT_POINTER_SK)
             {
-                snapshot = Some(items::snapshot_pointer_from_item(item).map_err(corrupt)?.0);
+                match items::snapshot_pointer_from_item(item) {
+                    Ok((current, _)) => snapshot = Some(current),
+                    Err(PointerError::OtherRelease(other)) => other_release = Some(other),
+                    Err(PointerError::Corrupt(err)) => return Err(corrupt(err)),
+                }
             } else {
                 dictionaries.push(items::dictionary_from_item(item).map_err(corrupt)?);
             }
@@ -203,6 +214,7 @@ impl Store {
         let catalog = Arc::new(Catalog {
             dictionaries: Arc::new(dictionaries),
             snapshot,
+            other_release,
         });
         *cached = Some((Instant::now(), catalog.clone()));
         Ok(catalog)
@@ -247,9 +259,19 @@ impl Store {
     /// The sections of the current index snapshot that a request needs. A
     /// warm instance holds them: no read at all. A cold one (or one that
     /// sees a new build) loads the missing sections concurrently, each with
-    /// BatchGetItem of its parts. Before the first build, an empty snapshot.
+    /// BatchGetItem of its parts. Before the first build, an empty snapshot;
+    /// a build of another release is 503 "rebuild the index".
     pub async fn snapshot(&self, needs: Needs) -> Result<SnapshotView, ApiError> {
         let catalog = self.catalog().await?;
+        if let Some(other) = &catalog.other_release {
+            tracing::error!(
+                build = other.build,
+                format = items::format_name(other.format),
+                sections = other.sections,
+                "the search index was built by another release, rebuild the index: {other}"
+            );
+            return Err(ApiError::IndexOfAnotherRelease);
+        }
         match self.snapshot_of(&catalog, needs).await {
             // A cached catalog may name a build that is gone (replaced twice
             // since, or the table was loaded again): read it afresh, once.
