@@ -7,9 +7,8 @@
 use crate::writer::{delete_all, progress, write_all};
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
-use shared::model::StoredEntry;
 use shared::search::lexicon::{self, Lexicon};
-use shared::search::postings::{decode_chunk, encode_chunks, Posting};
+use shared::search::postings::{decode_chunk, Posting};
 use shared::search::snapshot::{self, split_parts};
 use shared::storage::items::{self, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK};
 use shared::storage::store::Store;
@@ -152,20 +151,6 @@ fn part_keys(build: &SnapshotBuild) -> Vec<Item> {
         .collect()
 }
 
-/// The manifest items of a dictionary's entries: every entry as a posting, in
-/// rank order (so that the same source always gives the same items), and
-/// `kept`: postings of entries of an earlier import that stay (`--no-prune`).
-pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry], kept: &[Posting]) -> Vec<Item> {
-    let mut postings: Vec<Posting> = entries
-        .iter()
-        .map(|e| Posting::of_entry(&e.entry))
-        .chain(kept.iter().cloned())
-        .collect();
-    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-    let refs: Vec<&Posting> = postings.iter().collect();
-    items::manifest_items(&items::manifest_pk(dictionary_id), encode_chunks(&refs))
-}
-
 /// The postings of every listed dictionary, from their manifests.
 async fn read_manifests(
     client: &aws_sdk_dynamodb::Client,
@@ -262,12 +247,12 @@ mod tests {
         let imported =
             crate::import::import_freedict(&path, crate::formats::source::DEFAULT_MAX_SOURCE_BYTES)
                 .unwrap();
-        let items = manifest_items("freedict-deu-eng", &imported.entries, &[]);
-        assert_eq!(
-            items,
-            manifest_items("freedict-deu-eng", &imported.entries, &[]),
-            "stable"
-        );
+        let manifest_items = |entries| {
+            let chunks = shared::search::postings::manifest_chunks(entries, &[]);
+            items::manifest_items(&items::manifest_pk("freedict-deu-eng"), chunks)
+        };
+        let items = manifest_items(&imported.entries);
+        assert_eq!(items, manifest_items(&imported.entries), "stable");
         let mut decoded = Vec::new();
         for item in &items {
             assert_eq!(item["pk"].as_s().unwrap(), "IX#freedict-deu-eng");

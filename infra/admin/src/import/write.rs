@@ -9,7 +9,7 @@ use super::dictionary::ImportedDictionary;
 use super::error::ImportError;
 use super::prune;
 use super::screen::{screen, Screened};
-use crate::{index, limits, query, writer};
+use crate::{limits, query, writer};
 use shared::runtime::app::Clients;
 use shared::runtime::config::Config;
 use shared::storage::items;
@@ -131,7 +131,8 @@ async fn write_items(
     };
 
     let kept: &[shared::search::postings::Posting] = if prune { &[] } else { &stale.postings };
-    let manifest = index::manifest_items(&id, &imported.entries, kept);
+    let chunks = shared::search::postings::manifest_chunks(&imported.entries, kept);
+    let manifest = items::manifest_items(&items::manifest_pk(&id), chunks);
     for (chunk, item) in manifest.iter().enumerate() {
         limits::check_item(item).map_err(|problem| ImportError::Manifest {
             dictionary: id.clone(),
