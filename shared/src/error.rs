@@ -43,6 +43,12 @@ pub enum ApiError {
     /// retries, or the request's deadline passed.
     #[error("Service temporarily unavailable")]
     Unavailable,
+    /// 503: the index snapshot was built by another release (another format
+    /// or other sections); it is unusable until `dictadmin index` runs.
+    #[error(
+        "The search index was built by another release: rebuild the index with `dictadmin index`"
+    )]
+    IndexOfAnotherRelease,
     /// 500: a bug. The detail is logged with the request id, never returned.
     #[error("Internal error")]
     Internal(String),
@@ -69,7 +75,7 @@ impl ApiError {
             Self::PayloadTooLarge => 413,
             Self::QuotaExceeded { .. } => 429,
             Self::Internal(_) => 500,
-            Self::Unavailable => 503,
+            Self::Unavailable | Self::IndexOfAnotherRelease => 503,
         }
     }
 
@@ -77,7 +83,7 @@ impl ApiError {
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
             Self::QuotaExceeded { retry_after_secs } => Some(*retry_after_secs),
-            Self::Unavailable => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            Self::Unavailable | Self::IndexOfAnotherRelease => Some(UNAVAILABLE_RETRY_AFTER_SECS),
             _ => None,
         }
     }
@@ -150,6 +156,14 @@ mod tests {
         );
         assert_eq!(ApiError::Internal("boom".into()).status(), 500);
         assert_eq!(ApiError::Unavailable.status(), 503);
+        assert_eq!(ApiError::IndexOfAnotherRelease.status(), 503);
+    }
+
+    #[test]
+    fn an_index_of_another_release_says_to_rebuild_it() {
+        let err = ApiError::IndexOfAnotherRelease;
+        assert!(err.public_message().contains("rebuild the index"));
+        assert_eq!(err.retry_after_secs(), Some(UNAVAILABLE_RETRY_AFTER_SECS));
     }
 
     #[test]

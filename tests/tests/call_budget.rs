@@ -246,6 +246,7 @@ async fn sections_larger_than_one_read_load_whole() {
     assert!(records_bytes > 16_000_000, "records: {records_bytes} bytes");
     let pointer = SnapshotBuild {
         build: "b1".into(),
+        format: Some(shared::search::snapshot::FORMAT),
         parts,
     };
     client

@@ -110,12 +110,23 @@ pub async fn build(
     // build before that is no longer named anywhere, so it goes.
     let current = SnapshotBuild {
         build: build_id.clone(),
+        format: Some(snapshot::FORMAT),
         parts,
     };
     let (replaced, obsolete) = match read_pointer(client, table).await? {
         Some((old, older)) => (Some(old), older),
         None => (None, None),
     };
+    // Says whether this build ends the 503s of a build of another release.
+    match &replaced {
+        Some(old) => println!(
+            "replacing build {} (format {}) with {build_id} (format {})",
+            old.build,
+            items::format_name(old.format),
+            snapshot::FORMAT
+        ),
+        None => println!("no build to replace: {build_id} is the first"),
+    }
     client
         .put_item()
         .table_name(table)
@@ -168,7 +179,7 @@ async fn read_pointer(
         .map_err(|e| IndexError::ReadPointer(DisplayErrorContext(e).to_string()))?;
     output
         .item
-        .map(|item| items::snapshot_pointer_from_item(&item).map_err(IndexError::CorruptPointer))
+        .map(|item| items::snapshot_builds_from_item(&item).map_err(IndexError::CorruptPointer))
         .transpose()
 }
 
@@ -302,6 +313,7 @@ mod tests {
     fn a_build_names_every_part_of_every_section() {
         let build = SnapshotBuild {
             build: "b1".into(),
+            format: Some(snapshot::FORMAT),
             parts: shared::search::snapshot::Section::ALL
                 .iter()
                 .map(|s| (*s, 2))

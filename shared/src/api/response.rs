@@ -161,7 +161,7 @@ pub(crate) fn graphql_code(err: &ApiError) -> &'static str {
         | ApiError::NoAudio
         | ApiError::UnknownPath => "NOT_FOUND",
         ApiError::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
-        ApiError::Unavailable => "UNAVAILABLE",
+        ApiError::Unavailable | ApiError::IndexOfAnotherRelease => "UNAVAILABLE",
         ApiError::Internal(_) => "INTERNAL",
     }
 }

@@ -10,6 +10,7 @@
 //! preview, phonetic (empty for none). Each chunk is self-contained.
 
 use super::codec::{compressed_chunks, inflate, put_id, put_str, put_varint, CorruptData, Reader};
+use crate::model::StoredEntry;
 use std::collections::HashMap;
 
 /// Version 2 added the preview and the phonetic, which search results show.
@@ -70,6 +71,21 @@ impl Posting {
             &self.id,
         )
     }
+}
+
+/// The chunks of a dictionary's postings manifest (stored with
+/// `items::manifest_items`): a posting of every entry, and `kept`, postings
+/// of entries of an earlier import that stay (`--no-prune`), in rank-key
+/// order so that the same source always gives the same items.
+pub fn manifest_chunks(entries: &[StoredEntry], kept: &[Posting]) -> Vec<Vec<u8>> {
+    let mut postings: Vec<Posting> = entries
+        .iter()
+        .map(|e| Posting::of_entry(&e.entry))
+        .chain(kept.iter().cloned())
+        .collect();
+    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
+    let refs: Vec<&Posting> = postings.iter().collect();
+    encode_chunks(&refs)
 }
 
 /// Encodes postings into compressed chunks of at most [`MAX_CHUNK_BYTES`].

@@ -8,7 +8,7 @@ use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType};
 use super::oracle;
 use super::postings::{DictionaryRef, Posting};
-use super::snapshot::{build, rank_order, split_parts, Grams, Index, Records, Section};
+use super::snapshot::{build, rank_order, Grams, Index, Records};
 use proptest::prelude::*;
 
 /// The tier of a headword by the rules, or `None` if it does not match:
@@ -273,17 +273,10 @@ fn query(
 
 fn snapshot(postings: &[Posting], lexicon: &Lexicon) -> (Index, Records, Grams) {
     let built = build(postings.to_vec(), lexicon);
-    let section =
-        |s: Section| split_parts(&built.sections.iter().find(|(n, _)| *n == s).unwrap().1).concat();
     (
-        Index::decode(
-            &section(Section::Core),
-            section(Section::Terms),
-            section(Section::Forms),
-        )
-        .unwrap(),
-        Records::decode(section(Section::Records)).unwrap(),
-        Grams::decode(section(Section::Grams)).unwrap(),
+        built.decode().unwrap(),
+        built.decode().unwrap(),
+        built.decode().unwrap(),
     )
 }
 

@@ -5,7 +5,7 @@
 use crate::fold::fold;
 use crate::model::{Dictionary, Entry, StoredAudio, StoredEntry, ThesaurusItem};
 use crate::search::lexicon::{LexiconKind, LexiconList};
-use crate::search::snapshot::Section;
+use crate::search::snapshot::{self, Section};
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::collections::{BTreeMap, HashMap};
 
@@ -45,7 +45,8 @@ fn manifest_chunk_item(pk: &str, chunk: usize, chunks: usize, bytes: Vec<u8>) ->
     item
 }
 
-/// The items of a manifest's compressed chunks, each recording the count.
+/// The items of a manifest's compressed chunks, each recording the count:
+/// a dictionary's postings (`postings::manifest_chunks`) or a lexicon list.
 pub fn manifest_items(pk: &str, chunks: Vec<Vec<u8>>) -> Vec<Item> {
     let count = chunks.len();
     chunks
@@ -100,11 +101,50 @@ pub fn current_chunks(items: &[Item]) -> Result<ManifestChunks, CorruptItem> {
 /// which are lower-case slugs.
 pub const SNAPSHOT_POINTER_SK: &str = "~snapshot";
 
-/// A build of the index snapshot and how many parts each section has.
+/// A build of the index snapshot, the format it was written in and how many
+/// parts each section has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotBuild {
     pub build: String,
+    /// [`snapshot::FORMAT`] of the release that wrote it; `None` for a build
+    /// written before the pointer recorded formats.
+    pub format: Option<u32>,
+    /// Sections this release knows (a pointer of another release may name
+    /// others, which are left out).
     pub parts: BTreeMap<Section, usize>,
+}
+
+/// A current build that this release cannot read: written in another
+/// format, or with other sections. Searches answer 503 until `dictadmin
+/// index` rebuilds it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "snapshot build {build} is of format {} with {sections} sections; this release reads format {} with {}: run `dictadmin index`",
+    format_name(*.format),
+    snapshot::FORMAT,
+    Section::ALL.len()
+)]
+pub struct OtherRelease {
+    pub build: String,
+    pub format: Option<u32>,
+    /// How many sections the pointer names.
+    pub sections: usize,
+}
+
+/// A format as `dictadmin index` and the logs show it.
+pub fn format_name(format: Option<u32>) -> String {
+    format.map_or("none (written before formats were recorded)".into(), |f| {
+        f.to_string()
+    })
+}
+
+/// Why the current build of a pointer cannot be read.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PointerError {
+    #[error(transparent)]
+    Corrupt(#[from] CorruptItem),
+    #[error(transparent)]
+    OtherRelease(#[from] OtherRelease),
 }
 
 /// The pointer names the current build and keeps the previous one, whose
@@ -124,45 +164,99 @@ pub fn snapshot_pointer_item(current: &SnapshotBuild, previous: Option<&Snapshot
     item.insert("sk".into(), s(SNAPSHOT_POINTER_SK));
     item.insert("build".into(), s(current.build.as_str()));
     item.insert("parts".into(), parts(current));
+    if let Some(format) = current.format {
+        item.insert("format".into(), AttributeValue::N(format.to_string()));
+    }
     if let Some(previous) = previous {
         item.insert("previousBuild".into(), s(previous.build.as_str()));
         item.insert("previousParts".into(), parts(previous));
+        if let Some(format) = previous.format {
+            item.insert(
+                "previousFormat".into(),
+                AttributeValue::N(format.to_string()),
+            );
+        }
     }
     item
 }
 
-/// The current and the previous build of a pointer item.
+/// The current build of a pointer item, which this release must be able to
+/// read, and the previous one, as written (instances read only the current).
 pub fn snapshot_pointer_from_item(
     item: &Item,
+) -> Result<(SnapshotBuild, Option<SnapshotBuild>), PointerError> {
+    let (current, named) = read_build(item, "build", "format", "parts")?;
+    if current.format != Some(snapshot::FORMAT)
+        || named != Section::ALL.len()
+        || current.parts.len() != Section::ALL.len()
+    {
+        return Err(OtherRelease {
+            build: current.build,
+            format: current.format,
+            sections: named,
+        }
+        .into());
+    }
+    Ok((current, read_previous(item)?))
+}
+
+/// The current and the previous build of a pointer item as written,
+/// whatever release wrote them: what `dictadmin index` reads to name what it
+/// replaces and to delete the build before.
+pub fn snapshot_builds_from_item(
+    item: &Item,
 ) -> Result<(SnapshotBuild, Option<SnapshotBuild>), CorruptItem> {
-    let read = |build: &str, parts: &str| -> Result<SnapshotBuild, CorruptItem> {
-        let map = item
-            .get(parts)
-            .and_then(|v| v.as_m().ok())
-            .ok_or(CorruptItem(parts.into()))?;
-        let mut counts = BTreeMap::new();
-        for (name, n) in map {
-            let section = Section::from_name(name).ok_or(CorruptItem(format!("{parts}.{name}")))?;
-            let n = n
-                .as_n()
-                .ok()
-                .and_then(|n| n.parse().ok())
-                .ok_or(CorruptItem(format!("{parts}.{name}")))?;
+    let (current, _) = read_build(item, "build", "format", "parts")?;
+    Ok((current, read_previous(item)?))
+}
+
+fn read_previous(item: &Item) -> Result<Option<SnapshotBuild>, CorruptItem> {
+    match item.get("previousBuild") {
+        Some(_) => Ok(Some(
+            read_build(item, "previousBuild", "previousFormat", "previousParts")?.0,
+        )),
+        None => Ok(None),
+    }
+}
+
+/// One build of a pointer, and how many sections it names (those this
+/// release does not know are left out of its parts).
+fn read_build(
+    item: &Item,
+    build: &str,
+    format: &str,
+    parts: &str,
+) -> Result<(SnapshotBuild, usize), CorruptItem> {
+    let map = item
+        .get(parts)
+        .and_then(|v| v.as_m().ok())
+        .ok_or(CorruptItem(parts.into()))?;
+    let mut counts = BTreeMap::new();
+    for (name, n) in map {
+        let n = n
+            .as_n()
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .ok_or(CorruptItem(format!("{parts}.{name}")))?;
+        if let Some(section) = Section::from_name(name) {
             counts.insert(section, n);
         }
-        if counts.len() != Section::ALL.len() {
-            return Err(CorruptItem(parts.into()));
-        }
-        Ok(SnapshotBuild {
-            build: need_s(item, build)?,
-            parts: counts,
-        })
-    };
-    let previous = match item.get("previousBuild") {
-        Some(_) => Some(read("previousBuild", "previousParts")?),
+    }
+    let format = match item.get(format) {
+        Some(v) => Some(
+            v.as_n()
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .ok_or(CorruptItem(format.into()))?,
+        ),
         None => None,
     };
-    Ok((read("build", "parts")?, previous))
+    let read = SnapshotBuild {
+        build: need_s(item, build)?,
+        format,
+        parts: counts,
+    };
+    Ok((read, map.len()))
 }
 
 /// Partition of one section of one snapshot build; its parts are numbered.
@@ -517,6 +611,7 @@ mod tests {
     fn the_snapshot_pointer_round_trips_and_sorts_after_every_dictionary() {
         let build = |id: &str, n: usize| SnapshotBuild {
             build: id.into(),
+            format: Some(snapshot::FORMAT),
             parts: Section::ALL.iter().map(|s| (*s, n)).collect(),
         };
         let item = snapshot_pointer_item(&build("b2", 3), Some(&build("b1", 2)));
@@ -537,6 +632,72 @@ mod tests {
         let part = snapshot_part_item("b2", Section::Grams, 4, vec![1, 2]);
         assert_eq!(part["pk"].as_s().unwrap(), "S#b2#grams");
         assert_eq!(snapshot_part_from_item(&part).unwrap(), (4, vec![1, 2]));
+    }
+
+    /// A build of another release is not corrupt: it is named, with what
+    /// makes it unreadable, so that the store can answer "rebuild the index".
+    #[test]
+    fn a_pointer_of_another_format_or_other_sections_is_another_release() {
+        let ours = SnapshotBuild {
+            build: "b2".into(),
+            format: Some(snapshot::FORMAT),
+            parts: Section::ALL.iter().map(|s| (*s, 1)).collect(),
+        };
+        let other = |item: &Item| match snapshot_pointer_from_item(item) {
+            Err(PointerError::OtherRelease(other)) => other,
+            read => panic!("{read:?}"),
+        };
+
+        let mut unversioned = snapshot_pointer_item(&ours, None);
+        unversioned.remove("format");
+        let found = other(&unversioned);
+        assert_eq!((found.build.as_str(), found.format), ("b2", None));
+        assert_eq!(found.sections, Section::ALL.len());
+        assert!(
+            found.to_string().contains("run `dictadmin index`"),
+            "{found}"
+        );
+        let (written, _) = snapshot_builds_from_item(&unversioned).unwrap();
+        assert_eq!(written.format, None, "dictadmin still reads it");
+        assert_eq!(written.parts, ours.parts);
+
+        let older = SnapshotBuild {
+            format: Some(snapshot::FORMAT - 1),
+            ..ours.clone()
+        };
+        let found = other(&snapshot_pointer_item(&older, None));
+        assert_eq!(found.format, Some(snapshot::FORMAT - 1));
+
+        let mut fewer = ours.clone();
+        fewer.parts.remove(&Section::Forms);
+        assert_eq!(
+            other(&snapshot_pointer_item(&fewer, None)).sections,
+            Section::ALL.len() - 1
+        );
+
+        let mut more = snapshot_pointer_item(&ours, None);
+        let Some(AttributeValue::M(parts)) = more.get_mut("parts") else {
+            unreachable!()
+        };
+        parts.insert("someday".into(), AttributeValue::N("2".into()));
+        assert_eq!(other(&more).sections, Section::ALL.len() + 1);
+        let (written, _) = snapshot_builds_from_item(&more).unwrap();
+        assert_eq!(
+            written.parts, ours.parts,
+            "sections it does not know are left out"
+        );
+
+        // The build it replaced may be of any format: only the current counts.
+        let item = snapshot_pointer_item(&ours, Some(&older));
+        let (current, previous) = snapshot_pointer_from_item(&item).unwrap();
+        assert_eq!((current, previous), (ours.clone(), Some(older)));
+
+        let mut garbled = snapshot_pointer_item(&ours, None);
+        garbled.insert("format".into(), s("one"));
+        assert_eq!(
+            snapshot_pointer_from_item(&garbled),
+            Err(PointerError::Corrupt(CorruptItem("format".into())))
+        );
     }
 
     #[test]

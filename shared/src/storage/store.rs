@@ -6,8 +6,10 @@
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
-use crate::search::snapshot::{self, Grams, Index, Records, Section};
-use crate::storage::items::{self, Item, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK};
+use crate::search::snapshot::{self, Assemble, Grams, Index, Records, Section};
+use crate::storage::items::{
+    self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
+};
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use futures::future::try_join_all;
 use std::collections::HashMap;
@@ -30,6 +32,10 @@ pub const CATALOG_CACHE_TTL: Duration = Duration::from_secs(300);
 pub struct Catalog {
     pub dictionaries: Arc<Vec<Dictionary>>,
     pub snapshot: Option<SnapshotBuild>,
+    /// A current build this release cannot read (then `snapshot` is none):
+    /// searches answer 503 until `dictadmin index` rebuilds it, while the
+    /// endpoints that do not read the snapshot answer as usual.
+    pub other_release: Option<OtherRelease>,
 }
 
 /// The sections of the index snapshot that a request reads: the [`Index`]
@@ -40,7 +46,7 @@ pub struct SnapshotView {
     pub grams: Option<Arc<Grams>>,
 }
 
-/// Which of the lazily loaded sections a request needs.
+/// Which of the parts loaded on demand a request needs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Needs {
     pub records: bool,
@@ -51,21 +57,33 @@ pub struct Store {
     client: aws_sdk_dynamodb::Client,
     table: String,
     catalog: RwLock<Option<(Instant, Arc<Catalog>)>>,
+    held: HeldSnapshot,
+}
+
+/// What a warm instance holds of the snapshot: each part a reader decodes
+/// ([`Assemble`] says from which sections), loaded and replaced on its own.
+/// A section that joins an existing part changes nothing here; a new part
+/// is a field here, in [`SnapshotView`] (and [`Needs`] when it is loaded on
+/// demand) and a line of `snapshot_of`, which the compiler asks for.
+#[derive(Default)]
+struct HeldSnapshot {
     index: Held<Index>,
     records: Held<Records>,
     grams: Held<Grams>,
 }
 
-/// One section of the snapshot held in memory, with the build it belongs to:
+/// One part of the snapshot held in memory, with the build it belongs to:
 /// loaded by the first request that needs it (the others wait for that one
 /// load), replaced when the catalog names another build.
 struct Held<T>(RwLock<Option<(String, Arc<T>)>>);
 
-impl<T> Held<T> {
-    fn new() -> Self {
+impl<T> Default for Held<T> {
+    fn default() -> Self {
         Self(RwLock::new(None))
     }
+}
 
+impl<T> Held<T> {
     async fn get<F, Fut>(&self, build: &str, load: F) -> Result<Arc<T>, ApiError>
     where
         F: FnOnce() -> Fut,
@@ -98,9 +116,7 @@ impl Store {
             client,
             table,
             catalog: RwLock::new(None),
-            index: Held::new(),
-            records: Held::new(),
-            grams: Held::new(),
+            held: HeldSnapshot::default(),
         }
     }
 
@@ -177,6 +193,7 @@ impl Store {
             .await?;
         let mut dictionaries = Vec::new();
         let mut snapshot = None;
+        let mut other_release = None;
         for item in &found {
             if item
                 .get("sk")
@@ -184,7 +201,11 @@ impl Store {
                 .map(String::as_str)
                 == Some(items::SNAPSHOT_POINTER_SK)
             {
-                snapshot = Some(items::snapshot_pointer_from_item(item).map_err(corrupt)?.0);
+                match items::snapshot_pointer_from_item(item) {
+                    Ok((current, _)) => snapshot = Some(current),
+                    Err(PointerError::OtherRelease(other)) => other_release = Some(other),
+                    Err(PointerError::Corrupt(err)) => return Err(corrupt(err)),
+                }
             } else {
                 dictionaries.push(items::dictionary_from_item(item).map_err(corrupt)?);
             }
@@ -193,6 +214,7 @@ impl Store {
         let catalog = Arc::new(Catalog {
             dictionaries: Arc::new(dictionaries),
             snapshot,
+            other_release,
         });
         *cached = Some((Instant::now(), catalog.clone()));
         Ok(catalog)
@@ -237,9 +259,19 @@ impl Store {
     /// The sections of the current index snapshot that a request needs. A
     /// warm instance holds them: no read at all. A cold one (or one that
     /// sees a new build) loads the missing sections concurrently, each with
-    /// BatchGetItem of its parts. Before the first build, an empty snapshot.
+    /// BatchGetItem of its parts. Before the first build, an empty snapshot;
+    /// a build of another release is 503 "rebuild the index".
     pub async fn snapshot(&self, needs: Needs) -> Result<SnapshotView, ApiError> {
         let catalog = self.catalog().await?;
+        if let Some(other) = &catalog.other_release {
+            tracing::error!(
+                build = other.build,
+                format = items::format_name(other.format),
+                sections = other.sections,
+                "the search index was built by another release, rebuild the index: {other}"
+            );
+            return Err(ApiError::IndexOfAnotherRelease);
+        }
         match self.snapshot_of(&catalog, needs).await {
             // A cached catalog may name a build that is gone (replaced twice
             // since, or the table was loaded again): read it afresh, once.
@@ -265,40 +297,53 @@ impl Store {
 
     async fn snapshot_of(&self, catalog: &Catalog, needs: Needs) -> Result<SnapshotView, ApiError> {
         let build = catalog.snapshot.as_ref();
-        let id = build.map_or("", |b| b.build.as_str());
-        let index = self.index.get(id, || async {
-            let (core, terms, forms) = tokio::try_join!(
-                self.section(build, Section::Core),
-                self.section(build, Section::Terms),
-                self.section(build, Section::Forms)
-            )?;
-            Index::decode(&core, terms, forms).map_err(corrupt_snapshot)
-        });
-        let records = async {
-            if !needs.records {
-                return Ok(None);
-            }
-            let load = || async {
-                Records::decode(self.section(build, Section::Records).await?)
-                    .map_err(corrupt_snapshot)
-            };
-            self.records.get(id, load).await.map(Some)
-        };
-        let grams = async {
-            if !needs.grams {
-                return Ok(None);
-            }
-            let load = || async {
-                Grams::decode(self.section(build, Section::Grams).await?).map_err(corrupt_snapshot)
-            };
-            self.grams.get(id, load).await.map(Some)
-        };
-        let (index, records, grams) = tokio::try_join!(index, records, grams)?;
+        let held = &self.held;
+        let (index, records, grams) = tokio::try_join!(
+            self.part(&held.index, build),
+            self.part_if(needs.records, &held.records, build),
+            self.part_if(needs.grams, &held.grams, build),
+        )?;
         Ok(SnapshotView {
             index,
             records,
             grams,
         })
+    }
+
+    /// A part of the snapshot of `build`: held, or loaded now.
+    async fn part<T: Assemble>(
+        &self,
+        held: &Held<T>,
+        build: Option<&SnapshotBuild>,
+    ) -> Result<Arc<T>, ApiError> {
+        let id = build.map_or("", |b| b.build.as_str());
+        held.get(id, || self.load(build)).await
+    }
+
+    /// A part loaded on demand: only when `needed`.
+    async fn part_if<T: Assemble>(
+        &self,
+        needed: bool,
+        held: &Held<T>,
+        build: Option<&SnapshotBuild>,
+    ) -> Result<Option<Arc<T>>, ApiError> {
+        if !needed {
+            return Ok(None);
+        }
+        self.part(held, build).await.map(Some)
+    }
+
+    /// Loads the sections of a part concurrently and decodes it.
+    async fn load<T: Assemble>(&self, build: Option<&SnapshotBuild>) -> Result<T, ApiError> {
+        let loaded = try_join_all(T::SECTIONS.iter().map(|&s| self.section(build, s))).await?;
+        let mut loaded: HashMap<Section, Vec<u8>> =
+            T::SECTIONS.iter().copied().zip(loaded).collect();
+        T::assemble(&mut |s| {
+            loaded
+                .remove(&s)
+                .expect("a part takes its own SECTIONS, once")
+        })
+        .map_err(corrupt_snapshot)
     }
 
     /// The bytes of one section: its parts in order, all of them.
@@ -437,10 +482,5 @@ fn corrupt_snapshot(err: CorruptData) -> ApiError {
 /// A section of the snapshot of no entries, for a table not yet indexed.
 fn empty_section(section: Section) -> Vec<u8> {
     let empty = snapshot::build(Vec::new(), &Default::default());
-    empty
-        .sections
-        .into_iter()
-        .find(|(s, _)| *s == section)
-        .map(|(_, bytes)| bytes)
-        .expect("every section is built")
+    empty.section(section).to_vec()
 }

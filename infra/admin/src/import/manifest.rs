@@ -5,21 +5,15 @@
 //! index.rs only reads them.
 
 use shared::model::StoredEntry;
-use shared::search::postings::{encode_chunks, Posting};
+use shared::search::postings::Posting;
 use shared::storage::items::{self, Item};
 
 /// The manifest items of a dictionary's entries: every entry as a posting, in
 /// rank order (so that the same source always gives the same items), and
 /// `kept`: postings of entries of an earlier import that stay (`--no-prune`).
 pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry], kept: &[Posting]) -> Vec<Item> {
-    let mut postings: Vec<Posting> = entries
-        .iter()
-        .map(|e| Posting::of_entry(&e.entry))
-        .chain(kept.iter().cloned())
-        .collect();
-    postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
-    let refs: Vec<&Posting> = postings.iter().collect();
-    items::manifest_items(&items::manifest_pk(dictionary_id), encode_chunks(&refs))
+    let chunks = shared::search::postings::manifest_chunks(entries, kept);
+    items::manifest_items(&items::manifest_pk(dictionary_id), chunks)
 }
 
 #[cfg(test)]

@@ -1,0 +1,306 @@
+//! The `core` and `terms` sections, decoded together (with `forms`) into
+//! the [`Index`] that every search, autocomplete and random request reads.
+//! `core` (deflate): the dictionary and part-of-speech tables, every term
+//! with its entry count, and per entry its dictionary, part of speech, audio
+//! flag and original headword where it differs from the term. `terms`: an
+//! FST from term to term number (exact lookups, Levenshtein automata,
+//! autocomplete in alphabetical order). Encoders and decoder side by side.
+
+use super::forms::Forms;
+use crate::search::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
+use crate::search::postings::{put_tables, read_tables, DictionaryRef, Posting};
+use roaring::RoaringBitmap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+
+/// Version 2 numbers terms by commonness first and has a `forms` section.
+const CORE_VERSION: u8 = 2;
+const FLAG_AUDIO: u8 = 1;
+const FLAG_OWN_WORD: u8 = 2;
+
+/// The `core` section of `postings` (in rank order), whose `terms` are
+/// their folded headwords with their ordinal ranges, in the same order.
+pub(super) fn encode_core(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<u8> {
+    let dictionaries: BTreeMap<&str, &DictionaryRef> = postings
+        .iter()
+        .map(|p| (p.dictionary.id.as_str(), &p.dictionary))
+        .collect();
+    let dictionary_index: HashMap<&str, usize> = dictionaries
+        .keys()
+        .enumerate()
+        .map(|(i, id)| (*id, i))
+        .collect();
+    let parts: BTreeSet<&str> = postings
+        .iter()
+        .filter_map(|p| p.part_of_speech.as_deref())
+        .collect();
+    let part_index: HashMap<&str, usize> = parts.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+
+    let mut core = vec![CORE_VERSION];
+    let table: Vec<&DictionaryRef> = dictionaries.values().copied().collect();
+    let part_table: Vec<&str> = parts.iter().copied().collect();
+    put_tables(&mut core, &table, &part_table);
+    put_varint(&mut core, terms.len());
+    for (term, range) in terms {
+        put_str(&mut core, term);
+        put_varint(&mut core, range.len());
+    }
+    for p in postings {
+        put_varint(&mut core, dictionary_index[p.dictionary.id.as_str()]);
+        put_varint(
+            &mut core,
+            p.part_of_speech
+                .as_deref()
+                .map_or(0, |pos| part_index[pos] + 1),
+        );
+        let own_word = p.word != p.folded;
+        core.push(
+            if p.has_audio { FLAG_AUDIO } else { 0 } | if own_word { FLAG_OWN_WORD } else { 0 },
+        );
+        if own_word {
+            put_str(&mut core, &p.word);
+        }
+    }
+    compress(&core)
+}
+
+/// The `terms` section: an FST from term to term number.
+pub(super) fn encode_terms(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
+    let mut by_text: Vec<(&str, u64)> = terms
+        .iter()
+        .enumerate()
+        .map(|(t, (term, _))| (*term, t as u64))
+        .collect();
+    by_text.sort_unstable();
+    fst::Map::from_iter(by_text)
+        .expect("terms are distinct and sorted")
+        .into_fst()
+        .into_inner()
+}
+
+/// The `core` and `terms` sections, decoded: what every search, autocomplete
+/// and random request reads.
+pub struct Index {
+    pub(in crate::search) dictionaries: Vec<DictionaryRef>,
+    pub(in crate::search) parts: Vec<String>,
+    /// Term `t` is `term_text[term_ends[t - 1]..term_ends[t]]`.
+    term_text: Vec<u8>,
+    term_ends: Vec<u32>,
+    /// The first ordinal of every term, and the number of entries last.
+    pub(in crate::search) term_first: Vec<u32>,
+    /// The most characters of any term.
+    longest_term_chars: usize,
+    entry_dictionary: Vec<u16>,
+    entry_part: Vec<u16>,
+    pub(in crate::search) audio: RoaringBitmap,
+    pub(in crate::search) by_dictionary: Vec<RoaringBitmap>,
+    pub(in crate::search) by_part: Vec<RoaringBitmap>,
+    own_words: RoaringBitmap,
+    own_word_text: Vec<u8>,
+    own_word_ends: Vec<u32>,
+    pub(in crate::search) terms: fst::Map<Vec<u8>>,
+    pub(super) forms: Forms,
+    /// Filter bitmaps of recent requests (see `query.rs`).
+    pub(in crate::search) filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+    /// Literal matches of short prefixes, the largest sets (see `query.rs`).
+    pub(in crate::search) prefix_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+}
+
+impl Index {
+    pub fn decode(core: &[u8], terms: Vec<u8>, forms: Vec<u8>) -> Result<Self, CorruptData> {
+        let raw = inflate(core)?;
+        let mut r = Reader::new(&raw);
+        if r.byte()? != CORE_VERSION {
+            return Err(CorruptData(
+                "snapshot of another version: run dictadmin index",
+            ));
+        }
+        let (dictionaries, parts) = read_tables(&mut r)?;
+        if dictionaries.len() > usize::from(u16::MAX) || parts.len() >= usize::from(u16::MAX) {
+            return Err(CorruptData("too many dictionaries or parts of speech"));
+        }
+        let term_count = r.count(2)?;
+        let mut term_text = Vec::new();
+        let mut term_ends = Vec::with_capacity(term_count);
+        let mut term_first = Vec::with_capacity(term_count + 1);
+        let mut entries = 0u32;
+        let mut longest_term_chars = 0;
+        for _ in 0..term_count {
+            let term = r.str()?;
+            longest_term_chars = longest_term_chars.max(term.chars().count());
+            term_text.extend_from_slice(term.as_bytes());
+            term_ends.push(u32::try_from(term_text.len()).map_err(|_| CorruptData("too large"))?);
+            term_first.push(entries);
+            let count = r.varint()?;
+            if count == 0 {
+                return Err(CorruptData("empty term"));
+            }
+            entries = u32::try_from(count)
+                .ok()
+                .and_then(|c| entries.checked_add(c))
+                .ok_or(CorruptData("too many entries"))?;
+        }
+        term_first.push(entries);
+
+        let n = entries as usize;
+        if n > raw.len() {
+            return Err(CorruptData("more entries than data"));
+        }
+        let mut entry_dictionary = Vec::with_capacity(n);
+        let mut entry_part = Vec::with_capacity(n);
+        let mut audio = RoaringBitmap::new();
+        let mut by_dictionary = vec![RoaringBitmap::new(); dictionaries.len()];
+        let mut by_part = vec![RoaringBitmap::new(); parts.len()];
+        let mut own_words = RoaringBitmap::new();
+        let mut own_word_text = Vec::new();
+        let mut own_word_ends = Vec::new();
+        for ordinal in 0..entries {
+            let d = r.varint()?;
+            let part = r.varint()?;
+            let flags = r.byte()?;
+            by_dictionary
+                .get_mut(d)
+                .ok_or(CorruptData("dictionary index out of range"))?
+                .insert(ordinal);
+            entry_dictionary.push(d as u16);
+            if part > 0 {
+                by_part
+                    .get_mut(part - 1)
+                    .ok_or(CorruptData("part of speech out of range"))?
+                    .insert(ordinal);
+            }
+            entry_part.push(part as u16);
+            if flags & FLAG_AUDIO != 0 {
+                audio.insert(ordinal);
+            }
+            if flags & FLAG_OWN_WORD != 0 {
+                own_words.insert(ordinal);
+                own_word_text.extend_from_slice(r.str()?.as_bytes());
+                own_word_ends.push(own_word_text.len() as u32);
+            }
+        }
+        if !r.is_done() {
+            return Err(CorruptData("trailing bytes in the core section"));
+        }
+        let terms = fst::Map::new(terms).map_err(|_| CorruptData("terms are not an FST"))?;
+        if terms.len() != term_count {
+            return Err(CorruptData("terms FST does not match the core"));
+        }
+        let forms = Forms::decode(forms, &dictionaries, &by_dictionary, term_count)?;
+        Ok(Self {
+            dictionaries,
+            parts,
+            term_text,
+            term_ends,
+            term_first,
+            longest_term_chars,
+            entry_dictionary,
+            entry_part,
+            audio,
+            by_dictionary,
+            by_part,
+            own_words,
+            own_word_text,
+            own_word_ends,
+            terms,
+            forms,
+            filter_cache: Mutex::new(HashMap::new()),
+            prefix_cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn longest_term_chars(&self) -> usize {
+        self.longest_term_chars
+    }
+
+    /// The term number of a folded headword, if it is one.
+    pub fn term_number(&self, term: &str) -> Option<usize> {
+        self.terms.get(term).map(|t| t as usize)
+    }
+
+    /// Whether the dictionary (by id) has an entry of term `t`.
+    pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
+        self.dictionaries
+            .iter()
+            .position(|d| d.id == dictionary_id)
+            .is_some_and(|d| self.by_dictionary[d].range_cardinality(self.term_entries(t)) > 0)
+    }
+
+    pub fn entries(&self) -> u32 {
+        *self.term_first.last().expect("at least the end")
+    }
+
+    pub fn term_count(&self) -> usize {
+        self.term_ends.len()
+    }
+
+    pub fn term(&self, t: usize) -> &str {
+        let start = if t == 0 {
+            0
+        } else {
+            self.term_ends[t - 1] as usize
+        };
+        let bytes = &self.term_text[start..self.term_ends[t] as usize];
+        std::str::from_utf8(bytes).expect("checked when decoded")
+    }
+
+    /// The ordinals of term `t`.
+    pub fn term_entries(&self, t: usize) -> Range<u32> {
+        self.term_first[t]..self.term_first[t + 1]
+    }
+
+    /// The term of an ordinal.
+    pub fn term_of(&self, ordinal: u32) -> usize {
+        self.term_first.partition_point(|&first| first <= ordinal) - 1
+    }
+
+    /// The headword of an entry as its dictionary writes it.
+    pub fn word(&self, ordinal: u32) -> &str {
+        if self.own_words.contains(ordinal) {
+            let k = self.own_words.rank(ordinal) as usize - 1;
+            let start = if k == 0 {
+                0
+            } else {
+                self.own_word_ends[k - 1] as usize
+            };
+            let bytes = &self.own_word_text[start..self.own_word_ends[k] as usize];
+            return std::str::from_utf8(bytes).expect("checked when decoded");
+        }
+        self.term(self.term_of(ordinal))
+    }
+
+    pub fn dictionary(&self, ordinal: u32) -> &DictionaryRef {
+        &self.dictionaries[usize::from(self.entry_dictionary[ordinal as usize])]
+    }
+
+    pub fn part_of_speech(&self, ordinal: u32) -> Option<&str> {
+        match self.entry_part[ordinal as usize] {
+            0 => None,
+            n => Some(&self.parts[usize::from(n) - 1]),
+        }
+    }
+
+    pub fn has_audio(&self, ordinal: u32) -> bool {
+        self.audio.contains(ordinal)
+    }
+
+    /// Bytes held in memory (approximate: the large arrays and bitmaps).
+    pub fn memory_bytes(&self) -> usize {
+        let bitmaps: u64 = self
+            .by_dictionary
+            .iter()
+            .chain(&self.by_part)
+            .chain([&self.audio, &self.own_words])
+            .map(|b| b.serialized_size() as u64)
+            .sum();
+        self.term_text.len()
+            + 4 * (self.term_ends.len() + self.term_first.len())
+            + 2 * (self.entry_dictionary.len() + self.entry_part.len())
+            + self.own_word_text.len()
+            + 4 * self.own_word_ends.len()
+            + self.terms.as_fst().as_bytes().len()
+            + self.forms.memory_bytes()
+            + bitmaps as usize
+    }
+}

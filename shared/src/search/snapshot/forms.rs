@@ -1,0 +1,216 @@
+//! The `forms` section: an FST from an inflected form to its lemmas' term
+//! numbers, each with the language whose data makes it a form (lemma
+//! matches). Encoder and decoder side by side; the [`Index`] holds it decoded
+//! and answers from it with the methods at the end of this file.
+
+use super::Index;
+use crate::search::codec::{put_str, put_varint, CorruptData, Reader};
+use crate::search::lexicon::Lexicon;
+use crate::search::postings::{DictionaryRef, Posting};
+use roaring::RoaringBitmap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
+
+/// `[langs][u64 FST length][FST: form → first pair << 32 | pairs][pairs]`,
+/// each pair two little-endian u32: the language (an index into `langs`)
+/// and a lemma's term number. A pair is kept only when the lemma is a term
+/// of a dictionary of that language and differs from the form; a form's
+/// pairs are in term order (most common lemma first).
+pub(super) fn encode(
+    postings: &[Posting],
+    terms: &[(&str, Range<u32>)],
+    lexicon: &Lexicon,
+) -> Vec<u8> {
+    let term_number: HashMap<&str, u32> = terms
+        .iter()
+        .enumerate()
+        .map(|(t, (term, _))| (*term, t as u32))
+        .collect();
+    let term_langs: HashSet<(&str, &str)> = postings
+        .iter()
+        .map(|p| (p.folded.as_str(), p.dictionary.source_lang.as_str()))
+        .collect();
+    let langs: Vec<&str> = lexicon.forms.keys().map(String::as_str).collect();
+    let mut by_form: BTreeMap<&str, Vec<(u32, u32)>> = BTreeMap::new();
+    for (l, (lang, forms)) in lexicon.forms.iter().enumerate() {
+        for (form, lemmas) in forms {
+            for lemma in lemmas {
+                if lemma == form || !term_langs.contains(&(lemma.as_str(), lang.as_str())) {
+                    continue;
+                }
+                if let Some(&t) = term_number.get(lemma.as_str()) {
+                    by_form.entry(form).or_default().push((l as u32, t));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    put_varint(&mut out, langs.len());
+    for lang in &langs {
+        put_str(&mut out, lang);
+    }
+    let mut index = fst::MapBuilder::memory();
+    let mut pairs: Vec<u8> = Vec::new();
+    for (form, mut lemmas) in by_form {
+        lemmas.sort_unstable_by_key(|&(l, t)| (t, l));
+        lemmas.dedup();
+        let first = (pairs.len() / 8) as u64;
+        for (l, t) in &lemmas {
+            pairs.extend_from_slice(&l.to_le_bytes());
+            pairs.extend_from_slice(&t.to_le_bytes());
+        }
+        index
+            .insert(form, (first << 32) | lemmas.len() as u64)
+            .expect("forms are distinct and sorted");
+    }
+    let index = index.into_inner().expect("writing to a Vec cannot fail");
+    out.extend_from_slice(&(index.len() as u64).to_le_bytes());
+    out.extend(index);
+    out.extend(pairs);
+    out
+}
+
+/// The `forms` section, decoded.
+pub(super) struct Forms {
+    langs: Vec<String>,
+    index: fst::Map<Vec<u8>>,
+    pairs: Vec<u8>,
+    /// Per language, the entries of the dictionaries in it.
+    lang_entries: Vec<RoaringBitmap>,
+}
+
+/// A lemma of an inflected form: its term, and the language whose data
+/// makes the word a form of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lemma<'a> {
+    pub term: usize,
+    pub lang: &'a str,
+}
+
+impl Forms {
+    /// Checked whole when decoded, so that lookups never fail: every pair's
+    /// language and term exist. An empty section is a snapshot without forms.
+    pub(super) fn decode(
+        bytes: Vec<u8>,
+        dictionaries: &[DictionaryRef],
+        by_dictionary: &[RoaringBitmap],
+        term_count: usize,
+    ) -> Result<Self, CorruptData> {
+        if bytes.is_empty() {
+            return Ok(Self {
+                langs: Vec::new(),
+                index: fst::Map::default(),
+                pairs: Vec::new(),
+                lang_entries: Vec::new(),
+            });
+        }
+        let mut r = Reader::new(&bytes);
+        let count = r.count(1)?;
+        let langs: Vec<String> = (0..count)
+            .map(|_| r.str().map(str::to_string))
+            .collect::<Result<_, _>>()?;
+        let at = bytes.len() - r.remaining();
+        let len = bytes
+            .get(at..at + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+            .filter(|len| {
+                len.checked_add(at + 8)
+                    .is_some_and(|end| end <= bytes.len())
+            })
+            .ok_or(CorruptData("forms header"))?;
+        let index = fst::Map::new(bytes[at + 8..at + 8 + len].to_vec())
+            .map_err(|_| CorruptData("forms are not an FST"))?;
+        index
+            .as_fst()
+            .verify()
+            .map_err(|_| CorruptData("forms FST checksum"))?;
+        let pairs = bytes[at + 8 + len..].to_vec();
+        if !pairs.len().is_multiple_of(8) {
+            return Err(CorruptData("forms pairs"));
+        }
+        for pair in pairs.chunks_exact(8) {
+            let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
+            let t = u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize;
+            if l >= langs.len() || t >= term_count {
+                return Err(CorruptData("forms pair out of range"));
+            }
+        }
+        let mut stream = index.stream();
+        while let Some((_, at)) = fst::Streamer::next(&mut stream) {
+            let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
+            if (first + count) * 8 > pairs.len() {
+                return Err(CorruptData("form beyond its pairs"));
+            }
+        }
+        let lang_entries = langs
+            .iter()
+            .map(|lang| {
+                dictionaries
+                    .iter()
+                    .zip(by_dictionary)
+                    .filter(|(d, _)| d.source_lang == *lang)
+                    .fold(RoaringBitmap::new(), |acc, (_, b)| acc | b)
+            })
+            .collect();
+        Ok(Self {
+            langs,
+            index,
+            pairs,
+            lang_entries,
+        })
+    }
+
+    pub(super) fn memory_bytes(&self) -> usize {
+        self.index.as_fst().as_bytes().len()
+            + self.pairs.len()
+            + self
+                .lang_entries
+                .iter()
+                .map(RoaringBitmap::serialized_size)
+                .sum::<usize>()
+    }
+}
+
+/// What the index answers from its forms.
+impl Index {
+    /// The lemmas of an inflected (folded) form, most common first; none for
+    /// a word that is no form of another.
+    pub fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
+        let Some(at) = self.forms.index.get(form) else {
+            return Vec::new();
+        };
+        let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
+        (first..first + count)
+            .map(|i| {
+                let pair = &self.forms.pairs[8 * i..8 * i + 8];
+                let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
+                Lemma {
+                    term: u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize,
+                    lang: &self.forms.langs[l],
+                }
+            })
+            .collect()
+    }
+
+    /// Every inflected form the snapshot knows, alphabetically (for tools
+    /// that draw forms at random, such as the latency benchmark).
+    pub fn forms(&self) -> Vec<String> {
+        let mut forms = Vec::with_capacity(self.forms.index.len());
+        let mut stream = self.forms.index.stream();
+        while let Some((form, _)) = fst::Streamer::next(&mut stream) {
+            forms.push(String::from_utf8_lossy(form).into_owned());
+        }
+        forms
+    }
+
+    /// The entries of a lemma in the dictionaries of its language.
+    pub(in crate::search) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
+        let mut entries = RoaringBitmap::new();
+        let language = self.forms.langs.iter().position(|lang| lang == lemma.lang);
+        if let Some(l) = language.filter(|_| lemma.term < self.term_count()) {
+            entries.insert_range(self.term_entries(lemma.term));
+            entries &= &self.forms.lang_entries[l];
+        }
+        entries
+    }
+}
