@@ -6,6 +6,7 @@
 #[cfg(test)]
 mod declared_parameters;
 pub mod graphql;
+mod introspection;
 pub mod params;
 pub mod pipeline;
 pub mod response;
