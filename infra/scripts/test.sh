@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: `make check` (formatting, clippy, cfn-lint, the unit and
-# property tests), then the black-box, contract, browser, load and fault tests
-# against the running local stack (started here with the fixture if it is not
-# running, and stopped again afterwards if this script started it).
+# property tests), then the black-box, contract, generated-client, browser,
+# load and fault tests against the running local stack (started here with the
+# fixture if it is not running, and stopped again afterwards if this script
+# started it).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -64,6 +65,11 @@ run_tests -p blackbox --quiet -- --test-threads 1
 echo "==> API contract: docs/openapi.json valid, schemathesis over every operation"
 "$root/infra/scripts/api-contract-test.sh" 2>&1 | tee "$state/logs/api-contract.txt"
 echo "test result: ok. 1 passed; 0 failed; (API contract)" >>"$results"
+
+echo "==> generated client: openapi-python-client from docs/openapi.json, every operation through it; GraphQL tools' introspection"
+"$root/infra/scripts/client-test.sh" 2>&1 | tee "$state/logs/client-tests.txt"
+client_passed="$(grep -oE '[0-9]+ passed' "$state/logs/client-tests.txt" | tail -n 1 | cut -d' ' -f1)"
+echo "test result: ok. ${client_passed:-0} passed; 0 failed; (generated client)" >>"$results"
 
 echo "==> browser: the playground and the GraphQL explorer in headless Chromium"
 "$root/infra/scripts/browser-test.sh" 2>&1 | tee "$state/logs/browser-tests.txt"

@@ -3,7 +3,7 @@
 //!
 //! A query reads its parameters by name through a [`ParamSource`]: a query
 //! string (REST, `api/params.rs`) or a GraphQL field's arguments
-//! (`api/graphql.rs`). Each parameter (a name, a default, a range) is written
+//! (`api/graphql/`). Each parameter (a name, a default, a range) is written
 //! once, below, and both sources go through it in the same order, so the
 //! first bad parameter gives the same 400 message either way.
 

@@ -2,18 +2,64 @@
 reached from the playground with the key the playground keeps."""
 
 import json
+import re
 
 from playwright.sync_api import expect
 
 from helpers import API_URL, DEMO_KEY, screenshot, search_total
 
 
-def is_query_run(response):
+def is_graphql_post(response):
     request = response.request
-    if request.method != "POST" or not response.url.endswith("/api/v1/api/graphql"):
-        return False
-    body = request.post_data or ""
-    return "IntrospectionQuery" not in body and "__schema" not in body
+    return request.method == "POST" and response.url.endswith("/api/v1/api/graphql")
+
+
+def is_introspection(response):
+    body = response.request.post_data or ""
+    return is_graphql_post(response) and ("IntrospectionQuery" in body or "__schema" in body)
+
+
+def is_query_run(response):
+    return is_graphql_post(response) and not is_introspection(response)
+
+
+QUERY_FIELDS = [
+    "search", "autocomplete", "examples", "thesaurus", "random", "entry", "wordEntry",
+    "dictionaries", "usage",
+]
+
+
+def test_explorer_loads_the_schema_for_its_docs_and_completion(playground, page):
+    """GraphiQL's first request is its introspection query: it is answered,
+    and what the explorer builds from it shows: the documentation pane lists
+    Query's fields, and the editor completes them."""
+    playground.open()
+    playground.wait_usage()
+    with page.expect_response(is_introspection, timeout=30_000) as answered:
+        page.locator("#graphql-link").click()
+    response = answered.value
+    assert response.request.headers.get("authorization") == f"Bearer {DEMO_KEY}"
+    assert response.status == 200, response.text()
+    body = response.json()
+    assert not body.get("errors"), body
+    assert body["data"]["__schema"]["queryType"]["name"] == "Query"
+
+    # The documentation pane: the root type, then Query's fields.
+    page.get_by_role("button", name="Show Documentation Explorer").click()
+    docs = page.locator(".graphiql-doc-explorer")
+    docs.locator("a.graphiql-doc-explorer-type-name", has_text=re.compile("^Query$")).first.click()
+    expect(docs.locator(".graphiql-doc-explorer-title")).to_have_text("Query")
+    for field in QUERY_FIELDS:
+        name = docs.locator(".graphiql-doc-explorer-field-name", has_text=re.compile(f"^{field}$"))
+        expect(name).to_be_visible()
+
+    # Completion: typing the start of a field offers it.
+    page.locator(".graphiql-query-editor .CodeMirror").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.type("{ sea")
+    hint = page.locator(".CodeMirror-hints .CodeMirror-hint", has_text=re.compile("^search$"))
+    expect(hint).to_be_visible(timeout=10_000)
 
 
 def test_explorer_runs_a_query_with_the_playground_key(playground, page):

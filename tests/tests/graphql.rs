@@ -343,8 +343,9 @@ async fn bad_requests_are_clear_graphql_errors() {
     )
     .await;
     assert_graphql_error(&reply, 400, "BAD_USER_INPUT", "");
+    // Depth 7 of data (introspection has its own rule: tests/introspection.rs).
     let reply = graphql(
-        "{ __schema { types { fields { type { ofType { ofType { ofType { name } } } } } } } }",
+        "{ search(q: \"bank\") { results { a { b { c { d { e } } } } } } }",
         json!({}),
     )
     .await;

@@ -6,6 +6,7 @@
 //! shared pipeline, exactly as for REST.
 
 use crate::access::auth::KeyRecord;
+mod introspection;
 use crate::api::pipeline::ApiRequest;
 use crate::api::response::{graphql_code, Reply};
 use crate::error::ApiError;
@@ -34,6 +35,8 @@ pub(crate) type DictionarySchema = Schema<Query, EmptyMutation, EmptySubscriptio
 pub(crate) const EXPLORER_PAGE: &[u8] = include_bytes!("explorer.html");
 
 /// Nesting deeper than any real query needs (`search { results { id } }` is 3).
+/// Depth and complexity are the data's: introspection (`__schema`, `__type`)
+/// has its own rule ([`introspection`]).
 pub(crate) const MAX_DEPTH: usize = 6;
 /// Every root field costs 10 plus its selection, so one request runs at most
 /// a handful of lookups.
@@ -54,10 +57,11 @@ pub fn schema() -> &'static DictionarySchema {
 /// admits has more root fields than this.
 const MAX_ROOT_FIELDS: usize = MAX_COMPLEXITY / 10;
 
-/// What a request costs against the quota: one unit per root field of the
-/// operation it runs (aliases of one field count apart, since each runs).
-/// A request that cannot run (not JSON, a syntax error, more root fields
-/// than the complexity limit admits) counts 1, as every answered request does.
+/// What a request costs against the quota: one unit per root data field of
+/// the operation it runs (aliases of one field count apart, since each runs;
+/// introspection and `__typename` are not data fields). A request that runs
+/// no data field, or cannot run (not JSON, a syntax error, more root fields
+/// than the complexity limit admits), counts 1, as every answered request does.
 pub fn units(req: &ApiRequest) -> u64 {
     let Some(request) = parse_request(&req.body) else {
         return 1;
@@ -69,7 +73,13 @@ pub fn units(req: &ApiRequest) -> u64 {
         return 1;
     };
     let mut root_keys = Vec::new();
-    collect_root_keys(&document, &operation.selection_set.node, &mut root_keys, 0);
+    collect_root_keys(
+        &document,
+        &operation.selection_set.node,
+        &mut root_keys,
+        0,
+        is_data,
+    );
     match root_keys.len() {
         0 => 1,
         n if n > MAX_ROOT_FIELDS => 1,
@@ -91,12 +101,39 @@ pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply,
     // Parsed once here (the engine reuses it) to check variables and to know
     // the root fields; a syntax error is left to the engine to report.
     let mut root_keys = Vec::new();
+    let mut introspection_keys = Vec::new();
+    let mut engine = schema();
     if let Ok(document) = async_graphql::parser::parse_query(&request.query) {
         if let Some(operation) = chosen_operation(&document, request.operation_name.as_deref()) {
             if let Some(message) = missing_variable(operation, &request.variables) {
                 return Ok(bad_request(&message));
             }
-            collect_root_keys(&document, &operation.selection_set.node, &mut root_keys, 0);
+            let root = &operation.selection_set.node;
+            collect_root_keys(&document, root, &mut root_keys, 0, |_| true);
+            collect_root_keys(
+                &document,
+                root,
+                &mut introspection_keys,
+                0,
+                introspection::is_introspection,
+            );
+        }
+        // Introspection is held to its own rule, and the rest of the
+        // document to the data limits; then it runs without document-wide
+        // limits.
+        if introspection::introspects(&document) {
+            if let Err(message) = introspection::check(&document) {
+                return Ok(bad_request(&message));
+            }
+            let mut data_only = async_graphql::Request::new(request.query.clone())
+                .variables(request.variables.clone());
+            data_only.operation_name = request.operation_name.clone();
+            data_only.set_parsed_query(introspection::without_introspection(&document));
+            let checked = introspection::data_limits().execute(data_only).await;
+            if let Some(error) = checked.errors.first() {
+                return Ok(bad_request(&error.message));
+            }
+            engine = introspection::unlimited();
         }
         request.set_parsed_query(document);
     }
@@ -104,7 +141,7 @@ pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply,
     if let Some(key) = &req.key {
         request = request.data(key.clone());
     }
-    let response = schema().execute(request).await;
+    let response = engine.execute(request).await;
     // A field that storage could not serve fails the whole request with 503,
     // so that the caller retries rather than trusting a partial answer.
     let unavailable = graphql_code(&ApiError::Unavailable);
@@ -131,6 +168,17 @@ pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply,
     }
     if !request_failed {
         body["data"] = complete_root(&body, &root_keys);
+        let introspected: usize = introspection_keys
+            .iter()
+            .filter_map(|key| body["data"].get(key))
+            .map(|answer| answer.to_string().len())
+            .sum();
+        if introspected > introspection::MAX_ANSWER_BYTES {
+            return Ok(bad_request(&format!(
+                "Introspection answer is larger than {} KiB.",
+                introspection::MAX_ANSWER_BYTES / 1024
+            )));
+        }
     }
     Ok(Reply::Raw {
         status: if request_failed { 400 } else { 200 },
@@ -186,32 +234,53 @@ fn missing_variable(operation: &OperationDefinition, variables: &Variables) -> O
         })
 }
 
-/// Response keys of the root selection, in the order the query selects them,
-/// through fragments (bounded, since fragment cycles are only rejected later).
+/// Whether a root field looks data up (`__schema`, `__type` and
+/// `__typename` do not).
+fn is_data(field: &str) -> bool {
+    !field.starts_with("__")
+}
+
+/// Response keys of the root selection's fields that `wanted` names, in the
+/// order the query selects them, through fragments (bounded, since fragment
+/// cycles are only rejected later).
 fn collect_root_keys(
     document: &ExecutableDocument,
     selection: &SelectionSet,
     keys: &mut Vec<String>,
     depth: usize,
+    wanted: fn(&str) -> bool,
 ) {
     if depth > MAX_DEPTH {
         return;
     }
     for item in &selection.items {
         match &item.node {
-            Selection::Field(field) => {
+            Selection::Field(field) if wanted(field.node.name.node.as_str()) => {
                 let key = field.node.response_key().node.to_string();
                 if !keys.contains(&key) {
                     keys.push(key);
                 }
             }
+            Selection::Field(_) => {}
             Selection::FragmentSpread(spread) => {
                 if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
-                    collect_root_keys(document, &fragment.node.selection_set.node, keys, depth + 1);
+                    collect_root_keys(
+                        document,
+                        &fragment.node.selection_set.node,
+                        keys,
+                        depth + 1,
+                        wanted,
+                    );
                 }
             }
             Selection::InlineFragment(inline) => {
-                collect_root_keys(document, &inline.node.selection_set.node, keys, depth + 1);
+                collect_root_keys(
+                    document,
+                    &inline.node.selection_set.node,
+                    keys,
+                    depth + 1,
+                    wanted,
+                );
             }
         }
     }
@@ -645,7 +714,7 @@ mod tests {
         );
         let b = chosen_operation(&doc, Some("B")).unwrap();
         let mut keys = Vec::new();
-        collect_root_keys(&doc, &b.selection_set.node, &mut keys, 0);
+        collect_root_keys(&doc, &b.selection_set.node, &mut keys, 0, |_| true);
         assert_eq!(keys, ["usage"]);
     }
 
@@ -657,12 +726,12 @@ mod tests {
         );
         let op = chosen_operation(&doc, None).unwrap();
         let mut keys = Vec::new();
-        collect_root_keys(&doc, &op.selection_set.node, &mut keys, 0);
+        collect_root_keys(&doc, &op.selection_set.node, &mut keys, 0, |_| true);
         assert_eq!(keys, ["z", "search", "autocomplete", "usage"]);
         let cyclic = document("{ ...A } fragment A on Query { ...A usage { plan } }");
         let op = chosen_operation(&cyclic, None).unwrap();
         let mut keys = Vec::new();
-        collect_root_keys(&cyclic, &op.selection_set.node, &mut keys, 0);
+        collect_root_keys(&cyclic, &op.selection_set.node, &mut keys, 0, |_| true);
         assert_eq!(keys, ["usage"], "a fragment cycle ends");
     }
 
