@@ -11,6 +11,7 @@ use crate::model::{
 };
 use crate::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use crate::runtime::app::App;
+use crate::search::engine::SearchError;
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::matching::{MatchRule, MatchType};
@@ -103,9 +104,12 @@ fn suggestions(index: &Index, source: &str, word: &str) -> Result<Vec<String>, A
         source: Some(source),
         ..Filters::default()
     };
-    let hits = index
-        .search(None, &rule, &filters, 0, 10 * SUGGESTIONS)
-        .map_err(internal)?;
+    let hits = match index.search(None, &rule, &filters, 0, 10 * SUGGESTIONS) {
+        Ok(hits) => hits,
+        // Suggestions are a courtesy: a word too broad to correct gets none.
+        Err(SearchError::OverBudget) => return Ok(Vec::new()),
+        Err(SearchError::Corrupt(e)) => return Err(internal(e)),
+    };
     let mut words: Vec<String> = Vec::new();
     for &ordinal in &hits.ordinals {
         let word = index.word(ordinal);
@@ -157,7 +161,10 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
             p.offset as usize,
             p.limit as usize,
         )
-        .map_err(internal)?;
+        .map_err(|e| match e {
+            SearchError::OverBudget => ApiError::bad_request(OVER_BUDGET),
+            SearchError::Corrupt(e) => internal(e),
+        })?;
     let records = snapshot
         .records
         .as_deref()
@@ -196,6 +203,10 @@ fn dictionary_name(dictionaries: &[Dictionary], id: &str) -> String {
         .find(|d| d.dictionary_id == id)
         .map_or_else(|| id.to_string(), |d| d.dictionary_name.clone())
 }
+
+/// The 400 of a search whose typo walks would exceed the work budget.
+const OVER_BUDGET: &str =
+    "q is too broad for a typo-tolerant search: use a longer q, or fuzzy=false";
 
 fn internal(err: crate::search::codec::CorruptData) -> ApiError {
     ApiError::Internal(err.to_string())

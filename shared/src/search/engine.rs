@@ -14,6 +14,7 @@ use super::codec::CorruptData;
 use super::filters::Filters;
 use super::matching::{MatchRule, MatchType, TypoDistance};
 use super::snapshot::{Grams, Index, GRAM_CHARS};
+use super::typo::{self, Mode};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
 use rand::Rng;
@@ -32,11 +33,26 @@ const CACHED_PREFIX_CHARS: usize = 2;
 pub const EXTRA_EDIT_BELOW: usize = 5;
 pub const EXTRA_EDIT_FROM: usize = 5;
 
-/// One page of matches (ordinals, in order) and the number of all matches.
+/// FST nodes a search's typo walks may read (see [`SearchError::TooBroad`]).
+pub const WORK_BUDGET: u64 = 200_000;
+
+/// One page of matches (ordinals, in order), the number of all matches and
+/// the FST nodes its typo walks read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hits {
     pub total: usize,
     pub ordinals: Vec<u32>,
+    pub work: u64,
+}
+
+/// How the typo tiers are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypoWalk {
+    /// The walk of `typo.rs`, whose cost follows the query: what search uses.
+    Rows,
+    /// A Levenshtein automaton over the whole term FST, as before: kept as
+    /// the baseline of the typo benchmark and a second reference for tests.
+    Automaton,
 }
 
 /// Levenshtein automaton builders for 1 to 3 edits (3 only as the extra
@@ -92,6 +108,26 @@ impl fst::Automaton for PrefixDistance<'_> {
     }
 }
 
+/// Why a search has no answer.
+#[derive(Debug, PartialEq)]
+pub enum SearchError {
+    Corrupt(CorruptData),
+    /// Its typo walks would read more than [`WORK_BUDGET`] nodes.
+    OverBudget,
+}
+
+impl From<CorruptData> for SearchError {
+    fn from(e: CorruptData) -> Self {
+        SearchError::Corrupt(e)
+    }
+}
+
+/// The typo walks of one search and what they have read.
+struct Typos {
+    walk: TypoWalk,
+    work: u64,
+}
+
 impl Index {
     /// The matches of `rule` that pass `filters`, and the page
     /// `offset..offset + limit`. A `contains` search needs `grams`.
@@ -102,9 +138,23 @@ impl Index {
         filters: &Filters<'_>,
         offset: usize,
         limit: usize,
-    ) -> Result<Hits, CorruptData> {
+    ) -> Result<Hits, SearchError> {
+        self.search_with(TypoWalk::Rows, grams, rule, filters, offset, limit)
+    }
+
+    /// [`Index::search`] with the typo tiers found by `walk`.
+    pub fn search_with(
+        &self,
+        walk: TypoWalk,
+        grams: Option<&Grams>,
+        rule: &MatchRule,
+        filters: &Filters<'_>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Hits, SearchError> {
+        let mut typos = Typos { walk, work: 0 };
         let admitted = self.admitted(filters);
-        let mut tiers = self.tiers(grams, rule, admitted.as_deref())?;
+        let mut tiers = self.tiers(grams, rule, admitted.as_deref(), &mut typos)?;
         if let Some(admitted) = &admitted {
             for tier in &mut tiers {
                 *tier &= admitted.as_ref();
@@ -116,7 +166,7 @@ impl Index {
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
         {
             let mut further = self
-                .typos(rule, rule.max_edits + 1)
+                .typos(rule, rule.max_edits + 1, &mut typos)?
                 .pop()
                 .expect("one bitmap per distance");
             // Lemma matches are the tier before the typos.
@@ -142,7 +192,11 @@ impl Index {
             ordinals.extend(tier.range(first..).take(limit - ordinals.len()));
             skip = 0;
         }
-        Ok(Hits { total, ordinals })
+        Ok(Hits {
+            total,
+            ordinals,
+            work: typos.work,
+        })
     }
 
     /// The tiers of a query, unfiltered (a filter may only narrow the
@@ -153,7 +207,8 @@ impl Index {
         grams: Option<&Grams>,
         rule: &MatchRule,
         admitted: Option<&RoaringBitmap>,
-    ) -> Result<Vec<RoaringBitmap>, CorruptData> {
+        typos: &mut Typos,
+    ) -> Result<Vec<RoaringBitmap>, SearchError> {
         let mut exact = RoaringBitmap::new();
         if let Some(t) = self.term_number(&rule.query) {
             exact.insert_range(self.term_entries(t));
@@ -183,9 +238,9 @@ impl Index {
             && rule.match_type.typo_distance().is_some()
             && self.within_reach(rule, rule.max_edits)
         {
-            for mut typos in self.typos(rule, rule.max_edits) {
-                typos -= &tiers[2];
-                tiers.push(typos);
+            for mut found in self.typos(rule, rule.max_edits, typos)? {
+                found -= &tiers[2];
+                tiers.push(found);
             }
         }
         Ok(tiers)
@@ -311,38 +366,37 @@ impl Index {
     }
 
     /// Typo matches within `max_edits`, one bitmap per edit distance from 1
-    /// up: the terms a Levenshtein automaton accepts, walked over the term
-    /// FST.
-    fn typos(&self, rule: &MatchRule, max_edits: usize) -> Vec<RoaringBitmap> {
-        let dfa = automaton_builder(max_edits).build_dfa(&rule.query);
-        let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
-        let mut add = |t: u64, distance: Option<u8>| {
-            if let Some(d) = distance
-                .map(usize::from)
-                .filter(|d| (1..=max_edits).contains(d))
-            {
-                by_distance[d - 1].push(t as u32);
-            }
+    /// up.
+    fn typos(
+        &self,
+        rule: &MatchRule,
+        max_edits: usize,
+        typos: &mut Typos,
+    ) -> Result<Vec<RoaringBitmap>, SearchError> {
+        let Some(measure) = rule.match_type.typo_distance() else {
+            return Ok(vec![RoaringBitmap::new(); max_edits]);
         };
-        match rule.match_type.typo_distance() {
-            Some(TypoDistance::Prefix) => {
-                let mut stream = self
-                    .terms
-                    .search_with_state(PrefixDistance(&dfa))
-                    .into_stream();
-                while let Some((_, t, (_, best))) = stream.next() {
-                    add(t, best);
+        let found = match typos.walk {
+            TypoWalk::Rows => {
+                let mode = match measure {
+                    TypoDistance::Whole => Mode::Whole,
+                    TypoDistance::Prefix => Mode::Prefix,
+                };
+                let budget = WORK_BUDGET.saturating_sub(typos.work);
+                let found = typo::walk(self.terms.as_fst(), &rule.query, max_edits, mode, budget);
+                typos.work += found.work;
+                if found.exhausted {
+                    return Err(SearchError::OverBudget);
                 }
+                found.terms
             }
-            Some(TypoDistance::Whole) => {
-                let mut stream = self.terms.search_with_state(&dfa).into_stream();
-                while let Some((_, t, state)) = stream.next() {
-                    add(t, exact_distance(&dfa, state));
-                }
-            }
-            None => {}
+            TypoWalk::Automaton => self.automaton_typos(rule, max_edits, measure),
+        };
+        let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
+        for (t, d) in found {
+            by_distance[usize::from(d) - 1].push(t);
         }
-        by_distance
+        Ok(by_distance
             .into_iter()
             .map(|mut terms| {
                 terms.sort_unstable();
@@ -353,7 +407,42 @@ impl Index {
                 )
                 .expect("terms are distinct ranges in order")
             })
-            .collect()
+            .collect())
+    }
+
+    /// The terms a Levenshtein automaton accepts, walked over the whole term
+    /// FST, with their distances (1 to `max_edits`).
+    fn automaton_typos(
+        &self,
+        rule: &MatchRule,
+        max_edits: usize,
+        measure: TypoDistance,
+    ) -> Vec<(u32, u8)> {
+        let dfa = automaton_builder(max_edits).build_dfa(&rule.query);
+        let mut found = Vec::new();
+        let mut add = |t: u64, distance: Option<u8>| {
+            if let Some(d) = distance.filter(|d| (1..=max_edits).contains(&usize::from(*d))) {
+                found.push((t as u32, d));
+            }
+        };
+        match measure {
+            TypoDistance::Prefix => {
+                let mut stream = self
+                    .terms
+                    .search_with_state(PrefixDistance(&dfa))
+                    .into_stream();
+                while let Some((_, t, (_, best))) = stream.next() {
+                    add(t, best);
+                }
+            }
+            TypoDistance::Whole => {
+                let mut stream = self.terms.search_with_state(&dfa).into_stream();
+                while let Some((_, t, state)) = stream.next() {
+                    add(t, exact_distance(&dfa, state));
+                }
+            }
+        }
+        found
     }
 
     /// Autocomplete: distinct headwords whose term starts with `prefix`,

@@ -15,6 +15,7 @@ pub mod postings;
 #[cfg(test)]
 mod reference;
 pub mod snapshot;
+mod typo;
 /// Characters in a search result's `preview`.
 pub const PREVIEW_CHARS: usize = 160;
 
