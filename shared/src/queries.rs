@@ -33,12 +33,20 @@ pub trait ParamSource {
     fn flag(&self, name: &str) -> Result<Option<bool>, ApiError>;
 
     /// A required text (`q`): trimmed, 1 to 100 characters, no control
-    /// characters.
+    /// characters, and at most 100 characters once folded as well (one
+    /// character can fold to 18, and a search's work grows with the folded
+    /// length).
     fn required_text(&self, name: &str) -> Result<String, ApiError> {
         let value = self
             .text(name)?
             .ok_or_else(|| ApiError::bad_request(format!("{name} is required")))?;
-        validate_text(name, value, MAX_QUERY_CHARS)
+        let value = validate_text(name, value, MAX_QUERY_CHARS)?;
+        if crate::fold::fold(&value).chars().count() > MAX_QUERY_CHARS {
+            return Err(ApiError::bad_request(format!(
+                "{name} must be at most {MAX_QUERY_CHARS} characters once folded"
+            )));
+        }
+        Ok(value)
     }
 }
 

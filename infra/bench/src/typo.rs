@@ -11,7 +11,8 @@
 //! `.index` file is one dictionary named by its file (`freedict-deu-eng`:
 //! German to English); an article is one entry under the first headword
 //! that points at it. Every round draws fresh queries (seeded): random
-//! terms of the right length, given random edits.
+//! terms of the right length, given random edits. `PROBE=1` also prints
+//! every query with the nodes its walks read.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -37,17 +38,27 @@ fn main() {
     let postings = read_postings(&dirs);
     let entries = postings.len();
     let built = build(postings, &Lexicon::default());
-    let section = |s: Section| built.sections.iter().find(|(x, _)| *x == s).unwrap().1.clone();
+    let section = |s: Section| {
+        built
+            .sections
+            .iter()
+            .find(|(x, _)| *x == s)
+            .unwrap()
+            .1
+            .clone()
+    };
     let index = Index::decode(
         &section(Section::Core),
         section(Section::Terms),
+        section(Section::Reversed),
         section(Section::Forms),
     )
     .expect("a fresh build decodes");
     println!(
-        "{entries} entries, {} terms, terms FST {:.1} MB; built in {:.1} s; seed {seed}, {rounds} rounds",
+        "{entries} entries, {} terms, terms FST {:.1} MB, reversed {:.1} MB; built in {:.1} s; seed {seed}, {rounds} rounds",
         index.term_count(),
         section(Section::Terms).len() as f64 / 1e6,
+        section(Section::Reversed).len() as f64 / 1e6,
         started.elapsed().as_secs_f64()
     );
     let rng = std::cell::RefCell::new(StdRng::seed_from_u64(seed));
@@ -114,7 +125,10 @@ fn main() {
                 "both walks agree on {rule:?}"
             );
             if std::env::var("PROBE").is_ok() {
-                println!("{:?} {:?} work {} total {} {:.3} ms", rule.query, rule.match_type, got.work, got.total, ms_rows);
+                println!(
+                    "{:?} {:?}: {} nodes, total {}, {ms_rows:.3} ms",
+                    rule.query, rule.match_type, got.work, got.total
+                );
             }
             rows.push(ms_rows);
             automaton.push(ms_automaton);
@@ -170,7 +184,9 @@ fn read_index(file: &Path, postings: &mut Vec<Posting>) {
             continue;
         };
         // dictd's metadata articles, and lines that share an article.
-        if word.starts_with("00database") || word.starts_with("00-") || !seen.insert((offset, length))
+        if word.starts_with("00database")
+            || word.starts_with("00-")
+            || !seen.insert((offset, length))
         {
             continue;
         }

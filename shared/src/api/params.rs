@@ -184,6 +184,19 @@ mod tests {
         );
         let exactly = format!("q={}", "é".repeat(100));
         assert!(QueryParams::parse(&exactly).required_text("q").is_ok());
+        // U+FDFA folds to 18 characters: 100 of them would be 1,800.
+        let ligatures = format!("q={}", "\u{FDFA}".repeat(100));
+        assert_eq!(
+            message(
+                QueryParams::parse(&ligatures)
+                    .required_text("q")
+                    .unwrap_err()
+            ),
+            "q must be at most 100 characters once folded"
+        );
+        let five = format!("q={}", "\u{FDFA}".repeat(5));
+        assert_eq!(crate::fold::fold(&"\u{FDFA}".repeat(5)).chars().count(), 90);
+        assert!(QueryParams::parse(&five).required_text("q").is_ok());
         assert!(message(
             QueryParams::parse("q=a%00b")
                 .required_text("q")

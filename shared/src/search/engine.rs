@@ -14,7 +14,7 @@ use super::codec::CorruptData;
 use super::filters::Filters;
 use super::matching::{MatchRule, MatchType, TypoDistance};
 use super::snapshot::{Grams, Index, GRAM_CHARS};
-use super::typo::{self, Mode};
+use super::typo::{self, Anchor, Mode};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
 use rand::Rng;
@@ -34,7 +34,7 @@ pub const EXTRA_EDIT_BELOW: usize = 5;
 pub const EXTRA_EDIT_FROM: usize = 5;
 
 /// FST nodes a search's typo walks may read (see [`SearchError::TooBroad`]).
-pub const WORK_BUDGET: u64 = 200_000;
+pub const WORK_BUDGET: u64 = 1_000_000;
 
 /// One page of matches (ordinals, in order), the number of all matches and
 /// the FST nodes its typo walks read.
@@ -377,19 +377,7 @@ impl Index {
             return Ok(vec![RoaringBitmap::new(); max_edits]);
         };
         let found = match typos.walk {
-            TypoWalk::Rows => {
-                let mode = match measure {
-                    TypoDistance::Whole => Mode::Whole,
-                    TypoDistance::Prefix => Mode::Prefix,
-                };
-                let budget = WORK_BUDGET.saturating_sub(typos.work);
-                let found = typo::walk(self.terms.as_fst(), &rule.query, max_edits, mode, budget);
-                typos.work += found.work;
-                if found.exhausted {
-                    return Err(SearchError::OverBudget);
-                }
-                found.terms
-            }
+            TypoWalk::Rows => self.row_typos(rule, max_edits, measure, typos)?,
             TypoWalk::Automaton => self.automaton_typos(rule, max_edits, measure),
         };
         let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
@@ -408,6 +396,49 @@ impl Index {
                 .expect("terms are distinct ranges in order")
             })
             .collect())
+    }
+
+    /// The terms within `max_edits` by the row walk (`typo.rs`). A whole-word
+    /// match splits the query around a middle character into a head and a
+    /// tail: an edit changes at most one of them (a transposition with the
+    /// middle character only the one it reaches), so one of them holds at
+    /// most half the edits. One walk over the terms follows only those whose
+    /// start is within that many edits of the head, another over the terms
+    /// spelled backwards those whose end is within it of the tail; neither
+    /// has to try every term's first letters with every edit still to
+    /// spend. A prefix match has no end to anchor on, so it walks once.
+    fn row_typos(
+        &self,
+        rule: &MatchRule,
+        max_edits: usize,
+        measure: TypoDistance,
+        typos: &mut Typos,
+    ) -> Result<Vec<(u32, u8)>, SearchError> {
+        let query: Vec<char> = rule.query.chars().collect();
+        let mut run = |fst: &fst::Map<Vec<u8>>, query: &[char], mode, anchor| {
+            let budget = WORK_BUDGET.saturating_sub(typos.work);
+            let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
+            typos.work += found.work;
+            match found.exhausted {
+                true => Err(SearchError::OverBudget),
+                false => Ok(found.terms),
+            }
+        };
+        match measure {
+            TypoDistance::Prefix => run(&self.terms, &query, Mode::Prefix, None),
+            TypoDistance::Whole => {
+                let head = query.len().saturating_sub(1) / 2;
+                let tail = query.len().saturating_sub(1 + head);
+                let edits = (max_edits / 2) as u8;
+                let anchor = |chars| Some(Anchor { chars, edits });
+                let backwards: Vec<char> = query.iter().rev().copied().collect();
+                let mut found = run(&self.terms, &query, Mode::Whole, anchor(head))?;
+                found.extend(run(&self.reversed, &backwards, Mode::Whole, anchor(tail))?);
+                found.sort_unstable();
+                found.dedup();
+                Ok(found)
+            }
+        }
     }
 
     /// The terms a Levenshtein automaton accepts, walked over the whole term
@@ -533,5 +564,147 @@ impl Index {
         }
         cache.insert(key, admitted.clone());
         Some(admitted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::lexicon::Lexicon;
+    use crate::search::matching::MatchType;
+    use crate::search::postings::{DictionaryRef, Posting};
+    use crate::search::snapshot::build;
+
+    fn index_of(words: &[String]) -> Index {
+        let postings = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| Posting {
+                folded: w.clone(),
+                word: w.clone(),
+                dictionary: DictionaryRef {
+                    id: "d".into(),
+                    source_lang: "en".into(),
+                    target_lang: None,
+                },
+                part_of_speech: None,
+                has_audio: false,
+                id: format!("{i}"),
+                preview: String::new(),
+                phonetic: None,
+            })
+            .collect();
+        build(postings, &Lexicon::default()).decode().unwrap()
+    }
+
+    /// Deterministic letters, so that the corpus is the same on every run.
+    struct Letters(u64);
+
+    impl Letters {
+        fn word(&mut self, len: usize) -> String {
+            (0..len)
+                .map(|_| {
+                    self.0 = self
+                        .0
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    char::from(b'a' + (self.0 >> 59) as u8 % 26)
+                })
+                .collect()
+        }
+    }
+
+    /// 20,000 random words, two prefixes that head 4,096 terms each, and
+    /// two words of 100 letters, so that no query is out of reach.
+    fn hostile_corpus() -> Vec<String> {
+        let mut letters = Letters(26);
+        let mut words: Vec<String> = (0..20_000).map(|i| letters.word(4 + i % 9)).collect();
+        for head in ["con", "pro"] {
+            for i in 0..4096u32 {
+                let tail: String = (0..3)
+                    .map(|k| char::from(b'a' + (i >> (4 * k) & 15) as u8))
+                    .collect();
+                words.push(format!("{head}{tail}"));
+            }
+        }
+        words.push(format!("{}ba", "ab".repeat(49)));
+        words.push(format!("{}b", "a".repeat(99)));
+        words.sort_unstable();
+        words.dedup();
+        words
+    }
+
+    fn work(index: &Index, q: &str, match_type: MatchType) -> (u64, usize) {
+        let rule = MatchRule::new(q, match_type, true);
+        let hits = index
+            .search(None, &rule, &Filters::default(), 0, 20)
+            .expect("within the budget");
+        assert!(hits.work <= WORK_BUDGET);
+        (hits.work, hits.total)
+    }
+
+    /// Queries built to cost the most stay within a small, counted amount of
+    /// work: each reads a few thousand FST nodes of a corpus of 28,000
+    /// terms, except where the answer itself is that large.
+    #[test]
+    fn hostile_queries_stay_within_the_work_budget() {
+        let index = index_of(&hostile_corpus());
+        let longest = index.longest_term_chars();
+        assert_eq!(longest, 100);
+        // 100 characters, 2 edits (3 as the extra edit), whole word.
+        let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
+        assert!(w < 3_000, "ab×50 exact read {w} nodes");
+        // A prefix search has no end to anchor on: with 2 edits it reads
+        // the terms' first two or three letters (here most of the 17,576
+        // three-letter prefixes), the cost left to remove
+        // (docs/benchmarks.md).
+        let (w, _) = work(&index, &"a".repeat(100), MatchType::Prefix);
+        assert!(w < 25_000, "a×100 prefix read {w} nodes");
+        // `xcon` is one edit from `con`, whose subtree of 4,096 terms is
+        // the answer: listing it is the work, a few nodes a term.
+        let (w, total) = work(&index, "xcon", MatchType::Prefix);
+        assert!(total >= 4_096, "{total}");
+        assert!(w < 4 * total as u64 + 3_000, "xcon prefix read {w} nodes");
+        // Random 14-letter strings: 2 edits, and 3 as the extra edit.
+        let mut letters = Letters(14);
+        let mut most = (0, 0);
+        for _ in 0..50 {
+            let q = letters.word(14);
+            most.0 = most.0.max(work(&index, &q, MatchType::Exact).0);
+            most.1 = most.1.max(work(&index, &q, MatchType::Prefix).0);
+        }
+        assert!(most.0 < 5_000, "14 letters, exact: {} nodes", most.0);
+        assert!(most.1 < 60_000, "14 letters, prefix: {} nodes", most.1);
+    }
+
+    /// A whole-word typo search reads about as many nodes whatever the size
+    /// of the corpus: four times the terms, not four times the work.
+    #[test]
+    fn whole_word_typos_cost_what_the_query_needs() {
+        let mut letters = Letters(7);
+        let words: Vec<String> = (0..40_000).map(|i| letters.word(5 + i % 8)).collect();
+        let small = index_of(&words[..10_000]);
+        let large = index_of(&words);
+        let (mut on_small, mut on_large) = (0, 0);
+        for w in words.iter().step_by(997).take(40) {
+            let q: String = w.chars().rev().collect();
+            on_small += work(&small, &q, MatchType::Exact).0;
+            on_large += work(&large, &q, MatchType::Exact).0;
+        }
+        assert!(on_large < 2 * on_small, "{on_small} → {on_large}");
+    }
+
+    #[test]
+    fn a_walk_over_budget_is_an_error_not_a_partial_answer() {
+        let index = index_of(&hostile_corpus());
+        let rule = MatchRule::new("xcon", MatchType::Prefix, true);
+        let mut typos = Typos {
+            walk: TypoWalk::Rows,
+            work: WORK_BUDGET - 100,
+        };
+        assert_eq!(
+            index.typos(&rule, 1, &mut typos).unwrap_err(),
+            SearchError::OverBudget
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::engine::{EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
+use super::engine::{TypoWalk, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType};
@@ -157,20 +157,29 @@ const PARTS: [Option<&str>; 4] = [None, Some("noun"), Some("Verb"), Some(" verb 
 /// Headwords from a small alphabet, so that queries share prefixes, contain
 /// each other and sit within a few edits of many headwords.
 fn headword() -> impl Strategy<Value = String> {
-    "[abcdeéAÉ ]{1,9}"
+    trimmed("[abcdeéAÉ ]{1,9}")
+}
+
+/// Headwords of 4 to 14 characters, some of several bytes once folded, so
+/// that queries allow 2 edits (and 3 as the extra edit) and typo walks
+/// anchor on either end.
+fn long_headword() -> impl Strategy<Value = String> {
+    trimmed("[abcéß日ж ]{4,14}")
+}
+
+fn trimmed(pattern: &'static str) -> impl Strategy<Value = String> {
+    pattern
         .prop_map(|w| w.trim().to_string())
         .prop_filter("not empty", |w| !w.is_empty())
 }
 
 fn corpus() -> impl Strategy<Value = Vec<Posting>> {
+    corpus_of(headword().boxed())
+}
+
+fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posting>> {
     proptest::collection::vec(
-        (
-            headword(),
-            0..3usize,
-            0..4usize,
-            any::<bool>(),
-            any::<bool>(),
-        ),
+        (headword, 0..3usize, 0..4usize, any::<bool>(), any::<bool>()),
         1..120,
     )
     .prop_map(|raw| {
@@ -339,6 +348,35 @@ proptest! {
         for (record, &i) in shown.iter().zip(&page) {
             prop_assert_eq!(&record.id, &postings[i].id);
             prop_assert_eq!(index.word(i as u32), postings[i].word.as_str());
+        }
+    }
+
+    /// Longer words, so that typo searches allow 2 edits (3 with the extra
+    /// edit): both typo walks against the rules, on the same queries.
+    #[test]
+    fn long_typos_match_the_brute_force_rules(
+        postings in corpus_of(long_headword().boxed()),
+        pick in any::<usize>(),
+        edits in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['a', 'c', 'ж', 'x', 'é'])), 0..4),
+        prefix in any::<bool>(),
+        choice in filter_choice(),
+        offset in prop_oneof![Just(0usize), 0..40usize],
+        limit in 1..40usize,
+    ) {
+        let lexicon = Lexicon::default();
+        let q = query(&postings, &lexicon, pick, &edits, "abcabcabc");
+        prop_assume!(!q.is_empty());
+        let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
+        let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
+        let match_type = if prefix { MatchType::Prefix } else { MatchType::Exact };
+        let rule = MatchRule::new(&q, match_type, true);
+        let (index, _, _) = snapshot(&postings, &lexicon);
+        let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
+        for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
+            let hits = index.search_with(walk, None, &rule, &filters, offset, limit).unwrap();
+            prop_assert_eq!(hits.total, total, "total of {:?} by {:?}", rule, walk);
+            let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
+            prop_assert_eq!(&got, &page, "page of {:?} by {:?}", rule, walk);
         }
     }
 

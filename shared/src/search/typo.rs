@@ -25,6 +25,16 @@ pub(crate) enum Mode {
     Prefix,
 }
 
+/// A walk that only follows terms whose first `chars` characters are within
+/// `edits` of some prefix of the term: the part of the query it is anchored
+/// on. Until a row reaches that, only the table's first `chars + 1` cells
+/// count, at the anchor's limit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Anchor {
+    pub chars: usize,
+    pub edits: u8,
+}
+
 /// What a walk found: term numbers with their distance (1 to `max_edits`,
 /// each term once; distance 0 is left to the exact and literal tiers), the
 /// nodes it read, and whether it stopped at its budget.
@@ -56,19 +66,24 @@ struct Walk<'f> {
     chars: Vec<char>,
     budget: u64,
     found: Found,
+    anchor: Option<Anchor>,
+    /// The depth at which the anchor was reached, if it was.
+    anchored_at: Option<usize>,
 }
 
-/// The terms of `fst` within `max_edits` of `query`, reading at most
-/// `budget` nodes.
+/// The terms of `fst` within `max_edits` of `query` (and only those that
+/// pass `anchor`, at least), reading at most `budget` nodes.
 pub(crate) fn walk(
     fst: &Fst<Vec<u8>>,
-    query: &str,
+    query: &[char],
     max_edits: usize,
     mode: Mode,
+    anchor: Option<Anchor>,
     budget: u64,
 ) -> Found {
-    let query: Vec<char> = query.chars().collect();
-    let width = query.len() + 1;
+    let query = query.to_vec();
+    let n = query.len();
+    let width = n + 1;
     // Cells are bytes; a search allows at most 3 edits.
     let max = max_edits.min(100) as u8;
     let mut w = Walk {
@@ -82,8 +97,11 @@ pub(crate) fn walk(
         query,
         budget,
         found: Found::default(),
+        anchor: anchor.filter(|a| a.chars <= n && a.edits < max),
+        anchored_at: None,
     };
-    w.rows.extend((0..width).map(|j| j.min(usize::from(max) + 1) as u8));
+    w.rows
+        .extend((0..width).map(|j| j.min(usize::from(max) + 1) as u8));
     if w.spend() {
         w.visit(fst.root(), 0, max + 1);
     }
@@ -116,9 +134,12 @@ impl<'f> Walk<'f> {
     fn visit(&mut self, node: Node<'f>, out: u64, best: u8) {
         let depth = self.chars.len();
         let n = self.query.len();
-        let row = self.row(depth);
-        let here = row[n];
-        let low = *row.iter().min().expect("a row has a cell");
+        if let (Some(a), None) = (self.anchor, self.anchored_at) {
+            if self.row(depth)[a.chars] <= a.edits {
+                self.anchored_at = Some(depth);
+            }
+        }
+        let here = self.row(depth)[n];
         let best = match self.mode {
             Mode::Whole => {
                 if node.is_final() && here <= self.max {
@@ -134,10 +155,21 @@ impl<'f> Walk<'f> {
                 best
             }
         };
+        // Once a prefix matches, what matters is whether the whole row can
+        // still bring a better distance.
+        let (cells, cap) = if best <= self.max {
+            (n + 1, best)
+        } else {
+            self.span()
+        };
+        let low = *self.row(depth)[..cells]
+            .iter()
+            .min()
+            .expect("a row has a cell");
         // The cells of later rows never fall below this row's smallest, so
         // a row at `limit` or above cannot bring a new match (or, in prefix
         // mode, a better one).
-        let limit = best.min(self.max + 1);
+        let limit = best.min(cap);
         if best == 0 {
             // Every term below starts with the query: a literal match.
             return;
@@ -156,10 +188,21 @@ impl<'f> Walk<'f> {
             }
             let child = self.fst.node(step.addr);
             self.push(step.c);
-            if self.row(depth + 1).iter().min().is_some_and(|&m| m < limit) || best <= self.max {
+            let next = self.row(depth + 1)[..cells].iter().min();
+            if next.is_some_and(|&m| m < limit) || best <= self.max {
                 self.visit(child, step.out, best);
             }
             self.pop();
+        }
+    }
+
+    /// The cells that decide whether the walk goes on, and the value they
+    /// must stay below: the anchor's until it is reached, then the whole
+    /// row's.
+    fn span(&self) -> (usize, u8) {
+        match (self.anchor, self.anchored_at) {
+            (Some(a), None) => (a.chars + 1, a.edits + 1),
+            _ => (self.query.len() + 1, self.max + 1),
         }
     }
 
@@ -204,15 +247,16 @@ impl<'f> Walk<'f> {
     fn wanted_chars(&self) -> Vec<char> {
         let depth = self.chars.len();
         let row = self.row(depth);
-        let low = *row.iter().min().expect("a row has a cell");
-        let mut wanted: Vec<char> = (0..self.query.len())
+        let cells = self.span().0;
+        let low = *row[..cells].iter().min().expect("a row has a cell");
+        let mut wanted: Vec<char> = (0..cells.min(self.query.len()))
             .filter(|&j| row[j] == low)
             .map(|j| self.query[j])
             .collect();
         if depth >= 1 {
             let prev = self.row(depth - 1);
             let last = self.chars[depth - 1];
-            for j in 2..=self.query.len() {
+            for j in 2..cells {
                 if prev[j - 2] < low && self.query[j - 1] == last {
                     wanted.push(self.query[j - 2]);
                 }
@@ -282,7 +326,11 @@ impl<'f> Walk<'f> {
             let left = self.rows[base + w + j - 1];
             let cost = u8::from(self.query[j - 1] != c);
             let mut v = (above + 1).min(left + 1).min(diagonal + cost);
-            if depth >= 1 && j >= 2 && self.query[j - 1] == self.chars[depth - 1] && self.query[j - 2] == c {
+            if depth >= 1
+                && j >= 2
+                && self.query[j - 1] == self.chars[depth - 1]
+                && self.query[j - 2] == c
+            {
                 v = v.min(self.rows[base - w + j - 2] + 1);
             }
             self.rows[base + w + j] = v.min(cap);
@@ -292,7 +340,148 @@ impl<'f> Walk<'f> {
 
     fn pop(&mut self) {
         self.chars.pop();
+        if self.anchored_at > Some(self.chars.len()) {
+            self.anchored_at = None;
+        }
         let w = self.width();
         self.rows.truncate((self.chars.len() + 1) * w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::oracle::{edit_distance, prefix_edit_distance};
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    fn fst_of(terms: &BTreeSet<String>, backwards: bool) -> Fst<Vec<u8>> {
+        let mut keys: Vec<(String, u64)> = terms
+            .iter()
+            .enumerate()
+            .map(|(t, term)| {
+                let key = match backwards {
+                    true => term.chars().rev().collect(),
+                    false => term.clone(),
+                };
+                (key, t as u64)
+            })
+            .collect();
+        keys.sort_unstable();
+        fst::Map::from_iter(keys).unwrap().into_fst()
+    }
+
+    /// Every term at distance 1 to `max`, by the oracle.
+    fn brute(terms: &BTreeSet<String>, q: &[char], max: usize, mode: Mode) -> Vec<(u32, u8)> {
+        terms
+            .iter()
+            .enumerate()
+            .filter_map(|(t, term)| {
+                let w: Vec<char> = term.chars().collect();
+                let d = match mode {
+                    Mode::Whole => edit_distance(q, &w),
+                    Mode::Prefix => prefix_edit_distance(q, &w, max),
+                };
+                (1..=max).contains(&d).then_some((t as u32, d as u8))
+            })
+            .collect()
+    }
+
+    fn sorted(mut found: Vec<(u32, u8)>) -> Vec<(u32, u8)> {
+        found.sort_unstable();
+        found
+    }
+
+    /// Terms over a few letters, some of several bytes, so that they share
+    /// prefixes and suffixes and lie within a few edits of each other.
+    fn terms() -> impl Strategy<Value = BTreeSet<String>> {
+        proptest::collection::btree_set("[abcé日ж]{1,12}", 1..150)
+    }
+
+    /// A term with up to three random edits, or a fresh string.
+    fn query(terms: &BTreeSet<String>, pick: usize, edits: &[(u8, usize, char)]) -> Vec<char> {
+        let all: Vec<&String> = terms.iter().collect();
+        let mut q: Vec<char> = all[pick % all.len()].chars().collect();
+        for &(kind, at, c) in edits {
+            let at = at % (q.len() + 1);
+            match kind % 4 {
+                0 if at < q.len() => q[at] = c,
+                1 => q.insert(at, c),
+                2 if at < q.len() && q.len() > 1 => {
+                    q.remove(at);
+                }
+                3 if at + 1 < q.len() => q.swap(at, at + 1),
+                _ => {}
+            }
+        }
+        q
+    }
+
+    fn edits() -> impl Strategy<Value = Vec<(u8, usize, char)>> {
+        proptest::collection::vec(
+            (
+                any::<u8>(),
+                any::<usize>(),
+                prop::sample::select(vec!['a', 'b', 'é', '日', 'x']),
+            ),
+            0..4,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// The plain walk finds exactly the terms the oracle finds, at the
+        /// oracle's distance, in both modes.
+        #[test]
+        fn the_walk_finds_what_the_oracle_finds(
+            terms in terms(), pick in any::<usize>(), edits in edits(),
+            max in 1..4usize, prefix in any::<bool>(),
+        ) {
+            let q = query(&terms, pick, &edits);
+            prop_assume!(!q.is_empty());
+            let mode = if prefix { Mode::Prefix } else { Mode::Whole };
+            let found = walk(&fst_of(&terms, false), &q, max, mode, None, u64::MAX);
+            prop_assert!(!found.exhausted);
+            prop_assert_eq!(sorted(found.terms), brute(&terms, &q, max, mode));
+        }
+
+        /// The two anchored walks of a whole-word search, forwards on the
+        /// head and backwards on the tail, together find every term the
+        /// oracle finds: an edit changes at most one of head and tail.
+        #[test]
+        fn anchored_walks_together_miss_nothing(
+            terms in terms(), pick in any::<usize>(), edits in edits(), max in 1..4usize,
+        ) {
+            let q = query(&terms, pick, &edits);
+            prop_assume!(q.len() >= 2);
+            let head = (q.len() - 1) / 2;
+            let tail = q.len() - 1 - head;
+            let anchor = |chars| Some(Anchor { chars, edits: (max / 2) as u8 });
+            let backwards: Vec<char> = q.iter().rev().copied().collect();
+            let mut found = walk(&fst_of(&terms, false), &q, max, Mode::Whole, anchor(head), u64::MAX).terms;
+            found.extend(walk(&fst_of(&terms, true), &backwards, max, Mode::Whole, anchor(tail), u64::MAX).terms);
+            found.sort_unstable();
+            found.dedup();
+            prop_assert_eq!(found, brute(&terms, &q, max, Mode::Whole));
+        }
+
+        /// A walk never reads more nodes than its budget, and says when it
+        /// stopped there.
+        #[test]
+        fn a_walk_stops_at_its_budget(
+            terms in terms(), pick in any::<usize>(), edits in edits(), budget in 0..200u64,
+        ) {
+            let q = query(&terms, pick, &edits);
+            prop_assume!(!q.is_empty());
+            let fst = fst_of(&terms, false);
+            let all = walk(&fst, &q, 2, Mode::Prefix, None, u64::MAX);
+            let cut = walk(&fst, &q, 2, Mode::Prefix, None, budget);
+            prop_assert!(cut.work <= budget);
+            prop_assert_eq!(cut.exhausted, all.work > budget);
+            if !cut.exhausted {
+                prop_assert_eq!(sorted(cut.terms), sorted(all.terms));
+            }
+        }
     }
 }

@@ -3,8 +3,10 @@
 //! `core` (deflate): the dictionary and part-of-speech tables, every term
 //! with its entry count, and per entry its dictionary, part of speech, audio
 //! flag and original headword where it differs from the term. `terms`: an
-//! FST from term to term number (exact lookups, Levenshtein automata,
-//! autocomplete in alphabetical order). Encoders and decoder side by side.
+//! FST from term to term number (exact lookups, typo walks, autocomplete in
+//! alphabetical order). `reversed`: an FST from every term spelled backwards
+//! (by character) to its number, so that a typo walk can start from the
+//! query's last characters. Encoders and decoder side by side.
 
 use super::forms::Forms;
 use crate::search::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
@@ -79,6 +81,21 @@ pub(super) fn encode_terms(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
         .into_inner()
 }
 
+/// The `reversed` section: an FST from each term, its characters in reverse
+/// order, to its number.
+pub(super) fn encode_reversed(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
+    let mut by_text: Vec<(String, u64)> = terms
+        .iter()
+        .enumerate()
+        .map(|(t, (term, _))| (term.chars().rev().collect(), t as u64))
+        .collect();
+    by_text.sort_unstable();
+    fst::Map::from_iter(by_text)
+        .expect("terms are distinct, so are they backwards")
+        .into_fst()
+        .into_inner()
+}
+
 /// The `core` and `terms` sections, decoded: what every search, autocomplete
 /// and random request reads.
 pub struct Index {
@@ -100,6 +117,8 @@ pub struct Index {
     own_word_text: Vec<u8>,
     own_word_ends: Vec<u32>,
     pub(in crate::search) terms: fst::Map<Vec<u8>>,
+    /// Every term spelled backwards, to its number.
+    pub(in crate::search) reversed: fst::Map<Vec<u8>>,
     pub(super) forms: Forms,
     /// Filter bitmaps of recent requests (see `query.rs`).
     pub(in crate::search) filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
@@ -108,7 +127,12 @@ pub struct Index {
 }
 
 impl Index {
-    pub fn decode(core: &[u8], terms: Vec<u8>, forms: Vec<u8>) -> Result<Self, CorruptData> {
+    pub fn decode(
+        core: &[u8],
+        terms: Vec<u8>,
+        reversed: Vec<u8>,
+        forms: Vec<u8>,
+    ) -> Result<Self, CorruptData> {
         let raw = inflate(core)?;
         let mut r = Reader::new(&raw);
         if r.byte()? != CORE_VERSION {
@@ -187,6 +211,11 @@ impl Index {
         if terms.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
         }
+        let reversed =
+            fst::Map::new(reversed).map_err(|_| CorruptData("reversed terms are not an FST"))?;
+        if reversed.len() != term_count {
+            return Err(CorruptData("reversed terms FST does not match the core"));
+        }
         let forms = Forms::decode(forms, &dictionaries, &by_dictionary, term_count)?;
         Ok(Self {
             dictionaries,
@@ -204,6 +233,7 @@ impl Index {
             own_word_text,
             own_word_ends,
             terms,
+            reversed,
             forms,
             filter_cache: Mutex::new(HashMap::new()),
             prefix_cache: Mutex::new(HashMap::new()),
@@ -300,6 +330,7 @@ impl Index {
             + self.own_word_text.len()
             + 4 * self.own_word_ends.len()
             + self.terms.as_fst().as_bytes().len()
+            + self.reversed.as_fst().as_bytes().len()
             + self.forms.memory_bytes()
             + bitmaps as usize
     }
