@@ -50,15 +50,13 @@ fn main() {
     let index = Index::decode(
         &section(Section::Core),
         section(Section::Terms),
-        section(Section::Reversed),
         section(Section::Forms),
     )
     .expect("a fresh build decodes");
     println!(
-        "{entries} entries, {} terms, terms FST {:.1} MB, reversed {:.1} MB; built in {:.1} s; seed {seed}, {rounds} rounds",
+        "{entries} entries, {} terms, terms section {:.1} MB (both FSTs); built in {:.1} s; seed {seed}, {rounds} rounds",
         index.term_count(),
         section(Section::Terms).len() as f64 / 1e6,
-        section(Section::Reversed).len() as f64 / 1e6,
         started.elapsed().as_secs_f64()
     );
     let rng = std::cell::RefCell::new(StdRng::seed_from_u64(seed));

@@ -13,7 +13,7 @@
 use super::codec::CorruptData;
 use super::filters::Filters;
 use super::matching::{MatchRule, MatchType, TypoDistance};
-use super::snapshot::{Grams, Index, GRAM_CHARS};
+use super::snapshot::{FstBytes, Grams, Index, GRAM_CHARS};
 use super::typo::{self, Anchor, Mode};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
@@ -415,7 +415,7 @@ impl Index {
         typos: &mut Typos,
     ) -> Result<Vec<(u32, u8)>, SearchError> {
         let query: Vec<char> = rule.query.chars().collect();
-        let mut run = |fst: &fst::Map<Vec<u8>>, query: &[char], mode, anchor| {
+        let mut run = |fst: &fst::Map<FstBytes>, query: &[char], mode, anchor| {
             let budget = WORK_BUDGET.saturating_sub(typos.work);
             let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
             typos.work += found.work;

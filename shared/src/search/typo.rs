@@ -54,8 +54,8 @@ struct Step {
     out: u64,
 }
 
-struct Walk<'f> {
-    fst: &'f Fst<Vec<u8>>,
+struct Walk<'f, D> {
+    fst: &'f Fst<D>,
     query: Vec<char>,
     max: u8,
     mode: Mode,
@@ -73,8 +73,8 @@ struct Walk<'f> {
 
 /// The terms of `fst` within `max_edits` of `query` (and only those that
 /// pass `anchor`, at least), reading at most `budget` nodes.
-pub(crate) fn walk(
-    fst: &Fst<Vec<u8>>,
+pub(crate) fn walk<D: AsRef<[u8]>>(
+    fst: &Fst<D>,
     query: &[char],
     max_edits: usize,
     mode: Mode,
@@ -108,7 +108,7 @@ pub(crate) fn walk(
     w.found
 }
 
-impl<'f> Walk<'f> {
+impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
     fn width(&self) -> usize {
         self.query.len() + 1
     }

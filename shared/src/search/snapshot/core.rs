@@ -4,9 +4,10 @@
 //! with its entry count, and per entry its dictionary, part of speech, audio
 //! flag and original headword where it differs from the term. `terms`: an
 //! FST from term to term number (exact lookups, typo walks, autocomplete in
-//! alphabetical order). `reversed`: an FST from every term spelled backwards
-//! (by character) to its number, so that a typo walk can start from the
-//! query's last characters. Encoders and decoder side by side.
+//! alphabetical order), then one from every term spelled backwards (by
+//! character) to its number, so that a typo walk can start from the query's
+//! last characters, then the first one's length (8 bytes, little-endian).
+//! Encoders and decoder side by side.
 
 use super::forms::Forms;
 use crate::search::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
@@ -67,33 +68,57 @@ pub(super) fn encode_core(postings: &[Posting], terms: &[(&str, Range<u32>)]) ->
     compress(&core)
 }
 
-/// The `terms` section: an FST from term to term number.
+/// The `terms` section: an FST from term to term number, one from each term
+/// spelled backwards to its number, and the first one's length.
 pub(super) fn encode_terms(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
-    let mut by_text: Vec<(&str, u64)> = terms
-        .iter()
-        .enumerate()
-        .map(|(t, (term, _))| (*term, t as u64))
-        .collect();
-    by_text.sort_unstable();
-    fst::Map::from_iter(by_text)
-        .expect("terms are distinct and sorted")
-        .into_fst()
-        .into_inner()
+    let fst_of = |key: &dyn Fn(&str) -> String| {
+        let mut keys: Vec<(String, u64)> = terms
+            .iter()
+            .enumerate()
+            .map(|(t, (term, _))| (key(term), t as u64))
+            .collect();
+        keys.sort_unstable();
+        fst::Map::from_iter(keys)
+            .expect("terms are distinct, forwards and backwards")
+            .into_fst()
+            .into_inner()
+    };
+    let mut bytes = fst_of(&|term| term.to_string());
+    let forwards = bytes.len() as u64;
+    bytes.extend(fst_of(&|term| term.chars().rev().collect()));
+    bytes.extend(forwards.to_le_bytes());
+    bytes
 }
 
-/// The `reversed` section: an FST from each term, its characters in reverse
-/// order, to its number.
-pub(super) fn encode_reversed(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
-    let mut by_text: Vec<(String, u64)> = terms
-        .iter()
-        .enumerate()
-        .map(|(t, (term, _))| (term.chars().rev().collect(), t as u64))
-        .collect();
-    by_text.sort_unstable();
-    fst::Map::from_iter(by_text)
-        .expect("terms are distinct, so are they backwards")
-        .into_fst()
-        .into_inner()
+/// One of the two FSTs of the `terms` section, in place.
+#[derive(Clone)]
+pub(crate) struct FstBytes {
+    section: Arc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl AsRef<[u8]> for FstBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.section[self.range.clone()]
+    }
+}
+
+/// The two FSTs of a `terms` section, sharing its bytes.
+fn split_terms(section: Vec<u8>) -> Result<(fst::Map<FstBytes>, fst::Map<FstBytes>), CorruptData> {
+    let bad = || CorruptData("terms are not two FSTs");
+    let end = section.len().checked_sub(8).ok_or_else(bad)?;
+    let forwards = u64::from_le_bytes(section[end..].try_into().expect("8 bytes"));
+    let middle = usize::try_from(forwards)
+        .ok()
+        .filter(|&m| m <= end)
+        .ok_or_else(bad)?;
+    let section = Arc::new(section);
+    let part = |range| FstBytes {
+        section: section.clone(),
+        range,
+    };
+    let map = |range| fst::Map::new(part(range)).map_err(|_| bad());
+    Ok((map(0..middle)?, map(middle..end)?))
 }
 
 /// The `core` and `terms` sections, decoded: what every search, autocomplete
@@ -116,9 +141,9 @@ pub struct Index {
     own_words: RoaringBitmap,
     own_word_text: Vec<u8>,
     own_word_ends: Vec<u32>,
-    pub(in crate::search) terms: fst::Map<Vec<u8>>,
+    pub(in crate::search) terms: fst::Map<FstBytes>,
     /// Every term spelled backwards, to its number.
-    pub(in crate::search) reversed: fst::Map<Vec<u8>>,
+    pub(in crate::search) reversed: fst::Map<FstBytes>,
     pub(super) forms: Forms,
     /// Filter bitmaps of recent requests (see `query.rs`).
     pub(in crate::search) filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
@@ -127,12 +152,7 @@ pub struct Index {
 }
 
 impl Index {
-    pub fn decode(
-        core: &[u8],
-        terms: Vec<u8>,
-        reversed: Vec<u8>,
-        forms: Vec<u8>,
-    ) -> Result<Self, CorruptData> {
+    pub fn decode(core: &[u8], terms: Vec<u8>, forms: Vec<u8>) -> Result<Self, CorruptData> {
         let raw = inflate(core)?;
         let mut r = Reader::new(&raw);
         if r.byte()? != CORE_VERSION {
@@ -207,14 +227,9 @@ impl Index {
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
-        let terms = fst::Map::new(terms).map_err(|_| CorruptData("terms are not an FST"))?;
-        if terms.len() != term_count {
+        let (terms, reversed) = split_terms(terms)?;
+        if terms.len() != term_count || reversed.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
-        }
-        let reversed =
-            fst::Map::new(reversed).map_err(|_| CorruptData("reversed terms are not an FST"))?;
-        if reversed.len() != term_count {
-            return Err(CorruptData("reversed terms FST does not match the core"));
         }
         let forms = Forms::decode(forms, &dictionaries, &by_dictionary, term_count)?;
         Ok(Self {

@@ -5,14 +5,14 @@
 //! Entries are numbered by the rank order within a tier of matches
 //! ([`order`]): an entry's number is its *ordinal*. Equal folded headwords
 //! (*terms*) are neighbours, so a term is a range of ordinals, and terms are
-//! numbered in the same order. Six sections, each stored as items of at
+//! numbered in the same order. Five sections, each stored as items of at
 //! most [`MAX_PART_BYTES`], each in a module of its own with its encoder and
 //! its decoder side by side:
 //!
-//! - `core`, `terms` and `reversed` ([`core`]): the tables, the terms and the
-//!   fields of every entry; an FST from term to term number, and one from
-//!   each term spelled backwards (for typo walks anchored on the query's
-//!   end). Decoded into the [`Index`].
+//! - `core` and `terms` ([`core`]): the tables, the terms and the fields of
+//!   every entry; an FST from term to term number and one from each term
+//!   spelled backwards (for typo walks anchored on the query's end).
+//!   Decoded into the [`Index`].
 //! - `records` ([`records`]): per entry its id, preview and phonetic, in
 //!   compressed blocks.
 //! - `grams` ([`grams`]): per 1- to 3-character substring, the entries whose
@@ -31,6 +31,7 @@ mod grams;
 mod order;
 mod records;
 
+pub(crate) use self::core::FstBytes;
 pub use self::core::Index;
 pub use forms::Lemma;
 pub use grams::Grams;
@@ -60,17 +61,15 @@ pub enum Section {
     Records,
     Grams,
     Forms,
-    Reversed,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 5] = [
         Section::Core,
         Section::Terms,
         Section::Records,
         Section::Grams,
         Section::Forms,
-        Section::Reversed,
     ];
 
     pub fn name(self) -> &'static str {
@@ -80,7 +79,6 @@ impl Section {
             Section::Records => "records",
             Section::Grams => "grams",
             Section::Forms => "forms",
-            Section::Reversed => "reversed",
         }
     }
 
@@ -142,7 +140,6 @@ pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
             Section::Forms => forms::encode(&postings, &terms, lexicon),
-            Section::Reversed => core::encode_reversed(&terms),
         };
         (section, bytes)
     });
@@ -181,21 +178,11 @@ pub(crate) trait Assemble: Sized {
 
 /// Every search, autocomplete and random request reads it.
 impl Assemble for Index {
-    const SECTIONS: &'static [Section] = &[
-        Section::Core,
-        Section::Terms,
-        Section::Forms,
-        Section::Reversed,
-    ];
+    const SECTIONS: &'static [Section] = &[Section::Core, Section::Terms, Section::Forms];
 
     fn assemble(take: &mut dyn FnMut(Section) -> Vec<u8>) -> Result<Self, CorruptData> {
         let core = take(Section::Core);
-        Index::decode(
-            &core,
-            take(Section::Terms),
-            take(Section::Reversed),
-            take(Section::Forms),
-        )
+        Index::decode(&core, take(Section::Terms), take(Section::Forms))
     }
 }
 
@@ -330,13 +317,12 @@ mod tests {
         assert_eq!(digests, PINNED_DIGESTS);
     }
 
-    const PINNED_DIGESTS: [&str; 6] = [
+    const PINNED_DIGESTS: [&str; 5] = [
         "core 1f64d4d7f15453ad09a75c86d148d4b35889f5e185b2766f527cc3a0d6e83d0a",
-        "terms a0d31487efed78ecd2804787d2856943e9c0c0a5f4b28fa7b4108b9ac4115b9c",
+        "terms 051e4faf868220ea730d9ea28f0c5538a4acaa6b8a356dee1cb38cfecbdf78b1",
         "records 95bd0e620cbe4159f9c20c70f1b5677e5c9b805b5974d709442ce32cc43b5746",
         "grams f997d99b1ddb2638dfade5af88f69d29224d8a7a342e4eb37fa04cc94c3472b0",
         "forms 7571c9db42cd5539096925329314509fcfaee898f1ca5590444a37aa4f29d1cd",
-        "reversed 06371e0030715a457c4de1cd2e85ce534112856d002783577d438c6091eb67aa",
     ];
 
     #[test]
@@ -354,9 +340,8 @@ mod tests {
         let all = sorted(vec![posting("ecole", "d", "1")]);
         let built = build(all.clone(), &Lexicon::default());
         let core = &built.sections[0].1;
-        let decode = |core: &[u8]| Index::decode(core, Vec::new(), Vec::new(), Vec::new());
-        assert!(decode(&core[..core.len() / 2]).is_err());
-        assert!(decode(b"junk").is_err());
+        assert!(Index::decode(&core[..core.len() / 2], Vec::new(), Vec::new()).is_err());
+        assert!(Index::decode(b"junk", Vec::new(), Vec::new()).is_err());
         assert!(Records::decode(vec![1, 0, 0]).is_err());
         assert!(Records::decode(vec![9, 0, 0, 0, 0, 0, 0, 0]).is_err());
         assert!(Grams::decode(vec![255; 9]).is_err());
