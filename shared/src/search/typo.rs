@@ -48,9 +48,9 @@ pub(crate) struct Found {
 /// A character of the term under the walk: the node after it and the output
 /// gathered on the way.
 #[derive(Clone, Copy)]
-struct Step {
+struct Step<'f> {
     c: char,
-    addr: usize,
+    node: Node<'f>,
     out: u64,
 }
 
@@ -69,6 +69,9 @@ struct Walk<'f, D> {
     anchor: Option<Anchor>,
     /// The depth at which the anchor was reached, if it was.
     anchored_at: Option<usize>,
+    /// Buffers of steps and characters, reused from node to node.
+    steps: Vec<Vec<Step<'f>>>,
+    wanted: Vec<char>,
 }
 
 /// The terms of `fst` within `max_edits` of `query` (and only those that
@@ -99,6 +102,8 @@ pub(crate) fn walk<D: AsRef<[u8]>>(
         found: Found::default(),
         anchor: anchor.filter(|a| a.chars <= n && a.edits < max),
         anchored_at: None,
+        steps: Vec::new(),
+        wanted: Vec::new(),
     };
     w.rows
         .extend((0..width).map(|j| j.min(usize::from(max) + 1) as u8));
@@ -182,18 +187,21 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
         }
         // Inside a matching subtree every character is needed, to list it.
         let tight = low + 1 == limit && best > self.max;
-        for step in self.next_chars(node, out, tight) {
+        let mut steps = self.steps.pop().unwrap_or_default();
+        steps.clear();
+        self.next_chars(node, out, tight, &mut steps);
+        for &step in &steps {
             if self.found.exhausted {
-                return;
+                break;
             }
-            let child = self.fst.node(step.addr);
             self.push(step.c);
             let next = self.row(depth + 1)[..cells].iter().min();
             if next.is_some_and(|&m| m < limit) || best <= self.max {
-                self.visit(child, step.out, best);
+                self.visit(step.node, step.out, best);
             }
             self.pop();
         }
+        self.steps.push(steps);
     }
 
     /// The cells that decide whether the walk goes on, and the value they
@@ -209,17 +217,17 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
     /// The characters that can follow `node`: every one when the row has an
     /// edit to spare, else only those that keep a cell within the limit
     /// (looked up, not read from every transition).
-    fn next_chars(&mut self, node: Node<'f>, out: u64, tight: bool) -> Vec<Step> {
-        let mut steps = Vec::new();
+    fn next_chars(&mut self, node: Node<'f>, out: u64, tight: bool, steps: &mut Vec<Step<'f>>) {
         if !tight {
-            self.every_char(node, out, &mut Vec::new(), &mut steps);
-            return steps;
+            self.every_char(node, out, &mut Vec::with_capacity(4), steps);
+            return;
         }
-        let mut wanted = self.wanted_chars();
+        let mut wanted = std::mem::take(&mut self.wanted);
+        self.wanted_chars(&mut wanted);
         wanted.sort_unstable();
         wanted.dedup();
         let mut utf8 = [0u8; 4];
-        'chars: for c in wanted {
+        'chars: for &c in &wanted {
             let (mut at, mut out) = (node, out);
             for &b in c.encode_utf8(&mut utf8).as_bytes() {
                 let Some(i) = at.find_input(b) else {
@@ -227,32 +235,30 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
                 };
                 let t = at.transition(i);
                 if !self.spend() {
-                    return steps;
+                    break 'chars;
                 }
                 at = self.fst.node(t.addr);
                 out += t.out.value();
             }
-            steps.push(Step {
-                c,
-                addr: at.addr(),
-                out,
-            });
+            steps.push(Step { c, node: at, out });
         }
-        steps
+        self.wanted = wanted;
     }
 
     /// With no edit to spare, the next character must continue a cell at the
     /// limit unchanged: the query's next character after it, or the first of
     /// a transposed pair whose second the term just had.
-    fn wanted_chars(&self) -> Vec<char> {
+    fn wanted_chars(&self, wanted: &mut Vec<char>) {
         let depth = self.chars.len();
         let row = self.row(depth);
         let cells = self.span().0;
         let low = *row[..cells].iter().min().expect("a row has a cell");
-        let mut wanted: Vec<char> = (0..cells.min(self.query.len()))
-            .filter(|&j| row[j] == low)
-            .map(|j| self.query[j])
-            .collect();
+        wanted.clear();
+        wanted.extend(
+            (0..cells.min(self.query.len()))
+                .filter(|&j| row[j] == low)
+                .map(|j| self.query[j]),
+        );
         if depth >= 1 {
             let prev = self.row(depth - 1);
             let last = self.chars[depth - 1];
@@ -262,12 +268,17 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
                 }
             }
         }
-        wanted
     }
 
     /// Every character leaving `node` (UTF-8 sequences followed byte by
     /// byte), with the node after it.
-    fn every_char(&mut self, node: Node<'f>, out: u64, bytes: &mut Vec<u8>, steps: &mut Vec<Step>) {
+    fn every_char(
+        &mut self,
+        node: Node<'f>,
+        out: u64,
+        bytes: &mut Vec<u8>,
+        steps: &mut Vec<Step<'f>>,
+    ) {
         for t in node.transitions() {
             if !self.spend() {
                 return;
@@ -278,7 +289,7 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
             match std::str::from_utf8(bytes) {
                 Ok(s) => steps.push(Step {
                     c: s.chars().next().expect("one character"),
-                    addr: next.addr(),
+                    node: next,
                     out,
                 }),
                 Err(e) if e.error_len().is_none() && bytes.len() < 4 => {
