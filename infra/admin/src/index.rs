@@ -13,7 +13,7 @@ use shared::error::ApiError;
 use shared::search::codec::CorruptData;
 use shared::search::lexicon::{self, Lexicon};
 use shared::search::postings::{decode_chunk, Posting};
-use shared::search::snapshot::{self, split_parts};
+use shared::search::snapshot;
 use shared::storage::items::{
     self, CorruptItem, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
 };
@@ -69,7 +69,7 @@ pub struct IndexSummary {
     pub build: String,
     pub entries: usize,
     pub terms: usize,
-    /// Every section's name, parts and bytes.
+    /// Every section's name, stored items and bytes.
     pub sections: Vec<(&'static str, usize, usize)>,
     pub seconds: f64,
 }
@@ -85,20 +85,21 @@ pub async fn build(
     postings.sort_by(|a, b| (&a.dictionary.id, &a.id).cmp(&(&b.dictionary.id, &b.id)));
     postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);
     let built = snapshot::build(postings, &lexicon);
+    let (entries, terms) = (built.entries, built.terms);
 
     let build_id = new_build_id();
     let mut parts = BTreeMap::new();
     let mut sections = Vec::new();
     let mut part_items = Vec::new();
-    for (section, bytes) in &built.sections {
-        let split = split_parts(bytes);
-        parts.insert(*section, split.len());
-        sections.push((section.name(), split.len(), bytes.len()));
+    for (section, stored) in built.sections {
+        let bytes = stored.iter().map(Vec::len).sum();
+        parts.insert(section, stored.len());
+        sections.push((section.name(), stored.len(), bytes));
         part_items.extend(
-            split
+            stored
                 .into_iter()
                 .enumerate()
-                .map(|(n, part)| items::snapshot_part_item(&build_id, *section, n, part)),
+                .map(|(n, part)| items::snapshot_part_item(&build_id, section, n, part)),
         );
     }
     let bar = progress(part_items.len() as u64, "snapshot parts");
@@ -148,8 +149,8 @@ pub async fn build(
     }
     Ok(IndexSummary {
         build: build_id,
-        entries: built.entries,
-        terms: built.terms,
+        entries,
+        terms,
         sections,
         seconds: started.elapsed().as_secs_f64(),
     })
