@@ -170,7 +170,7 @@ async fn run(cli: Cli) -> Result<(), AdminError> {
                 .sections
                 .iter()
                 .map(|(name, parts, bytes)| {
-                    format!("{name} {:.1} MB in {parts} parts", *bytes as f64 / 1e6)
+                    format!("{name} {:.1} MB in {parts} items", *bytes as f64 / 1e6)
                 })
                 .collect();
             println!(

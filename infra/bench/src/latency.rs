@@ -573,9 +573,10 @@ async fn cold_one(class: &str) {
     let started = Instant::now();
     let app = App::from_env().await.expect("stack.env in the environment");
     match (class, cold_query(class).1) {
+        // Whatever it finds, a search loads the same: the index, and the
+        // parts of its page and grams.
         (_, Some(query)) => {
-            let page = service::search(&app, &query).await.expect("search works");
-            assert!(page.total > 0, "{class} finds something");
+            service::search(&app, &query).await.expect("search works");
         }
         ("autocomplete", None) => {
             let words = service::autocomplete(&app, &suggest("hou", None))

@@ -1,7 +1,9 @@
 //! Reads of the entries table: entries by id and by word, thesaurus links, the
 //! catalog (the dictionary list and the pointer to the index snapshot) and the
 //! snapshot's sections. Entry reads are one DynamoDB round trip each; the
-//! catalog and the snapshot are held by a warm instance, and nothing scans.
+//! catalog and what queries touched of the snapshot are held by a warm
+//! instance, each loaded once in a task of its own ([`Loading`]), and
+//! nothing scans.
 
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
