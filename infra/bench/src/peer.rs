@@ -27,7 +27,7 @@ use shared::fold::fold;
 use shared::search::filters::Filters;
 use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
-use shared::search::snapshot::{build, Index, Section};
+use shared::search::snapshot::build;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -99,20 +99,7 @@ fn main() -> std::io::Result<()> {
     read_index(&args.index, &mut postings)?;
     let entries = postings.len();
     let built = build(postings, &Lexicon::default());
-    let section = |s: Section| {
-        built
-            .sections
-            .iter()
-            .find(|(x, _)| *x == s)
-            .map(|(_, bytes)| bytes.clone())
-            .expect("a build has every section")
-    };
-    let index = Index::decode(
-        &section(Section::Core),
-        section(Section::Terms),
-        section(Section::Forms),
-    )
-    .expect("a fresh build decodes");
+    let index = built.index().expect("a fresh build decodes");
     println!(
         "{}: {} headwords, {entries} entries in the snapshot; {} rounds, seed {}",
         args.database,

@@ -117,6 +117,19 @@ impl Built {
             .expect("a build has every section")
     }
 
+    /// The [`Index`] of this build, decoded from its stored items as the
+    /// store would: what the offline benchmarks (infra/bench) search.
+    pub fn index(&self) -> Result<Index, CorruptData> {
+        Index::assemble(&mut |s: Section| {
+            assert!(
+                Index::SECTIONS.contains(&s),
+                "{} is not one of its sections",
+                s.name()
+            );
+            self.section(s).concat()
+        })
+    }
+
     /// Decodes what a reader holds from this build's stored items, as the
     /// store would (every part of a paged section): what tests read a
     /// snapshot with.
@@ -160,14 +173,7 @@ pub(crate) trait FromBuilt: Sized {
 #[cfg(test)]
 impl FromBuilt for Index {
     fn from_built(built: &Built) -> Result<Self, CorruptData> {
-        Index::assemble(&mut |s: Section| {
-            assert!(
-                Index::SECTIONS.contains(&s),
-                "{} is not one of its sections",
-                s.name()
-            );
-            built.section(s).concat()
-        })
+        built.index()
     }
 }
 
