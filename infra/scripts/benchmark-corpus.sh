@@ -50,7 +50,7 @@ time {
 echo "==> lexicon: inflected forms of en, fr, de, es and word frequencies"
 time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/wordfreq" en fr de es ja hu fi cs
 time "$admin" index
-echo "==> a cold instance's first search, three fresh processes"
-for _ in 1 2 3; do "$target_dir/release/latency" --cold; done
+echo "==> a cold instance's first request of each query class, three fresh processes each"
+"$target_dir/release/latency" --cold 3
 echo "==> latency of every read path (${LATENCY_ROUNDS:-300} rounds)"
 "$target_dir/release/latency" "${LATENCY_ROUNDS:-300}"

@@ -15,7 +15,7 @@ use crate::search::engine::SearchError;
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::matching::{MatchRule, MatchType};
-use crate::search::snapshot::Index;
+use crate::search::snapshot::{query_grams, Index};
 use crate::storage::store::Needs;
 use std::time::Duration;
 
@@ -55,7 +55,7 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
         return with_audio_urls(app, stored).await;
     }
     let dictionary = app.store.dictionary(source).await?;
-    let snapshot = app.store.snapshot(Needs::default()).await?;
+    let snapshot = app.store.snapshot(&Needs::default()).await?;
     let index = &snapshot.index;
     let folded = fold(word);
     let mut lemmas: Vec<_> = index
@@ -136,12 +136,21 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         return Ok(page(Vec::new(), 0));
     }
     let rule = MatchRule::new(&folded, p.match_type, p.fuzzy);
+    // A `contains` query reads the parts of its grams, known from the query.
+    let grams = if rule.match_type.needs_grams() {
+        query_grams(&rule.query)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let needs = Needs {
         records: true,
-        grams: rule.match_type.needs_grams(),
+        grams,
     };
     let (snapshot, checked) = tokio::join!(
-        app.store.snapshot(needs),
+        app.store.snapshot(&needs),
         check_source(app, p.source.as_deref())
     );
     checked?;
@@ -155,7 +164,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
     let hits = snapshot
         .index
         .search(
-            snapshot.grams.as_deref(),
+            snapshot.grams.as_ref(),
             &rule,
             &filters,
             p.offset as usize,
@@ -165,12 +174,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
             SearchError::OverBudget => ApiError::bad_request(OVER_BUDGET),
             SearchError::Corrupt(e) => internal(e),
         })?;
-    let records = snapshot
-        .records
-        .as_deref()
-        .expect("asked for")
-        .get(&hits.ordinals)
-        .map_err(internal)?;
+    let records = snapshot.records(&hits.ordinals).await?;
     let dictionaries = app.store.dictionaries().await?;
     let results = hits
         .ordinals
@@ -241,10 +245,8 @@ pub async fn autocomplete(app: &App, p: &AutocompleteQuery) -> Result<Vec<String
     if folded.is_empty() {
         return Ok(Vec::new());
     }
-    let (snapshot, checked) = tokio::join!(
-        app.store.snapshot(Needs::default()),
-        check_source(app, source)
-    );
+    let needs = Needs::default();
+    let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
     checked?;
     let filters = Filters {
         lang: p.lang.as_ref(),
@@ -263,9 +265,9 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
     let source = p.source.as_deref();
     let needs = Needs {
         records: true,
-        grams: false,
+        ..Needs::default()
     };
-    let (snapshot, checked) = tokio::join!(app.store.snapshot(needs), check_source(app, source));
+    let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
     checked?;
     let snapshot = snapshot?;
     let filters = Filters {
@@ -277,12 +279,7 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
     let picks = snapshot
         .index
         .random(&filters, p.count as usize, &mut rand::rng());
-    let records = snapshot
-        .records
-        .as_deref()
-        .expect("asked for")
-        .get(&picks)
-        .map_err(internal)?;
+    let records = snapshot.records(&picks).await?;
     let dictionaries = app.store.dictionaries().await?;
     Ok(picks
         .iter()
@@ -340,7 +337,7 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
     if !links.is_empty() {
         return Ok(links);
     }
-    let snapshot = app.store.snapshot(Needs::default()).await?;
+    let snapshot = app.store.snapshot(&Needs::default()).await?;
     // A lemma's languages: one Query per lemma, even when the form is one of
     // it in several languages.
     let mut lemmas: Vec<(String, Vec<String>)> = Vec::new();

@@ -436,6 +436,102 @@ impl Intercept for CallRecorder {
     }
 }
 
+/// The `(pk, sk)` of every snapshot item (`S#…`) that these calls asked
+/// for with BatchGetItem, once per time it was asked.
+pub fn snapshot_items_asked(calls: &[DynamoCall]) -> Vec<(String, String)> {
+    let mut asked = Vec::new();
+    for call in calls.iter().filter(|c| c.operation == "BatchGetItem") {
+        let Some(tables) = call.body["RequestItems"].as_object() else {
+            continue;
+        };
+        for request in tables.values() {
+            for key in request["Keys"].as_array().into_iter().flatten() {
+                let pk = key["pk"]["S"].as_str().unwrap_or_default();
+                if pk.starts_with("S#") {
+                    let sk = key["sk"]["S"].as_str().unwrap_or_default();
+                    asked.push((pk.to_string(), sk.to_string()));
+                }
+            }
+        }
+    }
+    asked
+}
+
+/// Holds every BatchGetItem before it is sent while closed, so that a test
+/// can let a request's deadline fire in the middle of a load. It blocks the
+/// sending thread (interceptors are synchronous): only for tests on a
+/// multi-threaded runtime, closed for well under the SDK's attempt timeout.
+#[derive(Debug, Clone, Default)]
+pub struct Gate(Arc<(Mutex<GateState>, std::sync::Condvar)>);
+
+#[derive(Debug, Default)]
+struct GateState {
+    closed: bool,
+    held: usize,
+}
+
+impl Gate {
+    pub fn close(&self) {
+        self.0 .0.lock().unwrap().closed = true;
+    }
+
+    pub fn open(&self) {
+        self.0 .0.lock().unwrap().closed = false;
+        self.0 .1.notify_all();
+    }
+
+    /// How many calls the gate has held so far.
+    pub fn held(&self) -> usize {
+        self.0 .0.lock().unwrap().held
+    }
+}
+
+impl Intercept for Gate {
+    fn name(&self) -> &'static str {
+        "Gate"
+    }
+
+    fn read_before_transmit(
+        &self,
+        _context: &BeforeTransmitInterceptorContextRef<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        if cfg.load::<Metadata>().map(Metadata::name) != Some("BatchGetItem") {
+            return Ok(());
+        }
+        let (state, opened) = &*self.0;
+        let mut state = state.lock().unwrap();
+        if state.closed {
+            state.held += 1;
+            while state.closed {
+                state = opened.wait(state).unwrap();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A cold instance of the service on the local stack, as [`recorded_app`],
+/// whose BatchGetItem calls also pass through `gate`.
+pub async fn gated_app(gate: &Gate) -> (shared::App, CallRecorder) {
+    let (clients, config) = stack_clients().await;
+    let (dynamodb, recorder) = recorded(&clients.dynamodb);
+    let dynamodb = aws_sdk_dynamodb::Client::from_conf(
+        dynamodb
+            .config()
+            .to_builder()
+            .interceptor(gate.clone())
+            .build(),
+    );
+    let clients = shared::runtime::app::Clients {
+        dynamodb,
+        ..clients
+    };
+    let app = shared::App::new(config, clients, shared::runtime::app::system_clock);
+    (app, recorder)
+}
+
 /// A client like `client` whose calls are recorded.
 pub fn recorded(client: &aws_sdk_dynamodb::Client) -> (aws_sdk_dynamodb::Client, CallRecorder) {
     let recorder = CallRecorder::default();

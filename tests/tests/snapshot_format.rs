@@ -22,7 +22,7 @@ use shared::api::pipeline::{self, Endpoint};
 use shared::api::routes;
 use shared::runtime::app::Clients;
 use shared::runtime::config::Config;
-use shared::search::snapshot::{self, split_parts, Section};
+use shared::search::snapshot::{self, Section};
 use shared::storage::items::{snapshot_part_item, snapshot_pointer_item, SnapshotBuild};
 use shared::storage::store::Store;
 use shared::App;
@@ -58,10 +58,9 @@ async fn check_every_pointer(clients: &Clients, config: &Config, table: &str) {
     // A real build of no entries, under this release's format: read.
     let built = snapshot::build(Vec::new(), &Default::default());
     let mut parts = BTreeMap::new();
-    for (section, bytes) in &built.sections {
-        let split = split_parts(bytes);
-        parts.insert(*section, split.len());
-        for (n, part) in split.into_iter().enumerate() {
+    for (section, stored) in &built.sections {
+        parts.insert(*section, stored.len());
+        for (n, part) in stored.iter().cloned().enumerate() {
             client
                 .put_item()
                 .table_name(table)

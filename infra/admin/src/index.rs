@@ -10,10 +10,11 @@ use aws_sdk_dynamodb::error::DisplayErrorContext;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use shared::error::ApiError;
+use shared::model::Dictionary;
 use shared::search::codec::CorruptData;
 use shared::search::lexicon::{self, Lexicon};
 use shared::search::postings::{decode_chunk, Posting};
-use shared::search::snapshot::{self, split_parts};
+use shared::search::snapshot;
 use shared::storage::items::{
     self, CorruptItem, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
 };
@@ -69,7 +70,7 @@ pub struct IndexSummary {
     pub build: String,
     pub entries: usize,
     pub terms: usize,
-    /// Every section's name, parts and bytes.
+    /// Every section's name, stored items and bytes.
     pub sections: Vec<(&'static str, usize, usize)>,
     pub seconds: f64,
 }
@@ -77,28 +78,32 @@ pub struct IndexSummary {
 pub async fn build(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
+    max_entries: Option<u64>,
 ) -> Result<IndexSummary, IndexError> {
     let started = Instant::now();
-    let (postings, lexicon) =
-        tokio::try_join!(read_manifests(client, table), read_lexicon(client, table))?;
+    let (postings, lexicon) = tokio::try_join!(
+        read_manifests(client, table, max_entries),
+        read_lexicon(client, table)
+    )?;
     let mut postings = postings;
     postings.sort_by(|a, b| (&a.dictionary.id, &a.id).cmp(&(&b.dictionary.id, &b.id)));
     postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);
     let built = snapshot::build(postings, &lexicon);
+    let (entries, terms) = (built.entries, built.terms);
 
     let build_id = new_build_id();
     let mut parts = BTreeMap::new();
     let mut sections = Vec::new();
     let mut part_items = Vec::new();
-    for (section, bytes) in &built.sections {
-        let split = split_parts(bytes);
-        parts.insert(*section, split.len());
-        sections.push((section.name(), split.len(), bytes.len()));
+    for (section, stored) in built.sections {
+        let bytes = stored.iter().map(Vec::len).sum();
+        parts.insert(section, stored.len());
+        sections.push((section.name(), stored.len(), bytes));
         part_items.extend(
-            split
+            stored
                 .into_iter()
                 .enumerate()
-                .map(|(n, part)| items::snapshot_part_item(&build_id, *section, n, part)),
+                .map(|(n, part)| items::snapshot_part_item(&build_id, section, n, part)),
         );
     }
     let bar = progress(part_items.len() as u64, "snapshot parts");
@@ -148,8 +153,8 @@ pub async fn build(
     }
     Ok(IndexSummary {
         build: build_id,
-        entries: built.entries,
-        terms: built.terms,
+        entries,
+        terms,
         sections,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -204,14 +209,28 @@ fn part_keys(build: &SnapshotBuild) -> Vec<Item> {
 async fn read_manifests(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
+    max_entries: Option<u64>,
 ) -> Result<Vec<Posting>, IndexError> {
-    let dictionaries = Store::new(client.clone(), table.to_string())
+    let every = Store::new(client.clone(), table.to_string())
         .dictionaries()
         .await
         .map_err(|source| IndexError::ListDictionaries {
             table: table.to_string(),
             source,
         })?;
+    let dictionaries = match max_entries {
+        Some(max) => {
+            let chosen = within_entries(&every, max);
+            let entries: u64 = chosen.iter().map(|d| d.entry_count).sum();
+            println!(
+                "a snapshot of {} of {} dictionaries, {entries} entries (--max-entries {max})",
+                chosen.len(),
+                every.len()
+            );
+            chosen
+        }
+        None => every.iter().collect(),
+    };
     let bar = progress(dictionaries.len() as u64, "manifests read");
     let per_dictionary: Vec<Vec<Posting>> = stream::iter(dictionaries.iter())
         .map(|d| {
@@ -227,6 +246,25 @@ async fn read_manifests(
         .await?;
     bar.finish();
     Ok(per_dictionary.into_iter().flatten().collect())
+}
+
+/// The dictionaries of a smaller snapshot: in order of id, each that still
+/// fits within `max` entries (a later, smaller one may fill the room a
+/// larger one left), so the same data gives the same subset every time.
+fn within_entries(dictionaries: &[Dictionary], max: u64) -> Vec<&Dictionary> {
+    let mut sorted: Vec<&Dictionary> = dictionaries.iter().collect();
+    sorted.sort_by(|a, b| a.dictionary_id.cmp(&b.dictionary_id));
+    let mut room = max;
+    sorted
+        .into_iter()
+        .filter(|d| {
+            let fits = d.entry_count <= room;
+            if fits {
+                room -= d.entry_count;
+            }
+            fits
+        })
+        .collect()
 }
 
 /// Every stored lexicon list (forms and frequencies of each language): the
@@ -324,5 +362,38 @@ mod tests {
         assert!(keys
             .iter()
             .any(|k| k["pk"].as_s().unwrap() == "S#b1#records" && k["sk"].as_s().unwrap() == "1"));
+    }
+
+    fn dictionary(id: &str, entry_count: u64) -> Dictionary {
+        Dictionary {
+            dictionary_id: id.into(),
+            dictionary_name: id.into(),
+            source_lang: "en".into(),
+            target_lang: None,
+            entry_count,
+            licence: String::new(),
+            origin: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_smaller_snapshot_takes_dictionaries_by_id_while_they_fit() {
+        let all = [
+            dictionary("c", 30),
+            dictionary("a", 50),
+            dictionary("b", 60),
+            dictionary("d", 10),
+        ];
+        let ids = |max| -> Vec<String> {
+            within_entries(&all, max)
+                .iter()
+                .map(|d| d.dictionary_id.clone())
+                .collect()
+        };
+        // a (50) fits, b (60) does not, c (30) and then d (10) fill the rest.
+        assert_eq!(ids(90), ["a", "c", "d"]);
+        assert_eq!(ids(150), ["a", "b", "c", "d"]);
+        assert_eq!(ids(49), ["c", "d"]);
+        assert!(ids(5).is_empty());
     }
 }

@@ -40,7 +40,13 @@ enum Command {
     Import(import::ImportArgs),
     /// Build the search, autocomplete and random indexes from every entry.
     /// Run after imports.
-    Index,
+    Index {
+        /// Index only the dictionaries (in order of id) that fit within this
+        /// many entries: a smaller corpus on the same data, for measuring
+        /// memory and speed at several sizes. Search then serves only them.
+        #[arg(long)]
+        max_entries: Option<u64>,
+    },
     /// Manage API keys.
     Keys {
         #[command(subcommand)]
@@ -164,13 +170,14 @@ async fn run(cli: Cli) -> Result<(), AdminError> {
             Ok(tables::create_bucket(&clients.s3, &config.audio_bucket).await?)
         }
         Command::Import(args) => Ok(import::run(&clients, &config, args).await?),
-        Command::Index => {
-            let summary = index::build(&clients.dynamodb, &config.entries_table).await?;
+        Command::Index { max_entries } => {
+            let summary =
+                index::build(&clients.dynamodb, &config.entries_table, max_entries).await?;
             let sections: Vec<String> = summary
                 .sections
                 .iter()
                 .map(|(name, parts, bytes)| {
-                    format!("{name} {:.1} MB in {parts} parts", *bytes as f64 / 1e6)
+                    format!("{name} {:.1} MB in {parts} items", *bytes as f64 / 1e6)
                 })
                 .collect();
             println!(

@@ -7,13 +7,14 @@
 //!
 //!   set -a; . infra/local/stack.env; set +a
 //!   cargo run --release -p bench --bin latency -- [rounds]
-//!   cargo run --release -p bench --bin latency -- --cold
+//!   cargo run --release -p bench --bin latency -- --cold [runs]
 //!
 //! It calls the service layer in-process, as a warm function does after auth;
 //! the quota update runs concurrently with these reads in the functions and
 //! is one UpdateItem, measured here as its own line. `--cold` times what a
-//! fresh process does before its first search answers (clients, catalog,
-//! snapshot sections, the search) beside a fresh process's first GetItem.
+//! fresh process does before its first request of each query class answers
+//! (clients, catalog, what the query loads of the snapshot, the query) and
+//! what it reads, beside a fresh process's first GetItem.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use rand::rngs::StdRng;
@@ -107,8 +108,12 @@ impl Draw {
 #[tokio::main]
 async fn main() {
     let arg = std::env::args().nth(1);
+    let second = std::env::args().nth(2);
     if arg.as_deref() == Some("--cold") {
-        return cold().await;
+        return cold(second.and_then(|n| n.parse().ok()).unwrap_or(3)).await;
+    }
+    if arg.as_deref() == Some("--cold-one") {
+        return cold_one(&second.expect("a class")).await;
     }
     let rounds: usize = arg.and_then(|a| a.parse().ok()).unwrap_or(300);
     let app = App::from_env().await.expect("stack.env in the environment");
@@ -121,20 +126,22 @@ async fn main() {
     let loaded = Instant::now();
     let snapshot = app
         .store
-        .snapshot(Needs {
+        .snapshot(&Needs {
             records: true,
-            grams: true,
+            ..Needs::default()
         })
         .await
         .expect("the stack holds an index snapshot");
+    // A warm instance: every part of the paged sections held.
+    let (records, grams) = snapshot.every_part().await.expect("every part");
     let load_ms = loaded.elapsed().as_secs_f64() * 1000.0;
     assert!(snapshot.index.entries() > 0, "the stack holds data");
-    let records = snapshot.records.clone().expect("asked for");
     // Leaked: the scenarios borrow it for the whole run.
     let d1: &'static Draw = Box::leak(Box::new(Draw {
         index: snapshot.index.clone(),
         rng: RefCell::new(StdRng::from_os_rng()),
     }));
+    let d1_records_bytes = records.memory_bytes();
     // An entry of the snapshot, as (dictionary, id, headword).
     let entry = move || {
         let o = d1.ordinal();
@@ -463,36 +470,160 @@ async fn main() {
     println!(
         "snapshot loaded in {load_ms:.0} ms; held in memory: index {:.1} MB, records {:.1} MB, grams {:.1} MB",
         snapshot.index.memory_bytes() as f64 / 1e6,
-        snapshot.records.as_ref().map_or(0, |r| r.memory_bytes()) as f64 / 1e6,
-        snapshot.grams.as_ref().map_or(0, |g| g.memory_bytes()) as f64 / 1e6,
+        d1_records_bytes as f64 / 1e6,
+        grams.memory_bytes() as f64 / 1e6,
     );
     println!("resident memory after the run: {:.0} MB", resident_mb());
 }
 
-/// A fresh process's first search (clients, catalog, snapshot sections and
-/// the search itself), beside a fresh process's first GetItem.
-async fn cold() {
+/// The first request of each class in a fresh process, as a cold Lambda
+/// instance serves it (clients, catalog, what the query loads of the
+/// snapshot, the query): `--cold [runs]` runs each class `runs` times (3 by
+/// default), each in a process of its own (`--cold-one <class>`), and
+/// prints their times and what they read.
+const COLD_CLASSES: [&str; 8] = [
+    "exact",
+    "prefix",
+    "typo",
+    "contains",
+    "filtered",
+    "autocomplete",
+    "random",
+    "GetItem",
+];
+
+/// What a cold class asks: a description for the table, and the request.
+fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
+    match class {
+        "exact" => (
+            "`house`, exact, fuzzy=false",
+            Some(search("house", MatchType::Exact, false)),
+        ),
+        "prefix" => (
+            "`hou`, prefix",
+            Some(search("hou", MatchType::Prefix, true)),
+        ),
+        "typo" => (
+            "`hosue`, exact, 1 typo",
+            Some(search("hosue", MatchType::Exact, true)),
+        ),
+        "contains" => (
+            "`ouse`, contains",
+            Some(search("ouse", MatchType::Contains, true)),
+        ),
+        "filtered" => (
+            "`ho`, prefix, lang=en, pos=noun",
+            Some(SearchQuery {
+                lang: LangFilter::parse("en").ok(),
+                pos: Some("noun".into()),
+                ..search("ho", MatchType::Prefix, true)
+            }),
+        ),
+        "autocomplete" => ("autocomplete `hou`", None),
+        "random" => ("random, count 10", None),
+        _ => ("GetItem of the snapshot pointer", None),
+    }
+}
+
+async fn cold(runs: usize) {
+    let exe = std::env::current_exe().expect("this binary");
+    println!("| First request of a fresh process | ms (median of {runs}; min–max) | snapshot items read | MB read | index / records / grams MB | resident MB |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for class in COLD_CLASSES {
+        let mut samples: Vec<Vec<f64>> = (0..runs)
+            .map(|_| {
+                let out = std::process::Command::new(&exe)
+                    .args(["--cold-one", class])
+                    .output()
+                    .expect("run a fresh process");
+                assert!(
+                    out.status.success(),
+                    "{class}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                String::from_utf8_lossy(&out.stdout)
+                    .split_whitespace()
+                    .map(|n| n.parse().expect("a number"))
+                    .collect()
+            })
+            .collect();
+        samples.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        let median = &samples[samples.len() / 2];
+        let (min, max) = (samples[0][0], samples[samples.len() - 1][0]);
+        let mb = |bytes: f64| bytes / 1e6;
+        println!(
+            "| {} | {:.0} ({min:.0}–{max:.0}) | {:.0} | {:.2} | {:.2} / {:.2} / {:.2} | {:.0} |",
+            cold_query(class).0,
+            median[0],
+            median[1],
+            mb(median[2]),
+            mb(median[3]),
+            mb(median[4]),
+            mb(median[5]),
+            median[6],
+        );
+    }
+}
+
+/// One cold class in this (fresh) process: prints its milliseconds, the
+/// snapshot items and bytes it read, the bytes of the index, records and
+/// grams among them, and the resident memory after.
+async fn cold_one(class: &str) {
+    use shared::search::snapshot::Section;
     let started = Instant::now();
     let app = App::from_env().await.expect("stack.env in the environment");
-    let page = service::search(&app, &search("house", MatchType::Prefix, true))
-        .await
-        .expect("search works");
-    let search_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let started = Instant::now();
-    let config = shared::runtime::config::Config::from_env().expect("stack.env");
-    let client = shared::runtime::app::Clients::new(&config).await.dynamodb;
-    client
-        .get_item()
-        .table_name(&config.entries_table)
-        .key("pk", AttributeValue::S("DICT".into()))
-        .key("sk", AttributeValue::S("~snapshot".into()))
-        .send()
-        .await
-        .expect("GetItem");
-    let get_ms = started.elapsed().as_secs_f64() * 1000.0;
+    match (class, cold_query(class).1) {
+        // Whatever it finds, a search loads the same: the index, and the
+        // parts of its page and grams.
+        (_, Some(query)) => {
+            service::search(&app, &query).await.expect("search works");
+        }
+        ("autocomplete", None) => {
+            let words = service::autocomplete(&app, &suggest("hou", None))
+                .await
+                .expect("autocomplete works");
+            assert!(!words.is_empty());
+        }
+        ("random", None) => {
+            let picks = service::random(
+                &app,
+                &RandomQuery {
+                    lang: None,
+                    source: None,
+                    has_audio: false,
+                    count: 10,
+                },
+            )
+            .await
+            .expect("random works");
+            assert_eq!(picks.len(), 10);
+        }
+        _ => {
+            let client = shared::runtime::app::Clients::new(&app.config)
+                .await
+                .dynamodb;
+            client
+                .get_item()
+                .table_name(&app.config.entries_table)
+                .key("pk", AttributeValue::S("DICT".into()))
+                .key("sk", AttributeValue::S("~snapshot".into()))
+                .send()
+                .await
+                .expect("GetItem");
+        }
+    }
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let reads = app.store.reads();
+    let of = |sections: &[Section]| -> u64 {
+        sections.iter().map(|&s| app.store.reads_of(s).bytes).sum()
+    };
     println!(
-        "cold first search: {search_ms:.0} ms ({} results), cold first GetItem: {get_ms:.0} ms, resident {:.0} MB",
-        page.total,
+        "{ms:.1} {} {} {} {} {} {:.0}",
+        reads.items,
+        reads.bytes,
+        of(&[Section::Core, Section::Terms, Section::Forms]),
+        of(&[Section::Records]),
+        of(&[Section::Grams]),
         resident_mb()
     );
 }

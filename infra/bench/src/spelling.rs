@@ -171,7 +171,7 @@ async fn main() {
     let app = App::from_env().await.expect("stack.env in the environment");
     let snapshot = app
         .store
-        .snapshot(Needs::default())
+        .snapshot(&Needs::default())
         .await
         .expect("the stack holds an index snapshot");
     let index = &snapshot.index;

@@ -1,25 +1,37 @@
 //! Reads of the entries table: entries by id and by word, thesaurus links, the
 //! catalog (the dictionary list and the pointer to the index snapshot) and the
 //! snapshot's sections. Entry reads are one DynamoDB round trip each; the
-//! catalog and the snapshot are held by a warm instance, and nothing scans.
+//! catalog and what queries touched of the snapshot are held by a warm
+//! instance, each loaded once in a task of its own ([`Loading`]), and
+//! nothing scans.
 
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
-use crate::search::snapshot::{self, Assemble, Grams, Index, Records, Section};
+use crate::search::snapshot::{
+    self, Assemble, GramPart, Grams, Index, PagedPart, PartIndex, Record, RecordPart, Records,
+    Section,
+};
 use crate::storage::items::{
     self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
 };
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
-use futures::future::try_join_all;
+use futures::future::{try_join_all, BoxFuture, FutureExt, Shared};
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::hash::Hash;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::RwLock;
 
 /// BatchGetItem takes at most 100 keys.
 const BATCH_GET_KEYS: usize = 100;
+/// Snapshot items per BatchGetItem: DynamoDB answers at most 16 MB at once
+/// and leaves the rest for another round trip, so groups of full items
+/// that stay under it are all answered at once, concurrently.
+const PART_GET_KEYS: usize = 16_000_000 / (snapshot::MAX_PART_BYTES + 1_000);
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
 /// builds are rare; five minutes bounds how stale a new one can look.
@@ -38,76 +50,252 @@ pub struct Catalog {
     pub other_release: Option<OtherRelease>,
 }
 
-/// The sections of the index snapshot that a request reads: the [`Index`]
-/// always, the others when asked for.
+/// What a request holds of the index snapshot: the [`Index`] always, the
+/// parts of `grams` its `contains` query reads, and the means to read the
+/// records of its page ([`SnapshotView::records`]) from the same build.
 pub struct SnapshotView {
     pub index: Arc<Index>,
-    pub records: Option<Arc<Records>>,
-    pub grams: Option<Arc<Grams>>,
+    pub grams: Option<Grams>,
+    loaded: Arc<Loaded>,
 }
 
-/// Which of the parts loaded on demand a request needs.
-#[derive(Debug, Clone, Copy, Default)]
+impl SnapshotView {
+    /// The records of these ordinals (a page), in the same order: the
+    /// record parts that hold them, loaded now if no request has yet.
+    pub async fn records(&self, ordinals: &[u32]) -> Result<Vec<Record>, ApiError> {
+        let index = self.loaded.records.index(&self.loaded.source).await?;
+        let wanted = Records::parts_of(&index, ordinals);
+        let parts = self
+            .loaded
+            .records
+            .parts(&self.loaded.source, &index, wanted)
+            .await?;
+        Records::new(index, parts)
+            .get(ordinals)
+            .map_err(corrupt_snapshot)
+    }
+
+    /// Every part of the paged sections, as an instance that has served
+    /// every kind of query holds them (the benchmarks of a warm instance).
+    pub async fn every_part(&self) -> Result<(Records, Grams), ApiError> {
+        let source = &self.loaded.source;
+        let (records, grams) = tokio::try_join!(
+            self.loaded.records.index(source),
+            self.loaded.grams.index(source)
+        )?;
+        let (record_parts, gram_parts) = tokio::try_join!(
+            self.loaded
+                .records
+                .parts(source, &records, (0..records.len()).collect()),
+            self.loaded
+                .grams
+                .parts(source, &grams, (0..grams.len()).collect()),
+        )?;
+        Ok((
+            Records::new(records, record_parts),
+            Grams::new(grams, gram_parts),
+        ))
+    }
+}
+
+/// What a request needs of the snapshot besides the [`Index`].
+#[derive(Debug, Clone, Default)]
 pub struct Needs {
+    /// It shows records (search, random): their part index is loaded with
+    /// the index, the parts of the page once the page is known.
     pub records: bool,
-    pub grams: bool,
+    /// The grams its `contains` query reads ([`snapshot::query_grams`]).
+    pub grams: Vec<String>,
+}
+
+/// How many snapshot items and bytes an instance has read from DynamoDB
+/// (for the benchmarks and the tests of what a query loads).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reads {
+    pub items: u64,
+    pub bytes: u64,
+}
+
+impl std::ops::Add for Reads {
+    type Output = Reads;
+
+    fn add(self, other: Reads) -> Reads {
+        Reads {
+            items: self.items + other.items,
+            bytes: self.bytes + other.bytes,
+        }
+    }
 }
 
 pub struct Store {
     client: aws_sdk_dynamodb::Client,
     table: String,
     catalog: RwLock<Option<(Instant, Arc<Catalog>)>>,
-    held: HeldSnapshot,
+    /// The build a warm instance holds, with what it has loaded of it.
+    loaded: Mutex<Option<Arc<Loaded>>>,
+    reads: Arc<ReadCounter>,
 }
 
-/// What a warm instance holds of the snapshot: each part a reader decodes
-/// ([`Assemble`] says from which sections), loaded and replaced on its own.
-/// A section that joins an existing part changes nothing here; a new part
-/// is a field here, in [`SnapshotView`] (and [`Needs`] when it is loaded on
-/// demand) and a line of `snapshot_of`, which the compiler asks for.
+/// Items and bytes read, per section (in [`Section::ALL`]'s order).
 #[derive(Default)]
-struct HeldSnapshot {
-    index: Held<Index>,
-    records: Held<Records>,
-    grams: Held<Grams>,
+struct ReadCounter {
+    items: [AtomicU64; Section::ALL.len()],
+    bytes: [AtomicU64; Section::ALL.len()],
 }
 
-/// One part of the snapshot held in memory, with the build it belongs to:
-/// loaded by the first request that needs it (the others wait for that one
-/// load), replaced when the catalog names another build.
-struct Held<T>(RwLock<Option<(String, Arc<T>)>>);
+impl ReadCounter {
+    fn add(&self, section: Section, bytes: usize) {
+        let at = section as usize;
+        self.items[at].fetch_add(1, Ordering::Relaxed);
+        self.bytes[at].fetch_add(bytes as u64, Ordering::Relaxed);
+    }
 
-impl<T> Default for Held<T> {
+    fn of(&self, section: Section) -> Reads {
+        let at = section as usize;
+        Reads {
+            items: self.items[at].load(Ordering::Relaxed),
+            bytes: self.bytes[at].load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A load of something the snapshot holds, run in a task of its own so
+/// that no request's deadline cancels it: the first request that needs it
+/// starts it, every request awaits it (each within its own deadline), and
+/// one that gives up leaves it running for the next, which joins it.
+type Loading<T> = Shared<BoxFuture<'static, Result<Arc<T>, ApiError>>>;
+
+/// Loads by key, each started once: a load that succeeded or is under way
+/// is joined; one that failed is started again by the next request.
+struct Slots<K, T>(Mutex<HashMap<K, Loading<T>>>);
+
+impl<K, T> Default for Slots<K, T> {
     fn default() -> Self {
-        Self(RwLock::new(None))
+        Self(Mutex::new(HashMap::new()))
     }
 }
 
-impl<T> Held<T> {
-    async fn get<F, Fut>(&self, build: &str, load: F) -> Result<Arc<T>, ApiError>
+impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
+    /// The loads of `keys`; those not yet started (or failed) are started
+    /// together by one call of `start` with their keys, which gives each
+    /// key's value.
+    fn get<F>(&self, keys: &[K], start: impl FnOnce(Vec<K>) -> F) -> Vec<Loading<T>>
     where
-        F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<T, ApiError>>,
+        F: Future<Output = Result<HashMap<K, T>, ApiError>> + Send + 'static,
+        K: Send + Sync + 'static,
     {
-        let current = |held: &Option<(String, Arc<T>)>| {
-            held.as_ref()
-                .filter(|(b, _)| b == build)
-                .map(|(_, value)| value.clone())
-        };
-        if let Some(value) = current(&*self.0.read().await) {
-            return Ok(value);
+        let mut slots = self.0.lock().expect("not poisoned");
+        let missing: Vec<K> = keys
+            .iter()
+            .copied()
+            .filter(|k| {
+                slots
+                    .get(k)
+                    .is_none_or(|loading| matches!(loading.peek(), Some(Err(_))))
+            })
+            .collect();
+        if !missing.is_empty() {
+            let task = tokio::spawn(start(missing.clone()));
+            let together = async move {
+                let loaded = task
+                    .await
+                    .map_err(|e| ApiError::Internal(format!("snapshot load: {e}")))??;
+                Ok::<_, ApiError>(Arc::new(
+                    loaded
+                        .into_iter()
+                        .map(|(k, v)| (k, Arc::new(v)))
+                        .collect::<HashMap<K, Arc<T>>>(),
+                ))
+            }
+            .boxed()
+            .shared();
+            for k in missing {
+                let together = together.clone();
+                let one = async move {
+                    let all: Arc<HashMap<K, Arc<T>>> = together.await?;
+                    all.get(&k)
+                        .cloned()
+                        .ok_or_else(|| ApiError::Internal("a part the load did not give".into()))
+                }
+                .boxed()
+                .shared();
+                slots.insert(k, one);
+            }
         }
-        let mut held = self.0.write().await;
-        if let Some(value) = current(&held) {
-            return Ok(value);
-        }
-        // The old build is dropped before the new one is loaded, so that an
-        // instance never holds two builds at once.
-        *held = None;
-        let value = Arc::new(load().await?);
-        *held = Some((build.to_string(), value.clone()));
-        Ok(value)
+        keys.iter().map(|k| slots[k].clone()).collect()
     }
+
+    /// One load, started if need be.
+    async fn one<F>(&self, key: K, start: impl FnOnce() -> F) -> Result<Arc<T>, ApiError>
+    where
+        F: Future<Output = Result<T, ApiError>> + Send + 'static,
+        K: Send + Sync + 'static,
+    {
+        let loading = self.get(&[key], |_| {
+            let load = start();
+            async move { Ok(HashMap::from([(key, load.await?)])) }
+        });
+        loading.into_iter().next().expect("one key").await
+    }
+}
+
+/// One build of the snapshot and what an instance has loaded of it: the
+/// [`Index`] (its sections read whole) and the parts of the paged sections
+/// that queries touched. Dropped by the store when the catalog names another
+/// build, so an instance never holds two.
+struct Loaded {
+    source: Arc<Source>,
+    index: Slots<(), Index>,
+    records: Paged<RecordPart>,
+    grams: Paged<GramPart>,
+}
+
+/// A paged section of one build: its part index, then each part on demand.
+struct Paged<P> {
+    index: Slots<(), PartIndex>,
+    parts: Slots<usize, P>,
+}
+
+impl<P> Default for Paged<P> {
+    fn default() -> Self {
+        Self {
+            index: Slots::default(),
+            parts: Slots::default(),
+        }
+    }
+}
+
+impl<P: PagedPart> Paged<P> {
+    async fn index(&self, source: &Arc<Source>) -> Result<Arc<PartIndex>, ApiError> {
+        let source = source.clone();
+        self.index
+            .one((), || async move { source.part_index(P::SECTION).await })
+            .await
+    }
+
+    /// These parts, loaded together where no request has loaded them yet.
+    async fn parts(
+        &self,
+        source: &Arc<Source>,
+        index: &Arc<PartIndex>,
+        wanted: Vec<usize>,
+    ) -> Result<HashMap<usize, Arc<P>>, ApiError> {
+        let loading = self.parts.get(&wanted, |missing| {
+            let (source, index) = (source.clone(), index.clone());
+            async move { source.parts::<P>(&index, missing).await }
+        });
+        let loaded = try_join_all(loading).await?;
+        Ok(wanted.into_iter().zip(loaded).collect())
+    }
+}
+
+/// What a load reads from: the client, the table and the build (none before
+/// the first `dictadmin index`: an empty snapshot).
+struct Source {
+    client: aws_sdk_dynamodb::Client,
+    table: String,
+    build: Option<SnapshotBuild>,
+    reads: Arc<ReadCounter>,
 }
 
 impl Store {
@@ -116,8 +304,21 @@ impl Store {
             client,
             table,
             catalog: RwLock::new(None),
-            held: HeldSnapshot::default(),
+            loaded: Mutex::new(None),
+            reads: Arc::default(),
         }
+    }
+
+    /// Snapshot items and bytes this instance has read so far.
+    pub fn reads(&self) -> Reads {
+        Section::ALL
+            .iter()
+            .fold(Reads::default(), |sum, &s| sum + self.reads_of(s))
+    }
+
+    /// Items and bytes of one section this instance has read so far.
+    pub fn reads_of(&self, section: Section) -> Reads {
+        self.reads.of(section)
     }
 
     /// The entry with this id in this dictionary, if there is one.
@@ -256,12 +457,12 @@ impl Store {
         }
     }
 
-    /// The sections of the current index snapshot that a request needs. A
-    /// warm instance holds them: no read at all. A cold one (or one that
-    /// sees a new build) loads the missing sections concurrently, each with
-    /// BatchGetItem of its parts. Before the first build, an empty snapshot;
-    /// a build of another release is 503 "rebuild the index".
-    pub async fn snapshot(&self, needs: Needs) -> Result<SnapshotView, ApiError> {
+    /// What a request needs of the current index snapshot. A warm instance
+    /// holds it: no read at all. A cold one (or one that sees a new build)
+    /// loads what is missing concurrently, in tasks of their own that the
+    /// request only awaits (see [`Loading`]). Before the first build, an
+    /// empty snapshot; a build of another release is 503 "rebuild the index".
+    pub async fn snapshot(&self, needs: &Needs) -> Result<SnapshotView, ApiError> {
         let catalog = self.catalog().await?;
         if let Some(other) = &catalog.other_release {
             tracing::error!(
@@ -295,83 +496,65 @@ impl Store {
         }
     }
 
-    async fn snapshot_of(&self, catalog: &Catalog, needs: Needs) -> Result<SnapshotView, ApiError> {
-        let build = catalog.snapshot.as_ref();
-        let held = &self.held;
-        let (index, records, grams) = tokio::try_join!(
-            self.part(&held.index, build),
-            self.part_if(needs.records, &held.records, build),
-            self.part_if(needs.grams, &held.grams, build),
-        )?;
+    async fn snapshot_of(
+        &self,
+        catalog: &Catalog,
+        needs: &Needs,
+    ) -> Result<SnapshotView, ApiError> {
+        let loaded = self.loaded(catalog.snapshot.as_ref());
+        let source = &loaded.source;
+        let grams = async {
+            if needs.grams.is_empty() {
+                return Ok(None);
+            }
+            let index = loaded.grams.index(source).await?;
+            let grams: Vec<&str> = needs.grams.iter().map(String::as_str).collect();
+            let wanted = Grams::parts_of(&index, &grams);
+            let parts = loaded.grams.parts(source, &index, wanted).await?;
+            Ok(Some(Grams::new(index, parts)))
+        };
+        // The records' part index comes with the index, so that the page's
+        // parts are the only read after the search.
+        let records = async {
+            if needs.records {
+                loaded.records.index(source).await?;
+            }
+            Ok(())
+        };
+        let index = loaded.index.one((), || {
+            let source = source.clone();
+            async move { source.index().await }
+        });
+        let (index, grams, ()) = tokio::try_join!(index, grams, records)?;
         Ok(SnapshotView {
             index,
-            records,
             grams,
+            loaded,
         })
     }
 
-    /// A part of the snapshot of `build`: held, or loaded now.
-    async fn part<T: Assemble>(
-        &self,
-        held: &Held<T>,
-        build: Option<&SnapshotBuild>,
-    ) -> Result<Arc<T>, ApiError> {
-        let id = build.map_or("", |b| b.build.as_str());
-        held.get(id, || self.load(build)).await
-    }
-
-    /// A part loaded on demand: only when `needed`.
-    async fn part_if<T: Assemble>(
-        &self,
-        needed: bool,
-        held: &Held<T>,
-        build: Option<&SnapshotBuild>,
-    ) -> Result<Option<Arc<T>>, ApiError> {
-        if !needed {
-            return Ok(None);
+    /// What the instance holds of `build`; a new, empty holding when the
+    /// catalog names another build than the one held, which is let go.
+    fn loaded(&self, build: Option<&SnapshotBuild>) -> Arc<Loaded> {
+        let mut held = self.loaded.lock().expect("not poisoned");
+        if let Some(loaded) = held.as_ref() {
+            if loaded.source.build.as_ref() == build {
+                return loaded.clone();
+            }
         }
-        self.part(held, build).await.map(Some)
-    }
-
-    /// Loads the sections of a part concurrently and decodes it.
-    async fn load<T: Assemble>(&self, build: Option<&SnapshotBuild>) -> Result<T, ApiError> {
-        let loaded = try_join_all(T::SECTIONS.iter().map(|&s| self.section(build, s))).await?;
-        let mut loaded: HashMap<Section, Vec<u8>> =
-            T::SECTIONS.iter().copied().zip(loaded).collect();
-        T::assemble(&mut |s| {
-            loaded
-                .remove(&s)
-                .expect("a part takes its own SECTIONS, once")
-        })
-        .map_err(corrupt_snapshot)
-    }
-
-    /// The bytes of one section: its parts in order, all of them.
-    async fn section(
-        &self,
-        build: Option<&SnapshotBuild>,
-        section: Section,
-    ) -> Result<Vec<u8>, ApiError> {
-        let Some(build) = build else {
-            return Ok(empty_section(section));
-        };
-        let count = build.parts.get(&section).copied().unwrap_or(0);
-        let pk = items::snapshot_part_pk(&build.build, section);
-        let keys: Vec<Item> = (0..count)
-            .map(|n| primary_key(pk.clone(), n.to_string()))
-            .collect();
-        let mut parts: Vec<(usize, Vec<u8>)> = self
-            .batch_get(keys)
-            .await?
-            .iter()
-            .map(|item| items::snapshot_part_from_item(item).map_err(corrupt))
-            .collect::<Result<_, _>>()?;
-        if parts.len() != count {
-            // The build was replaced twice since the catalog was read.
-            return Err(ApiError::Unavailable);
-        }
-        parts.sort_unstable_by_key(|(n, _)| *n);
-        Ok(parts.into_iter().flat_map(|(_, bytes)| bytes).collect())
+        let loaded = Arc::new(Loaded {
+            source: Arc::new(Source {
+                client: self.client.clone(),
+                table: self.table.clone(),
+                build: build.cloned(),
+                reads: self.reads.clone(),
+            }),
+            index: Slots::default(),
+            records: Paged::default(),
+            grams: Paged::default(),
+        });
+        *held = Some(loaded.clone());
+        loaded
     }
 
     /// Whole entries by `(dictionaryId, entryId)`, keyed by them; at most 100.
@@ -385,7 +568,7 @@ impl Store {
                 primary_key(items::entry_pk(dictionary, id), ENTRY_SK.to_string())
             })
             .collect();
-        let found = self.batch_get(keys).await?;
+        let found = batch_get(&self.client, &self.table, keys, BATCH_GET_KEYS).await?;
         found
             .iter()
             .map(|item| {
@@ -394,59 +577,6 @@ impl Store {
                 Ok((key, stored))
             })
             .collect()
-    }
-
-    /// BatchGetItem of distinct keys, following unprocessed keys. Groups of
-    /// 100 keys are read concurrently; DynamoDB only leaves keys unprocessed
-    /// past 16 MB or when throttled.
-    async fn batch_get(&self, mut keys: Vec<Item>) -> Result<Vec<Item>, ApiError> {
-        let mut seen = std::collections::HashSet::new();
-        keys.retain(|k| seen.insert(format!("{:?}|{:?}", k.get("pk"), k.get("sk"))));
-        let groups = keys
-            .chunks(BATCH_GET_KEYS)
-            .map(|group| self.batch_get_group(group.to_vec()));
-        Ok(try_join_all(groups).await?.into_iter().flatten().collect())
-    }
-
-    async fn batch_get_group(&self, keys: Vec<Item>) -> Result<Vec<Item>, ApiError> {
-        let mut pending = Some(
-            KeysAndAttributes::builder()
-                .set_keys(Some(keys))
-                .build()
-                .map_err(|e| ApiError::Internal(format!("batch get request: {e}")))?,
-        );
-        let mut found = Vec::new();
-        // Unprocessed keys after a response with items are the 16 MB limit of
-        // one response: ask again at once. Without any item it is throttling:
-        // back off.
-        let mut stalled = 0u32;
-        while let Some(request) = pending.take() {
-            if request.keys.is_empty() {
-                break;
-            }
-            if stalled > 0 {
-                tokio::time::sleep(Duration::from_millis(25 << stalled.min(5))).await;
-            }
-            if stalled >= 8 {
-                return Err(ApiError::Unavailable);
-            }
-            let output = self
-                .client
-                .batch_get_item()
-                .request_items(&self.table, request)
-                .send()
-                .await?;
-            let received = output
-                .responses
-                .and_then(|mut responses| responses.remove(&self.table))
-                .unwrap_or_default();
-            stalled = if received.is_empty() { stalled + 1 } else { 0 };
-            found.extend(received);
-            pending = output
-                .unprocessed_keys
-                .and_then(|mut unprocessed| unprocessed.remove(&self.table));
-        }
-        Ok(found)
     }
 
     /// The dictionary with this id, or 404 `Unknown dictionary: <id>`.
@@ -479,8 +609,200 @@ fn corrupt_snapshot(err: CorruptData) -> ApiError {
     ApiError::Internal(err.to_string())
 }
 
-/// A section of the snapshot of no entries, for a table not yet indexed.
-fn empty_section(section: Section) -> Vec<u8> {
-    let empty = snapshot::build(Vec::new(), &Default::default());
-    empty.section(section).to_vec()
+/// The snapshot of no entries, for a table not yet indexed.
+fn empty_build() -> &'static snapshot::Built {
+    static EMPTY: OnceLock<snapshot::Built> = OnceLock::new();
+    EMPTY.get_or_init(|| snapshot::build(Vec::new(), &Default::default()))
+}
+
+impl Source {
+    /// The [`Index`]: its sections read whole, their items all at once, and
+    /// decoded off the runtime's threads (it is CPU work of a second or so
+    /// on a large corpus, while other loads wait on the network).
+    async fn index(&self) -> Result<Index, ApiError> {
+        let wanted: Vec<(Section, Range<usize>)> = Index::SECTIONS
+            .iter()
+            .map(|&s| (s, 0..self.item_count(s)))
+            .collect();
+        let mut items = self.fetch(&wanted).await?;
+        let mut sections: HashMap<Section, Vec<u8>> = HashMap::new();
+        for (section, range) in wanted {
+            sections.insert(section, join(range.map(|n| items.remove(&(section, n)))));
+        }
+        tokio::task::spawn_blocking(move || {
+            Index::assemble(&mut |s| {
+                sections
+                    .remove(&s)
+                    .expect("a part takes its own SECTIONS, once")
+            })
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("decoding the index: {e}")))?
+        .map_err(corrupt_snapshot)
+    }
+
+    /// The part index of a paged section: its item 0.
+    async fn part_index(&self, section: Section) -> Result<PartIndex, ApiError> {
+        let mut items = self.fetch(&[(section, 0..1)]).await?;
+        let bytes = items.remove(&(section, 0)).unwrap_or_default();
+        let index = PartIndex::decode(&bytes).map_err(corrupt_snapshot)?;
+        if index.items() != self.item_count(section) {
+            return Err(corrupt_snapshot(CorruptData(
+                "part index and pointer disagree on the items",
+            )));
+        }
+        Ok(index)
+    }
+
+    /// Parts of a paged section, each from its items, read all at once.
+    async fn parts<P: PagedPart>(
+        &self,
+        index: &PartIndex,
+        parts: Vec<usize>,
+    ) -> Result<HashMap<usize, P>, ApiError> {
+        let wanted: Vec<(Section, Range<usize>)> = parts
+            .iter()
+            .map(|&p| (P::SECTION, index.part_items(p)))
+            .collect();
+        let mut items = self.fetch(&wanted).await?;
+        parts
+            .into_iter()
+            .map(|p| {
+                let range = index.part_items(p);
+                let bytes = join(range.map(|n| items.remove(&(P::SECTION, n))));
+                if bytes.len() != index.part_bytes(p) {
+                    return Err(corrupt_snapshot(CorruptData("a part of another size")));
+                }
+                let part = P::decode(index.first_key(p), bytes).map_err(corrupt_snapshot)?;
+                Ok((p, part))
+            })
+            .collect()
+    }
+
+    /// How many items the build stores of a section.
+    fn item_count(&self, section: Section) -> usize {
+        match &self.build {
+            Some(build) => build.parts.get(&section).copied().unwrap_or(0),
+            None => empty_build().section(section).len(),
+        }
+    }
+
+    /// These items of these sections, by section and number: one
+    /// BatchGetItem of them all (in groups that stay under its 16 MB
+    /// answer, read concurrently), each item's bytes taken, not copied.
+    async fn fetch(
+        &self,
+        wanted: &[(Section, Range<usize>)],
+    ) -> Result<HashMap<(Section, usize), Vec<u8>>, ApiError> {
+        let Some(build) = &self.build else {
+            return Ok(wanted
+                .iter()
+                .flat_map(|(s, range)| range.clone().map(move |n| (*s, n)))
+                .map(|(s, n)| ((s, n), empty_build().section(s)[n].clone()))
+                .collect());
+        };
+        let mut keys = Vec::new();
+        for (section, range) in wanted {
+            let pk = items::snapshot_part_pk(&build.build, *section);
+            keys.extend(
+                range
+                    .clone()
+                    .map(|n| primary_key(pk.clone(), n.to_string())),
+            );
+        }
+        let expected = keys.len();
+        let found = batch_get(&self.client, &self.table, keys, PART_GET_KEYS).await?;
+        if found.len() != expected {
+            // The build was replaced twice since the catalog was read.
+            return Err(ApiError::Unavailable);
+        }
+        let mut items = HashMap::with_capacity(found.len());
+        for item in found {
+            let section = item
+                .get("pk")
+                .and_then(|v| v.as_s().ok())
+                .and_then(|pk| pk.rsplit('#').next())
+                .and_then(Section::from_name)
+                .ok_or_else(|| corrupt(items::CorruptItem("pk".into())))?;
+            let (n, bytes) = items::snapshot_part_into_bytes(item).map_err(corrupt)?;
+            self.reads.add(section, bytes.len());
+            items.insert((section, n), bytes);
+        }
+        Ok(items)
+    }
+}
+
+/// Items joined in order into one buffer of their total size: one item is
+/// taken as it is, several are copied once.
+fn join(items: impl Iterator<Item = Option<Vec<u8>>>) -> Vec<u8> {
+    let mut items: Vec<Vec<u8>> = items.flatten().collect();
+    if items.len() == 1 {
+        return items.pop().expect("one");
+    }
+    let mut joined = Vec::with_capacity(items.iter().map(Vec::len).sum());
+    for item in items {
+        joined.extend_from_slice(&item);
+    }
+    joined
+}
+
+/// BatchGetItem of distinct keys, following unprocessed keys. Groups of
+/// 100 keys are read concurrently; DynamoDB only leaves keys unprocessed
+/// past 16 MB or when throttled.
+async fn batch_get(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    mut keys: Vec<Item>,
+    group_keys: usize,
+) -> Result<Vec<Item>, ApiError> {
+    let mut seen = std::collections::HashSet::new();
+    keys.retain(|k| seen.insert(format!("{:?}|{:?}", k.get("pk"), k.get("sk"))));
+    let groups = keys
+        .chunks(group_keys)
+        .map(|group| batch_get_group(client, table, group.to_vec()));
+    Ok(try_join_all(groups).await?.into_iter().flatten().collect())
+}
+
+async fn batch_get_group(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    keys: Vec<Item>,
+) -> Result<Vec<Item>, ApiError> {
+    let mut pending = Some(
+        KeysAndAttributes::builder()
+            .set_keys(Some(keys))
+            .build()
+            .map_err(|e| ApiError::Internal(format!("batch get request: {e}")))?,
+    );
+    let mut found = Vec::new();
+    // Unprocessed keys after a response with items are the 16 MB limit of
+    // one response: ask again at once. Without any item it is throttling:
+    // back off.
+    let mut stalled = 0u32;
+    while let Some(request) = pending.take() {
+        if request.keys.is_empty() {
+            break;
+        }
+        if stalled > 0 {
+            tokio::time::sleep(Duration::from_millis(25 << stalled.min(5))).await;
+        }
+        if stalled >= 8 {
+            return Err(ApiError::Unavailable);
+        }
+        let output = client
+            .batch_get_item()
+            .request_items(table, request)
+            .send()
+            .await?;
+        let received = output
+            .responses
+            .and_then(|mut responses| responses.remove(table))
+            .unwrap_or_default();
+        stalled = if received.is_empty() { stalled + 1 } else { 0 };
+        found.extend(received);
+        pending = output
+            .unprocessed_keys
+            .and_then(|mut unprocessed| unprocessed.remove(table));
+    }
+    Ok(found)
 }

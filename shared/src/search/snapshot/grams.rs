@@ -1,11 +1,17 @@
 //! The `grams` section: for every 1- to [`GRAM_CHARS`]-character substring
 //! of a term, the bitmap of the entries whose term contains it (`contains`
-//! searches), behind an FST. Encoder and decoder side by side.
+//! searches). The grams are grouped by key range into parts of about
+//! [`PAGED_PART_BYTES`](super::parts::PAGED_PART_BYTES), each an FST over its
+//! grams and their bitmaps, so that a query reads only the parts of its own
+//! grams. Encoder and decoder side by side.
 
+use super::parts::{group, PartIndex};
+use super::{PagedPart, Section};
 use crate::search::codec::CorruptData;
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Substrings up to this many characters have their own bitmap; longer
 /// `contains` queries intersect their trigrams and check the candidates.
@@ -29,46 +35,91 @@ fn grams_of(term: &str) -> BTreeSet<&str> {
     grams
 }
 
-/// `[u64 FST length][FST: gram → offset << 32 | length][bitmaps]`.
-pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
+/// The grams a `contains` search of `needle` (folded) reads: the needle
+/// itself up to [`GRAM_CHARS`] characters, else its distinct trigrams,
+/// as the engine looks them up.
+pub fn query_grams(needle: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = needle.char_indices().collect();
+    if chars.len() <= GRAM_CHARS {
+        return vec![needle];
+    }
+    let mut grams: Vec<&str> = (0..=chars.len() - GRAM_CHARS)
+        .map(|i| {
+            let end = chars.get(i + GRAM_CHARS).map_or(needle.len(), |c| c.0);
+            &needle[chars[i].0..end]
+        })
+        .collect();
+    grams.sort_unstable();
+    grams.dedup();
+    grams
+}
+
+/// The stored items: the part index (each part's key is its first gram),
+/// then the parts, each `[u64 FST length][FST: gram → offset << 32 |
+/// length][bitmaps]` over its own grams.
+pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
     let mut bitmaps: HashMap<&str, RoaringBitmap> = HashMap::new();
     for (term, range) in terms {
         for gram in grams_of(term) {
             bitmaps.entry(gram).or_default().insert_range(range.clone());
         }
     }
-    let mut sorted: Vec<(&str, RoaringBitmap)> = bitmaps.into_iter().collect();
+    let mut sorted: Vec<(&str, Vec<u8>)> = bitmaps
+        .into_iter()
+        .map(|(gram, mut bitmap)| {
+            bitmap.optimize();
+            let mut bytes = Vec::with_capacity(bitmap.serialized_size());
+            bitmap
+                .serialize_into(&mut bytes)
+                .expect("writing to a Vec cannot fail");
+            (gram, bytes)
+        })
+        .collect();
     sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let mut data = Vec::new();
+    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(sorted.iter().map(|(_, b)| b.len()))
+        .into_iter()
+        .map(|range| {
+            let grams = &sorted[range];
+            (grams[0].0.as_bytes().to_vec(), encode_part(grams))
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push((Vec::new(), encode_part(&[])));
+    }
+    PartIndex::store(parts)
+}
+
+fn encode_part(grams: &[(&str, Vec<u8>)]) -> Vec<u8> {
     let mut index = fst::MapBuilder::memory();
-    for (gram, mut bitmap) in sorted {
-        bitmap.optimize();
-        let at = data.len() as u64;
-        bitmap
-            .serialize_into(&mut data)
-            .expect("writing to a Vec cannot fail");
-        let len = data.len() as u64 - at;
+    let mut at = 0u64;
+    for (gram, bitmap) in grams {
+        let len = bitmap.len() as u64;
         index
             .insert(gram, (at << 32) | len)
             .expect("grams are distinct and sorted");
+        at += len;
     }
     let index = index.into_inner().expect("writing to a Vec cannot fail");
-    let mut out = Vec::with_capacity(8 + index.len() + data.len());
+    let mut out = Vec::with_capacity(8 + index.len() + at as usize);
     out.extend_from_slice(&(index.len() as u64).to_le_bytes());
     out.extend(index);
-    out.extend(data);
+    for (_, bitmap) in grams {
+        out.extend_from_slice(bitmap);
+    }
     out
 }
 
-/// The `grams` section: a bitmap per substring, deserialized when a query
-/// asks for it.
-pub struct Grams {
+/// One part of the `grams` section: the bitmaps of its grams,
+/// deserialized when a query asks for one.
+pub struct GramPart {
     index: fst::Map<Vec<u8>>,
     bitmaps: Vec<u8>,
 }
 
-impl Grams {
-    pub fn decode(mut bytes: Vec<u8>) -> Result<Self, CorruptData> {
+impl PagedPart for GramPart {
+    const SECTION: Section = Section::Grams;
+
+    fn decode(_first_key: &[u8], mut bytes: Vec<u8>) -> Result<Self, CorruptData> {
         let len = bytes
             .get(..8)
             .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
@@ -80,9 +131,13 @@ impl Grams {
         Ok(Self { index, bitmaps })
     }
 
-    /// The entries whose term contains `gram` (at most [`GRAM_CHARS`]
-    /// characters); `None` when there are none.
-    pub fn entries(&self, gram: &str) -> Result<Option<RoaringBitmap>, CorruptData> {
+    fn memory_bytes(&self) -> usize {
+        self.index.as_fst().as_bytes().len() + self.bitmaps.len()
+    }
+}
+
+impl GramPart {
+    fn entries(&self, gram: &str) -> Result<Option<RoaringBitmap>, CorruptData> {
         let Some(at) = self.index.get(gram) else {
             return Ok(None);
         };
@@ -95,18 +150,52 @@ impl Grams {
             .map(Some)
             .map_err(|_| CorruptData("gram bitmap"))
     }
+}
 
+/// The parts of the `grams` section that a reader holds, with the index
+/// that says which part holds a gram.
+pub struct Grams {
+    index: Arc<PartIndex>,
+    parts: HashMap<usize, Arc<GramPart>>,
+}
+
+impl Grams {
+    pub fn new(index: Arc<PartIndex>, parts: HashMap<usize, Arc<GramPart>>) -> Self {
+        Self { index, parts }
+    }
+
+    /// The parts that hold these grams, each once, in order.
+    pub fn parts_of(index: &PartIndex, grams: &[&str]) -> Vec<usize> {
+        let parts: BTreeSet<usize> = grams.iter().map(|g| index.part_of(g.as_bytes())).collect();
+        parts.into_iter().collect()
+    }
+
+    /// The entries whose term contains `gram` (at most [`GRAM_CHARS`]
+    /// characters); `None` when there are none. Its part must be held
+    /// ([`Grams::parts_of`]).
+    pub fn entries(&self, gram: &str) -> Result<Option<RoaringBitmap>, CorruptData> {
+        let part = self.index.part_of(gram.as_bytes());
+        self.parts
+            .get(&part)
+            .ok_or(CorruptData("grams part not loaded"))?
+            .entries(gram)
+    }
+
+    /// Bytes of the parts held.
     pub fn memory_bytes(&self) -> usize {
-        self.index.as_fst().as_bytes().len() + self.bitmaps.len()
+        self.parts.values().map(|p| p.memory_bytes()).sum()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::posting;
-    use super::super::{build, rank_order};
+    use super::super::{build, rank_order, Index};
     use super::*;
+    use crate::search::filters::Filters;
     use crate::search::lexicon::Lexicon;
+    use crate::search::matching::{MatchRule, MatchType};
+    use proptest::prelude::*;
 
     #[test]
     fn grams_are_every_substring_of_one_to_three_characters() {
@@ -120,5 +209,59 @@ mod tests {
         assert_eq!(grams.entries("col").unwrap().unwrap().len(), 2);
         assert_eq!(grams.entries("ec").unwrap().unwrap().len(), 1);
         assert!(grams.entries("xyz").unwrap().is_none());
+        assert_eq!(query_grams("ec"), ["ec"]);
+        assert_eq!(query_grams("écolé"), ["col", "olé", "éco"]);
+    }
+
+    /// Words of a small alphabet, so that grams repeat and parts fill.
+    fn word() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![Just('a'), Just('b'), Just('c'), Just('é'), Just('d')],
+            1..9,
+        )
+        .prop_map(|c| c.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// A `contains` search with only the parts of its query's grams held
+        /// finds what it finds with every part held; the part of a gram is
+        /// the one whose range holds it.
+        #[test]
+        fn a_contains_search_reads_only_the_parts_of_its_grams(
+            words in proptest::collection::vec(word(), 1..3000),
+            needles in proptest::collection::vec(word(), 1..10),
+        ) {
+            let all = rank_order(
+                words.iter().enumerate().map(|(i, w)| posting(w, "d", &i.to_string())).collect(),
+                &Lexicon::default(),
+            );
+            let built = build(all, &Lexicon::default());
+            let index: Index = built.decode().unwrap();
+            let every: Grams = built.decode().unwrap();
+            let items = built.section(Section::Grams);
+            let parts = Arc::new(PartIndex::decode(&items[0]).unwrap());
+            let load = |p: usize| {
+                let bytes = items[parts.part_items(p)].concat();
+                Arc::new(GramPart::decode(parts.first_key(p), bytes).unwrap())
+            };
+            for needle in needles {
+                let needle = crate::fold::fold(&needle);
+                let wanted = Grams::parts_of(&parts, &query_grams(&needle));
+                for gram in query_grams(&needle) {
+                    let holder = (0..parts.len())
+                        .rfind(|&p| parts.first_key(p) <= gram.as_bytes())
+                        .unwrap_or(0);
+                    prop_assert!(wanted.contains(&holder));
+                }
+                let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
+                let rule = MatchRule::new(&needle, MatchType::Contains, true);
+                let filters = Filters::default();
+                let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
+                let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
+                prop_assert_eq!(full, partial);
+            }
+        }
     }
 }

@@ -14,30 +14,34 @@
 //!   spelled backwards (for typo walks anchored on the query's end).
 //!   Decoded into the [`Index`].
 //! - `records` ([`records`]): per entry its id, preview and phonetic, in
-//!   compressed blocks.
+//!   compressed blocks, grouped into parts by ordinal.
 //! - `grams` ([`grams`]): per 1- to 3-character substring, the entries whose
-//!   term contains it.
+//!   term contains it, grouped into parts by gram.
 //! - `forms` ([`forms`]): from an inflected form to its lemmas' terms; part
 //!   of the [`Index`].
 //!
 //! This file says what a snapshot is made of: the sections ([`Section`]),
-//! the build that writes them all ([`build`]), how a section is split into
-//! stored parts ([`split_parts`]), which sections make each part a reader
-//! holds ([`Assemble`]), and the [`FORMAT`] the build pointer records.
+//! the build that writes them all ([`build`]), how a section is stored in
+//! items: whole ([`split_parts`]) or by parts that load on demand
+//! ([`parts`]), and which sections make each thing a reader holds: read
+//! whole ([`Assemble`]) or a part at a time ([`PagedPart`]); and the
+//! [`FORMAT`] the build pointer records.
 
 mod core;
 mod forms;
 mod grams;
 mod order;
+pub mod parts;
 mod records;
 
 pub(crate) use self::core::FstBytes;
 pub use self::core::Index;
 pub use forms::Lemma;
-pub use grams::Grams;
 pub(crate) use grams::GRAM_CHARS;
+pub use grams::{query_grams, GramPart, Grams};
 pub use order::rank_order;
-pub use records::{Record, Records};
+pub use parts::PartIndex;
+pub use records::{Record, RecordPart, Records};
 
 use super::codec::CorruptData;
 use super::lexicon::Lexicon;
@@ -48,7 +52,11 @@ use std::ops::Range;
 /// the build pointer. Raise it with any change to the bytes of a section or
 /// to the set of sections: a release then answers 503 "rebuild the index"
 /// for a build of another format instead of misreading it (docs/decisions.md).
-pub const FORMAT: u32 = 2;
+///
+/// 2: `records` and `grams` are stored by parts behind a part index.
+/// 3: `terms` also holds every term spelled backwards, for typo walks
+/// anchored on the query's end.
+pub const FORMAT: u32 = 3;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub(crate) const MAX_PART_BYTES: usize = 350_000;
@@ -85,41 +93,112 @@ impl Section {
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
+
+    /// Whether the section is stored by parts behind a [`PartIndex`] (its
+    /// item 0), each loaded when a query touches it, rather than read whole.
+    pub fn is_paged(self) -> bool {
+        match self {
+            Section::Core | Section::Terms | Section::Forms => false,
+            Section::Records | Section::Grams => true,
+        }
+    }
 }
 
-/// A snapshot as bytes, ready to be stored.
+/// A snapshot as stored items, ready to be written: per section its items,
+/// numbered from 0.
 pub struct Built {
-    pub sections: Vec<(Section, Vec<u8>)>,
+    pub sections: Vec<(Section, Vec<Vec<u8>>)>,
     pub entries: usize,
     pub terms: usize,
 }
 
 impl Built {
-    /// The bytes of one section.
-    pub(crate) fn section(&self, section: Section) -> &[u8] {
+    /// The stored items of one section.
+    pub fn section(&self, section: Section) -> &[Vec<u8>] {
         self.sections
             .iter()
             .find(|(s, _)| *s == section)
-            .map(|(_, bytes)| bytes.as_slice())
+            .map(|(_, items)| items.as_slice())
             .expect("a build has every section")
     }
 
-    /// Decodes a part from this build's sections as a reader would, each
-    /// through its stored parts: what tests read a snapshot with.
-    #[cfg(test)]
-    pub(crate) fn decode<T: Assemble>(&self) -> Result<T, CorruptData> {
-        T::assemble(&mut |s: Section| {
+    /// The [`Index`] of this build, decoded from its stored items as the
+    /// store would: what the offline benchmarks (infra/bench) search.
+    pub fn index(&self) -> Result<Index, CorruptData> {
+        Index::assemble(&mut |s: Section| {
             assert!(
-                T::SECTIONS.contains(&s),
+                Index::SECTIONS.contains(&s),
                 "{} is not one of its sections",
                 s.name()
             );
-            split_parts(self.section(s)).concat()
+            self.section(s).concat()
         })
+    }
+
+    /// Decodes what a reader holds from this build's stored items, as the
+    /// store would (every part of a paged section): what tests read a
+    /// snapshot with.
+    #[cfg(test)]
+    pub(crate) fn decode<T: FromBuilt>(&self) -> Result<T, CorruptData> {
+        T::from_built(self)
+    }
+
+    /// The part index of a paged section and every one of its parts.
+    #[cfg(test)]
+    fn every_part<P: PagedPart>(&self) -> Result<EveryPart<P>, CorruptData> {
+        let items = self.section(P::SECTION);
+        let index = PartIndex::decode(&items[0])?;
+        let parts = (0..index.len())
+            .map(|p| {
+                let bytes = items[index.part_items(p)].concat();
+                Ok((
+                    p,
+                    std::sync::Arc::new(P::decode(index.first_key(p), bytes)?),
+                ))
+            })
+            .collect::<Result<_, CorruptData>>()?;
+        Ok((std::sync::Arc::new(index), parts))
     }
 }
 
-/// Splits a section into parts of at most [`MAX_PART_BYTES`].
+/// A paged section's part index and every one of its parts.
+#[cfg(test)]
+type EveryPart<P> = (
+    std::sync::Arc<PartIndex>,
+    std::collections::HashMap<usize, std::sync::Arc<P>>,
+);
+
+/// What tests decode from a [`Built`]: the [`Index`], or every part of a
+/// paged section.
+#[cfg(test)]
+pub(crate) trait FromBuilt: Sized {
+    fn from_built(built: &Built) -> Result<Self, CorruptData>;
+}
+
+#[cfg(test)]
+impl FromBuilt for Index {
+    fn from_built(built: &Built) -> Result<Self, CorruptData> {
+        built.index()
+    }
+}
+
+#[cfg(test)]
+impl FromBuilt for Records {
+    fn from_built(built: &Built) -> Result<Self, CorruptData> {
+        let (index, parts) = built.every_part()?;
+        Ok(Records::new(index, parts))
+    }
+}
+
+#[cfg(test)]
+impl FromBuilt for Grams {
+    fn from_built(built: &Built) -> Result<Self, CorruptData> {
+        let (index, parts) = built.every_part()?;
+        Ok(Grams::new(index, parts))
+    }
+}
+
+/// Splits a section read whole into items of at most [`MAX_PART_BYTES`].
 pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
     if bytes.is_empty() {
         return vec![Vec::new()];
@@ -134,14 +213,14 @@ pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
     let terms = term_ranges(&postings);
     // A match, so that a new section is a compile error until it is written.
     let sections = Section::ALL.map(|section| {
-        let bytes = match section {
-            Section::Core => core::encode_core(&postings, &terms),
-            Section::Terms => core::encode_terms(&terms),
+        let items = match section {
+            Section::Core => split_parts(&core::encode_core(&postings, &terms)),
+            Section::Terms => split_parts(&core::encode_terms(&terms)),
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
-            Section::Forms => forms::encode(&postings, &terms, lexicon),
+            Section::Forms => split_parts(&forms::encode(&postings, &terms, lexicon)),
         };
-        (section, bytes)
+        (section, items)
     });
     Built {
         sections: sections.into(),
@@ -164,10 +243,10 @@ fn term_ranges(postings: &[Posting]) -> Vec<(&str, Range<u32>)> {
     terms
 }
 
-/// A part of the snapshot as a reader holds it, decoded from the sections it
-/// is made of. The impls below are the one place that says which sections
-/// make what: the store loads a part's [`Assemble::SECTIONS`] and hands them
-/// to [`Assemble::assemble`], and so do the tests ([`Built::decode`]).
+/// What a reader holds of sections read whole, decoded from them. The impl
+/// below is the one place that says which sections make it: the store loads
+/// its [`Assemble::SECTIONS`] and hands them to [`Assemble::assemble`], and
+/// so do the tests ([`Built::decode`]).
 pub(crate) trait Assemble: Sized {
     /// The sections it is decoded from.
     const SECTIONS: &'static [Section];
@@ -186,22 +265,19 @@ impl Assemble for Index {
     }
 }
 
-/// Loaded when a request shows results.
-impl Assemble for Records {
-    const SECTIONS: &'static [Section] = &[Section::Records];
+/// One part of a paged section ([`Section::is_paged`]), decoded from its
+/// bytes alone: the store loads the parts a query needs, each once
+/// ([`RecordPart`]: the ordinals of a page; [`GramPart`]: the grams of a
+/// `contains` query).
+pub trait PagedPart: Sized + Send + Sync + 'static {
+    /// The section it is a part of.
+    const SECTION: Section;
 
-    fn assemble(take: &mut dyn FnMut(Section) -> Vec<u8>) -> Result<Self, CorruptData> {
-        Records::decode(take(Section::Records))
-    }
-}
+    /// Decodes the part whose first key is `first_key`.
+    fn decode(first_key: &[u8], bytes: Vec<u8>) -> Result<Self, CorruptData>;
 
-/// Loaded when a request searches `contains`.
-impl Assemble for Grams {
-    const SECTIONS: &'static [Section] = &[Section::Grams];
-
-    fn assemble(take: &mut dyn FnMut(Section) -> Vec<u8>) -> Result<Self, CorruptData> {
-        Grams::decode(take(Section::Grams))
-    }
+    /// Bytes held in memory.
+    fn memory_bytes(&self) -> usize;
 }
 
 #[cfg(test)]
@@ -307,8 +383,14 @@ mod tests {
         let digests: Vec<String> = built
             .sections
             .iter()
-            .map(|(section, bytes)| {
-                let digest = Sha256::digest(bytes);
+            .map(|(section, items)| {
+                // The items joined: a paged section's part index says where
+                // each part and each item begins.
+                let mut digest = Sha256::new();
+                for item in items {
+                    digest.update(item);
+                }
+                let digest = digest.finalize();
                 let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
                 format!("{} {hex}", section.name())
             })
@@ -320,8 +402,8 @@ mod tests {
     const PINNED_DIGESTS: [&str; 5] = [
         "core 1f64d4d7f15453ad09a75c86d148d4b35889f5e185b2766f527cc3a0d6e83d0a",
         "terms 051e4faf868220ea730d9ea28f0c5538a4acaa6b8a356dee1cb38cfecbdf78b1",
-        "records 95bd0e620cbe4159f9c20c70f1b5677e5c9b805b5974d709442ce32cc43b5746",
-        "grams f997d99b1ddb2638dfade5af88f69d29224d8a7a342e4eb37fa04cc94c3472b0",
+        "records 86b6a0eeb0286d9d6c661e931bad5a8af9b4f864aab194eb9da62134b43bb0fa",
+        "grams ab46f32b8c820f60f73cc8daa47a65bbefc2164867b77f0f225e35c07968fabd",
         "forms 7571c9db42cd5539096925329314509fcfaee898f1ca5590444a37aa4f29d1cd",
     ];
 
@@ -339,11 +421,13 @@ mod tests {
     fn corrupt_sections_are_errors_not_panics() {
         let all = sorted(vec![posting("ecole", "d", "1")]);
         let built = build(all.clone(), &Lexicon::default());
-        let core = &built.sections[0].1;
+        let core = &built.section(Section::Core).concat();
         assert!(Index::decode(&core[..core.len() / 2], Vec::new(), Vec::new()).is_err());
         assert!(Index::decode(b"junk", Vec::new(), Vec::new()).is_err());
-        assert!(Records::decode(vec![1, 0, 0]).is_err());
-        assert!(Records::decode(vec![9, 0, 0, 0, 0, 0, 0, 0]).is_err());
-        assert!(Grams::decode(vec![255; 9]).is_err());
+        let first = 0u32.to_be_bytes();
+        assert!(RecordPart::decode(&first, vec![1, 0, 0]).is_err());
+        assert!(RecordPart::decode(&first, vec![9, 0, 0, 0, 0, 0, 0, 0]).is_err());
+        assert!(RecordPart::decode(&[1], vec![0, 0, 0, 0, 8, 0, 0, 0]).is_err());
+        assert!(GramPart::decode(b"", vec![255; 9]).is_err());
     }
 }

@@ -1,0 +1,66 @@
+//! Postings read straight from dictd `.index` files (no DynamoDB), so that
+//! an index snapshot can be built in memory from the same headwords a dictd
+//! server serves.
+
+use shared::search::postings::{DictionaryRef, Posting};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Every article of one `.index` file as a posting: the dictionary is named
+/// by the file (`freedict-deu-eng`: German to English), and an article is
+/// one entry under the first headword that points at it. dictd's metadata
+/// articles (`00-database-…`) are left out.
+pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<()> {
+    let id = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let mut langs = id.split('-').skip(1);
+    let dictionary = DictionaryRef {
+        id: id.clone(),
+        source_lang: langs.next().unwrap_or("und").to_string(),
+        target_lang: langs.next().map(str::to_string),
+    };
+    let text = std::fs::read(file)?;
+    let mut seen = HashSet::new();
+    for line in String::from_utf8_lossy(&text).lines() {
+        let mut cols = line.split('\t');
+        let (Some(word), Some(offset), Some(length)) = (cols.next(), cols.next(), cols.next())
+        else {
+            continue;
+        };
+        if word.starts_with("00database")
+            || word.starts_with("00-")
+            || !seen.insert((offset, length))
+        {
+            continue;
+        }
+        let folded = shared::fold::fold(word);
+        if folded.is_empty() {
+            continue;
+        }
+        postings.push(Posting {
+            folded,
+            word: word.to_string(),
+            dictionary: dictionary.clone(),
+            part_of_speech: None,
+            has_audio: false,
+            id: postings.len().to_string(),
+            preview: String::new(),
+            phonetic: None,
+        });
+    }
+    Ok(())
+}
+
+/// The headwords of one `.index` file as dictd matches them (its keys),
+/// metadata left out: what queries are drawn from.
+pub fn headwords(file: &Path) -> std::io::Result<Vec<String>> {
+    let text = std::fs::read(file)?;
+    Ok(String::from_utf8_lossy(&text)
+        .lines()
+        .filter_map(|line| line.split('\t').next())
+        .filter(|w| !w.is_empty() && !w.starts_with("00database") && !w.starts_with("00-"))
+        .map(str::to_string)
+        .collect())
+}

@@ -1,0 +1,248 @@
+//! Sections read by parts (`records`, `grams`): a query needs a few of their
+//! parts, never all of them, so a cold instance reads only those. Item 0 of
+//! such a section is its [`PartIndex`]: per part the first key it holds and
+//! its size in bytes. Each part follows in one or more items (a part larger
+//! than an item, such as the bitmap of a one-letter gram, spans several), so
+//! a part's items are known from the index alone.
+
+use super::MAX_PART_BYTES;
+use crate::search::codec::{put_varint, CorruptData, Reader};
+use std::ops::Range;
+
+/// What a part of a paged section aims at: a query reads whole parts, so
+/// smaller parts read less for a page, and DynamoDB bills bytes, not items.
+/// A part holds at least one unit (a block of records, one gram's bitmap)
+/// whatever its size.
+pub(crate) const PAGED_PART_BYTES: usize = 64 * 1024;
+
+/// The first key of every part of a section, in key order, and each part's
+/// bytes and items. Keys compare as bytes: a part holds the keys from its
+/// own first key up to the next part's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartIndex {
+    keys: Vec<Vec<u8>>,
+    bytes: Vec<usize>,
+    /// The first item of every part, and the number of items last (item 0
+    /// is this index).
+    first_item: Vec<usize>,
+}
+
+impl PartIndex {
+    /// The stored items of a section made of `parts` (first key, bytes),
+    /// keys ascending: this index, then each part in items of at most
+    /// [`MAX_PART_BYTES`].
+    pub(crate) fn store(parts: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<Vec<u8>> {
+        let mut index = Vec::new();
+        put_varint(&mut index, parts.len());
+        for (key, bytes) in &parts {
+            put_varint(&mut index, key.len());
+            index.extend_from_slice(key);
+            put_varint(&mut index, bytes.len());
+        }
+        assert!(
+            index.len() <= MAX_PART_BYTES,
+            "a part index fits one item ({} parts)",
+            parts.len()
+        );
+        let mut items = vec![index];
+        for (_, bytes) in parts {
+            if bytes.is_empty() {
+                items.push(bytes);
+            } else {
+                items.extend(bytes.chunks(MAX_PART_BYTES).map(<[u8]>::to_vec));
+            }
+        }
+        items
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<Self, CorruptData> {
+        let mut r = Reader::new(bytes);
+        let count = r.count(2)?;
+        let mut keys = Vec::with_capacity(count);
+        let mut sizes = Vec::with_capacity(count);
+        let mut first_item = Vec::with_capacity(count + 1);
+        let mut item = 1;
+        for _ in 0..count {
+            let len = r.varint()?;
+            let key = r.bytes(len)?.to_vec();
+            if keys.last().is_some_and(|last: &Vec<u8>| *last >= key) {
+                return Err(CorruptData("part keys out of order"));
+            }
+            keys.push(key);
+            let size = r.varint()?;
+            sizes.push(size);
+            first_item.push(item);
+            item += items_of(size);
+        }
+        first_item.push(item);
+        if !r.is_done() || count == 0 {
+            return Err(CorruptData("part index"));
+        }
+        Ok(Self {
+            keys,
+            bytes: sizes,
+            first_item,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The items of the section: this index and every part's.
+    pub fn items(&self) -> usize {
+        *self.first_item.last().expect("at least the end")
+    }
+
+    /// The part that holds `key`: the last whose first key is not above it
+    /// (the first part for a key below every part's).
+    pub fn part_of(&self, key: &[u8]) -> usize {
+        self.keys
+            .partition_point(|first| first.as_slice() <= key)
+            .saturating_sub(1)
+    }
+
+    /// The first key of part `part`.
+    pub fn first_key(&self, part: usize) -> &[u8] {
+        &self.keys[part]
+    }
+
+    /// The items that hold part `part`, in order.
+    pub fn part_items(&self, part: usize) -> Range<usize> {
+        self.first_item[part]..self.first_item[part + 1]
+    }
+
+    /// The bytes of part `part`, for a buffer sized before it is filled.
+    pub fn part_bytes(&self, part: usize) -> usize {
+        self.bytes[part]
+    }
+
+    /// The bytes of every part.
+    pub fn total_bytes(&self) -> usize {
+        self.bytes.iter().sum()
+    }
+}
+
+/// Items a part of `bytes` is stored in (an empty part is one empty item).
+fn items_of(bytes: usize) -> usize {
+    bytes.div_ceil(MAX_PART_BYTES).max(1)
+}
+
+/// Groups units (encoded, in key order) into parts of about
+/// [`PAGED_PART_BYTES`]: a part is closed before a unit that would take it
+/// over, so only a unit larger than that makes a larger part, alone.
+/// Gives each part's units as a range.
+pub(crate) fn group(sizes: impl IntoIterator<Item = usize>) -> Vec<Range<usize>> {
+    let mut parts: Vec<Range<usize>> = Vec::new();
+    let mut bytes = 0;
+    for (i, size) in sizes.into_iter().enumerate() {
+        match parts.last_mut() {
+            Some(part) if bytes + size <= PAGED_PART_BYTES => {
+                part.end = i + 1;
+                bytes += size;
+            }
+            _ => {
+                parts.push(i..i + 1);
+                bytes = size;
+            }
+        }
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn index_of(parts: &[(Vec<u8>, usize)]) -> (PartIndex, Vec<Vec<u8>>) {
+        let stored = PartIndex::store(
+            parts
+                .iter()
+                .map(|(k, n)| (k.clone(), vec![7u8; *n]))
+                .collect(),
+        );
+        (PartIndex::decode(&stored[0]).unwrap(), stored)
+    }
+
+    proptest! {
+        /// `part_of` against the definition: the last part whose first key
+        /// is at most the key, read by walking every part.
+        #[test]
+        fn part_of_is_the_last_part_starting_at_or_before_the_key(
+            keys in proptest::collection::btree_set(proptest::collection::vec(0u8..4, 0..4), 1..20),
+            probes in proptest::collection::vec(proptest::collection::vec(0u8..5, 0..5), 1..30),
+        ) {
+            let parts: Vec<(Vec<u8>, usize)> = keys.into_iter().map(|k| (k, 3)).collect();
+            let (index, _) = index_of(&parts);
+            for probe in probes {
+                let mut expected = 0;
+                for (p, (first, _)) in parts.iter().enumerate() {
+                    if first.as_slice() <= probe.as_slice() {
+                        expected = p;
+                    }
+                }
+                prop_assert_eq!(index.part_of(&probe), expected, "{:?}", probe);
+            }
+        }
+
+        /// Every part's items, read back in order and joined, are its bytes;
+        /// together they are every item after the index, none twice.
+        #[test]
+        fn a_parts_items_hold_exactly_its_bytes(
+            sizes in proptest::collection::vec(prop_oneof![0usize..10, Just(MAX_PART_BYTES), MAX_PART_BYTES - 1..MAX_PART_BYTES + 2], 1..6),
+        ) {
+            let parts: Vec<(Vec<u8>, Vec<u8>)> = sizes
+                .iter()
+                .enumerate()
+                .map(|(p, n)| (vec![p as u8], (0..*n).map(|i| (i % 251) as u8 ^ p as u8).collect()))
+                .collect();
+            let stored = PartIndex::store(parts.clone());
+            let index = PartIndex::decode(&stored[0]).unwrap();
+            prop_assert_eq!(index.items(), stored.len());
+            let mut next = 1;
+            for (p, (_, bytes)) in parts.iter().enumerate() {
+                let items = index.part_items(p);
+                prop_assert_eq!(items.start, next);
+                next = items.end;
+                prop_assert!(stored[items.clone()].iter().all(|i| i.len() <= MAX_PART_BYTES));
+                prop_assert_eq!(&stored[items].concat(), bytes);
+                prop_assert_eq!(index.part_bytes(p), bytes.len());
+            }
+            prop_assert_eq!(next, stored.len());
+        }
+
+        /// Grouping keeps units in order, each once, and a part over the
+        /// target only when it is one unit.
+        #[test]
+        fn grouping_keeps_parts_near_the_target(
+            sizes in proptest::collection::vec(prop_oneof![0usize..20_000, Just(PAGED_PART_BYTES), PAGED_PART_BYTES..3 * PAGED_PART_BYTES], 0..60),
+        ) {
+            let parts = group(sizes.iter().copied());
+            let flat: Vec<usize> = parts.iter().flat_map(Clone::clone).collect();
+            prop_assert_eq!(flat, (0..sizes.len()).collect::<Vec<_>>());
+            for (p, part) in parts.iter().enumerate() {
+                let bytes: usize = sizes[part.clone()].iter().sum();
+                prop_assert!(bytes <= PAGED_PART_BYTES || part.len() == 1);
+                // It was closed only because the next unit would not fit.
+                if let Some(next) = parts.get(p + 1) {
+                    prop_assert!(bytes + sizes[next.start] > PAGED_PART_BYTES);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_corrupt_index_is_an_error() {
+        assert!(PartIndex::decode(&[]).is_err());
+        assert!(PartIndex::decode(&[0]).is_err(), "no part at all");
+        let stored = PartIndex::store(vec![(b"b".to_vec(), vec![1]), (b"c".to_vec(), vec![2])]);
+        assert!(PartIndex::decode(&stored[0][..stored[0].len() - 1]).is_err());
+        let unordered = PartIndex::store(vec![(b"c".to_vec(), vec![1]), (b"b".to_vec(), vec![2])]);
+        assert!(PartIndex::decode(&unordered[0]).is_err());
+    }
+}
