@@ -14,16 +14,16 @@
 //! terms of the right length, given random edits. `PROBE=1` also prints
 //! every query with the nodes its walks read.
 
+use bench::dictd_files::read_index;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::search::engine::{Hits, TypoWalk};
 use shared::search::filters::Filters;
 use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
-use shared::search::postings::{DictionaryRef, Posting};
+use shared::search::postings::Posting;
 use shared::search::snapshot::{build, Index, Section};
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 fn main() {
@@ -146,50 +146,10 @@ fn read_postings(dirs: &[PathBuf]) -> Vec<Posting> {
     assert!(!files.is_empty(), "no .index files in {dirs:?}");
     let mut postings = Vec::new();
     for file in &files {
-        read_index(file, &mut postings);
+        read_index(file, &mut postings).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     }
     println!("{} dictionaries", files.len());
     postings
-}
-
-fn read_index(file: &Path, postings: &mut Vec<Posting>) {
-    let id = file.file_stem().unwrap().to_string_lossy().to_string();
-    let mut langs = id.split('-').skip(1);
-    let dictionary = DictionaryRef {
-        id: id.clone(),
-        source_lang: langs.next().unwrap_or("und").to_string(),
-        target_lang: langs.next().map(str::to_string),
-    };
-    let text = std::fs::read(file).unwrap();
-    let mut seen = HashSet::new();
-    for line in String::from_utf8_lossy(&text).lines() {
-        let mut cols = line.split('\t');
-        let (Some(word), Some(offset), Some(length)) = (cols.next(), cols.next(), cols.next())
-        else {
-            continue;
-        };
-        // dictd's metadata articles, and lines that share an article.
-        if word.starts_with("00database")
-            || word.starts_with("00-")
-            || !seen.insert((offset, length))
-        {
-            continue;
-        }
-        let folded = shared::fold::fold(word);
-        if folded.is_empty() {
-            continue;
-        }
-        postings.push(Posting {
-            folded,
-            word: word.to_string(),
-            dictionary: dictionary.clone(),
-            part_of_speech: None,
-            has_audio: false,
-            id: format!("{}", postings.len()),
-            preview: String::new(),
-            phonetic: None,
-        });
-    }
 }
 
 struct Draw<'a> {
