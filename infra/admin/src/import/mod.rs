@@ -31,6 +31,7 @@ mod manifest;
 mod mythes;
 mod prune;
 mod screen;
+mod thesaurus;
 mod wordnet;
 mod write;
 
