@@ -67,7 +67,7 @@ fn classify(term: &str) -> (&'static str, String) {
     let term = term.trim();
     for (marker, kind) in markers {
         if let Some(word) = term.strip_suffix(marker) {
-            return (kind, word.trim().to_string());
+            return (kind, without_main_form(word.trim()));
         }
     }
     ("synonym", without_main_form(term))
@@ -76,7 +76,12 @@ fn classify(term: &str) -> (&'static str, String) {
 /// The labels of a term without `Hauptform`, which marks the preferred
 /// spelling rather than a usage.
 fn without_main_form(term: &str) -> String {
-    let Some(open) = term.rfind('(').filter(|_| term.ends_with(')')) else {
+    // Labels follow the word after a space; `interessieren(d)` is a word.
+    let Some(open) = term
+        .rfind(" (")
+        .map(|space| space + 1)
+        .filter(|_| term.ends_with(')'))
+    else {
         return term.to_string();
     };
     let labels: Vec<&str> = term[open + 1..term.len() - 1]
@@ -323,6 +328,11 @@ mod tests {
         );
         assert_eq!(classify("feo (Antónimo)"), ("antonym", "feo".into()));
         assert_eq!(classify("Auto (Hauptform)"), ("synonym", "Auto".into()));
+        assert_eq!(
+            classify("Auto (Hauptform) (Oberbegriff)"),
+            ("hypernym", "Auto".into())
+        );
+        assert_eq!(classify("percatar(se)"), ("synonym", "percatar(se)".into()));
         assert_eq!(
             classify("Karre (ugs., Hauptform)"),
             ("synonym", "Karre (ugs.)".into())

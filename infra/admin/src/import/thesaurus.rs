@@ -45,7 +45,8 @@ pub fn has_markup(word: &str) -> bool {
 const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', '…'];
 
 /// Whether the word ends with punctuation that is not an abbreviation's
-/// period (`U.S.A.`, `o.k.`, `z.B.`: a last word with a period inside).
+/// period: a last word with a period inside (`U.S.A.`, `o.k.`, `z.B.`) or
+/// one of [`ABBREVIATIONS`] (`Jr.`, FreeDict's `sth.`).
 pub fn ends_with_punctuation(word: &str) -> bool {
     match word.chars().last() {
         Some('.') => !is_abbreviation(word),
@@ -57,8 +58,18 @@ pub fn ends_with_punctuation(word: &str) -> bool {
 fn is_abbreviation(word: &str) -> bool {
     let last = word.rsplit(' ').next().unwrap_or(word);
     let inner = &last[..last.len() - 1];
-    inner.contains('.') && inner.chars().all(|c| c == '.' || c.is_alphabetic())
+    (inner.contains('.') && inner.chars().all(|c| c == '.' || c.is_alphabetic()))
+        || ABBREVIATIONS.contains(&inner)
 }
+
+/// Abbreviations without an inner period that end names and phrases of the
+/// sources: titles in WordNet's and MyThes's names (`Albert Gore Jr.`), and
+/// the placeholders of FreeDict's phrases (`pass sentence on sb.`, `etw.
+/// zeigen`), which their headwords write with the period too.
+const ABBREVIATIONS: &[&str] = &[
+    "Jr", "Sr", "Dr", "St", "Mr", "Mrs", "Ms", "Ltd", "Inc", "Co", "Corp", "etc", "sth", "sb",
+    "etw", "jd", "jdn", "jdm", "jds", "usw",
+];
 
 fn squash(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -226,7 +237,13 @@ mod tests {
         ] {
             assert_eq!(one(word).as_deref(), Some(word), "{word}");
         }
-        assert_eq!(one("Dr.").as_deref(), Some("Dr"));
+        for word in ["Albert Gore Jr.", "pass sentence on sb.", "Dr."] {
+            assert_eq!(one(word).as_deref(), Some(word), "{word}");
+        }
+        assert_eq!(
+            one("Mir graut vor der langen Fahrt.").as_deref(),
+            Some("Mir graut vor der langen Fahrt")
+        );
     }
 
     /// Every link of every source format's fixture is a word: GCIDE's
