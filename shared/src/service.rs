@@ -428,10 +428,10 @@ pub(crate) fn order_links(
             dictionaries.push(&link.dictionary_id);
         }
     }
-    let mut ordered: Vec<(
-        (usize, std::cmp::Reverse<usize>, usize, String),
-        ThesaurusItem,
-    )> = links
+    // (relationship, dictionaries giving the word, most first, commonness,
+    // folded word): equal for the items of one group, so they stay together.
+    type GroupKey = (usize, std::cmp::Reverse<usize>, usize, String);
+    let mut ordered: Vec<(GroupKey, ThesaurusItem)> = links
         .iter()
         .zip(keyed)
         .map(|(link, (kind, folded))| {
