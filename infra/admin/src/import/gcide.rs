@@ -382,16 +382,18 @@ fn parse_syn(raw: &str) -> Syn {
             list = &list[..at];
         }
     }
+    // A verb's list starts with the infinitive's `To` (`To raise; to
+    // cultivate`); elsewhere `to` is part of the words (`to the point`).
+    let verbs = list.starts_with("To ");
     for item in list.split(';').flat_map(|part| part.split(", ")) {
         let item = squash(&decode_escapes(item));
         let item = item.trim().trim_end_matches(['.', ',']);
-        // The infinitive's `To` of a verb's synonyms; WordNet's syntactic
-        // markers of adjectives.
         let item = ["To ", "to "]
             .iter()
             .find_map(|to| item.strip_prefix(to))
-            .filter(|rest| rest.starts_with(|c: char| c.is_lowercase()))
+            .filter(|rest| verbs && rest.starts_with(|c: char| c.is_lowercase()))
             .unwrap_or(item);
+        // WordNet's syntactic markers of adjectives.
         let item = [
             "(prenominal)",
             "(predicate)",
@@ -658,6 +660,11 @@ mod tests {
                 "1-propene-1,2,3-tricarboxylic acid"
             ]
         );
+        let syn = parse_syn(" crisp, to the point(predicate). [WordNet 1.5]");
+        assert_eq!(syn.synonyms, ["crisp", "to the point"]);
+        let syn = parse_syn(" To raise; to cultivate. See {Raise}, v. t., 3.");
+        assert_eq!(syn.synonyms, ["raise", "cultivate"]);
+        assert_eq!(syn.see_also, ["Raise"]);
         let syn = parse_syn(" See the Note under {Clerk}, n., 4.");
         assert_eq!(
             (syn.synonyms.len(), syn.see_also),

@@ -36,6 +36,7 @@ mod wordnet;
 mod write;
 
 use crate::formats::source::{parse_size, DEFAULT_MAX_SOURCE_BYTES};
+use crate::output::say;
 use audio::AudioFormat;
 use clap::{Args, Subcommand};
 use dictionary::ImportedDictionary;
@@ -173,7 +174,7 @@ fn report_dry_run(
     let id = imported.dictionary.dictionary_id.clone();
     let screened = screen(&mut imported);
     screened.report(&id);
-    println!(
+    say!(
         "{id}: {} entries, {} links read in {:.1} s{} (dry run: nothing written)",
         imported.entries.len(),
         imported.links.len(),

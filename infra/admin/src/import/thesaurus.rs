@@ -50,6 +50,9 @@ const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', '…'];
 pub fn ends_with_punctuation(word: &str) -> bool {
     match word.chars().last() {
         Some('.') => !is_abbreviation(word),
+        // Spanish opens what it closes: `¡adiós!`, `¿qué?`.
+        Some('!') => !word.starts_with('¡'),
+        Some('?') => !word.starts_with('¿'),
         Some(c) => TRAILING.contains(&c),
         None => false,
     }
@@ -58,8 +61,11 @@ pub fn ends_with_punctuation(word: &str) -> bool {
 fn is_abbreviation(word: &str) -> bool {
     let last = word.rsplit(' ').next().unwrap_or(word);
     let inner = &last[..last.len() - 1];
-    (inner.contains('.') && inner.chars().all(|c| c == '.' || c.is_alphabetic()))
+    let letters = inner.chars().filter(|c| c.is_alphabetic()).count();
+    (inner.contains('.') && inner.chars().all(|c| matches!(c, '.' | '/') || c.is_alphabetic()))
         || ABBREVIATIONS.contains(&inner)
+        // A word alone of a few letters: WordNet's `no.`, `var.`, `anon.`.
+        || (last == word && (1..=4).contains(&letters) && letters == inner.chars().count())
 }
 
 /// Abbreviations without an inner period that end names and phrases of the
@@ -237,7 +243,16 @@ mod tests {
         ] {
             assert_eq!(one(word).as_deref(), Some(word), "{word}");
         }
-        for word in ["Albert Gore Jr.", "pass sentence on sb.", "Dr."] {
+        for word in [
+            "Albert Gore Jr.",
+            "pass sentence on sb.",
+            "Dr.",
+            "no.",
+            "anon.",
+            "on sb./sth.",
+            "¡adiós!",
+            "¿qué?",
+        ] {
             assert_eq!(one(word).as_deref(), Some(word), "{word}");
         }
         assert_eq!(
