@@ -261,53 +261,6 @@ mod tests {
         );
     }
 
-    /// Every link of every source format's fixture is a word: GCIDE's
-    /// `Syn:` paragraphs, MyThes in four languages, WordNet and FreeDict's
-    /// synonym references.
-    #[test]
-    fn no_fixture_link_of_any_format_carries_markup() {
-        use crate::import::fixtures::{fixture, MAX};
-        use crate::import::{freedict, gcide, mythes, wordnet};
-        let mut dictionaries = vec![
-            gcide::import_gcide(&fixture("gcide/gcide"), MAX).unwrap(),
-            wordnet::import_wordnet(&fixture("wordnet"), MAX, None).unwrap(),
-        ];
-        for pair in ["deu-eng", "eng-fra", "eng-spa", "fra-eng"] {
-            let prefix = fixture(&format!("freedict/freedict-{pair}"));
-            dictionaries.push(freedict::import_freedict(&prefix, MAX).unwrap());
-        }
-        for locale in ["en_US", "de_DE", "es_ES", "fr_FR"] {
-            let file = fixture(&format!("mythes/th_{locale}_v2.dat"));
-            dictionaries.push(mythes::import_mythes(&file, MAX).unwrap());
-        }
-        let mut kinds = std::collections::BTreeSet::new();
-        for imported in &dictionaries {
-            for (headword, link) in &imported.links {
-                assert!(
-                    !has_markup(&link.word),
-                    "{} {headword} → {:?}",
-                    link.dictionary_id,
-                    link.word
-                );
-                kinds.insert((link.dictionary_id.as_str(), link.relationship_type.as_str()));
-            }
-        }
-        // `Syn: Dwelling; residence; abode. See {Tenement}.` of House.
-        let house: Vec<(&str, &str)> = dictionaries[0]
-            .links
-            .iter()
-            .filter(|(h, _)| h == "House")
-            .map(|(_, l)| (l.relationship_type.as_str(), l.word.as_str()))
-            .collect();
-        for link in [("synonym", "abode"), ("related", "Tenement")] {
-            assert!(house.contains(&link), "{house:?}");
-        }
-        assert!(
-            kinds.contains(&("mythes-de", "hypernym")),
-            "Oberbegriff: {kinds:?}"
-        );
-    }
-
     proptest! {
         /// Whatever a source wraps around words, what is left is words.
         #[test]
