@@ -263,15 +263,16 @@ pub struct ThesaurusItem {
     pub target_lang: Option<String>,
 }
 
-/// The relationship types of decisions.md, in the order results list them.
+/// The relationship types of decisions.md, in the order results list them:
+/// the words a writer can use in place of the word first.
 pub const RELATIONSHIP_TYPES: [&str; 7] = [
     "synonym",
+    "similar",
     "antonym",
     "derivation",
-    "similar",
+    "related",
     "hypernym",
     "hyponym",
-    "related",
 ];
 
 /// The caller's quota, as `GET /api/v1/api/me/usage` reports it.

@@ -325,19 +325,34 @@ pub(crate) fn choose_audio(
 }
 
 /// Related words of the query's word across dictionaries, filtered by `lang`
-/// and `source`, ordered by relationship type, then dictionary, then word. A word
-/// with no links (after the filters) that is an inflected form has its
-/// lemmas' links, each lemma's from dictionaries of the form's language;
-/// only then is the snapshot read, and the lemmas' partitions at once.
+/// and `source`, in the order of [`order_links`]. A word with no links
+/// (after the filters) that is an inflected form has its lemmas' links,
+/// each lemma's from dictionaries of the form's language. The snapshot's
+/// index, which gives the commonness and the lemmas, is read beside the
+/// word's partition.
 pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusItem>, ApiError> {
     let (word, lang, source) = (p.word.as_str(), p.lang.as_ref(), p.source.as_deref());
-    let (links, checked) = tokio::join!(app.store.thesaurus(word), check_source(app, source));
+    let needs = Needs::default();
+    let (links, checked, snapshot) = tokio::join!(
+        app.store.thesaurus(word),
+        check_source(app, source),
+        app.store.snapshot(&needs)
+    );
     checked?;
-    let links = filter_and_order_links(links?, lang, source);
+    let links = filter_links(links?, lang, source);
     if !links.is_empty() {
-        return Ok(links);
+        // A build of another release only costs the order its commonness:
+        // the links themselves do not come from the snapshot.
+        let index = match snapshot {
+            Ok(snapshot) => Some(snapshot.index),
+            Err(ApiError::IndexOfAnotherRelease) => None,
+            Err(e) => return Err(e),
+        };
+        return Ok(order_links(links, |word| {
+            commonness_rank(index.as_deref(), word)
+        }));
     }
-    let snapshot = app.store.snapshot(&Needs::default()).await?;
+    let snapshot = snapshot?;
     // A lemma's languages: one Query per lemma, even when the form is one of
     // it in several languages.
     let mut lemmas: Vec<(String, Vec<String>)> = Vec::new();
@@ -364,10 +379,13 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
             }
         }
     }
-    Ok(filter_and_order_links(found, lang, source))
+    let found = filter_links(found, lang, source);
+    Ok(order_links(found, |word| {
+        commonness_rank(Some(&snapshot.index), word)
+    }))
 }
 
-pub(crate) fn filter_and_order_links(
+pub(crate) fn filter_links(
     mut links: Vec<ThesaurusItem>,
     lang: Option<&LangFilter>,
     source: Option<&str>,
@@ -376,20 +394,67 @@ pub(crate) fn filter_and_order_links(
         source.is_none_or(|s| l.dictionary_id == s)
             && lang.is_none_or(|f| f.matches(&l.source_lang, l.target_lang.as_deref()))
     });
-    let rank = |kind: &str| {
+    links
+}
+
+/// Where a word stands by commonness as search ranks headwords: the number
+/// of its term in the index, which numbers terms most common first (equal
+/// commonness: shorter first). A word that is no dictionary's headword, or
+/// without an index, comes after every headword.
+fn commonness_rank(index: Option<&Index>, word: &str) -> usize {
+    index
+        .and_then(|index| index.term_number(&fold(word)))
+        .unwrap_or(usize::MAX)
+}
+
+/// The thesaurus order (docs/api.md, "Thesaurus"): by relationship type in
+/// the order of [`RELATIONSHIP_TYPES`], then by how many dictionaries give
+/// the same word (folded) for that relationship, most first, then the
+/// word's `commonness_rank`, then the folded word; the items of one word and
+/// relationship, one per dictionary, stay together in dictionary order.
+pub(crate) fn order_links(
+    links: Vec<ThesaurusItem>,
+    commonness_rank: impl Fn(&str) -> usize,
+) -> Vec<ThesaurusItem> {
+    let kind_rank = |kind: &str| {
         RELATIONSHIP_TYPES
             .iter()
             .position(|k| *k == kind)
             .unwrap_or(RELATIONSHIP_TYPES.len())
     };
-    links.sort_by(|a, b| {
-        rank(&a.relationship_type)
-            .cmp(&rank(&b.relationship_type))
-            .then_with(|| a.dictionary_id.cmp(&b.dictionary_id))
-            .then_with(|| crate::fold::fold(&a.word).cmp(&crate::fold::fold(&b.word)))
-            .then_with(|| a.word.cmp(&b.word))
+    // Per (relationship, folded word): its dictionaries and its commonness.
+    let mut groups: std::collections::HashMap<(usize, String), (Vec<&str>, usize)> =
+        std::collections::HashMap::new();
+    let keyed: Vec<(usize, String)> = links
+        .iter()
+        .map(|l| (kind_rank(&l.relationship_type), fold(&l.word)))
+        .collect();
+    for (link, key) in links.iter().zip(&keyed) {
+        let (dictionaries, _) = groups
+            .entry(key.clone())
+            .or_insert_with(|| (Vec::new(), commonness_rank(&key.1)));
+        if !dictionaries.contains(&link.dictionary_id.as_str()) {
+            dictionaries.push(&link.dictionary_id);
+        }
+    }
+    // (relationship, dictionaries giving the word, most first, commonness,
+    // folded word): equal for the items of one group, so they stay together.
+    type GroupKey = (usize, std::cmp::Reverse<usize>, usize, String);
+    let mut ordered: Vec<(GroupKey, ThesaurusItem)> = links
+        .iter()
+        .zip(keyed)
+        .map(|(link, (kind, folded))| {
+            let (dictionaries, rank) = &groups[&(kind, folded.clone())];
+            let key = (kind, std::cmp::Reverse(dictionaries.len()), *rank, folded);
+            (key, link.clone())
+        })
+        .collect();
+    ordered.sort_by(|(a, x), (b, y)| {
+        a.cmp(b)
+            .then_with(|| x.dictionary_id.cmp(&y.dictionary_id))
+            .then_with(|| x.word.cmp(&y.word))
     });
-    links
+    ordered.into_iter().map(|(_, link)| link).collect()
 }
 
 pub async fn dictionaries(app: &App) -> Result<Vec<Dictionary>, ApiError> {
@@ -634,19 +699,54 @@ mod tests {
     }
 
     #[test]
-    fn orders_by_type_then_dictionary_then_word() {
+    fn orders_by_type_then_dictionaries_then_commonness_then_word() {
         let links = vec![
             link("evil", "antonym", "wordnet-en", "en", None),
+            link("fine", "synonym", "wordnet-en", "en", None),
             link("Well", "synonym", "wordnet-en", "en", None),
+            link("well", "synonym", "gcide", "en", None),
             link("fine", "synonym", "mythes-en", "en", None),
-            link("bien", "synonym", "freedict-fra-eng", "fr", Some("en")),
+            link("ample", "similar", "mythes-en", "en", None),
             link("goodness", "derivation", "wordnet-en", "en", None),
             link("bad", "antonym", "wordnet-en", "en", None),
+            link("dandy", "synonym", "mythes-en", "en", None),
+            link("adept", "synonym", "mythes-en", "en", None),
+            link("well", "synonym", "mythes-en", "en", None),
+            link("quality", "hypernym", "mythes-en", "en", None),
+            link("goodness", "related", "gcide", "en", None),
         ];
-        let ordered = filter_and_order_links(links, None, None);
+        // Commonness as the index numbers terms: bad, well, fine, …
+        let common = ["bad", "well", "fine", "dandy"];
+        let rank = |word: &str| common.iter().position(|w| *w == word).unwrap_or(usize::MAX);
+        let ordered = order_links(links, rank);
+        let listed: Vec<(&str, &str, &str)> = ordered
+            .iter()
+            .map(|l| {
+                (
+                    l.relationship_type.as_str(),
+                    l.word.as_str(),
+                    l.dictionary_id.as_str(),
+                )
+            })
+            .collect();
         assert_eq!(
-            words(&ordered),
-            vec!["bien", "fine", "Well", "bad", "evil", "goodness"]
+            listed,
+            [
+                // Three dictionaries, then two, then one: by commonness, then alphabetically.
+                ("synonym", "well", "gcide"),
+                ("synonym", "well", "mythes-en"),
+                ("synonym", "Well", "wordnet-en"),
+                ("synonym", "fine", "mythes-en"),
+                ("synonym", "fine", "wordnet-en"),
+                ("synonym", "dandy", "mythes-en"),
+                ("synonym", "adept", "mythes-en"),
+                ("similar", "ample", "mythes-en"),
+                ("antonym", "bad", "wordnet-en"),
+                ("antonym", "evil", "wordnet-en"),
+                ("derivation", "goodness", "wordnet-en"),
+                ("related", "goodness", "gcide"),
+                ("hypernym", "quality", "mythes-en"),
+            ]
         );
     }
 
@@ -660,13 +760,13 @@ mod tests {
         ];
         let fr = LangFilter::parse("fr").unwrap();
         assert_eq!(
-            words(&filter_and_order_links(links.clone(), Some(&fr), None)),
+            words(&filter_links(links.clone(), Some(&fr), None)),
             vec!["bien", "bon"]
         );
         let fr_de = LangFilter::parse("fr-de").unwrap();
-        assert!(filter_and_order_links(links.clone(), Some(&fr_de), None).is_empty());
+        assert!(filter_links(links.clone(), Some(&fr_de), None).is_empty());
         assert_eq!(
-            words(&filter_and_order_links(links, None, Some("mythes-en"))),
+            words(&filter_links(links, None, Some("mythes-en"))),
             vec!["fine"]
         );
     }

@@ -493,3 +493,133 @@ async fn a_re_import_deletes_the_renditions_no_entry_names() {
     std::fs::remove_dir_all(&dir).unwrap();
     let _ = std::fs::remove_dir_all(state_dir());
 }
+
+/// Runs dictadmin against `table`; its output, whether or not it succeeds.
+fn dictadmin_output(table: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(blackbox::dictadmin_path())
+        .current_dir(blackbox::repo_root())
+        .args(args)
+        .envs(blackbox::stack_env())
+        .env("ENTRIES_TABLE", table)
+        .env("DICTADMIN_STATE_DIR", state_dir())
+        .output()
+        .expect("dictadmin runs")
+}
+
+/// The objects of the stack's bucket under a dictionary's audio prefix.
+async fn audio_objects(
+    clients: &shared::runtime::app::Clients,
+    bucket: &str,
+    dictionary: &str,
+) -> Vec<String> {
+    let listed = clients
+        .s3
+        .list_objects_v2()
+        .bucket(bucket)
+        .prefix(format!("audio/{dictionary}/"))
+        .send()
+        .await
+        .unwrap();
+    listed
+        .contents()
+        .iter()
+        .filter_map(|o| o.key().map(str::to_string))
+        .collect()
+}
+
+/// Whether the stack's bucket has this object.
+async fn exists(clients: &shared::runtime::app::Clients, bucket: &str, key: &str) -> bool {
+    clients
+        .s3
+        .head_object()
+        .bucket(bucket)
+        .key(key)
+        .send()
+        .await
+        .is_ok()
+}
+
+/// Issue 27: audio that no entry names after a re-import leaves the bucket
+/// whatever the flags (`--no-prune` too), and `--strict` refuses a
+/// dictionary before any audio is made.
+#[tokio::test]
+async fn audio_no_entry_names_goes_whatever_the_flags_and_strict_makes_none() {
+    let (clients, config) = stack_clients().await;
+    let bucket = config.audio_bucket.as_str();
+    let table = format!("test-audio-flags-{}", std::process::id());
+    dictadmin_into(&table, &["setup"]);
+    let dir = std::env::temp_dir().join(format!("audio-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A language of its own: its keys are this test's alone.
+    let source = dir.join("th_cy_GB_v2.dat");
+    let source_text = source.to_str().unwrap().to_string();
+    let storable = "UTF-8\ntyddyn|1\n(noun)|bwthyn\ncwm|1\n(noun)|dyffryn\n";
+    let huge = "dyffryn dwfn ".repeat(40_000); // over DynamoDB's item limit
+    std::fs::write(
+        &source,
+        format!("UTF-8\ntyddyn|1\n(noun)|bwthyn\ncwm|1\n(noun)|{huge}\n"),
+    )
+    .unwrap();
+    let audio = ["--audio-format", "mp3", "--audio-words", "tyddyn,cwm"];
+
+    // --strict: refused, and no audio was made, not even the storable
+    // entry's.
+    let mut args = vec!["import", "--strict"];
+    args.extend(audio);
+    args.extend(["mythes", &source_text]);
+    let out = dictadmin_output(&table, &args);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("nothing written, as --strict asks"),
+        "{out:?}"
+    );
+    assert_eq!(
+        audio_objects(&clients, bucket, "mythes-cy").await,
+        Vec::<String>::new()
+    );
+    std::fs::write(&source, storable).unwrap();
+    let mut args = vec!["import"];
+    args.extend(audio);
+    args.extend(["mythes", &source_text]);
+    let stdout = dictadmin_into(&table, &args);
+    assert!(
+        stdout.contains("mythes-cy: audio for 2 entries"),
+        "{stdout}"
+    );
+    let keys: Vec<String> = stored_audio_keys(&clients.dynamodb, &table)
+        .await
+        .into_values()
+        .flatten()
+        .collect();
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    for key in &keys {
+        assert!(exists(&clients, bucket, key).await, "{key}");
+    }
+
+    // --no-prune without --audio-words: the entries stay, their audio goes.
+    let stdout = dictadmin_into(&table, &["import", "--no-prune", "mythes", &source_text]);
+    assert!(
+        stdout.contains("removed the audio of 2 entries that no longer have any"),
+        "{stdout}"
+    );
+    for key in &keys {
+        assert!(!exists(&clients, bucket, key).await, "{key}");
+    }
+    let words = stored_audio_keys(&clients.dynamodb, &table).await;
+    assert_eq!(words.len(), 2, "both entries stay: {words:?}");
+    assert!(words.values().all(Vec::is_empty), "{words:?}");
+    assert_eq!(
+        audio_objects(&clients, bucket, "mythes-cy").await,
+        Vec::<String>::new()
+    );
+
+    clients
+        .dynamodb
+        .delete_table()
+        .table_name(&table)
+        .send()
+        .await
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_dir_all(state_dir());
+}

@@ -88,3 +88,97 @@ async fn words_without_relations_give_an_empty_array() {
     let reply = get_demo(&format!("/api/v1/api/thesaurus/{}", enc("zzqxj wörd"))).await;
     assert_eq!(reply.data(), &Value::Array(vec![]));
 }
+
+/// Issue 27: "house" has GCIDE, MyThes and WordNet items. The answer starts
+/// with the synonyms that more than one dictionary gives, every item is a
+/// word, and the items of one word and relationship are side by side, one
+/// per dictionary; GraphQL answers the same list.
+#[tokio::test]
+async fn house_starts_with_the_synonyms_several_dictionaries_give_and_lists_words() {
+    let all = items(&get_demo("/api/v1/api/thesaurus/house?lang=en").await);
+    let dictionaries: std::collections::BTreeSet<&str> = all
+        .iter()
+        .map(|i| i["dictionaryId"].as_str().unwrap())
+        .collect();
+    for source in ["gcide", "mythes-en", "wordnet-en"] {
+        assert!(dictionaries.contains(source), "{source}: {dictionaries:?}");
+    }
+    // GCIDE's `Syn: Dwelling; residence; abode. See {Tenement}.`
+    assert!(has(&all, "abode", "synonym", "gcide"), "{all:?}");
+    assert!(has(&all, "Tenement", "related", "gcide"), "{all:?}");
+
+    let key = |i: &Value| {
+        (
+            i["relationshipType"].as_str().unwrap().to_string(),
+            i["word"].as_str().unwrap().to_lowercase(),
+        )
+    };
+    // Groups of (relationship, word), in the order of the answer.
+    let mut groups: Vec<((String, String), Vec<&str>)> = Vec::new();
+    for item in &all {
+        let dictionary = item["dictionaryId"].as_str().unwrap();
+        match groups.last_mut() {
+            Some((k, dictionaries)) if *k == key(item) => {
+                assert!(
+                    !dictionaries.contains(&dictionary),
+                    "one per dictionary: {item}"
+                );
+                dictionaries.push(dictionary);
+            }
+            _ => {
+                assert!(
+                    groups.iter().all(|(k, _)| *k != key(item)),
+                    "{item} is not beside the other items of its word: {all:?}"
+                );
+                groups.push((key(item), vec![dictionary]));
+            }
+        }
+    }
+    let ((kind, word), first) = &groups[0];
+    assert_eq!(kind, "synonym", "{all:?}");
+    assert!(first.len() > 1, "{word} from {first:?}: {all:?}");
+    // Within each relationship, more dictionaries come first.
+    for pair in groups.windows(2) {
+        let ((a_kind, _), a) = &pair[0];
+        let ((b_kind, _), b) = &pair[1];
+        if a_kind == b_kind {
+            assert!(a.len() >= b.len(), "{pair:?}");
+        }
+    }
+    for item in &all {
+        let word = item["word"].as_str().unwrap();
+        assert!(!word.contains("See "), "{item}");
+        assert!(
+            !word.ends_with(|c: char| c.is_ascii_punctuation()),
+            "{item}"
+        );
+        assert_eq!(word, word.trim(), "{item}");
+    }
+
+    let reply = blackbox::send(
+        reqwest::Method::POST,
+        "/api/v1/api/graphql",
+        Some(&blackbox::demo_key()),
+        Some(
+            serde_json::json!({
+                "query": "{ thesaurus(word: \"house\", lang: \"en\") { word relationshipType dictionaryId } }"
+            })
+            .to_string(),
+        ),
+    )
+    .await;
+    let listed = |items: &[Value]| -> Vec<(String, String, String)> {
+        items
+            .iter()
+            .map(|i| {
+                (
+                    i["word"].as_str().unwrap().into(),
+                    i["relationshipType"].as_str().unwrap().into(),
+                    i["dictionaryId"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let graphql = reply.json["data"]["thesaurus"].as_array().expect("a list");
+    assert_eq!(listed(graphql), listed(&all));
+}

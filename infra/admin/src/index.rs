@@ -4,6 +4,7 @@
 //! format is `shared::search::snapshot`'s; this is the wrapper that reads
 //! manifests and writes items. Running it again is always safe.
 
+use crate::output::say;
 use crate::storage::batch::{delete_all, progress, write_all, WriteError};
 use crate::storage::partition::{self, QueryError};
 use aws_sdk_dynamodb::error::DisplayErrorContext;
@@ -124,13 +125,13 @@ pub async fn build(
     };
     // Says whether this build ends the 503s of a build of another release.
     match &replaced {
-        Some(old) => println!(
+        Some(old) => say!(
             "replacing build {} (format {}) with {build_id} (format {})",
             old.build,
             items::format_name(old.format),
             snapshot::FORMAT
         ),
-        None => println!("no build to replace: {build_id} is the first"),
+        None => say!("no build to replace: {build_id} is the first"),
     }
     client
         .put_item()

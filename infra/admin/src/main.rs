@@ -1,12 +1,15 @@
 //! `dictadmin`: the project's admin command line. It reads the same
 //! configuration variables as the functions (ENTRIES_TABLE, KEYS_TABLE,
 //! AUDIO_BUCKET, and DYNAMODB_ENDPOINT / S3_ENDPOINT for the local stack).
+//! What it prints goes through output.rs, which a closed pipe does not stop.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod formats;
 mod import;
 mod index;
 mod keys;
 mod lexicon;
+mod output;
 mod storage;
 mod tables;
 
@@ -15,6 +18,7 @@ use import::ImportError;
 use index::IndexError;
 use keys::KeyError;
 use lexicon::LexiconError;
+use output::{say, say_err};
 use shared::runtime::app::Clients;
 use shared::runtime::config::{Config, MissingVariable};
 use std::path::PathBuf;
@@ -150,7 +154,7 @@ async fn main() -> ExitCode {
     match run(Cli::parse()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            say_err!("error: {message}");
             ExitCode::FAILURE
         }
     }
@@ -180,7 +184,7 @@ async fn run(cli: Cli) -> Result<(), AdminError> {
                     format!("{name} {:.1} MB in {parts} items", *bytes as f64 / 1e6)
                 })
                 .collect();
-            println!(
+            say!(
                 "index: build {}, {} entries, {} terms; {}; {:.1} s",
                 summary.build,
                 summary.entries,
@@ -243,18 +247,18 @@ async fn run_lexicon(
     if dry_run {
         let chunks = lexicon.chunk_items()?;
         let bytes: usize = chunks.iter().map(storage::limits::item_size).sum();
-        println!(
+        say!(
             "{name}: {} pairs, {} chunks, {bytes} bytes, read in {read_in:.1} s (dry run: nothing written)",
             list.count,
             chunks.len()
         );
         for (a, b) in lexicon.sample(LEXICON_SAMPLE) {
-            println!("  {a}\t{b}");
+            say!("  {a}\t{b}");
         }
         return Ok(());
     }
     let stored = lexicon::store(client, table, &lexicon).await?;
-    println!(
+    say!(
         "stored {name}: {} pairs in {} chunks ({} bytes), read in {read_in:.1} s, stored in {:.1} s{}",
         list.count,
         stored.chunks,
@@ -290,7 +294,7 @@ async fn run_keys(
             )
             .await?;
             if created {
-                println!(
+                say!(
                     "created {} ({}, plan {}, limit {})",
                     record.key_id,
                     record.name,
@@ -298,7 +302,7 @@ async fn run_keys(
                     record.limit()
                 );
             } else {
-                println!(
+                say!(
                     "exists {} ({}, plan {}, limit {})",
                     record.key_id,
                     record.name,
@@ -306,17 +310,21 @@ async fn run_keys(
                     record.limit()
                 );
             }
-            println!("API key: {secret}");
+            say!("API key: {secret}");
             Ok(())
         }
         KeyAction::List => {
-            println!(
+            say!(
                 "{:<18} {:<8} {:>9} {:<8} {:<20} name",
-                "key id", "plan", "limit", "state", "created"
+                "key id",
+                "plan",
+                "limit",
+                "state",
+                "created"
             );
             for r in keys::list(client, table).await? {
                 let state = if r.disabled { "disabled" } else { "active" };
-                println!(
+                say!(
                     "{:<18} {:<8} {:>9} {:<8} {:<20} {}",
                     r.key_id,
                     r.plan.name(),
@@ -342,7 +350,7 @@ async fn run_keys(
                 record.custom_limit = limit;
             }
             keys::save(client, table, &record).await?;
-            println!(
+            say!(
                 "{key_id}: plan {}, limit {}",
                 record.plan.name(),
                 record.limit()
@@ -361,7 +369,7 @@ async fn set_disabled(
     let mut record = keys::find(client, table, key_id).await?;
     record.disabled = disabled;
     keys::save(client, table, &record).await?;
-    println!(
+    say!(
         "{key_id}: {}",
         if disabled { "disabled" } else { "enabled" }
     );

@@ -1,6 +1,7 @@
 //! Creates the local tables and bucket from the same definitions that
 //! `template.yaml` deploys, so local and AWS never drift apart.
 
+use crate::output::say;
 use aws_sdk_dynamodb::error::DisplayErrorContext;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
@@ -199,7 +200,7 @@ pub async fn create_tables(
     for table in tables_in_template(template)? {
         let name = table_name(config, &table.logical_id)?;
         if existing.contains(&name) {
-            println!("table {name} exists");
+            say!("table {name} exists");
             continue;
         }
         let mut request = client
@@ -252,7 +253,7 @@ pub async fn create_tables(
                     message: e.to_string(),
                 })?;
         }
-        println!("table {name} created");
+        say!("table {name} created");
     }
     Ok(())
 }
@@ -260,7 +261,7 @@ pub async fn create_tables(
 /// Creates the audio bucket if it does not exist (idempotent).
 pub async fn create_bucket(client: &aws_sdk_s3::Client, bucket: &str) -> Result<(), SetupError> {
     if client.head_bucket().bucket(bucket).send().await.is_ok() {
-        println!("bucket {bucket} exists");
+        say!("bucket {bucket} exists");
         return Ok(());
     }
     client
@@ -272,7 +273,7 @@ pub async fn create_bucket(client: &aws_sdk_s3::Client, bucket: &str) -> Result<
             bucket: bucket.to_string(),
             message: DisplayErrorContext(e).to_string(),
         })?;
-    println!("bucket {bucket} created");
+    say!("bucket {bucket} created");
     Ok(())
 }
 

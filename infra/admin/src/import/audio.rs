@@ -5,6 +5,7 @@
 //! dictionary keeps Speex as its primary format beside it.
 
 use super::error::ImportError;
+use crate::output::say;
 pub use shared::model::AudioFormat;
 use shared::model::{StoredAudio, StoredEntry};
 use std::path::{Path, PathBuf};
@@ -114,13 +115,13 @@ pub fn synthesize(
         .collect()
 }
 
-/// Gives audio to the entries whose headword is in `words` (compared folded):
-/// synthesizes every rendition of `format` (see `renditions`), uploads them
-/// and records them, primary first, in `audio`. Returns how many entries got
-/// audio; 0 when espeak-ng has no voice for the language.
-pub async fn add_audio(
-    s3: &aws_sdk_s3::Client,
-    bucket: &str,
+/// Names the audio of the entries whose headword is in `words` (compared
+/// folded): records every rendition of `format` (see `renditions`), primary
+/// first, under its stable key, and makes nothing yet, so that the
+/// screening and `--strict` see the final items before any audio is made
+/// ([`make_audio`] then makes what the kept entries name). Returns how many
+/// entries will have audio; 0 when espeak-ng has no voice for the language.
+pub fn plan_audio(
     entries: &mut [StoredEntry],
     words: &[String],
     format: AudioFormat,
@@ -132,41 +133,65 @@ pub async fn add_audio(
         return Ok(0);
     }
     if !has_voice(&lang)? {
-        println!("espeak-ng has no {lang} voice: no audio");
+        say!("espeak-ng has no {lang} voice: no audio");
         return Ok(0);
     }
     let formats = renditions(format);
     let wanted: Vec<String> = words.iter().map(|w| shared::fold::fold(w)).collect();
-    let work_dir = std::env::temp_dir().join(format!("dictadmin-audio-{}", std::process::id()));
-    std::fs::create_dir_all(&work_dir).map_err(ImportError::io(&work_dir))?;
-    let mut added = 0;
+    let mut planned = 0;
     for stored in entries
         .iter_mut()
         .filter(|e| wanted.contains(&shared::fold::fold(&e.entry.word)))
     {
-        let mut audio = Vec::with_capacity(formats.len());
-        for (format, bytes) in synthesize(&stored.entry.word, &lang, &formats, &work_dir)? {
-            let key = audio_key(&stored.entry.dictionary_id, &stored.entry.id, format);
+        stored.audio = formats
+            .iter()
+            .map(|&format| StoredAudio {
+                format,
+                key: audio_key(&stored.entry.dictionary_id, &stored.entry.id, format),
+            })
+            .collect();
+        stored.entry.has_audio = true;
+        stored.entry.audio_formats = formats.iter().map(|f| f.name().to_string()).collect();
+        planned += 1;
+    }
+    Ok(planned)
+}
+
+/// Speaks and encodes the audio that [`plan_audio`] named for these entries
+/// and uploads it. Returns how many entries got audio.
+pub async fn make_audio(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    entries: &[StoredEntry],
+) -> Result<usize, ImportError> {
+    let work_dir = std::env::temp_dir().join(format!("dictadmin-audio-{}", std::process::id()));
+    std::fs::create_dir_all(&work_dir).map_err(ImportError::io(&work_dir))?;
+    let mut made = 0;
+    for stored in entries.iter().filter(|e| !e.audio.is_empty()) {
+        let formats: Vec<AudioFormat> = stored.audio.iter().map(|a| a.format).collect();
+        let files = synthesize(
+            &stored.entry.word,
+            &stored.entry.source_lang,
+            &formats,
+            &work_dir,
+        )?;
+        for (audio, (format, bytes)) in stored.audio.iter().zip(files) {
             s3.put_object()
                 .bucket(bucket)
-                .key(&key)
+                .key(&audio.key)
                 .content_type(format.content_type())
                 .body(bytes.into())
                 .send()
                 .await
                 .map_err(|e| ImportError::UploadAudio {
-                    key: key.clone(),
+                    key: audio.key.clone(),
                     message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
                 })?;
-            audio.push(StoredAudio { format, key });
         }
-        stored.entry.has_audio = true;
-        stored.entry.audio_formats = formats.iter().map(|f| f.name().to_string()).collect();
-        stored.audio = audio;
-        added += 1;
+        made += 1;
     }
     let _ = std::fs::remove_dir_all(&work_dir);
-    Ok(added)
+    Ok(made)
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! the screening and the writing take, and what the formats share to build
 //! one: stable entry ids and thesaurus links.
 
+use super::thesaurus::clean;
 use sha2::{Digest, Sha256};
+use shared::fold::fold;
 use shared::model::{Dictionary, StoredEntry, ThesaurusItem};
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,21 +37,30 @@ impl std::fmt::Display for Origin {
     }
 }
 
-/// One link per (headword, kind, word) of a dictionary, without repeats.
+/// One link per (headword, kind, word) of a dictionary, without repeats:
+/// each word cleaned of its source's markup (thesaurus.rs) first, so that
+/// `abode.` and `abode` are one link, and words compared folded.
 pub fn links_of<'a>(
     dictionary: &Dictionary,
-    relations: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
+    relations: impl IntoIterator<Item = (&'a str, &'static str, &'a str)>,
 ) -> Vec<(String, ThesaurusItem)> {
     let mut seen = std::collections::HashSet::new();
     relations
         .into_iter()
-        .filter(|(headword, _, word)| !word.is_empty() && !word.eq_ignore_ascii_case(headword))
-        .filter(|(headword, kind, word)| seen.insert((shared::fold::fold(headword), *kind, *word)))
+        .flat_map(|(headword, kind, raw)| {
+            clean(kind, raw)
+                .into_iter()
+                .map(move |(kind, word)| (headword, kind, word))
+        })
+        .filter(|(headword, kind, word)| {
+            let (headword, word) = (fold(headword), fold(word));
+            word != headword && seen.insert((headword, *kind, word))
+        })
         .map(|(headword, kind, word)| {
             (
                 headword.to_string(),
                 ThesaurusItem {
-                    word: word.to_string(),
+                    word,
                     relationship_type: kind.to_string(),
                     dictionary_id: dictionary.dictionary_id.clone(),
                     dictionary_name: dictionary.dictionary_name.clone(),

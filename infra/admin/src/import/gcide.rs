@@ -21,7 +21,7 @@
 //! per headword and part of speech.
 
 use super::dictd::Database;
-use super::dictionary::{entry_id, synonym_links, ImportedDictionary, Origin};
+use super::dictionary::{entry_id, links_of, ImportedDictionary, Origin};
 use super::entry_text::{EntryText, SenseText};
 use super::error::ImportError;
 use shared::model::{Dictionary, Entry, StoredEntry};
@@ -42,6 +42,10 @@ pub struct Article {
     pub labels: Vec<String>,
     pub senses: Vec<Sense>,
     pub synonyms: Vec<String>,
+    /// Words a `Syn:` paragraph refers to (`See {Tenement}`): `related`.
+    pub see_also: Vec<String>,
+    /// Run-in derivatives after it (`-- {Sub*mis"sive*ly}, adv.`).
+    pub derived: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -272,17 +276,20 @@ pub fn parse_article(text: &str) -> Article {
             return;
         }
         let first = paragraph[0];
-        let text = squash(&decode_escapes(&paragraph.join(" ")));
+        let raw = squash(&paragraph.join(" "));
+        let text = squash(&decode_escapes(&raw));
         paragraph.clear();
-        if let Some(rest) = text.strip_prefix("Syn:") {
-            let list = rest.trim().trim_start_matches("--").trim_end_matches('.');
-            for word in list
-                .split([';', ','])
-                .map(str::trim)
-                .filter(|w| !w.is_empty() && w.len() < 40)
-            {
-                if !article.synonyms.iter().any(|s| s == word) {
-                    article.synonyms.push(word.to_string());
+        if let Some(rest) = raw.strip_prefix("Syn:") {
+            let syn = parse_syn(rest);
+            for (list, words) in [
+                (&mut article.synonyms, syn.synonyms),
+                (&mut article.see_also, syn.see_also),
+                (&mut article.derived, syn.derived),
+            ] {
+                for word in words {
+                    if !list.contains(&word) {
+                        list.push(word);
+                    }
                 }
             }
         } else if starts_sense(first) {
@@ -312,6 +319,107 @@ pub fn parse_article(text: &str) -> Article {
     }
     flush(&mut paragraph, &mut article);
     article
+}
+
+/// What a `Syn:` paragraph gives, each word without markup.
+#[derive(Debug, Default, PartialEq)]
+struct Syn {
+    synonyms: Vec<String>,
+    see_also: Vec<String>,
+    derived: Vec<String>,
+}
+
+/// Parses a `Syn:` paragraph as the file writes it (braces and escapes
+/// still in): `To alleviate; mitigate; calm. See {Alleviate}. [1913
+/// Webster] -- {Calm"ly}, adv.`. The list ends at the first source tag, at
+/// a discussion or derivatives after ` --`, at a reference (`See`, `Cf.`)
+/// or at the header of an article run into it (`Rule \Rule\`).
+fn parse_syn(raw: &str) -> Syn {
+    let mut syn = Syn::default();
+    // Run-in derivatives, anywhere in the paragraph: `-- {Word}, adv.`
+    for (at, _) in raw.match_indices("-- {") {
+        let rest = &raw[at + 4..];
+        let Some((word, after)) = rest.split_once('}') else {
+            continue;
+        };
+        let pos = after.trim_start_matches(',').trim_start();
+        if ["adv.", "n.", "a.", "v.", "adj."]
+            .iter()
+            .any(|p| pos.starts_with(p))
+        {
+            let word: String = word
+                .chars()
+                .filter(|c| !matches!(c, '*' | '"' | '`'))
+                .collect();
+            syn.derived.push(squash(&decode_escapes(&word)));
+        }
+    }
+    let mut list = raw.trim().trim_start_matches("--").trim_start();
+    if let Some(tag) = source_tag_start(list) {
+        list = &list[..tag];
+    }
+    if let Some(dashes) = list.find(" --") {
+        list = &list[..dashes];
+    }
+    if let Some(backslash) = list.find('\\') {
+        // The next article's header: the list ended at the last period.
+        list = list[..backslash].rfind(". ").map_or("", |end| &list[..end]);
+    }
+    for marker in ["See ", "Cf. "] {
+        let at = if list.starts_with(marker) {
+            Some(0)
+        } else {
+            list.find(&format!(". {marker}")).map(|at| at + 2)
+        };
+        if let Some(at) = at {
+            let rest = &list[at + marker.len()..];
+            // The braced word, else the text up to its part of speech.
+            let target = match (rest.find('{'), rest.find('}')) {
+                (Some(open), Some(close)) if open < close => &rest[open + 1..close],
+                _ => rest.split([',', '.']).next().unwrap_or_default(),
+            };
+            syn.see_also.push(squash(&decode_escapes(target)));
+            list = &list[..at];
+        }
+    }
+    // A verb's list starts with the infinitive's `To` (`To raise; to
+    // cultivate`); elsewhere `to` is part of the words (`to the point`).
+    let verbs = list.starts_with("To ");
+    for item in list.split(';').flat_map(|part| part.split(", ")) {
+        let item = squash(&decode_escapes(item));
+        let item = item.trim().trim_end_matches(['.', ',']);
+        let item = ["To ", "to "]
+            .iter()
+            .find_map(|to| item.strip_prefix(to))
+            .filter(|rest| verbs && rest.starts_with(|c: char| c.is_lowercase()))
+            .unwrap_or(item);
+        // WordNet's syntactic markers of adjectives.
+        let item = [
+            "(prenominal)",
+            "(predicate)",
+            "(postnominal)",
+            "(a)",
+            "(p)",
+            "(ip)",
+        ]
+        .iter()
+        .find_map(|marker| item.strip_suffix(marker))
+        .unwrap_or(item)
+        .trim();
+        if !item.is_empty() && item.len() < 40 {
+            syn.synonyms.push(item.to_string());
+        }
+    }
+    syn
+}
+
+/// Where the first source tag (`[1913 Webster]`, `[PJC]`) starts.
+fn source_tag_start(text: &str) -> Option<usize> {
+    text.match_indices('[').map(|(at, _)| at).find(|&at| {
+        text[at..]
+            .find(']')
+            .is_some_and(|end| is_source_tag(&text[at..=at + end]))
+    })
 }
 
 /// The text before the first backslash of the first line, when the article
@@ -381,9 +489,15 @@ pub fn import_gcide(
             Some(&i) => {
                 let merged = &mut groups[i].1;
                 merged.senses.extend(article.senses);
-                for synonym in article.synonyms {
-                    if !merged.synonyms.contains(&synonym) {
-                        merged.synonyms.push(synonym);
+                for (list, words) in [
+                    (&mut merged.synonyms, article.synonyms),
+                    (&mut merged.see_also, article.see_also),
+                    (&mut merged.derived, article.derived),
+                ] {
+                    for word in words {
+                        if !list.contains(&word) {
+                            list.push(word);
+                        }
                     }
                 }
                 if merged.etymology.is_none() {
@@ -398,9 +512,18 @@ pub fn import_gcide(
     }
     let index_file: Arc<Path> = database.index_path.as_path().into();
     let mut origins = HashMap::with_capacity(groups.len());
+    // (headword, relationship, word) of every article's `Syn:` paragraphs.
+    let mut relations: Vec<(String, &'static str, String)> = Vec::new();
     let entries: Vec<StoredEntry> = groups
         .into_iter()
         .map(|(word, article, line)| {
+            for (kind, words) in [
+                ("synonym", &article.synonyms),
+                ("related", &article.see_also),
+                ("derivation", &article.derived),
+            ] {
+                relations.extend(words.iter().map(|w| (word.clone(), kind, w.clone())));
+            }
             let entry = gcide_entry(ID, NAME, word, article);
             origins.insert(
                 entry.entry.id.clone(),
@@ -421,7 +544,12 @@ pub fn import_gcide(
         licence: "GPL-3.0-or-later".into(),
         origin: "Debian package dict-gcide".into(),
     };
-    let links = synonym_links(&dictionary, &entries);
+    let links = links_of(
+        &dictionary,
+        relations
+            .iter()
+            .map(|(h, k, w)| (h.as_str(), *k, w.as_str())),
+    );
     Ok(ImportedDictionary {
         dictionary,
         entries,
@@ -504,6 +632,43 @@ mod tests {
         assert!(
             !format!("{a:?}").contains("1913 Webster"),
             "source tags are dropped"
+        );
+    }
+
+    #[test]
+    fn syn_paragraphs_give_words_references_and_derivatives() {
+        let syn = parse_syn(" To alleviate; mitigate; calm. See {Alleviate}. [1913 Webster] -- {Sub*mis\"sive*ly}, adv.");
+        assert_eq!(syn.synonyms, ["alleviate", "mitigate", "calm"]);
+        assert_eq!(syn.see_also, ["Alleviate"]);
+        assert_eq!(syn.derived, ["Submissively"]);
+        let syn = parse_syn(
+            " regulation; law; empire. [1913 Webster] Rule \\Rule\\, v. t. [imp. & p. p. {Ruled}.]",
+        );
+        assert_eq!(syn.synonyms, ["regulation", "law", "empire"]);
+        let syn = parse_syn(" twenty-ninth [WordNet 1.5 +PJC] 2d");
+        assert_eq!(syn.synonyms, ["twenty-ninth"]);
+        let syn =
+            parse_syn(" Identical; interchangeable. -- {Synonymous}, {Identical}. If no words are");
+        assert_eq!(syn.synonyms, ["Identical", "interchangeable"]);
+        assert!(syn.derived.is_empty());
+        let syn = parse_syn(" all-inclusive, blanket(prenominal), 1-propene-1,2,3-tricarboxylic acid. [WordNet 1.5]");
+        assert_eq!(
+            syn.synonyms,
+            [
+                "all-inclusive",
+                "blanket",
+                "1-propene-1,2,3-tricarboxylic acid"
+            ]
+        );
+        let syn = parse_syn(" crisp, to the point(predicate). [WordNet 1.5]");
+        assert_eq!(syn.synonyms, ["crisp", "to the point"]);
+        let syn = parse_syn(" To raise; to cultivate. See {Raise}, v. t., 3.");
+        assert_eq!(syn.synonyms, ["raise", "cultivate"]);
+        assert_eq!(syn.see_also, ["Raise"]);
+        let syn = parse_syn(" See the Note under {Clerk}, n., 4.");
+        assert_eq!(
+            (syn.synonyms.len(), syn.see_also),
+            (0, vec!["Clerk".to_string()])
         );
     }
 

@@ -31,10 +31,12 @@ mod manifest;
 mod mythes;
 mod prune;
 mod screen;
+mod thesaurus;
 mod wordnet;
 mod write;
 
 use crate::formats::source::{parse_size, DEFAULT_MAX_SOURCE_BYTES};
+use crate::output::say;
 use audio::AudioFormat;
 use clap::{Args, Subcommand};
 use dictionary::ImportedDictionary;
@@ -172,7 +174,7 @@ fn report_dry_run(
     let id = imported.dictionary.dictionary_id.clone();
     let screened = screen(&mut imported);
     screened.report(&id);
-    println!(
+    say!(
         "{id}: {} entries, {} links read in {:.1} s{} (dry run: nothing written)",
         imported.entries.len(),
         imported.links.len(),
@@ -266,5 +268,51 @@ mod tests {
             .nth(origin.line - 1)
             .unwrap()
             .starts_with("bank "));
+    }
+
+    /// Every link of every source format's fixture is a word: GCIDE's
+    /// `Syn:` paragraphs, MyThes in four languages, WordNet and FreeDict's
+    /// synonym references.
+    #[test]
+    fn no_fixture_link_of_any_format_carries_markup() {
+        use super::thesaurus::has_markup;
+        let mut dictionaries = vec![
+            import_gcide(&fixture("gcide/gcide"), MAX).unwrap(),
+            import_wordnet(&fixture("wordnet"), MAX, None).unwrap(),
+        ];
+        for pair in ["deu-eng", "eng-fra", "eng-spa", "fra-eng"] {
+            let prefix = fixture(&format!("freedict/freedict-{pair}"));
+            dictionaries.push(import_freedict(&prefix, MAX).unwrap());
+        }
+        for locale in ["en_US", "de_DE", "es_ES", "fr_FR"] {
+            let file = fixture(&format!("mythes/th_{locale}_v2.dat"));
+            dictionaries.push(import_mythes(&file, MAX).unwrap());
+        }
+        let mut kinds = std::collections::BTreeSet::new();
+        for imported in &dictionaries {
+            for (headword, link) in &imported.links {
+                assert!(
+                    !has_markup(&link.word),
+                    "{} {headword} → {:?}",
+                    link.dictionary_id,
+                    link.word
+                );
+                kinds.insert((link.dictionary_id.as_str(), link.relationship_type.as_str()));
+            }
+        }
+        // `Syn: Dwelling; residence; abode. See {Tenement}.` of House.
+        let house: Vec<(&str, &str)> = dictionaries[0]
+            .links
+            .iter()
+            .filter(|(h, _)| h == "House")
+            .map(|(_, l)| (l.relationship_type.as_str(), l.word.as_str()))
+            .collect();
+        for link in [("synonym", "abode"), ("related", "Tenement")] {
+            assert!(house.contains(&link), "{house:?}");
+        }
+        assert!(
+            kinds.contains(&("mythes-de", "hypernym")),
+            "Oberbegriff: {kinds:?}"
+        );
     }
 }

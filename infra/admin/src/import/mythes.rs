@@ -47,20 +47,54 @@ pub fn decode(bytes: &[u8]) -> String {
     }
 }
 
-/// `fine (similar term)` → (`similar`, `fine`)
+/// `fine (similar term)` → (`similar`, `fine`); the German thesaurus's
+/// `Land (Oberbegriff)` → (`hypernym`, `Land`), its main-form marker
+/// dropped from the usage labels (`(ugs., Hauptform)` → `(ugs.)`).
 fn classify(term: &str) -> (&'static str, String) {
     let markers = [
         ("(antonym)", "antonym"),
         ("(similar term)", "similar"),
         ("(generic term)", "hypernym"),
         ("(related term)", "related"),
+        ("(Oberbegriff)", "hypernym"),
+        ("(Unterbegriff)", "hyponym"),
+        ("(Gegenbegriff)", "antonym"),
+        ("(Gegenwort)", "antonym"),
+        ("(Antónimo)", "antonym"),
+        // Spanish files whose `ó` is a replacement character, read as Latin-1.
+        ("(Antï¿½nimo)", "antonym"),
     ];
+    let term = term.trim();
     for (marker, kind) in markers {
         if let Some(word) = term.strip_suffix(marker) {
-            return (kind, word.trim().to_string());
+            return (kind, without_main_form(word.trim()));
         }
     }
-    ("synonym", term.trim().to_string())
+    ("synonym", without_main_form(term))
+}
+
+/// The labels of a term without `Hauptform`, which marks the preferred
+/// spelling rather than a usage.
+fn without_main_form(term: &str) -> String {
+    // Labels follow the word after a space; `interessieren(d)` is a word.
+    let Some(open) = term
+        .rfind(" (")
+        .map(|space| space + 1)
+        .filter(|_| term.ends_with(')'))
+    else {
+        return term.to_string();
+    };
+    let labels: Vec<&str> = term[open + 1..term.len() - 1]
+        .split(',')
+        .map(str::trim)
+        .filter(|label| *label != "Hauptform")
+        .collect();
+    let word = term[..open].trim_end();
+    if labels.is_empty() {
+        word.to_string()
+    } else {
+        format!("{word} ({})", labels.join(", "))
+    }
 }
 
 pub fn parse(path: &Path, text: &str) -> Result<Vec<Headword>, ImportError> {
@@ -283,6 +317,31 @@ mod tests {
             ("hypernym", "quality".to_string())
         );
         assert_eq!(words[1].meanings[0].part_of_speech, "Adjectif");
+    }
+
+    #[test]
+    fn german_and_spanish_relation_annotations_give_the_relationship() {
+        assert_eq!(classify("Land (Oberbegriff)"), ("hypernym", "Land".into()));
+        assert_eq!(
+            classify("Dackel (Unterbegriff)"),
+            ("hyponym", "Dackel".into())
+        );
+        assert_eq!(classify("feo (Antónimo)"), ("antonym", "feo".into()));
+        assert_eq!(classify("Auto (Hauptform)"), ("synonym", "Auto".into()));
+        assert_eq!(
+            classify("Auto (Hauptform) (Oberbegriff)"),
+            ("hypernym", "Auto".into())
+        );
+        assert_eq!(classify("percatar(se)"), ("synonym", "percatar(se)".into()));
+        assert_eq!(
+            classify("Karre (ugs., Hauptform)"),
+            ("synonym", "Karre (ugs.)".into())
+        );
+        assert_eq!(
+            classify("etwas über (ugs.)"),
+            ("synonym", "etwas über (ugs.)".into()),
+            "usage labels stay"
+        );
     }
 
     #[test]

@@ -11,8 +11,12 @@
 //!   prefix, lists the previous links of the dictionary;
 //! - audio lives at keys derived from the entry id, one per format (Speex
 //!   and its MP3 rendition, or MP3 alone): every key of a previous entry
-//!   with audio that no new entry names is deleted, so the audio of an entry
-//!   that left, that lost its audio or that changed format goes with it.
+//!   with audio that no entry names after the import is deleted, so the
+//!   audio of an entry that left, that lost its audio or that changed
+//!   format goes with it. That of an entry that stays goes whatever the
+//!   flags (`--no-prune` keeps entries, not audio nothing names). The keys
+//!   come from the table's own manifest, not from a listing of the bucket,
+//!   which other tables (a test's, another stage's) may share.
 //!
 //! Entries and links are deleted before the new items are written: an
 //! interrupted run leaves the previous manifest in place, so the next run
@@ -47,11 +51,14 @@ pub struct Stale {
     pub links: Vec<Item>,
     /// Keys of every chunk of the previous manifest.
     pub manifest_chunks: Vec<(String, String)>,
-    /// S3 keys of the previous entries' audio that no new entry names: every
-    /// format's key of each previous entry with audio (the manifest says
-    /// whether an entry had audio, not in which formats; deleting a key
-    /// that does not exist succeeds, and costs nothing on S3).
+    /// S3 keys of the audio of previous entries that left the source:
+    /// every format's key of each (the manifest says whether an entry had
+    /// audio, not in which formats; deleting a key that does not exist
+    /// succeeds, and costs nothing on S3). Deleted when pruning.
     pub audio: Vec<String>,
+    /// S3 keys of the audio of previous entries that stay, that the new
+    /// import does not name: deleted whatever the flags.
+    pub audio_unnamed: Vec<String>,
     /// How many stale entries had audio.
     pub audio_entries: usize,
     /// How many entries that stay had audio and have none now.
@@ -116,13 +123,14 @@ pub async fn find_stale(
             stale.postings.push(posting.clone());
         }
         if posting.has_audio {
-            let (gone, kept) = audio_not_named(posting, new_audio);
+            let (gone, named) = audio_not_named(posting, new_audio);
             if left {
                 stale.audio_entries += 1;
-            } else if kept == 0 {
-                stale.audio_dropped += 1;
+                stale.audio.extend(gone);
+            } else {
+                stale.audio_dropped += usize::from(named == 0);
+                stale.audio_unnamed.extend(gone);
             }
-            stale.audio.extend(gone);
         }
     }
     if !with_links {
@@ -173,6 +181,32 @@ fn audio_not_named(posting: &Posting, new_audio: &HashSet<String>) -> (Vec<Strin
     (gone, named)
 }
 
+/// Deletes these audio objects.
+pub async fn delete_audio(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    keys: &[String],
+) -> Result<(), ImportError> {
+    stream::iter(keys)
+        .map(|key| async move {
+            s3.delete_object()
+                .bucket(bucket)
+                .key(key)
+                .send()
+                .await
+                .map(|_| ())
+                .map_err(|e| ImportError::DeleteAudio {
+                    bucket: bucket.to_string(),
+                    key: key.clone(),
+                    message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
+                })
+        })
+        .buffer_unordered(QUERIES_IN_FLIGHT)
+        .try_collect::<Vec<()>>()
+        .await?;
+    Ok(())
+}
+
 /// The postings of the previous manifest's current chunks; a chunk that
 /// cannot be read is a warning, not a failure of the import.
 fn previous_postings(pk: &str, chunk_items: &[Item], warnings: &mut Vec<String>) -> Vec<Posting> {
@@ -204,13 +238,10 @@ fn previous_postings(pk: &str, chunk_items: &[Item], warnings: &mut Vec<String>)
     postings
 }
 
-/// Deletes the stale entries, links and audio (before the new items are
-/// written).
+/// Deletes the stale entries and links (before the new items are written).
 pub async fn delete_entries_and_links(
     client: &aws_sdk_dynamodb::Client,
-    s3: &aws_sdk_s3::Client,
     table: &str,
-    bucket: &str,
     stale: &Stale,
 ) -> Result<(), ImportError> {
     let keys: Vec<Item> = stale.entries.iter().chain(&stale.links).cloned().collect();
@@ -219,24 +250,6 @@ pub async fn delete_entries_and_links(
         delete_all(client, table, keys, &bar).await?;
         bar.finish_and_clear();
     }
-    // Deleting a key that does not exist succeeds.
-    stream::iter(&stale.audio)
-        .map(|key| async move {
-            s3.delete_object()
-                .bucket(bucket)
-                .key(key)
-                .send()
-                .await
-                .map(|_| ())
-                .map_err(|e| ImportError::DeleteAudio {
-                    bucket: bucket.to_string(),
-                    key: key.clone(),
-                    message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
-                })
-        })
-        .buffer_unordered(QUERIES_IN_FLIGHT)
-        .try_collect::<Vec<()>>()
-        .await?;
     Ok(())
 }
 

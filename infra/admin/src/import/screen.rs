@@ -7,6 +7,7 @@
 
 use super::dictionary::{ImportedDictionary, Origin};
 use super::error::ImportError;
+use crate::output::say_err;
 use crate::storage::limits::{check_item, ItemProblem};
 use shared::storage::items::{self, Item};
 use std::collections::{HashMap, HashSet};
@@ -107,10 +108,10 @@ impl Screened {
     /// Warns, on standard error, of every article or link that cannot be stored.
     pub fn report(&self, dictionary_id: &str) {
         for skipped in self.skipped.iter().take(SKIPPED_LISTED) {
-            eprintln!("warning: {dictionary_id}: skipped {skipped}");
+            say_err!("warning: {dictionary_id}: skipped {skipped}");
         }
         if self.skipped.len() > SKIPPED_LISTED {
-            eprintln!(
+            say_err!(
                 "warning: {dictionary_id}: and {} more skipped",
                 self.skipped.len() - SKIPPED_LISTED
             );

@@ -3,13 +3,14 @@
 //! checkpointed segments and its record last. What the previous import of
 //! the dictionary wrote and this one does not is deleted (prune.rs).
 
-use super::audio::{add_audio, AudioFormat};
+use super::audio::{make_audio, plan_audio, AudioFormat};
 use super::checkpoint;
 use super::dictionary::ImportedDictionary;
 use super::error::ImportError;
 use super::manifest::manifest_items;
 use super::prune;
 use super::screen::{screen, Screened};
+use crate::output::{say, say_err};
 use crate::storage::{batch, limits, partition};
 use shared::runtime::app::Clients;
 use shared::runtime::config::Config;
@@ -31,7 +32,9 @@ pub struct WriteOptions<'a> {
     pub prune: bool,
 }
 
-/// Gives the dictionary its audio, screens it and writes it.
+/// Screens the dictionary, with the audio it is to have named but not yet
+/// made, so that `--strict` refuses it before any work; then makes the
+/// audio of the entries that are kept and writes it all.
 pub async fn write_dictionary(
     clients: &Clients,
     config: &Config,
@@ -40,20 +43,15 @@ pub async fn write_dictionary(
 ) -> Result<(), ImportError> {
     let id = imported.dictionary.dictionary_id.clone();
     if let Some((format, words)) = options.audio {
-        let added = add_audio(
-            &clients.s3,
-            &config.audio_bucket,
-            &mut imported.entries,
-            words,
-            format,
-        )
-        .await?;
-        println!("{id}: audio for {added} entries");
+        plan_audio(&mut imported.entries, words, format)?;
     }
-    // After the audio, so that the checks see the final items.
     let screened = screen(&mut imported);
     screened.report(&id);
     screened.refuse_if_strict(options.strict, &id)?;
+    if options.audio.is_some() {
+        let made = make_audio(&clients.s3, &config.audio_bucket, &imported.entries).await?;
+        say!("{id}: audio for {made} entries");
+    }
     write_items(clients, config, imported, screened, options.prune).await
 }
 
@@ -100,21 +98,18 @@ async fn write_items(
     )
     .await?;
     for warning in &stale.warnings {
-        eprintln!("warning: {id}: {warning}");
+        say_err!("warning: {id}: {warning}");
     }
+    // The audio of entries that stay and no longer name it goes whatever
+    // the flags; that of entries that left, with them when pruning.
+    prune::delete_audio(&clients.s3, &config.audio_bucket, &stale.audio_unnamed).await?;
+    let dropped = match stale.audio_dropped {
+        0 => String::new(),
+        n => format!("; removed the audio of {n} entries that no longer have any"),
+    };
     let stale_outcome = if prune {
-        prune::delete_entries_and_links(
-            client,
-            &clients.s3,
-            &config.entries_table,
-            &config.audio_bucket,
-            &stale,
-        )
-        .await?;
-        let dropped = match stale.audio_dropped {
-            0 => String::new(),
-            n => format!("; removed the audio of {n} entries that no longer have any"),
-        };
+        prune::delete_entries_and_links(client, &config.entries_table, &stale).await?;
+        prune::delete_audio(&clients.s3, &config.audio_bucket, &stale.audio).await?;
         format!(
             "; pruned {} entries ({} with audio) and {} links no longer in the source ({} thesaurus partitions read, {:.1} s){dropped}",
             stale.entries.len(),
@@ -126,7 +121,7 @@ async fn write_items(
     } else {
         imported.dictionary.entry_count += stale.postings.len() as u64;
         format!(
-            "; kept {} entries no longer in the source (--no-prune)",
+            "; kept {} entries no longer in the source (--no-prune){dropped}",
             stale.postings.len()
         )
     };
@@ -152,7 +147,7 @@ async fn write_items(
     );
     let done = checkpoint.items_done().min(total);
     if done > 0 {
-        println!("{id}: resuming after {done} of {total} items written by an earlier run");
+        say!("{id}: resuming after {done} of {total} items written by an earlier run");
     }
     // For the tests of resuming: end the process abruptly, as a kill would.
     let crash_after: Option<usize> = std::env::var("DICTADMIN_CRASH_AFTER_ITEMS")
@@ -182,7 +177,7 @@ async fn write_items(
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let this_run = (total - done + 1) as f64;
-    println!(
+    say!(
         "imported {id}: {count} entries, {} items in {seconds:.1} s ({:.0} items/s){stale_outcome}{skipped}",
         total + 1,
         this_run / seconds.max(0.001)
