@@ -223,7 +223,7 @@ async fn read_manifests(
         Some(max) => {
             let chosen = within_entries(&every, max);
             let entries: u64 = chosen.iter().map(|d| d.entry_count).sum();
-            println!(
+            say!(
                 "a snapshot of {} of {} dictionaries, {entries} entries (--max-entries {max})",
                 chosen.len(),
                 every.len()
