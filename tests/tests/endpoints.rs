@@ -108,7 +108,7 @@ async fn query_parameters_are_validated_before_anything_else() {
         ("/api/v1/api/search?q=+", "q must not be empty"),
         (
             "/api/v1/api/search?q=bank&lang=english",
-            "lang must be an ISO 639-1 code like en or a pair like en-fr",
+            "lang must be a language code like en or a pair like en-fr",
         ),
         (
             "/api/v1/api/autocomplete?q=ban&limit=51",
@@ -120,7 +120,7 @@ async fn query_parameters_are_validated_before_anything_else() {
         ),
         (
             "/api/v1/api/thesaurus/good?lang=e",
-            "lang must be an ISO 639-1 code like en or a pair like en-fr",
+            "lang must be a language code like en or a pair like en-fr",
         ),
     ];
     for (path, message) in cases {

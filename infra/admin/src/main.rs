@@ -39,6 +39,10 @@ enum Command {
     Setup {
         #[arg(long, default_value = "template.yaml")]
         template: PathBuf,
+        /// Only the tables: for a DynamoDB Local that serves a corpus
+        /// without audio, beside no S3.
+        #[arg(long)]
+        no_bucket: bool,
     },
     /// Import dictionaries from their original formats.
     Import(import::ImportArgs),
@@ -164,13 +168,19 @@ async fn run(cli: Cli) -> Result<(), AdminError> {
     let config = Config::from_env()?;
     let clients = Clients::for_batch_jobs(&config).await;
     match cli.command {
-        Command::Setup { template } => {
+        Command::Setup {
+            template,
+            no_bucket,
+        } => {
             let text =
                 std::fs::read_to_string(&template).map_err(|source| SetupError::ReadTemplate {
                     path: template.clone(),
                     source,
                 })?;
             tables::create_tables(&clients.dynamodb, &config, &text).await?;
+            if no_bucket {
+                return Ok(());
+            }
             Ok(tables::create_bucket(&clients.s3, &config.audio_bucket).await?)
         }
         Command::Import(args) => Ok(import::run(&clients, &config, args).await?),

@@ -4,7 +4,9 @@
 use super::postings::DictionaryRef;
 use crate::error::ApiError;
 
-/// `lang=xx` or `lang=xx-yy` (ISO 639-1, case-insensitive).
+/// `lang=xx` or `lang=xx-yy` (case-insensitive): ISO 639-1 codes, or the
+/// ISO 639-3 code of a language that has none (`kha`, Khasi), as BCP 47
+/// writes a language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LangFilter {
     pub source: String,
@@ -14,9 +16,10 @@ pub struct LangFilter {
 impl LangFilter {
     pub fn parse(raw: &str) -> Result<Self, ApiError> {
         let invalid =
-            || ApiError::bad_request("lang must be an ISO 639-1 code like en or a pair like en-fr");
+            || ApiError::bad_request("lang must be a language code like en or a pair like en-fr");
         let lower = raw.trim().to_ascii_lowercase();
-        let is_code = |s: &str| s.len() == 2 && s.bytes().all(|b| b.is_ascii_lowercase());
+        let is_code =
+            |s: &str| (2..=3).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_lowercase());
         match lower.split_once('-') {
             None if is_code(&lower) => Ok(Self {
                 source: lower,
@@ -91,7 +94,15 @@ mod tests {
                 target: Some("fr".into())
             }
         );
-        for bad in ["", "e", "eng", "en-", "en-fra", "e1", "en_fr", "en-fr-de"] {
+        // A language without an ISO 639-1 code has its ISO 639-3 one (Khasi).
+        assert_eq!(
+            LangFilter::parse("kha-en").unwrap(),
+            LangFilter {
+                source: "kha".into(),
+                target: Some("en".into())
+            }
+        );
+        for bad in ["", "e", "engl", "en-", "en-fren", "e1", "en_fr", "en-fr-de"] {
             assert!(
                 message(LangFilter::parse(bad).unwrap_err()).starts_with("lang must be"),
                 "{bad}"

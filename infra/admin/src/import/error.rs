@@ -30,6 +30,15 @@ pub enum ImportError {
         length: u64,
         size: u64,
     },
+    /// A dictd index whose articles overlap so much that reading them would
+    /// multiply the data in memory.
+    #[error("{path}: its articles cover {covered} bytes of {size} bytes of data (more than {max} times over): their ranges overlap, so the index does not belong to this data")]
+    Overlapping {
+        path: PathBuf,
+        covered: u64,
+        size: u64,
+        max: u64,
+    },
     /// A FreeDict or MyThes file whose name gives no languages.
     #[error("cannot tell the languages of {0:?}: FreeDict databases are named freedict-<iso639-3>-<iso639-3>")]
     Name(String),

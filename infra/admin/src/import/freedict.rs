@@ -12,8 +12,26 @@
 //!
 //! or, in older dictionaries, numbered senses (`1. à, au milieu de`). Known
 //! quirks handled: espeak language-switch markers such as `(en)` inside the IPA,
-//! index keys lower-cased (the headword is taken from the article), several
-//! articles for one headword (merged into one entry per part of speech).
+//! IPA between doubled slashes (`//ˈabako//`, the Italian and Dutch
+//! dictionaries), index keys lower-cased (the headword is taken from the
+//! article), several articles for one headword (merged into one entry per
+//! part of speech, an article repeated word for word only once: epo-eng has
+//! every article three times), a trailing comma (`atrabilious,`) and
+//! alternative forms (`modisto, | modista`) in the header.
+//!
+//! The Japanese dictionaries (jpn-*, made from JMdict) head an article with
+//! every written form and reading, each with JMdict's priority tags and
+//! restrictions, and give the part of speech on the next line:
+//!
+//! ```text
+//!  [ichi1]  [news1]  愛 /(en)tʃˈaɪniːz(ja)lˈe̞tə/,  [ichi1]  [news1] あい /ˈäi/
+//! (noun (common) (futsuumeishi))
+//! love, affection
+//! ```
+//!
+//! Each form is a headword of its own (the dictionary's index lists each),
+//! the others shown as its other forms; the IPA espeak made by spelling out
+//! a character it cannot read ("Chinese letter") is no pronunciation.
 //!
 //! Each database becomes the bilingual dictionary named like its file
 //! (`freedict-eng-fra`), its languages read from that name and its licence
@@ -39,6 +57,9 @@ pub struct Article {
     pub synonyms: Vec<String>,
     pub antonyms: Vec<String>,
     pub see_also: Vec<String>,
+    /// The other forms the header gives (readings, spellings), each with
+    /// its IPA: each becomes a headword of its own (see [`by_form`]).
+    pub forms: Vec<(String, Option<String>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -51,16 +72,35 @@ pub struct Sense {
     pub notes: Vec<String>,
 }
 
-/// Parses one article; `None` when it has no headword line.
+/// Parses one article of a dictionary other than a Japanese one.
+#[cfg(test)]
 pub fn parse_article(text: &str) -> Option<Article> {
+    parse_article_of(text, false)
+}
+
+/// Parses one article (of a Japanese, JMdict, dictionary when `jmdict`);
+/// `None` when it has no headword line.
+pub fn parse_article_of(text: &str, jmdict: bool) -> Option<Article> {
     let mut lines = text.lines();
     let header = lines.by_ref().find(|l| !l.trim().is_empty())?.trim();
-    let mut article = parse_header(header)?;
+    let mut article = if jmdict {
+        parse_jmdict_header(header)?
+    } else {
+        parse_header(header)?
+    };
     let mut current: Option<Sense> = None;
     for raw in lines {
         let line = raw.trim();
         if line.is_empty() {
             continue;
+        }
+        if jmdict {
+            if let Some(pos) = jmdict_part_of_speech(strip_sense_number(line)) {
+                if article.part_of_speech.is_none() {
+                    article.part_of_speech = pos;
+                }
+                continue;
+            }
         }
         if line.starts_with('"') {
             if let Some(example) = parse_example(line) {
@@ -98,18 +138,24 @@ fn parse_header(header: &str) -> Option<Article> {
         .filter_map(|m| header.find(m))
         .min()
         .unwrap_or(header.len());
-    let headword = header[..end].trim().to_string();
+    let mut names = header[..end].split(", | ").map(|name| {
+        let name = name.trim();
+        // `atrabilious, /…/`: a comma left over from a list of forms.
+        match name.trim_end_matches(',').trim_end() {
+            "" => name.to_string(),
+            trimmed => trimmed.to_string(),
+        }
+    });
+    let headword = names.next().unwrap_or_default();
     if headword.is_empty() {
         return None;
     }
     let rest = &header[end..];
-    let phonetic = rest.find('/').and_then(|start| {
-        let after = &rest[start + 1..];
-        after
-            .find('/')
-            .map(|len| clean_ipa(&after[..len]))
-            .filter(|ipa| !ipa.is_empty())
-    });
+    let phonetic = first_ipa(rest);
+    let forms = names
+        .filter(|name| !name.is_empty() && *name != headword)
+        .map(|name| (name, None))
+        .collect();
     let part_of_speech = rest
         .rfind('<')
         .and_then(|start| {
@@ -122,8 +168,142 @@ fn parse_header(header: &str) -> Option<Article> {
         headword,
         phonetic,
         part_of_speech,
+        forms,
         ..Article::default()
     })
+}
+
+/// The first IPA of a header's rest: between slashes, or doubled slashes
+/// (`//ˈabako//`), espeak's language markers removed.
+fn first_ipa(rest: &str) -> Option<String> {
+    let start = rest.find('/')?;
+    let after = &rest[start..];
+    let delimiter = if after.starts_with("//") { "//" } else { "/" };
+    let after = &after[delimiter.len()..];
+    after
+        .find(delimiter)
+        .map(|len| clean_ipa(&after[..len]))
+        .filter(|ipa| !ipa.is_empty())
+}
+
+/// A JMdict header: forms separated by commas, each
+/// `[tag]… (restriction) form /ipa/`; the first is the headword.
+fn parse_jmdict_header(header: &str) -> Option<Article> {
+    let mut forms: Vec<(String, Option<String>)> = Vec::new();
+    for part in split_outside_slashes(header) {
+        let mut rest = part.trim();
+        // Priority tags (`[ichi1]`) and restrictions (`(笊貝科)`, `()`).
+        loop {
+            let closer = match rest.chars().next() {
+                Some('[') => ']',
+                Some('(') => ')',
+                _ => break,
+            };
+            match rest.find(closer) {
+                Some(close) => rest = rest[close + 1..].trim_start(),
+                None => break,
+            }
+        }
+        let (form, ipa) = match rest.find(" /") {
+            Some(at) => (rest[..at].trim(), first_ipa(&rest[at..])),
+            None => (rest.trim(), None),
+        };
+        // espeak names a character it cannot read ("Chinese letter").
+        let ipa = ipa.filter(|ipa| !ipa.contains("niːzlˈe̞tə") && !ipa.contains("lˈe̞təs"));
+        if !form.is_empty() && !forms.iter().any(|(f, _)| f == form) {
+            forms.push((form.to_string(), ipa));
+        }
+    }
+    let mut forms = forms.into_iter();
+    let (headword, phonetic) = forms.next()?;
+    Some(Article {
+        headword,
+        phonetic,
+        forms: forms.collect(),
+        ..Article::default()
+    })
+}
+
+/// `a /x, y/, b` → `["a /x, y/", " b"]`: commas between slashes are IPA's.
+fn split_outside_slashes(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut inside = false;
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        match c {
+            '/' => inside = !inside,
+            ',' if !inside => {
+                parts.push(&text[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// A JMdict part-of-speech line (`(noun (common) (futsuumeishi))`,
+/// `(Godan verb with `ru' ending)`): `Some` with the part of speech it
+/// names, if one of ours, else `Some(None)`; `None` for any other line.
+fn jmdict_part_of_speech(line: &str) -> Option<Option<String>> {
+    let inner = line.strip_prefix('(')?.strip_suffix(')')?;
+    const KINDS: &[(&str, &str)] = &[
+        ("noun", "noun"),
+        ("nouns which may take", "noun"),
+        ("adverbial noun", "noun"),
+        ("Godan verb", "verb"),
+        ("Ichidan verb", "verb"),
+        ("Nidan verb", "verb"),
+        ("Yodan verb", "verb"),
+        ("Kuru verb", "verb"),
+        ("suru verb", "verb"),
+        ("irregular", "verb"),
+        ("transitive verb", "verb"),
+        ("intransitive verb", "verb"),
+        ("auxiliary verb", "verb"),
+        ("adjective", "adjective"),
+        ("adjectival nouns", "adjective"),
+        ("pre-noun adjectival", "adjective"),
+        ("'taru' adjective", "adjective"),
+        ("noun or verb acting prenominally", "adjective"),
+        ("adverb", "adverb"),
+        ("expressions", "phrase"),
+        ("interjection", "interjection"),
+        ("conjunction", "conjunction"),
+        ("pronoun", "pronoun"),
+        ("particle", "particle"),
+        ("prefix", "prefix"),
+        ("suffix", "suffix"),
+        ("numeric", "numeral"),
+        ("counter", "noun"),
+        ("copula", "verb"),
+        ("auxiliary", "verb"),
+        ("unclassified", ""),
+    ];
+    KINDS
+        .iter()
+        .find(|(start, _)| inner.starts_with(start))
+        .map(|(_, pos)| (!pos.is_empty()).then(|| pos.to_string()))
+}
+
+/// One article per form of `article` (itself first), each naming the
+/// others as its other forms.
+pub fn by_form(mut article: Article) -> Vec<Article> {
+    if article.forms.is_empty() {
+        return vec![article];
+    }
+    let forms = std::mem::take(&mut article.forms);
+    let mut all = vec![(article.headword.clone(), article.phonetic.clone())];
+    all.extend(forms);
+    all.iter()
+        .map(|(form, ipa)| Article {
+            headword: form.clone(),
+            phonetic: ipa.clone(),
+            forms: all.iter().filter(|(f, _)| f != form).cloned().collect(),
+            ..article.clone()
+        })
+        .collect()
 }
 
 /// Removes espeak-ng's language-switch markers (`(en)`, `(de)`, `(en-us)`) that
@@ -285,7 +465,16 @@ pub fn merge_articles(articles: Vec<Article>) -> Vec<Article> {
                 if target.phonetic.is_none() {
                     target.phonetic = article.phonetic;
                 }
-                target.senses.extend(article.senses);
+                for sense in article.senses {
+                    if !target.senses.contains(&sense) {
+                        target.senses.push(sense);
+                    }
+                }
+                for form in article.forms {
+                    if !target.forms.iter().any(|(f, _)| *f == form.0) {
+                        target.forms.push(form);
+                    }
+                }
                 push_unique_all(&mut target.synonyms, article.synonyms);
                 push_unique_all(&mut target.antonyms, article.antonyms);
                 push_unique_all(&mut target.see_also, article.see_also);
@@ -299,11 +488,17 @@ pub fn merge_articles(articles: Vec<Article>) -> Vec<Article> {
     merged
 }
 
-/// `freedict-eng-fra` → (`en`, `fr`).
-pub fn freedict_languages(dictionary_id: &str) -> Option<(&'static str, &'static str)> {
+/// A language of a dictionary: the API's code and its English name.
+pub type Language = (&'static str, &'static str);
+
+/// `freedict-eng-fra` → ((`en`, English), (`fr`, French)).
+pub fn freedict_languages(dictionary_id: &str) -> Option<(Language, Language)> {
     let pair = dictionary_id.strip_prefix("freedict-")?;
     let (source, target) = pair.split_once('-')?;
-    Some((languages::iso639_1(source)?, languages::iso639_1(target)?))
+    Some((
+        languages::of_iso639_3(source)?,
+        languages::of_iso639_3(target)?,
+    ))
 }
 
 /// The licence a FreeDict database declares in its `00databaseinfo`, as an
@@ -342,15 +537,20 @@ pub fn import_freedict(
         .and_then(|n| n.to_str())
         .ok_or_else(|| ImportError::Name(prefix.display().to_string()))?
         .to_string();
-    let (source_lang, target_lang) = freedict_languages(&dictionary_id)
-        .ok_or_else(|| ImportError::Name(dictionary_id.clone()))?;
+    let ((source_lang, source_name), (target_lang, target_name)) =
+        freedict_languages(&dictionary_id)
+            .ok_or_else(|| ImportError::Name(dictionary_id.clone()))?;
     let database = Database::open(prefix, max_source_bytes)?;
     let mut articles = Vec::new();
     // The first index line of every (headword, part of speech), which is
     // what merge_articles merges on.
     let mut first_lines: HashMap<(String, Option<String>), usize> = HashMap::new();
+    let jmdict = source_lang == "ja";
     for line in database.articles() {
-        if let Some(article) = parse_article(&database.article(line)?) {
+        let Some(article) = parse_article_of(&database.article(line)?, jmdict) else {
+            continue;
+        };
+        for article in by_form(article) {
             first_lines
                 .entry((article.headword.clone(), article.part_of_speech.clone()))
                 .or_insert(line.line);
@@ -359,11 +559,7 @@ pub fn import_freedict(
     }
     let index_file: Arc<Path> = database.index_path.as_path().into();
     let mut origins = HashMap::new();
-    let dictionary_name = format!(
-        "{}–{} (FreeDict)",
-        languages::name(source_lang).unwrap_or(source_lang),
-        languages::name(target_lang).unwrap_or(target_lang)
-    );
+    let dictionary_name = format!("{source_name}–{target_name} (FreeDict)");
     let licence = freedict_licence(&database.metadata("00databaseinfo").unwrap_or_default());
     let mut ordinals: HashMap<(String, Option<String>), usize> = HashMap::new();
     let entries: Vec<StoredEntry> = merge_articles(articles)
@@ -459,6 +655,8 @@ fn bilingual_entry(
         article.part_of_speech.as_deref(),
     );
     text.senses(senses);
+    let forms: Vec<String> = article.forms.iter().map(|(f, _)| f.clone()).collect();
+    text.word_list("forms", "Other forms", &forms);
     text.word_list("synonyms", "Synonyms", &article.synonyms);
     text.word_list("see-also", "See also", &article.see_also);
     let (html, plain, examples) = text.finish(true);
@@ -538,6 +736,87 @@ mod tests {
         assert_eq!(a.senses[0].translations, vec!["quelques"]);
     }
 
+    /// freedict-ita-fin, -nld-spa, -eng-bul and others of Debian 12 write
+    /// the IPA between doubled slashes: it was read as empty.
+    #[test]
+    fn ipa_between_doubled_slashes() {
+        let a = parse_article("abaco //ˈabako// <n>\nabacus\n").unwrap();
+        assert_eq!(a.headword, "abaco");
+        assert_eq!(a.phonetic.as_deref(), Some("ˈabako"));
+        assert_eq!(a.part_of_speech.as_deref(), Some("noun"));
+        let a = parse_article("1st //fɜːst// //fɝst// <adj>\nfirst\n").unwrap();
+        assert_eq!(a.phonetic.as_deref(), Some("fɜːst"));
+        assert_eq!(a.part_of_speech.as_deref(), Some("adjective"));
+    }
+
+    /// freedict-eng-tur (`atrabilious, /…/`) and spa-deu (`modisto, | modista`).
+    #[test]
+    fn header_commas_and_alternative_forms() {
+        let a = parse_article("atrabilious, /ˌatɹɐbˈɪliəs/\nkara sevdalı\n").unwrap();
+        assert_eq!(a.headword, "atrabilious");
+        assert!(a.forms.is_empty());
+        let a = parse_article(
+            "modisto, | modista /moðˈisto/ /moðˈista/ <n, f>\nSchneider, | Schneiderin <n, f>\n",
+        )
+        .unwrap();
+        assert_eq!(a.headword, "modisto");
+        assert_eq!(a.forms, vec![("modista".to_string(), None)]);
+        let words: Vec<String> = by_form(a).into_iter().map(|a| a.headword).collect();
+        assert_eq!(words, vec!["modisto", "modista"]);
+        // A headword that is only a comma stays one.
+        assert_eq!(parse_article(",\ncoma\n").unwrap().headword, ",");
+    }
+
+    /// freedict-epo-eng stores every article three times: one sense, not three.
+    #[test]
+    fn an_article_repeated_word_for_word_is_one_sense() {
+        let text = "akcesoraĵo /ˌaktsesorˈaʒo/\naccessory, side issue, gadget\n";
+        let articles = (0..3).map(|_| parse_article(text).unwrap()).collect();
+        let merged = merge_articles(articles);
+        assert_eq!(merged.len(), 1);
+        assert_eq!(merged[0].senses.len(), 1);
+    }
+
+    /// freedict-jpn-eng of Debian 12: the headword was
+    /// `[ichi1]  [news2]  [nf29]  悪女`, the reading あくじょ no headword, the
+    /// IPA espeak's "Chinese letter Chinese letter", and the part of speech
+    /// a translation.
+    #[test]
+    fn jmdict_articles_give_every_form_its_entry() {
+        let text = " [ichi1]  [news2]  [nf29]  悪女 /(en)tʃˈaɪniːz(ja)lˈe̞tə (en)tʃˈaɪniːz(ja)lˈe̞tə/,  [ichi1]  [news2]  [nf29] あくじょ /äkˈɯᵝdʑo̞/\n(noun (common) (futsuumeishi))\nwicked or ugly woman\n";
+        let a = parse_article_of(text, true).unwrap();
+        assert_eq!(a.headword, "悪女");
+        assert_eq!(a.phonetic, None);
+        assert_eq!(a.part_of_speech.as_deref(), Some("noun"));
+        assert_eq!(a.senses.len(), 1);
+        assert_eq!(a.senses[0].translations, vec!["wicked or ugly woman"]);
+        assert_eq!(
+            a.forms,
+            vec![("あくじょ".to_string(), Some("äkˈɯᵝdʑo̞".to_string()))]
+        );
+        let both = by_form(a);
+        assert_eq!(both[1].headword, "あくじょ");
+        assert_eq!(both[1].phonetic.as_deref(), Some("äkˈɯᵝdʑo̞"));
+        assert_eq!(both[1].forms, vec![("悪女".to_string(), None)]);
+        assert_eq!(both[1].senses, both[0].senses);
+
+        // Restrictions, symbols without IPA, several part-of-speech lines.
+        let text = "ザルガイ科 /sˈä (en)dʒˈapəniːz(ja)lˈe̞tə/, 笊貝科 /(en)tʃˈaɪniːz(ja)lˈe̞tə/,  (ザルガイ科)  ザルガイか /zˌäɽɯᵝɡäˈikä/,  () ギンザメ /ɡˌiũzˈäme̞/, →\n(nouns which may take the genitive case particle `no')\n (noun (common) (futsuumeishi))\nCardiidae\n";
+        let a = parse_article_of(text, true).unwrap();
+        assert_eq!(a.headword, "ザルガイ科");
+        let forms: Vec<&str> = a.forms.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(forms, vec!["笊貝科", "ザルガイか", "ギンザメ", "→"]);
+        assert_eq!(a.part_of_speech.as_deref(), Some("noun"));
+        assert_eq!(a.senses.len(), 1);
+        // Not a JMdict dictionary: the header is read as ever.
+        assert_eq!(
+            parse_article("kto mieczem wojuje, (ten) od miecza ginie /ˈktɔ/ <proverb>\nx\n")
+                .unwrap()
+                .headword,
+            "kto mieczem wojuje"
+        );
+    }
+
     #[test]
     fn espeak_language_markers_are_removed_from_ipa() {
         assert_eq!(clean_ipa("(en)bˈæŋk(de)"), "bˈæŋk");
@@ -578,8 +857,14 @@ mod tests {
 
     #[test]
     fn languages_come_from_the_name() {
-        assert_eq!(freedict_languages("freedict-eng-fra"), Some(("en", "fr")));
-        assert_eq!(freedict_languages("freedict-deu-eng"), Some(("de", "en")));
+        let codes = |id| freedict_languages(id).map(|((s, _), (t, _))| (s, t));
+        assert_eq!(codes("freedict-eng-fra"), Some(("en", "fr")));
+        assert_eq!(codes("freedict-deu-eng"), Some(("de", "en")));
+        assert_eq!(codes("freedict-ckb-kmr"), Some(("ku", "ku")));
+        assert_eq!(
+            freedict_languages("freedict-ckb-kmr").map(|((_, s), (_, t))| (s, t)),
+            Some(("Central Kurdish", "Northern Kurdish"))
+        );
         assert_eq!(freedict_languages("wordnet"), None);
     }
 

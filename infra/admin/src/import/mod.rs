@@ -24,6 +24,8 @@ mod error;
 #[cfg(test)]
 mod fixtures;
 mod freedict;
+#[cfg(test)]
+mod fuzz;
 mod gcide;
 mod html;
 mod languages;

@@ -116,7 +116,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<Headword>, ImportError> {
             .trim()
             .parse()
             .map_err(|_| bad(n + 1, "meaning count is not a number"))?;
-        let mut meanings = Vec::with_capacity(count);
+        // No capacity from the file's own count: `word|99999999999` would
+        // ask for terabytes. The meanings grow with the lines that are there.
+        let mut meanings = Vec::new();
         for _ in 0..count {
             let (m, meaning) = lines
                 .next()

@@ -78,7 +78,9 @@ pub fn parse_data_line(line: &str) -> Result<Option<Synset>, String> {
     let pos = normalise_pos(next("synset type")?.chars().next().unwrap_or('?'));
     let word_count =
         usize::from_str_radix(next("word count")?, 16).map_err(|_| "word count is not hex")?;
-    let mut words = Vec::with_capacity(word_count);
+    // No capacity from the line's own counts, which could ask for anything:
+    // the vectors grow with the fields that are there.
+    let mut words = Vec::new();
     for _ in 0..word_count {
         words.push(display_word(next("word")?));
         next("lex id")?;
@@ -86,7 +88,7 @@ pub fn parse_data_line(line: &str) -> Result<Option<Synset>, String> {
     let pointer_count: usize = next("pointer count")?
         .parse()
         .map_err(|_| "pointer count is not a number")?;
-    let mut pointers = Vec::with_capacity(pointer_count);
+    let mut pointers = Vec::new();
     for _ in 0..pointer_count {
         let symbol = next("pointer symbol")?.to_string();
         let target_offset = next("pointer offset")?
