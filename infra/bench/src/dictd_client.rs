@@ -10,10 +10,15 @@ use socket2::SockRef;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 
-/// One connection to a DICT server.
+/// One connection to a DICT server, opened again when the server closes it
+/// (dictd ends a connection after a number of queries, its query limit).
 pub struct DictClient {
+    address: std::net::SocketAddr,
     reader: BufReader<TcpStream>,
     writer: TcpStream,
+    /// How many times the server closed the connection and it was opened
+    /// again.
+    pub reconnects: usize,
 }
 
 /// What a command answered: its final status code and how many lines of
@@ -27,19 +32,30 @@ pub struct Answer {
 impl DictClient {
     /// Connects and reads the server's banner (status 220).
     pub fn connect(address: impl ToSocketAddrs) -> std::io::Result<Self> {
+        let address = address
+            .to_socket_addrs()?
+            .next()
+            .ok_or_else(|| std::io::Error::other("no address for dictd"))?;
+        let (reader, writer) = Self::open(address)?;
+        Ok(Self {
+            address,
+            reader,
+            writer,
+            reconnects: 0,
+        })
+    }
+
+    fn open(address: std::net::SocketAddr) -> std::io::Result<(BufReader<TcpStream>, TcpStream)> {
         let stream = TcpStream::connect(address)?;
         stream.set_nodelay(true)?;
-        let mut client = Self {
-            reader: BufReader::new(stream.try_clone()?),
-            writer: stream,
-        };
-        let banner = client.read_line()?;
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let banner = read_line(&mut reader, &stream)?;
         if !banner.starts_with("220") {
             return Err(std::io::Error::other(format!(
                 "dictd did not greet: {banner}"
             )));
         }
-        Ok(client)
+        Ok((reader, stream))
     }
 
     /// `DEFINE database word`: status 250 after the definitions, or 552.
@@ -58,6 +74,22 @@ impl DictClient {
     }
 
     fn command(&mut self, line: &str) -> std::io::Result<Answer> {
+        match self.send(line) {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::BrokenPipe
+                ) =>
+            {
+                (self.reader, self.writer) = Self::open(self.address)?;
+                self.reconnects += 1;
+                self.send(line)
+            }
+            answer => answer,
+        }
+    }
+
+    fn send(&mut self, line: &str) -> std::io::Result<Answer> {
         self.writer.write_all(line.as_bytes())?;
         self.writer.write_all(b"\r\n")?;
         let mut lines = 0;
@@ -80,16 +112,21 @@ impl DictClient {
     }
 
     fn read_line(&mut self) -> std::io::Result<String> {
-        SockRef::from(&self.writer).set_tcp_quickack(true)?;
-        let mut line = String::new();
-        if self.reader.read_line(&mut line)? == 0 {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                "dictd closed the connection",
-            ));
-        }
-        Ok(line.trim_end_matches(['\r', '\n']).to_string())
+        read_line(&mut self.reader, &self.writer)
     }
+}
+
+/// One line from the server, CRLF removed, asking for a quick ACK first.
+fn read_line(reader: &mut BufReader<TcpStream>, socket: &TcpStream) -> std::io::Result<String> {
+    SockRef::from(socket).set_tcp_quickack(true)?;
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "dictd closed the connection",
+        ));
+    }
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
 }
 
 /// The status code of a status line: three digits, then a space or the

@@ -130,14 +130,18 @@ fn main() -> std::io::Result<()> {
     for _ in 0..args.rounds {
         let word = &words[rng.random_range(0..words.len())];
         let started = Instant::now();
-        let answer = dictd.define(&args.database, word)?;
+        let answer = dictd
+            .define(&args.database, word)
+            .map_err(|e| std::io::Error::other(format!("DEFINE {word:?}: {e}")))?;
         lines[0].record(started, answer.status == 250);
         let (started, found) = engine(&MatchRule::new(&fold(word), MatchType::Exact, false));
         lines[1].record(started, found);
 
         let prefix = draw_prefix(&words, &mut rng);
         let started = Instant::now();
-        let answer = dictd.matches(&args.database, "prefix", &prefix)?;
+        let answer = dictd
+            .matches(&args.database, "prefix", &prefix)
+            .map_err(|e| std::io::Error::other(format!("MATCH prefix {prefix:?}: {e}")))?;
         lines[2].record(started, answer.status == 250);
         let (started, found) = engine(&MatchRule::new(&fold(&prefix), MatchType::Prefix, false));
         lines[3].record(started, found);
@@ -146,7 +150,9 @@ fn main() -> std::io::Result<()> {
 
         let typo = one_edit(&draw_word(&words, &mut rng, 5..=7), &mut rng);
         let started = Instant::now();
-        let answer = dictd.matches(&args.database, "lev", &typo)?;
+        let answer = dictd
+            .matches(&args.database, "lev", &typo)
+            .map_err(|e| std::io::Error::other(format!("MATCH lev {typo:?}: {e}")))?;
         lines[5].record(started, answer.status == 250);
         let (started, found) = engine(&MatchRule::new(&fold(&typo), MatchType::Exact, true));
         lines[6].record(started, found);
@@ -165,6 +171,10 @@ fn main() -> std::io::Result<()> {
         );
     }
     println!();
+    println!(
+        "dictd closed the connection {} times (its query limit); each query was sent again on a new one",
+        dictd.reconnects
+    );
     println!(
         "engine p50 ÷ dictd p50: exact {:.2}, prefix {:.2} (default {:.2}), lev {:.2}",
         p50s[1] / p50s[0],
