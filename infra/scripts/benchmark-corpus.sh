@@ -130,8 +130,10 @@ if [ "${DRY_RUN:-0}" = 1 ]; then
   time {
     "$admin" import --dry-run freedict "${freedict[@]}"
     "$admin" import --dry-run gcide "$share/dictd/gcide"
-    "$admin" import --dry-run wordnet "$share/wordnet"
-    "$admin" import --dry-run mythes "${mythes[@]}"
+    if [ "$kind" != core ]; then
+      "$admin" import --dry-run wordnet "$share/wordnet"
+      "$admin" import --dry-run mythes "${mythes[@]}"
+    fi
   }
   exit 0
 fi
