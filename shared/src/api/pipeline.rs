@@ -55,16 +55,17 @@ pub enum Cost {
     Free,
     /// One unit.
     One,
-    /// Units read off the request itself (GraphQL: one per root field).
-    Computed(fn(&ApiRequest) -> u64),
+    /// Units read off the request itself (GraphQL: one per root field that
+    /// executes; 0 for a request answered 400 unrun).
+    Computed(for<'a> fn(&'a ApiRequest) -> BoxFuture<'a, u64>),
 }
 
 impl Cost {
-    fn units(self, request: &ApiRequest) -> u64 {
+    async fn units(self, request: &ApiRequest) -> u64 {
         match self {
             Self::Free => 0,
             Self::One => 1,
-            Self::Computed(units) => units(request),
+            Self::Computed(units) => units(request).await,
         }
     }
 }
@@ -101,6 +102,9 @@ pub struct ApiRequest {
     pub headers: HeaderMap,
     pub request_id: String,
     pub key: Option<KeyRecord>,
+    /// The units this request was charged (0 when not counted): GraphQL's
+    /// root resolvers take them one by one.
+    pub units: u64,
 }
 
 impl ApiRequest {
@@ -182,6 +186,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
             headers: parts.headers,
             request_id: request_id.clone(),
             key: None,
+            units: 0,
         };
         if !route.requires_key {
             return handler(app, &api_request).await;
@@ -196,7 +201,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
         key_id = Some(record.key_id.clone());
         api_request.key = Some(record.clone());
         let now = (app.clock)();
-        let units = endpoint.cost.units(&api_request);
+        let units = endpoint.cost.units(&api_request).await;
         if units == 0 {
             // Not counted, but still told where the key stands (read concurrently).
             let (used, reply) =
@@ -211,7 +216,10 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
         }
         // Counted first: a request the quota refuses does no endpoint work.
         match app.quota.consume(&record, now, units).await {
-            Ok(state) => quota = Some(state),
+            Ok(state) => {
+                quota = Some(state);
+                api_request.units = units;
+            }
             Err(err) => {
                 if let ApiError::QuotaExceeded { retry_after_secs } = err {
                     quota = Some(QuotaState {

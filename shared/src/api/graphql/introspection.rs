@@ -226,10 +226,16 @@ pub(crate) fn data_limits() -> &'static Limits {
 }
 
 /// The schema that runs a document holding introspection: no
-/// document-wide limits (they were checked above, each part by its rule).
+/// document-wide limits (they were checked above, each part by its rule);
+/// its root resolvers too run only with a unit of their request.
 pub(crate) fn unlimited() -> &'static Limits {
     static SCHEMA: OnceLock<Limits> = OnceLock::new();
-    SCHEMA.get_or_init(|| Schema::build(Query, EmptyMutation, EmptySubscription).finish())
+    SCHEMA.get_or_init(|| {
+        Schema::build(Query, EmptyMutation, EmptySubscription)
+            .extension(super::cost::StopWhenPricing)
+            .extension(super::cost::PaidFields)
+            .finish()
+    })
 }
 
 /// Stops a request after validation: nothing resolves.
