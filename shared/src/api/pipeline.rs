@@ -7,7 +7,7 @@ use crate::access::auth::{self, KeyRecord};
 use crate::access::quota::{Period, QuotaState};
 use crate::api::params::{decode_component, QueryParams};
 use crate::api::response::{
-    add_rate_limit_headers, error_response, preflight, reply_response, ErrorStyle, Reply,
+    add_rate_limit_headers, error_response, preflight, reply_response, Audience, ErrorStyle, Reply,
 };
 use crate::api::web;
 use crate::error::ApiError;
@@ -248,7 +248,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
 
     let took_ms = started.elapsed().as_millis() as u64;
     let mut response = match outcome {
-        Ok(reply) => reply_response(reply, took_ms),
+        Ok(reply) => reply_response(reply, took_ms, audience(route)),
         Err(err) => {
             match &err {
                 ApiError::Internal(detail) => tracing::error!(request_id, detail, "internal error"),
@@ -270,6 +270,15 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
         key_id.as_deref(),
     );
     response
+}
+
+/// Who may cache a route's answers: a keyed route's only the caller's cache.
+pub(crate) fn audience(route: &Route) -> Audience {
+    if route.requires_key {
+        Audience::Keyed
+    } else {
+        Audience::Public
+    }
 }
 
 /// Matches a raw (still percent-encoded) path against a route template and
