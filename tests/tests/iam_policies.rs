@@ -372,8 +372,8 @@ fn the_counter_update_check_refuses_other_attributes_and_return_values() {
         check(update(serde_json::json!({"#p": "plan"}), None)).len(),
         1
     );
-    assert_eq!(check(update(counter, Some("ALL_OLD"))).len(), 1);
-    let mut key_record = update(counter.clone(), None);
+    assert_eq!(check(update(counter.clone(), Some("ALL_OLD"))).len(), 1);
+    let mut key_record = update(counter, None);
     key_record.body["Key"]["pk"] = serde_json::json!({"S": "KEY#00"});
     assert_eq!(check(key_record).len(), 1, "a key record's partition");
     let mut elsewhere = update(serde_json::json!({"#p": "plan"}), Some("ALL_NEW"));

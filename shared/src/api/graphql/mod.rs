@@ -78,12 +78,10 @@ async fn units_of_body(body: &[u8]) -> u64 {
             root_fields,
             introspects,
         } => {
-            if introspects {
-                if data_limits(&mut request).await.is_err() {
-                    return 1;
-                }
+            if introspects && data_limits(&mut request).await.is_err() {
+                return 1;
             }
-            request = request.data(cost::PricingOnly);
+            let request = (*request).data(cost::PricingOnly);
             if engine.execute(request).await.errors.is_empty() {
                 cost::units_of(&root_fields)
             } else {
@@ -103,7 +101,7 @@ enum Plan {
     /// Given to `engine`, which validates it (a failure is 400 and costs 1)
     /// and runs `root_fields`.
     Run {
-        request: async_graphql::Request,
+        request: Box<async_graphql::Request>,
         engine: &'static DictionarySchema,
         root_fields: Vec<RootField>,
         /// It selects `__schema` or `__type`, held to introspection's rule,
@@ -117,7 +115,7 @@ fn plan(mut request: async_graphql::Request) -> Plan {
     // the root fields; a syntax error is left to the engine to report.
     let Ok(document) = async_graphql::parser::parse_query(&request.query) else {
         return Plan::Run {
-            request,
+            request: Box::new(request),
             engine: schema(),
             root_fields: Vec::new(),
             introspects: false,
@@ -141,7 +139,7 @@ fn plan(mut request: async_graphql::Request) -> Plan {
     }
     request.set_parsed_query(document);
     Plan::Run {
-        request,
+        request: Box::new(request),
         // A document with introspection runs without document-wide limits:
         // each part was held to its own before.
         engine: if introspects {
@@ -222,7 +220,7 @@ async fn answer(
         }
     }
     let response = engine
-        .execute(with_data(request).data(Units::new(units)))
+        .execute(with_data(*request).data(Units::new(units)))
         .await;
     // A field that storage could not serve fails the whole request with 503,
     // so that the caller retries rather than trusting a partial answer.
