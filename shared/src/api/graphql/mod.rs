@@ -57,6 +57,20 @@ pub fn schema() -> &'static DictionarySchema {
     })
 }
 
+/// The schema that runs a document holding introspection: no document-wide
+/// limits (they were checked before, each part by its own rule:
+/// [`introspection`]); its root resolvers too run only with a unit of
+/// their request.
+fn unlimited() -> &'static DictionarySchema {
+    static SCHEMA: OnceLock<DictionarySchema> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        Schema::build(Query, EmptyMutation, EmptySubscription)
+            .extension(cost::StopWhenPricing)
+            .extension(cost::PaidFields)
+            .finish()
+    })
+}
+
 /// What a request costs against the quota, known before anything runs: one
 /// unit per root data field that executes (`cost`), at least 1; 1 for a
 /// request that cannot run (not JSON, a syntax error, a validation failure);
@@ -142,11 +156,7 @@ fn plan(mut request: async_graphql::Request) -> Plan {
         request: Box::new(request),
         // A document with introspection runs without document-wide limits:
         // each part was held to its own before.
-        engine: if introspects {
-            introspection::unlimited()
-        } else {
-            schema()
-        },
+        engine: if introspects { unlimited() } else { schema() },
         root_fields,
         introspects,
     }
