@@ -167,7 +167,8 @@ async fn dictionaries_are_listed_with_their_licences() {
     assert_eq!(deu_eng["licence"], "GPL-3.0-or-later AND AGPL-3.0-or-later");
     assert_eq!(deu_eng["sourceLang"], "de");
     assert!(deu_eng["entryCount"].as_u64().unwrap() > 100);
-    assert_eq!(reply.header("cache-control"), Some("public, max-age=300"));
+    assert_eq!(reply.header("cache-control"), Some("private, max-age=300"));
+    assert_eq!(reply.header("vary"), Some("Authorization"));
 }
 
 #[tokio::test]

@@ -350,11 +350,15 @@ async fn bad_requests_are_clear_graphql_errors() {
     )
     .await;
     assert_graphql_error(&reply, 400, "BAD_USER_INPUT", "deep");
-    let many: String = (0..12)
-        .map(|i| format!("s{i}: search(q: \"bank\") {{ total }} "))
-        .collect();
-    let reply = graphql(&format!("{{ {many} }}"), json!({})).await;
+    let searches = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("s{i}: search(q: \"bank\") {{ total }} "))
+            .collect()
+    };
+    let reply = graphql(&format!("{{ {} }}", searches(10)), json!({})).await;
     assert_graphql_error(&reply, 400, "BAD_USER_INPUT", "complex");
+    let reply = graphql(&format!("{{ {} }}", searches(12)), json!({})).await;
+    assert_graphql_error(&reply, 400, "BAD_USER_INPUT", "more than 10 root fields");
 
     // Argument values follow the REST rules, per field, next to other data.
     let reply = graphql(

@@ -12,7 +12,8 @@
 
 use blackbox::{create_key, recorded_app, DynamoCall};
 use drift::{
-    function_statements, one_or_many, template, COUNTER_ATTRIBUTES, COUNTER_RETURN_VALUES,
+    counter_leading_keys, function_statements, one_or_many, template, COUNTER_ATTRIBUTES,
+    COUNTER_RETURN_VALUES,
 };
 use lambda_http::Body;
 use serde_json::Value;
@@ -293,7 +294,8 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
 /// UpdateItem calls on the keys table that the grant's condition would
 /// refuse on AWS: attributes beyond [`COUNTER_ATTRIBUTES`] (the key's names,
 /// the expression's `#names` and any legacy `AttributeUpdates`; the code names
-/// every attribute through a placeholder) or other `ReturnValues`.
+/// every attribute through a placeholder), a partition outside the counters'
+/// ([`counter_leading_keys`]) or other `ReturnValues`.
 fn counter_updates_outside_the_grant(
     keys_table: &str,
     calls: &[DynamoCall],
@@ -331,6 +333,13 @@ fn counter_updates_outside_the_grant(
                 "{name}: UpdateItem on the keys table touches {outside:?}"
             ));
         }
+        let partition = body["Key"]["pk"]["S"].as_str().unwrap_or_default();
+        let prefix = counter_leading_keys();
+        if !partition.starts_with(prefix.trim_end_matches('*')) {
+            refused.push(format!(
+                "{name}: UpdateItem on the keys table in partition {partition:?}, outside {prefix}"
+            ));
+        }
         let returns = body["ReturnValues"].as_str().unwrap_or("NONE");
         if !COUNTER_RETURN_VALUES.contains(&returns) {
             refused.push(format!(
@@ -349,7 +358,7 @@ fn the_counter_update_check_refuses_other_attributes_and_return_values() {
         operation: "UpdateItem".into(),
         body: serde_json::json!({
             "TableName": "keys",
-            "Key": {"pk": {"S": "KEY#00"}, "sk": {"S": "USAGE#2026-11"}},
+            "Key": {"pk": {"S": "USAGE#00"}, "sk": {"S": "2026-11"}},
             "UpdateExpression": "SET #used = #used + :one",
             "ExpressionAttributeNames": names,
             "ReturnValues": returns,
@@ -363,7 +372,10 @@ fn the_counter_update_check_refuses_other_attributes_and_return_values() {
         check(update(serde_json::json!({"#p": "plan"}), None)).len(),
         1
     );
-    assert_eq!(check(update(counter, Some("ALL_OLD"))).len(), 1);
+    assert_eq!(check(update(counter.clone(), Some("ALL_OLD"))).len(), 1);
+    let mut key_record = update(counter, None);
+    key_record.body["Key"]["pk"] = serde_json::json!({"S": "KEY#00"});
+    assert_eq!(check(key_record).len(), 1, "a key record's partition");
     let mut elsewhere = update(serde_json::json!({"#p": "plan"}), Some("ALL_NEW"));
     elsewhere.body["TableName"] = "entries".into();
     assert!(

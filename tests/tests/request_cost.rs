@@ -125,18 +125,32 @@ async fn graphql_counts_one_unit_per_root_field() {
 }
 
 #[tokio::test]
-async fn a_query_that_cannot_run_counts_one() {
-    let (app, _) = recorded_app().await;
+async fn a_query_that_cannot_run_counts_one_and_one_over_the_limit_nothing() {
+    let (app, calls) = recorded_app().await;
     let app: &'static App = Box::leak(Box::new(app));
     let (secret, _) = create_key("free", Some(100));
-    let too_many: String = (0..40)
-        .map(|i| format!("f{i}: autocomplete(q: \"a\") "))
-        .collect();
-    for query in ["{ search(q: ", &format!("{{ {too_many} }}")] {
+    for query in ["{ search(q: ", "{ search(q: \"a\") { total } nope }"] {
         let response = serve(app, &routes::GRAPHQL, graphql(query, &secret)).await;
         assert_eq!(response.status(), 400, "{query}");
     }
     assert_eq!(usage(app, &secret).await, 2);
+    calls.take();
+    let too_many: String = (0..40)
+        .map(|i| format!("f{i}: autocomplete(q: \"a\") "))
+        .collect();
+    let response = serve(
+        app,
+        &routes::GRAPHQL,
+        graphql(&format!("{{ {too_many} }}"), &secret),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    assert_eq!(
+        calls.take_operations(),
+        ["GetItem"],
+        "over the root-field limit: the usage read for the headers, no counter update"
+    );
+    assert_eq!(usage(app, &secret).await, 2, "not counted");
 }
 
 #[tokio::test]

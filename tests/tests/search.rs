@@ -397,7 +397,8 @@ async fn autocomplete_is_literal_distinct_and_alphabetical() {
     };
     let get = |path: String| async move {
         let reply = get_demo(&path).await;
-        assert_eq!(reply.header("cache-control"), Some("public, max-age=300"));
+        assert_eq!(reply.header("cache-control"), Some("private, max-age=300"));
+        assert_eq!(reply.header("vary"), Some("Authorization"));
         let words: Vec<String> = reply
             .data()
             .as_array()

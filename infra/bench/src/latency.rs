@@ -222,8 +222,8 @@ async fn main() {
                     client
                         .update_item()
                         .table_name(table)
-                        .key("pk", AttributeValue::S("KEY#latency-bench".into()))
-                        .key("sk", AttributeValue::S("USAGE#bench".into()))
+                        .key("pk", AttributeValue::S("USAGE#latency-bench".into()))
+                        .key("sk", AttributeValue::S("bench".into()))
                         .update_expression("SET used = if_not_exists(used, :z) + :one")
                         .condition_expression("attribute_not_exists(used) OR used < :limit")
                         .expression_attribute_values(":z", AttributeValue::N("0".into()))

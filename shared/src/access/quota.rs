@@ -4,7 +4,7 @@
 //! any instant. The counter is one atomic conditional UpdateItem per request,
 //! so `used` never exceeds `limit` under any concurrency.
 
-use crate::access::auth::{key_pk, KeyRecord};
+use crate::access::auth::KeyRecord;
 use crate::error::ApiError;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::error::SdkError;
@@ -62,9 +62,19 @@ impl Period {
     }
 }
 
-/// The sort key of a key's counter for `period`, beside its record.
+/// The partition of every counter, apart from the key records (`KEY#…`), so
+/// that the counter's IAM grant can name it (`dynamodb:LeadingKeys`
+/// `USAGE#*` in template.yaml) and no function can touch a key record.
+pub const COUNTER_PK_PREFIX: &str = "USAGE#";
+
+/// The partition key of a key's counters: `USAGE#<key hash>`.
+pub(crate) fn usage_pk(key_hash: &str) -> String {
+    format!("{COUNTER_PK_PREFIX}{key_hash}")
+}
+
+/// The sort key of a key's counter for `period`: its label (`2026-11`).
 pub(crate) fn usage_sk(period: &Period) -> String {
-    format!("USAGE#{}", period.label)
+    period.label.clone()
 }
 
 /// What a counted request learns about its quota, for the RateLimit headers.
@@ -75,7 +85,8 @@ pub struct QuotaState {
     pub reset_secs: u64,
 }
 
-/// Each key's count of requests per period, in the keys table.
+/// Each key's count of requests per period, in the keys table under
+/// [`COUNTER_PK_PREFIX`].
 pub struct QuotaCounter {
     client: aws_sdk_dynamodb::Client,
     table: String,
@@ -109,7 +120,7 @@ impl QuotaCounter {
             .client
             .update_item()
             .table_name(&self.table)
-            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
+            .key("pk", AttributeValue::S(usage_pk(&record.key_hash)))
             .key("sk", AttributeValue::S(usage_sk(&period)))
             .update_expression("SET #used = if_not_exists(#used, :zero) + :units, #exp = :exp")
             .condition_expression("attribute_not_exists(#used) OR #used <= :most_used_before")
@@ -164,7 +175,7 @@ impl QuotaCounter {
             .client
             .get_item()
             .table_name(&self.table)
-            .key("pk", AttributeValue::S(key_pk(&record.key_hash)))
+            .key("pk", AttributeValue::S(usage_pk(&record.key_hash)))
             .key("sk", AttributeValue::S(usage_sk(&period)))
             .consistent_read(true)
             .send()
@@ -213,6 +224,15 @@ mod tests {
     fn other_offsets_are_read_as_utc() {
         let p = Period::containing(datetime!(2026-12-01 00:30:00 +01:00));
         assert_eq!(p.label, "2026-11");
+    }
+
+    #[test]
+    fn counters_live_apart_from_key_records() {
+        let hash = crate::access::auth::hash_key("dk_abcdefghijklmnopqrstuvwxyz012345");
+        assert_eq!(usage_pk(&hash), format!("USAGE#{hash}"));
+        assert_ne!(usage_pk(&hash), crate::access::auth::key_pk(&hash));
+        let p = Period::containing(datetime!(2026-11-22 03:17:00 UTC));
+        assert_eq!(usage_sk(&p), "2026-11");
     }
 
     proptest! {

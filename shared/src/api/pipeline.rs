@@ -7,13 +7,14 @@ use crate::access::auth::{self, KeyRecord};
 use crate::access::quota::{Period, QuotaState};
 use crate::api::params::{decode_component, QueryParams};
 use crate::api::response::{
-    add_rate_limit_headers, error_response, preflight, reply_response, ErrorStyle, Reply,
+    add_rate_limit_headers, error_response, preflight, reply_response, Audience, ErrorStyle, Reply,
 };
 use crate::api::web;
 use crate::error::ApiError;
 use crate::runtime::app::{App, AppStart};
 use futures::future::BoxFuture;
 use lambda_http::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use lambda_http::request::RequestContext;
 use lambda_http::{Body, Request, RequestExt, Response};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -55,16 +56,17 @@ pub enum Cost {
     Free,
     /// One unit.
     One,
-    /// Units read off the request itself (GraphQL: one per root field).
-    Computed(fn(&ApiRequest) -> u64),
+    /// Units read off the request itself (GraphQL: one per root field that
+    /// executes; 0 for a request answered 400 unrun).
+    Computed(for<'a> fn(&'a ApiRequest) -> BoxFuture<'a, u64>),
 }
 
 impl Cost {
-    fn units(self, request: &ApiRequest) -> u64 {
+    async fn units(self, request: &ApiRequest) -> u64 {
         match self {
             Self::Free => 0,
             Self::One => 1,
-            Self::Computed(units) => units(request),
+            Self::Computed(units) => units(request).await,
         }
     }
 }
@@ -101,6 +103,9 @@ pub struct ApiRequest {
     pub headers: HeaderMap,
     pub request_id: String,
     pub key: Option<KeyRecord>,
+    /// The units this request was charged (0 when not counted): GraphQL's
+    /// root resolvers take them one by one.
+    pub units: u64,
 }
 
 impl ApiRequest {
@@ -164,7 +169,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
     let mut quota = None;
     let work = async {
         // The path first: the unknown-path fallback answers 404 to every method.
-        let path_params = match_path(route.path, request.uri().path())?;
+        let path_params = path_values(route.path, &request)?;
         if method != route.method && !(route.method == Method::GET && method == Method::HEAD) {
             return Err(ApiError::MethodNotAllowed {
                 allow: allow_header(&route.method),
@@ -182,6 +187,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
             headers: parts.headers,
             request_id: request_id.clone(),
             key: None,
+            units: 0,
         };
         if !route.requires_key {
             return handler(app, &api_request).await;
@@ -196,7 +202,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
         key_id = Some(record.key_id.clone());
         api_request.key = Some(record.clone());
         let now = (app.clock)();
-        let units = endpoint.cost.units(&api_request);
+        let units = endpoint.cost.units(&api_request).await;
         if units == 0 {
             // Not counted, but still told where the key stands (read concurrently).
             let (used, reply) =
@@ -211,7 +217,10 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
         }
         // Counted first: a request the quota refuses does no endpoint work.
         match app.quota.consume(&record, now, units).await {
-            Ok(state) => quota = Some(state),
+            Ok(state) => {
+                quota = Some(state);
+                api_request.units = units;
+            }
             Err(err) => {
                 if let ApiError::QuotaExceeded { retry_after_secs } = err {
                     quota = Some(QuotaState {
@@ -240,7 +249,7 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
 
     let took_ms = started.elapsed().as_millis() as u64;
     let mut response = match outcome {
-        Ok(reply) => reply_response(reply, took_ms),
+        Ok(reply) => reply_response(reply, took_ms, audience(route)),
         Err(err) => {
             match &err {
                 ApiError::Internal(detail) => tracing::error!(request_id, detail, "internal error"),
@@ -264,6 +273,66 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
     response
 }
 
+/// Who may cache a route's answers: a keyed route's only the caller's cache.
+pub(crate) fn audience(route: &Route) -> Audience {
+    if route.requires_key {
+        Audience::Keyed
+    } else {
+        Audience::Public
+    }
+}
+
+/// The values of a route's `{param}` segments, each percent-decoded exactly
+/// once, from the event's `pathParameters`: API Gateway's HTTP API hands
+/// over `rawPath` already decoded (a `%25xx` decoded again would be another
+/// value, a decoded `?` or `#` cuts the path), and its path parameters
+/// decoded once. `cargo lambda watch`, which invokes every route as
+/// `$default`, gives them as they were in the URL: they are decoded here.
+/// A request that comes from no event (built in-process) is matched on its
+/// URI's path, still encoded. A route without parameters is matched on the
+/// path, and a path that does not fit is 404.
+pub fn path_values(
+    template: &'static str,
+    request: &Request,
+) -> Result<Vec<(&'static str, String)>, ApiError> {
+    let names: Vec<&'static str> = template
+        .split('/')
+        .filter_map(|p| p.strip_prefix('{').and_then(|p| p.strip_suffix('}')))
+        .collect();
+    let route_key = match request.request_context_ref() {
+        Some(RequestContext::ApiGatewayV2(context)) => Some(context.route_key.as_deref()),
+        Some(_) => Some(None),
+        None => None,
+    };
+    let (Some(route_key), false) = (route_key, names.is_empty()) else {
+        return match_path(template, request.uri().path());
+    };
+    let given = request.path_parameters_ref();
+    let still_encoded = route_key == Some("$default");
+    names
+        .into_iter()
+        .map(|name| {
+            let value = given
+                .and_then(|params| params.first(name))
+                .ok_or(ApiError::UnknownPath)?;
+            path_value(name, value, still_encoded).map(|value| (name, value))
+        })
+        .collect()
+}
+
+/// One path value: at most [`crate::queries::MAX_PARAM_BYTES`], decoded
+/// once when it is still percent-encoded.
+fn path_value(name: &str, value: &str, still_encoded: bool) -> Result<String, ApiError> {
+    if value.len() > crate::queries::MAX_PARAM_BYTES {
+        return Err(ApiError::bad_request(format!("{name} is too long")));
+    }
+    if !still_encoded {
+        return Ok(value.to_string());
+    }
+    decode_component(value, false)
+        .map_err(|_| ApiError::bad_request(format!("{name} must be valid UTF-8 (percent-encoded)")))
+}
+
 /// Matches a raw (still percent-encoded) path against a route template and
 /// decodes each parameter once. A path that does not fit is 404.
 pub fn match_path(
@@ -278,13 +347,7 @@ pub fn match_path(
     let mut params = Vec::new();
     for (pattern, segment) in wanted.into_iter().zip(given) {
         if let Some(name) = pattern.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
-            if segment.len() > crate::queries::MAX_PARAM_BYTES {
-                return Err(ApiError::bad_request(format!("{name} is too long")));
-            }
-            let value = decode_component(segment, false).map_err(|_| {
-                ApiError::bad_request(format!("{name} must be valid UTF-8 (percent-encoded)"))
-            })?;
-            params.push((name, value));
+            params.push((name, path_value(name, segment, true)?));
         } else if pattern != segment {
             return Err(ApiError::UnknownPath);
         }
@@ -369,6 +432,118 @@ mod tests {
         let err = match_path(ENTRY_BY_WORD, "/api/v1/api/entry/d/word/%FF").unwrap_err();
         assert_eq!(err.status(), 400);
         assert!(err.public_message().starts_with("word must be valid UTF-8"));
+    }
+
+    /// An API Gateway v2 event for entry by word: as API Gateway's HTTP
+    /// API sends it (`rawPath` and the path parameters decoded once, the
+    /// route's own `routeKey`) or as `cargo lambda watch` does (both as in
+    /// the URL, `routeKey` `$default`).
+    fn event(raw_path: &str, source: &str, word: &str, route_key: &str) -> Request {
+        let params = serde_json::json!({"source": source, "word": word});
+        event_with(raw_path, params, route_key)
+    }
+
+    fn event_with(raw_path: &str, params: serde_json::Value, route_key: &str) -> Request {
+        let event = serde_json::json!({
+            "version": "2.0",
+            "routeKey": route_key,
+            "rawPath": raw_path,
+            "rawQueryString": "limit=1",
+            "headers": {"host": "localhost:9000"},
+            "pathParameters": params,
+            "requestContext": {
+                "http": {"method": "GET", "path": raw_path, "protocol": "HTTP/1.1",
+                         "sourceIp": "127.0.0.1", "userAgent": "test"},
+                "requestId": "r", "routeKey": route_key, "stage": "$default",
+                "time": "01/Jan/2026:00:00:00 +0000", "timeEpoch": 0
+            },
+            "isBase64Encoded": false
+        });
+        lambda_http::request::from_str(&event.to_string()).expect("an API Gateway v2 event")
+    }
+
+    const ROUTE_KEY: &str = "ANY /api/v1/api/entry/{source}/word/{word}";
+
+    fn word_of(request: &Request) -> Result<String, ApiError> {
+        path_values(ENTRY_BY_WORD, request).map(|params| params[1].1.clone())
+    }
+
+    #[test]
+    fn path_values_are_decoded_exactly_once_from_either_kind_of_event() {
+        // (the word as typed, as it is in the URL)
+        let cases = [
+            ("école", "%C3%A9cole"),
+            ("100%25", "100%2525"),
+            ("50%", "50%25"),
+            ("what?", "what%3F"),
+            ("a#b", "a%23b"),
+            ("a b+c", "a%20b+c"),
+            ("a/b", "a%2Fb"),
+        ];
+        for (word, encoded) in cases {
+            let prefix = "/api/v1/api/entry/freedict-fra-eng/word/";
+            let aws = event(
+                &format!("{prefix}{word}"),
+                "freedict-fra-eng",
+                word,
+                ROUTE_KEY,
+            );
+            assert_eq!(word_of(&aws).as_deref(), Ok(word), "API Gateway: {word}");
+            let local = event(
+                &format!("{prefix}{encoded}"),
+                "freedict-fra-eng",
+                encoded,
+                "$default",
+            );
+            assert_eq!(
+                word_of(&local).as_deref(),
+                Ok(word),
+                "cargo lambda watch: {encoded}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_path_values_are_400_whatever_the_event() {
+        let local = event("/api/v1/api/entry/d/word/%FF", "d", "%FF", "$default");
+        let err = word_of(&local).unwrap_err();
+        assert_eq!(err.status(), 400);
+        assert!(err.public_message().starts_with("word must be valid UTF-8"));
+        // API Gateway hands over what it decoded; nothing is decoded again.
+        let aws = event(
+            "/api/v1/api/entry/d/word/\u{FFFD}",
+            "d",
+            "\u{FFFD}",
+            ROUTE_KEY,
+        );
+        assert_eq!(word_of(&aws).as_deref(), Ok("\u{FFFD}"));
+        let long = "x".repeat(crate::queries::MAX_PARAM_BYTES + 1);
+        for route_key in [ROUTE_KEY, "$default"] {
+            let request = event(
+                &format!("/api/v1/api/entry/d/word/{long}"),
+                "d",
+                &long,
+                route_key,
+            );
+            let err = word_of(&request).unwrap_err();
+            assert_eq!(err.public_message(), "word is too long", "{route_key}");
+        }
+        // An event without the route's parameters is not this route's.
+        let missing = event_with(
+            "/api/v1/api/entry/d/word/x",
+            serde_json::json!({"source": "d"}),
+            ROUTE_KEY,
+        );
+        assert_eq!(word_of(&missing), Err(ApiError::UnknownPath));
+    }
+
+    #[test]
+    fn a_request_from_no_event_is_matched_on_its_encoded_path() {
+        let request = lambda_http::http::Request::builder()
+            .uri("/api/v1/api/entry/d/word/100%2525")
+            .body(Body::Empty)
+            .unwrap();
+        assert_eq!(word_of(&request).as_deref(), Ok("100%25"));
     }
 
     #[test]

@@ -48,7 +48,8 @@ impl Reply {
         self
     }
 
-    /// Marks a response cacheable by browsers and CDNs for `seconds`.
+    /// Marks a response cacheable for `seconds`: by the caller's own cache
+    /// only when it answers a key ([`reply_response`]).
     pub(crate) fn cacheable(mut self, seconds: u32) -> Self {
         if let Self::Json { cache_seconds, .. } = &mut self {
             *cache_seconds = Some(seconds);
@@ -88,7 +89,18 @@ pub(crate) fn preflight() -> Response<Body> {
         .expect("static headers are valid")
 }
 
-pub(crate) fn reply_response(reply: Reply, took_ms: u64) -> Response<Body> {
+/// Who may keep a cacheable answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Audience {
+    /// An answer to a keyed request: only the caller's own cache, and
+    /// never for another `Authorization` (a shared cache or CDN that kept it
+    /// would serve it to callers without a key, uncounted).
+    Keyed,
+    /// An answer that needs no key: any cache.
+    Public,
+}
+
+pub(crate) fn reply_response(reply: Reply, took_ms: u64, audience: Audience) -> Response<Body> {
     match reply {
         Reply::Json {
             data,
@@ -96,14 +108,17 @@ pub(crate) fn reply_response(reply: Reply, took_ms: u64) -> Response<Body> {
             cache_seconds,
         } => {
             meta.insert("took_ms".into(), json!(took_ms));
-            let cache = match cache_seconds {
-                Some(seconds) => format!("public, max-age={seconds}"),
-                None => "no-store".to_string(),
+            let mut builder = base_response(200);
+            builder = match (cache_seconds, audience) {
+                (Some(seconds), Audience::Keyed) => builder
+                    .header("cache-control", format!("private, max-age={seconds}"))
+                    .header("vary", "Authorization"),
+                (Some(seconds), Audience::Public) => {
+                    builder.header("cache-control", format!("public, max-age={seconds}"))
+                }
+                (None, _) => builder.header("cache-control", "no-store"),
             };
-            json_body(
-                base_response(200).header("cache-control", cache),
-                &json!({"ok": true, "data": data, "meta": meta}),
-            )
+            json_body(builder, &json!({"ok": true, "data": data, "meta": meta}))
         }
         Reply::Redirect { location } => match HeaderValue::from_str(&location) {
             Ok(location) => base_response(302)
@@ -192,6 +207,7 @@ mod tests {
         let response = reply_response(
             Reply::json(vec!["a"]).with_meta("limit", 10).cacheable(300),
             7,
+            Audience::Public,
         );
         assert_eq!(response.status(), 200);
         assert_eq!(response.headers()["content-type"], JSON_CONTENT_TYPE);

@@ -161,6 +161,34 @@ pub static ROUTES: [&Route; 13] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::pipeline::audience;
+    use crate::api::response::{reply_response, Reply};
+
+    /// A cacheable answer of every keyed route is for the caller's cache
+    /// only, and never for another key; the keyless pages stay public.
+    #[test]
+    fn keyed_answers_are_never_publicly_cacheable() {
+        for route in ROUTES {
+            let response = reply_response(Reply::json(1).cacheable(300), 0, audience(route));
+            let headers = response.headers();
+            if route.requires_key {
+                assert_eq!(
+                    headers["cache-control"], "private, max-age=300",
+                    "{}",
+                    route.name
+                );
+                assert_eq!(headers["vary"], "Authorization", "{}", route.name);
+            } else {
+                assert_eq!(
+                    headers["cache-control"], "public, max-age=300",
+                    "{}",
+                    route.name
+                );
+            }
+            let uncached = reply_response(Reply::json(1), 0, audience(route));
+            assert_eq!(uncached.headers()["cache-control"], "no-store");
+        }
+    }
 
     #[test]
     fn the_endpoints_are_exactly_the_keyed_routes() {

@@ -29,9 +29,16 @@ pub fn template() -> Yaml {
 /// Everything the quota counter's UpdateItem may touch (`QuotaCounter::consume`:
 /// the key `pk`/`sk`, `used` and its TTL `expiresAt`) and the `ReturnValues`
 /// it may ask for. Every grant of UpdateItem on the keys table carries exactly
-/// this condition, so no function can rewrite a key record (`name`, `plan`,
-/// `disabled`, `customLimit`) or read one back through an update.
+/// this condition and [`counter_leading_keys`], so no function can rewrite a
+/// key record (`name`, `plan`, `disabled`, `customLimit`), set `used` or
+/// `expiresAt` on one, or read one back through an update.
 pub const COUNTER_ATTRIBUTES: [&str; 4] = ["pk", "sk", "used", "expiresAt"];
+/// The partitions the counter grant admits (`dynamodb:LeadingKeys`): the
+/// counters' own key space (`shared::access::quota::COUNTER_PK_PREFIX`),
+/// which no key record shares.
+pub fn counter_leading_keys() -> String {
+    format!("{}*", shared::access::quota::COUNTER_PK_PREFIX)
+}
 pub const COUNTER_RETURN_VALUES: [&str; 2] = ["NONE", "UPDATED_NEW"];
 
 /// Every function of the template, by binary name, with its policy

@@ -1,6 +1,7 @@
 //! The template's side of least privilege, without the stack: the one write
 //! of the functions, the quota counter's UpdateItem on the keys table, is
-//! granted only under a condition on its attributes and return values. The
+//! granted only under a condition on its partitions (the counters' own,
+//! never a key record's), attributes and return values. The
 //! black-box test of tests/tests/iam_policies.rs checks every recorded
 //! counter update against the same condition on the stack. And the grants
 //! that functions share follow their routes' keys and costs. A function's
@@ -8,8 +9,8 @@
 //! lists (`drift::function_statements`).
 
 use drift::{
-    endpoints, function_statements, managed_policies, one_or_many, reference, template,
-    COUNTER_ATTRIBUTES, COUNTER_RETURN_VALUES,
+    counter_leading_keys, endpoints, function_statements, managed_policies, one_or_many, reference,
+    template, COUNTER_ATTRIBUTES, COUNTER_RETURN_VALUES,
 };
 use serde_norway::Value as Yaml;
 use shared::api::pipeline::Cost;
@@ -90,9 +91,25 @@ fn the_keys_table_is_written_only_through_the_counter_condition() {
                 .flat_map(|m| m.keys())
                 .filter_map(Yaml::as_str)
                 .collect();
-            if operators != BTreeSet::from(["ForAllValues:StringEquals", "StringEqualsIfExists"]) {
+            if operators
+                != BTreeSet::from([
+                    "ForAllValues:StringLike",
+                    "ForAllValues:StringEquals",
+                    "StringEqualsIfExists",
+                ])
+            {
                 problems.push(format!(
-                    "{what}: condition operators {operators:?}, expected ForAllValues:StringEquals and StringEqualsIfExists"
+                    "{what}: condition operators {operators:?}, expected ForAllValues:StringLike, ForAllValues:StringEquals and StringEqualsIfExists"
+                ));
+            }
+            // The counters' own partitions, and nothing else: no key record.
+            let partitions = &condition["ForAllValues:StringLike"];
+            let partition_keys = partitions.as_mapping().map_or(0, |m| m.len());
+            let leading = strings(&partitions["dynamodb:LeadingKeys"]);
+            if partition_keys != 1 || leading != [counter_leading_keys()] {
+                problems.push(format!(
+                    "{what}: ForAllValues:StringLike {partitions:?}, expected exactly dynamodb:LeadingKeys [{:?}]",
+                    counter_leading_keys()
                 ));
             }
             let attributes = &condition["ForAllValues:StringEquals"];

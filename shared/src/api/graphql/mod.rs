@@ -6,6 +6,7 @@
 //! shared pipeline, exactly as for REST.
 
 use crate::access::auth::KeyRecord;
+mod cost;
 mod introspection;
 use crate::api::pipeline::ApiRequest;
 use crate::api::response::{graphql_code, Reply};
@@ -18,13 +19,13 @@ use crate::queries::{
 use crate::runtime::app::App;
 use crate::search::matching::MatchType;
 use crate::service;
-use async_graphql::parser::types::{
-    DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
-};
+use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition};
 use async_graphql::{
     Context, EmptyMutation, EmptySubscription, ErrorExtensions, Name, Object, Schema, SimpleObject,
     Value as GraphqlValue, Variables,
 };
+use cost::{RootField, RootKind, Units};
+use futures::future::BoxFuture;
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 
@@ -42,106 +43,195 @@ pub(crate) const MAX_DEPTH: usize = 6;
 /// a handful of lookups.
 pub(crate) const MAX_COMPLEXITY: usize = 100;
 
-/// The schema, built once per cold start.
+/// The schema, built once per cold start. Its root resolvers run only with
+/// a unit of their request ([`cost::PaidFields`]).
 pub fn schema() -> &'static DictionarySchema {
     static SCHEMA: OnceLock<DictionarySchema> = OnceLock::new();
     SCHEMA.get_or_init(|| {
         Schema::build(Query, EmptyMutation, EmptySubscription)
             .limit_depth(MAX_DEPTH)
             .limit_complexity(MAX_COMPLEXITY)
+            .extension(cost::StopWhenPricing)
+            .extension(cost::PaidFields)
             .finish()
     })
 }
 
-/// Every root field costs at least 10, so no query the complexity limit
-/// admits has more root fields than this.
-const MAX_ROOT_FIELDS: usize = MAX_COMPLEXITY / 10;
+/// The schema that runs a document holding introspection: no document-wide
+/// limits (they were checked before, each part by its own rule:
+/// [`introspection`]); its root resolvers too run only with a unit of
+/// their request.
+fn unlimited() -> &'static DictionarySchema {
+    static SCHEMA: OnceLock<DictionarySchema> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        Schema::build(Query, EmptyMutation, EmptySubscription)
+            .extension(cost::StopWhenPricing)
+            .extension(cost::PaidFields)
+            .finish()
+    })
+}
 
-/// What a request costs against the quota: one unit per root data field of
-/// the operation it runs (aliases of one field count apart, since each runs;
-/// introspection and `__typename` are not data fields). A request that runs
-/// no data field, or cannot run (not JSON, a syntax error, more root fields
-/// than the complexity limit admits), counts 1, as every answered request does.
-pub fn units(req: &ApiRequest) -> u64 {
-    let Some(request) = parse_request(&req.body) else {
+/// What a request costs against the quota, known before anything runs: one
+/// unit per root data field that executes (`cost`), at least 1; 1 for a
+/// request that cannot run (not JSON, a syntax error, a validation failure);
+/// nothing for one over the root-field limit, which is answered 400 unrun.
+pub fn units(req: &ApiRequest) -> BoxFuture<'_, u64> {
+    Box::pin(units_of_body(&req.body))
+}
+
+async fn units_of_body(body: &[u8]) -> u64 {
+    let Some(request) = parse_request(body) else {
         return 1;
     };
+    match plan(request) {
+        Plan::Refuse(_) => 1,
+        Plan::TooManyRootFields => 0,
+        Plan::Run {
+            mut request,
+            engine,
+            root_fields,
+            introspects,
+        } => {
+            if introspects && data_limits(&mut request).await.is_err() {
+                return 1;
+            }
+            let request = (*request).data(cost::PricingOnly);
+            if engine.execute(request).await.errors.is_empty() {
+                cost::units_of(&root_fields)
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// How a request is handled, decided the same way when it is priced and
+/// when it runs.
+enum Plan {
+    /// Answered 400 with this message without running (costs 1).
+    Refuse(String),
+    /// More root fields than [`cost::MAX_ROOT_FIELDS`]: 400, not counted.
+    TooManyRootFields,
+    /// Given to `engine`, which validates it (a failure is 400 and costs 1)
+    /// and runs `root_fields`.
+    Run {
+        request: Box<async_graphql::Request>,
+        engine: &'static DictionarySchema,
+        root_fields: Vec<RootField>,
+        /// It selects `__schema` or `__type`, held to introspection's rule,
+        /// and the rest to the data limits, before it runs.
+        introspects: bool,
+    },
+}
+
+fn plan(mut request: async_graphql::Request) -> Plan {
+    // Parsed once here (the engine reuses it) to check variables and to know
+    // the root fields; a syntax error is left to the engine to report.
     let Ok(document) = async_graphql::parser::parse_query(&request.query) else {
-        return 1;
+        return Plan::Run {
+            request: Box::new(request),
+            engine: schema(),
+            root_fields: Vec::new(),
+            introspects: false,
+        };
     };
-    let Some(operation) = chosen_operation(&document, request.operation_name.as_deref()) else {
-        return 1;
+    let mut root_fields = Vec::new();
+    if let Some(operation) = chosen_operation(&document, request.operation_name.as_deref()) {
+        if let Some(message) = missing_variable(operation, &request.variables) {
+            return Plan::Refuse(message);
+        }
+        match cost::executed_root_fields(&document, operation, &request.variables) {
+            Some(fields) => root_fields = fields,
+            None => return Plan::TooManyRootFields,
+        }
+    }
+    let introspects = introspection::introspects(&document);
+    if introspects {
+        if let Err(message) = introspection::check(&document) {
+            return Plan::Refuse(message);
+        }
+    }
+    request.set_parsed_query(document);
+    Plan::Run {
+        request: Box::new(request),
+        // A document with introspection runs without document-wide limits:
+        // each part was held to its own before.
+        engine: if introspects { unlimited() } else { schema() },
+        root_fields,
+        introspects,
+    }
+}
+
+/// The data limits on a document that introspects, measured on the
+/// document without its introspection: the first error's message.
+async fn data_limits(request: &mut async_graphql::Request) -> Result<(), String> {
+    let Ok(document) = request.parsed_query() else {
+        return Ok(());
     };
-    let mut root_keys = Vec::new();
-    collect_root_keys(
-        &document,
-        &operation.selection_set.node,
-        &mut root_keys,
-        0,
-        is_data,
-    );
-    match root_keys.len() {
-        0 => 1,
-        n if n > MAX_ROOT_FIELDS => 1,
-        n => n as u64,
+    let data_part = introspection::without_introspection(document);
+    let mut data_only =
+        async_graphql::Request::new(request.query.clone()).variables(request.variables.clone());
+    data_only.operation_name = request.operation_name.clone();
+    data_only.set_parsed_query(data_part);
+    let checked = introspection::data_limits().execute(data_only).await;
+    match checked.errors.first() {
+        Some(error) => Err(error.message.clone()),
+        None => Ok(()),
     }
 }
 
 /// Runs one GraphQL request. Requests that cannot run (not JSON, a syntax
 /// error, an unknown field, a wrong argument type, a required variable not
-/// given, too deep or too complex) answer 400 with `BAD_USER_INPUT`; errors
-/// of single fields (not found, bad argument values) answer 200 with that
-/// field `null` next to the data that could be resolved.
+/// given, too deep or too complex, too many root fields) answer 400 with
+/// `BAD_USER_INPUT`; errors of single fields (not found, bad argument
+/// values) answer 200 with that field `null` next to the data that could be
+/// resolved.
 pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply, ApiError> {
-    let Some(mut request) = parse_request(&req.body) else {
+    answer(&req.body, req.units, |request| {
+        let request = request.data(app);
+        match &req.key {
+            Some(key) => request.data(key.clone()),
+            None => request,
+        }
+    })
+    .await
+}
+
+/// Answers `body`, whose request was charged `units`; `with_data` gives the
+/// resolvers what they read (the App, the key).
+async fn answer(
+    body: &[u8],
+    units: u64,
+    with_data: impl FnOnce(async_graphql::Request) -> async_graphql::Request,
+) -> Result<Reply, ApiError> {
+    let Some(request) = parse_request(body) else {
         return Ok(bad_request(
             "Request body must be a JSON object with a query string",
         ));
     };
-    // Parsed once here (the engine reuses it) to check variables and to know
-    // the root fields; a syntax error is left to the engine to report.
-    let mut root_keys = Vec::new();
-    let mut introspection_keys = Vec::new();
-    let mut engine = schema();
-    if let Ok(document) = async_graphql::parser::parse_query(&request.query) {
-        if let Some(operation) = chosen_operation(&document, request.operation_name.as_deref()) {
-            if let Some(message) = missing_variable(operation, &request.variables) {
-                return Ok(bad_request(&message));
-            }
-            let root = &operation.selection_set.node;
-            collect_root_keys(&document, root, &mut root_keys, 0, |_| true);
-            collect_root_keys(
-                &document,
-                root,
-                &mut introspection_keys,
-                0,
-                introspection::is_introspection,
-            );
+    let (mut request, engine, root_fields, introspects) = match plan(request) {
+        Plan::Refuse(message) => return Ok(bad_request(&message)),
+        Plan::TooManyRootFields => {
+            return Ok(bad_request(&format!(
+                "Query selects more than {} root fields (fragments expanded).",
+                cost::MAX_ROOT_FIELDS
+            )))
         }
-        // Introspection is held to its own rule, and the rest of the
-        // document to the data limits; then it runs without document-wide
-        // limits.
-        if introspection::introspects(&document) {
-            if let Err(message) = introspection::check(&document) {
-                return Ok(bad_request(&message));
-            }
-            let mut data_only = async_graphql::Request::new(request.query.clone())
-                .variables(request.variables.clone());
-            data_only.operation_name = request.operation_name.clone();
-            data_only.set_parsed_query(introspection::without_introspection(&document));
-            let checked = introspection::data_limits().execute(data_only).await;
-            if let Some(error) = checked.errors.first() {
-                return Ok(bad_request(&error.message));
-            }
-            engine = introspection::unlimited();
+        Plan::Run {
+            request,
+            engine,
+            root_fields,
+            introspects,
+        } => (request, engine, root_fields, introspects),
+    };
+    if introspects {
+        if let Err(message) = data_limits(&mut request).await {
+            return Ok(bad_request(&message));
         }
-        request.set_parsed_query(document);
     }
-    let mut request = request.data(app);
-    if let Some(key) = &req.key {
-        request = request.data(key.clone());
-    }
-    let response = engine.execute(request).await;
+    let response = engine
+        .execute(with_data(*request).data(Units::new(units)))
+        .await;
     // A field that storage could not serve fails the whole request with 503,
     // so that the caller retries rather than trusting a partial answer.
     let unavailable = graphql_code(&ApiError::Unavailable);
@@ -167,12 +257,14 @@ pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply,
         }
     }
     if !request_failed {
-        body["data"] = complete_root(&body, &root_keys);
-        let introspected: usize = introspection_keys
-            .iter()
-            .filter_map(|key| body["data"].get(key))
-            .map(|answer| answer.to_string().len())
-            .sum();
+        let keys = distinct_keys(&root_fields, |_| true);
+        body["data"] = complete_root(&body, &keys);
+        let introspected: usize =
+            distinct_keys(&root_fields, |kind| kind == RootKind::Introspection)
+                .iter()
+                .filter_map(|key| body["data"].get(key))
+                .map(|answer| answer.to_string().len())
+                .sum();
         if introspected > introspection::MAX_ANSWER_BYTES {
             return Ok(bad_request(&format!(
                 "Introspection answer is larger than {} KiB.",
@@ -184,6 +276,17 @@ pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply,
         status: if request_failed { 400 } else { 200 },
         body,
     })
+}
+
+/// The response keys of the root fields of `kind`, each once, in query order.
+fn distinct_keys(fields: &[RootField], wanted: impl Fn(RootKind) -> bool) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for field in fields.iter().filter(|f| wanted(f.kind)) {
+        if !keys.contains(&field.key) {
+            keys.push(field.key.clone());
+        }
+    }
+    keys
 }
 
 /// The request, if the body is a JSON object whose `query` is a string.
@@ -232,58 +335,6 @@ fn missing_variable(operation: &OperationDefinition, variables: &Variables) -> O
                 )
             })
         })
-}
-
-/// Whether a root field looks data up (`__schema`, `__type` and
-/// `__typename` do not).
-fn is_data(field: &str) -> bool {
-    !field.starts_with("__")
-}
-
-/// Response keys of the root selection's fields that `wanted` names, in the
-/// order the query selects them, through fragments (bounded, since fragment
-/// cycles are only rejected later).
-fn collect_root_keys(
-    document: &ExecutableDocument,
-    selection: &SelectionSet,
-    keys: &mut Vec<String>,
-    depth: usize,
-    wanted: fn(&str) -> bool,
-) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    for item in &selection.items {
-        match &item.node {
-            Selection::Field(field) if wanted(field.node.name.node.as_str()) => {
-                let key = field.node.response_key().node.to_string();
-                if !keys.contains(&key) {
-                    keys.push(key);
-                }
-            }
-            Selection::Field(_) => {}
-            Selection::FragmentSpread(spread) => {
-                if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
-                    collect_root_keys(
-                        document,
-                        &fragment.node.selection_set.node,
-                        keys,
-                        depth + 1,
-                        wanted,
-                    );
-                }
-            }
-            Selection::InlineFragment(inline) => {
-                collect_root_keys(
-                    document,
-                    &inline.node.selection_set.node,
-                    keys,
-                    depth + 1,
-                    wanted,
-                );
-            }
-        }
-    }
 }
 
 /// `data` of an executed operation as GraphQL specifies it: every root field
@@ -705,6 +756,14 @@ mod tests {
         assert_eq!(missing_variable(op, &variables(json!({"n": 5}))), None);
     }
 
+    /// The response keys of the root fields `query` executes.
+    fn root_keys(query: &str, name: Option<&str>, vars: Value) -> Option<Vec<String>> {
+        let doc = document(query);
+        let op = chosen_operation(&doc, name).unwrap();
+        cost::executed_root_fields(&doc, op, &variables(vars))
+            .map(|fields| fields.into_iter().map(|f| f.key).collect())
+    }
+
     #[test]
     fn operations_are_chosen_by_name() {
         let doc = document("query A { dictionaries { dictionaryId } } query B { usage { plan } }");
@@ -712,27 +771,78 @@ mod tests {
             chosen_operation(&doc, None).is_none(),
             "ambiguous: the engine reports it"
         );
-        let b = chosen_operation(&doc, Some("B")).unwrap();
-        let mut keys = Vec::new();
-        collect_root_keys(&doc, &b.selection_set.node, &mut keys, 0, |_| true);
-        assert_eq!(keys, ["usage"]);
+        let keys = root_keys(
+            "query A { dictionaries { dictionaryId } } query B { usage { plan } }",
+            Some("B"),
+            json!({}),
+        );
+        assert_eq!(keys.unwrap(), ["usage"]);
     }
 
     #[test]
-    fn root_keys_follow_the_query_through_fragments_and_aliases() {
-        let doc = document(
+    fn root_fields_follow_the_engine_through_fragments_aliases_and_directives() {
+        let keys = root_keys(
             "{ z: usage { plan } ...F ... on Query { autocomplete(q: \"a\") } usage { plan } }
              fragment F on Query { search(q: \"a\") { total } z: usage { plan } }",
+            None,
+            json!({}),
         );
-        let op = chosen_operation(&doc, None).unwrap();
-        let mut keys = Vec::new();
-        collect_root_keys(&doc, &op.selection_set.node, &mut keys, 0, |_| true);
-        assert_eq!(keys, ["z", "search", "autocomplete", "usage"]);
-        let cyclic = document("{ ...A } fragment A on Query { ...A usage { plan } }");
-        let op = chosen_operation(&cyclic, None).unwrap();
-        let mut keys = Vec::new();
-        collect_root_keys(&cyclic, &op.selection_set.node, &mut keys, 0, |_| true);
-        assert_eq!(keys, ["usage"], "a fragment cycle ends");
+        assert_eq!(
+            keys.unwrap(),
+            ["z", "search", "z", "autocomplete", "usage"],
+            "every occurrence runs"
+        );
+        let cyclic = root_keys(
+            "{ ...A } fragment A on Query { ...A usage { plan } }",
+            None,
+            json!({}),
+        );
+        assert_eq!(cyclic.unwrap(), ["usage"], "a fragment cycle ends");
+        let seven_deep = root_keys(
+            "{ ... { ... { ... { ... { ... { ... { ... on Query {
+               a: search(q: \"a\") { total } b: search(q: \"b\") { total } c: search(q: \"c\") { total }
+             } } } } } } } }",
+            None,
+            json!({}),
+        );
+        assert_eq!(seven_deep.unwrap(), ["a", "b", "c"]);
+        let directives = root_keys(
+            "query($yes: Boolean, $no: Boolean = true) {
+               a: usage @skip(if: true) { plan }
+               b: usage @include(if: $yes) { plan }
+               c: usage @include(if: $no) { plan }
+               ... @skip(if: $no) { d: usage { plan } }
+               e: usage @skip(if: false) @include(if: true) { plan }
+             }",
+            None,
+            json!({"yes": true}),
+        );
+        // `$no` is not given: the engine reads it as false, default or not.
+        assert_eq!(directives.unwrap(), ["b", "d", "e"]);
+    }
+
+    #[test]
+    fn root_fields_are_bounded() {
+        let eleven: String = (0..11).map(|i| format!("t{i}: __typename ")).collect();
+        assert_eq!(root_keys(&format!("{{ {eleven} }}"), None, json!({})), None);
+        let ten: String = (0..10).map(|i| format!("t{i}: __typename ")).collect();
+        assert_eq!(
+            root_keys(&format!("{{ {ten} }}"), None, json!({}))
+                .unwrap()
+                .len(),
+            10
+        );
+        // Fragments that multiply without reaching a field stop the walk too.
+        let mut bomb = String::from("{ ...F0 } ");
+        for i in 0..20 {
+            bomb.push_str(&format!(
+                "fragment F{i} on Query {{ ...F{} ...F{} }} ",
+                i + 1,
+                i + 1
+            ));
+        }
+        bomb.push_str("fragment F20 on Query { __typename @skip(if: true) }");
+        assert_eq!(root_keys(&bomb, None, json!({})), None);
     }
 
     #[test]
