@@ -8,12 +8,33 @@ use reqwest::header::ACCEPT;
 
 const BROWSER_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
+/// GET without a key. Like `blackbox::send`, it retries the 500 that
+/// `cargo lambda watch` now and then answers itself (a problem document the
+/// function never sent), and only that.
 async fn fetch(path: &str, accept: Option<&str>) -> reqwest::Response {
-    let mut request = client().get(format!("{}{path}", api_url()));
-    if let Some(accept) = accept {
-        request = request.header(ACCEPT, accept);
+    let mut attempt = 1;
+    loop {
+        let mut request = client().get(format!("{}{path}", api_url()));
+        if let Some(accept) = accept {
+            request = request.header(ACCEPT, accept);
+        }
+        let response = request.send().await.expect("the local stack answers");
+        if response.status() != 500 || attempt == 3 {
+            return response;
+        }
+        let (status, headers) = (response.status(), response.headers().clone());
+        let body = response.bytes().await.expect("a body");
+        let problem: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+        if problem["type"] != "https://httpstatuses.com/500" {
+            let mut rebuilt = lambda_http::http::Response::new(body.to_vec());
+            *rebuilt.status_mut() = status;
+            *rebuilt.headers_mut() = headers;
+            return reqwest::Response::from(rebuilt);
+        }
+        eprintln!("cargo lambda watch answered its own 500 for GET {path}; retrying");
+        attempt += 1;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
-    request.send().await.expect("the local stack answers")
 }
 
 fn header(response: &reqwest::Response, name: &str) -> String {
