@@ -36,7 +36,11 @@ static REFUSED: std::sync::Mutex<std::collections::BTreeMap<&'static str, usize>
     std::sync::Mutex::new(std::collections::BTreeMap::new());
 
 fn refused(line: &'static str) {
-    *REFUSED.lock().expect("not poisoned").entry(line).or_default() += 1;
+    *REFUSED
+        .lock()
+        .expect("not poisoned")
+        .entry(line)
+        .or_default() += 1;
 }
 
 type Scenario<'a> = (
