@@ -21,6 +21,7 @@
 
 use bench::dictd_client::DictClient;
 use bench::dictd_files::{headwords, read_index};
+use bench::edits::random_edits;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::fold::fold;
@@ -148,7 +149,7 @@ fn main() -> std::io::Result<()> {
         let (started, found) = engine(&MatchRule::new(&fold(&prefix), MatchType::Prefix, true));
         lines[4].record(started, found);
 
-        let typo = one_edit(&draw_word(&words, &mut rng, 5..=7), &mut rng);
+        let typo = random_edits(&draw_word(&words, &mut rng, 5..=7), 1, &mut rng);
         let started = Instant::now();
         let answer = dictd
             .matches(&args.database, "lev", &typo)
@@ -201,21 +202,4 @@ fn draw_word(words: &[String], rng: &mut StdRng, chars: std::ops::RangeInclusive
 fn draw_prefix(words: &[String], rng: &mut StdRng) -> String {
     let n = rng.random_range(3..=6);
     draw_word(words, rng, n..=64).chars().take(n).collect()
-}
-
-/// One random edit of a word's letters: a substitution, an insertion, a
-/// deletion or a swap of neighbours.
-fn one_edit(word: &str, rng: &mut StdRng) -> String {
-    let mut chars: Vec<char> = word.chars().collect();
-    let at = rng.random_range(0..chars.len().max(1));
-    let letter = char::from(b'a' + rng.random_range(0..26u8));
-    match rng.random_range(0..4) {
-        0 if at < chars.len() => chars[at] = letter,
-        1 if chars.len() > 2 => {
-            chars.remove(at.min(chars.len() - 1));
-        }
-        2 if at + 1 < chars.len() => chars.swap(at, at + 1),
-        _ => chars.insert(at, letter),
-    }
-    chars.into_iter().collect()
 }

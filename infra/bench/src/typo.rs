@@ -177,23 +177,9 @@ impl Draw<'_> {
         self.term(n, 64).chars().take(n).collect()
     }
 
-    /// `edits` random edits: substitution, insertion, deletion or swap.
+    /// `edits` random edits (substitution, insertion, deletion or swap).
     fn typo(&self, word: &str, edits: usize) -> String {
-        let mut chars: Vec<char> = word.chars().collect();
-        let mut rng = self.rng.borrow_mut();
-        for _ in 0..edits {
-            let at = rng.random_range(0..chars.len().max(1));
-            let c = char::from(b'a' + rng.random_range(0..26u8));
-            match rng.random_range(0..4) {
-                0 if at < chars.len() => chars[at] = c,
-                2 if chars.len() > 2 => {
-                    chars.remove(at.min(chars.len() - 1));
-                }
-                3 if at + 1 < chars.len() => chars.swap(at, at + 1),
-                _ => chars.insert(at, c),
-            }
-        }
-        chars.into_iter().collect()
+        bench::edits::random_edits(word, edits, &mut *self.rng.borrow_mut())
     }
 
     /// A query that takes the extra edit: a term of `min..=max` characters
