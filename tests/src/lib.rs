@@ -557,3 +557,34 @@ pub async fn recorded_app() -> (shared::App, CallRecorder) {
     let app = shared::App::new(config, clients, shared::runtime::app::system_clock);
     (app, recorder)
 }
+
+/// Creates an empty table keyed like the stack's (`pk` hash, `sk` range,
+/// both strings, on demand): what tests that write a snapshot of their own
+/// write it into.
+pub async fn create_pk_sk_table(client: &aws_sdk_dynamodb::Client, table: &str) {
+    use aws_sdk_dynamodb::types::{
+        AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+    };
+    let mut create = client
+        .create_table()
+        .table_name(table)
+        .billing_mode(BillingMode::PayPerRequest);
+    for (key, key_type) in [("pk", KeyType::Hash), ("sk", KeyType::Range)] {
+        create = create
+            .attribute_definitions(
+                AttributeDefinition::builder()
+                    .attribute_name(key)
+                    .attribute_type(ScalarAttributeType::S)
+                    .build()
+                    .expect("a complete attribute definition"),
+            )
+            .key_schema(
+                KeySchemaElement::builder()
+                    .attribute_name(key)
+                    .key_type(key_type)
+                    .build()
+                    .expect("a complete key schema element"),
+            );
+    }
+    create.send().await.expect("create table");
+}

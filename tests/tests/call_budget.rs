@@ -185,9 +185,6 @@ async fn every_endpoint_holds_its_round_trip_budget() {
 /// with a pointer like the one `dictadmin index` publishes.
 #[tokio::test]
 async fn a_page_reads_only_its_record_parts() {
-    use aws_sdk_dynamodb::types::{
-        AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
-    };
     use shared::search::postings::{DictionaryRef, Posting};
     use shared::search::snapshot::{build, rank_order, PartIndex, Section};
     use shared::storage::items::{snapshot_part_item, snapshot_pointer_item, SnapshotBuild};
@@ -195,32 +192,7 @@ async fn a_page_reads_only_its_record_parts() {
     let client = stack_clients().await.0.dynamodb;
     let (counted_client, log) = recorded(&client);
     let table = format!("budget-test-{}", std::process::id());
-    let mut create = client
-        .create_table()
-        .table_name(&table)
-        .billing_mode(BillingMode::PayPerRequest);
-    for key in ["pk", "sk"] {
-        create = create
-            .attribute_definitions(
-                AttributeDefinition::builder()
-                    .attribute_name(key)
-                    .attribute_type(ScalarAttributeType::S)
-                    .build()
-                    .unwrap(),
-            )
-            .key_schema(
-                KeySchemaElement::builder()
-                    .attribute_name(key)
-                    .key_type(if key == "pk" {
-                        KeyType::Hash
-                    } else {
-                        KeyType::Range
-                    })
-                    .build()
-                    .unwrap(),
-            );
-    }
-    create.send().await.expect("create table");
+    blackbox::create_pk_sk_table(&client, &table).await;
 
     // Previews of pseudo-random letters barely compress: about 20 MB of records.
     let mut state = 0x9E37_79B9_7F4A_7C15u64;

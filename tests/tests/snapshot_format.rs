@@ -9,9 +9,6 @@
 //! minutes, cannot see these pointers, and no test after this one can be
 //! affected. The table is deleted whether the checks pass or not.
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
-};
 use blackbox::{create_key, lambda_request, stack_clients};
 use futures::FutureExt;
 use lambda_http::Body;
@@ -35,7 +32,7 @@ const SEARCH: &str = "/api/v1/api/search?q=bank";
 async fn a_build_of_another_release_answers_503_rebuild_the_index() {
     let (clients, config) = stack_clients().await;
     let table = format!("format-test-{}", std::process::id());
-    create_table(&clients.dynamodb, &table).await;
+    blackbox::create_pk_sk_table(&clients.dynamodb, &table).await;
     let checks = AssertUnwindSafe(check_every_pointer(&clients, &config, &table))
         .catch_unwind()
         .await;
@@ -160,29 +157,4 @@ async fn call(
         .get("retry-after")
         .map(|v| v.to_str().unwrap().to_string());
     (response.status().as_u16(), retry_after, json)
-}
-
-async fn create_table(client: &aws_sdk_dynamodb::Client, table: &str) {
-    let mut create = client
-        .create_table()
-        .table_name(table)
-        .billing_mode(BillingMode::PayPerRequest);
-    for (key, key_type) in [("pk", KeyType::Hash), ("sk", KeyType::Range)] {
-        create = create
-            .attribute_definitions(
-                AttributeDefinition::builder()
-                    .attribute_name(key)
-                    .attribute_type(ScalarAttributeType::S)
-                    .build()
-                    .unwrap(),
-            )
-            .key_schema(
-                KeySchemaElement::builder()
-                    .attribute_name(key)
-                    .key_type(key_type)
-                    .build()
-                    .unwrap(),
-            );
-    }
-    create.send().await.expect("create table");
 }
