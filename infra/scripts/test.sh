@@ -81,7 +81,7 @@ echo "==> load: 50 clients for 60 s, no 5xx of ours, quota exact"
 echo "test result: ok. 1 passed; 0 failed; (load test)" >>"$results"
 
 echo "==> fault injection: DynamoDB Local and S3 paused and killed, alone and last"
-run_tests -p blackbox --test faults --quiet -- --ignored --test-threads 1
+run_tests -p blackbox --quiet -- --ignored --test-threads 1 faults::
 
 # One closing line for the whole run (cargo prints one per test binary).
 awk '/^test result:/ {for (i = 1; i <= NF; i++) { if ($i ~ /^passed;/) p += $(i-1); if ($i ~ /^failed;/) f += $(i-1) }}

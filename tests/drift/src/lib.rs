@@ -2,7 +2,7 @@
 //! together: template.yaml's functions and the grants of their policies, and
 //! the endpoints behind the routes of `shared::api::routes::ROUTES`.
 //! The drift tests (`tests/drift/tests/`) use them without the local stack;
-//! the black-box test of least privilege (`tests/tests/iam_policies.rs`)
+//! the black-box test of least privilege (`tests/tests/blackbox/iam_policies.rs`)
 //! compares the same grants with the calls the functions make on the stack.
 
 use serde_norway::Value as Yaml;

@@ -2,7 +2,7 @@
 //! of the functions, the quota counter's UpdateItem on the keys table, is
 //! granted only under a condition on its partitions (the counters' own,
 //! never a key record's), attributes and return values. The
-//! black-box test of tests/tests/iam_policies.rs checks every recorded
+//! black-box test of tests/tests/blackbox/iam_policies.rs checks every recorded
 //! counter update against the same condition on the stack. And the grants
 //! that functions share follow their routes' keys and costs. A function's
 //! grants are its inline statements and those of the managed policies it

@@ -1,0 +1,31 @@
+//! Every black-box test, in one binary: one link of the AWS SDK instead of one
+//! per file, which on a 2-core CI machine saves minutes and gigabytes of target/.
+//! `make test` starts the stack they run against; `faults` is `#[ignore]`d and
+//! run on its own at the end (infra/scripts/test.sh).
+
+mod app_starts;
+mod audio;
+mod caching;
+mod call_budget;
+mod cold_load;
+mod endpoints;
+mod entries;
+mod faults;
+mod graphql;
+mod graphql_cost;
+mod hostile_input;
+mod iam_policies;
+mod import_hardening;
+mod import_runs;
+mod inflections;
+mod introspection;
+mod invoke_events;
+mod keys_and_quota;
+mod logs;
+mod pages;
+mod quota_store;
+mod random;
+mod request_cost;
+mod search;
+mod snapshot_format;
+mod thesaurus;
