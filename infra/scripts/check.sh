@@ -9,6 +9,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 
+# A full disk fails a build deep inside rustc; say how much room there is
+# first (make test fills about 8 GB of target/ from a cold start).
+mkdir -p "$target_dir"
+echo "==> disk: $(df -h --output=avail "$target_dir" | tail -n 1 | tr -d ' ') free for $target_dir"
+
 "$root/infra/scripts/install-tools.sh"
 # The importer's unit tests run the real speech and encoding tools.
 "$root/infra/scripts/install-audio-tools.sh"
