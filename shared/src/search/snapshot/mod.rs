@@ -56,7 +56,10 @@ use std::ops::Range;
 /// 2: `records` and `grams` are stored by parts behind a part index.
 /// 3: `terms` also holds every term spelled backwards, for typo walks
 /// anchored on the query's end.
-pub const FORMAT: u32 = 3;
+/// 4: terms folded with letters that have no decomposition (`ø`→`o`, `ł`→`l`)
+/// and with the marks of kana and Brahmic scripts kept (`fold`); the entries'
+/// item keys are folded too, so a store built before needs a re-import.
+pub const FORMAT: u32 = 4;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub(crate) const MAX_PART_BYTES: usize = 350_000;
