@@ -2,7 +2,7 @@
 # The deploy path, offline: the AWS SAM CLI (pinned, in .tools/sam-venv)
 # validates and lints template.yaml, builds every function with the
 # template's own BuildMethod (rust-cargolambda), and each artifact it built
-# (.aws-sam/build/<Function>/bootstrap) answers its events/ sample through
+# (.aws-sam/deploy-check/<Function>/bootstrap) answers its events/ sample through
 # the Runtime API emulator against the local stack (tests/tests/sam_artifacts.rs).
 #
 # The build is for x86_64 (FunctionArchitecture=x86_64): these machines have
@@ -25,9 +25,12 @@ start_seconds=$SECONDS
 # cargo lambda (and the zig it links with) come from .tools/venv, on PATH
 # through lib.sh. CARGO_TARGET_DIR, when set, is where every function's
 # release build lands: one target dir, so the dependencies build once.
-"$sam" build --parameter-overrides FunctionArchitecture=x86_64
+# A build dir of its own: x86_64 artifacts left in .aws-sam/build would be
+# what a later `sam deploy` uploads to arm64 functions.
+export SAM_BUILD_DIR="$root/.aws-sam/deploy-check"
+"$sam" build --build-dir "$SAM_BUILD_DIR" --parameter-overrides FunctionArchitecture=x86_64
 echo "    sam build took $((SECONDS - start_seconds)) s"
-du -sh "$root/.aws-sam" "$target_dir/lambda" "$target_dir/x86_64-unknown-linux-gnu" 2>/dev/null || true
+du -sh "$SAM_BUILD_DIR" "$target_dir/lambda" "$target_dir/x86_64-unknown-linux-gnu" 2>/dev/null || true
 
 started_here=false
 cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }

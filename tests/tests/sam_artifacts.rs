@@ -1,4 +1,4 @@
-//! The artifacts `sam build` made (`.aws-sam/build/<Function>/bootstrap`),
+//! The artifacts `sam build` made (`$SAM_BUILD_DIR/<Function>/bootstrap`),
 //! not a cargo build: each one, run under the loopback Runtime API against
 //! the local stack, answers its events/ sample with the status the route's
 //! own test expects (tests/tests/invoke_events.rs). `make deploy-check`
@@ -38,7 +38,9 @@ async fn every_sam_built_artifact_answers_its_sample_event() {
     routed.sort_unstable();
     assert_eq!(names, routed, "the template deploys every routed function");
 
-    let build = repo_root().join(".aws-sam/build");
+    let build = std::path::PathBuf::from(
+        std::env::var("SAM_BUILD_DIR").expect("SAM_BUILD_DIR: where make deploy-check built"),
+    );
     for (function, logical_id) in &functions {
         let artifact = build.join(logical_id).join("bootstrap");
         assert!(artifact.is_file(), "{} was built", artifact.display());
@@ -55,7 +57,8 @@ async fn every_sam_built_artifact_answers_its_sample_event() {
             run.logs
         );
         println!(
-            "    .aws-sam/build/{logical_id}/bootstrap ({size} bytes): events/{function}.json -> {status}"
+            "    {} ({size} bytes): events/{function}.json -> {status}",
+            artifact.display()
         );
     }
 }
