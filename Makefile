@@ -1,5 +1,5 @@
 # The two commands of the README, and their companions.
-.PHONY: up down test check bench fixture load
+.PHONY: up down test check deploy-check bench fixture load
 
 ## Start the whole service locally on http://localhost:9000 (prints a demo key), with
 ## complete FreeDict dictionaries and WordNet's common words (DATA=fixture: the test excerpts).
@@ -17,6 +17,11 @@ test:
 ## The quick loop, without the stack: format, clippy, cfn-lint, unit and property tests.
 check:
 	bash infra/scripts/check.sh
+
+## The deploy path offline: sam validate --lint, sam build (x86_64), and every
+## artifact SAM built answering its sample event on the local stack.
+deploy-check:
+	bash infra/scripts/deploy-check.sh
 
 ## Benchmarks without the corpus: binary size and cold init of every function
 ## beside a hello world, and the latency of every read path on the running stack.

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: `make check` (formatting, clippy, cfn-lint, the unit and
-# property tests), then the black-box, contract, generated-client, browser,
-# load and fault tests against the running local stack (started here with the
-# fixture if it is not running, and stopped again afterwards if this script
-# started it).
+# property tests), then the black-box tests, the deploy check (`make
+# deploy-check`: the SAM-built artifacts), the contract, generated-client,
+# browser, load and fault tests against the running local stack (started here
+# with the fixture if it is not running, and stopped again afterwards if this
+# script started it).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -61,6 +62,9 @@ export API_URL DEMO_KEY
 # independent requests reach one function together (the quota tests still
 # send their requests in parallel on purpose).
 run_tests -p blackbox --quiet -- --test-threads 1
+
+echo "==> deploy check: sam validate --lint, sam build, the artifacts on the stack"
+"$root/infra/scripts/deploy-check.sh"
 
 echo "==> API contract: docs/openapi.json valid, schemathesis over every operation"
 "$root/infra/scripts/api-contract-test.sh" 2>&1 | tee "$state/logs/api-contract.txt"

@@ -164,6 +164,18 @@ pub fn function_binary(name: &str) -> PathBuf {
     dictadmin_path().with_file_name(name)
 }
 
+/// The functions that do not answer their sample event (events/) with 200,
+/// and what they answer.
+pub const NOT_200: &[(&str, &[u64])] = &[("audio", &[302]), ("not-found", &[404])];
+
+/// What `function` answers its sample event (events/`function`.json) with.
+pub fn sample_event_statuses(function: &str) -> &'static [u64] {
+    NOT_200
+        .iter()
+        .find(|(f, _)| *f == function)
+        .map_or(&[200], |(_, statuses)| statuses)
+}
+
 /// Runs the admin command line with the local stack's environment.
 pub fn dictadmin(args: &[&str]) -> String {
     let output = Command::new(dictadmin_path())

@@ -87,18 +87,44 @@ fn request_timeouts() -> aws_config::timeout::TimeoutConfig {
 }
 
 async fn shared_config(timeouts: aws_config::timeout::TimeoutConfig) -> aws_config::SdkConfig {
-    // rustls with ring, the platform's root certificates (loaded at the
-    // first HTTPS connection, not at cold start).
-    let https = aws_smithy_http_client::Builder::new()
-        .tls_provider(tls::Provider::Rustls(
-            tls::rustls_provider::CryptoMode::Ring,
-        ))
-        .build_https();
     aws_config::defaults(BehaviorVersion::latest())
-        .http_client(https)
+        .http_client(https_client())
         .timeout_config(timeouts)
         .load()
         .await
+}
+
+/// The one HTTPS client of every AWS client: rustls with ring, trusting
+/// Mozilla's roots compiled into the binary.
+fn https_client() -> aws_smithy_runtime_api::client::http::SharedHttpClient {
+    aws_smithy_http_client::Builder::new()
+        .tls_provider(tls::Provider::Rustls(
+            tls::rustls_provider::CryptoMode::Ring,
+        ))
+        .tls_context(compiled_in_roots())
+        .build_https()
+}
+
+/// Mozilla's root certificates (webpki-root-certs), not the system's: the
+/// platform roots are every file of the certificate directory read at cold
+/// start (2.2-3.5x the hello world's init, docs/benchmarks.md), and the one
+/// bundle that would avoid it has a path on provided.al2023 that nothing here
+/// can check. The SDK takes PEM, so each DER certificate is encoded.
+fn compiled_in_roots() -> tls::TlsContext {
+    use base64::Engine;
+    let mut pem = String::new();
+    for der in webpki_root_certs::TLS_SERVER_ROOT_CERTS {
+        pem.push_str("-----BEGIN CERTIFICATE-----\n");
+        pem.push_str(&base64::engine::general_purpose::STANDARD.encode(der));
+        pem.push_str("\n-----END CERTIFICATE-----\n");
+    }
+    let roots = tls::TrustStore::empty()
+        .with_native_roots(false)
+        .with_pem_certificate(pem);
+    tls::TlsContext::builder()
+        .with_trust_store(roots)
+        .build()
+        .expect("a TLS context of certificates alone builds")
 }
 
 fn dynamodb_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_dynamodb::Client {
@@ -169,5 +195,38 @@ impl App {
             config,
             clock,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::error::SdkError;
+
+    /// The compiled-in roots are parsed when the first connection is made
+    /// (the SDK panics on a certificate it cannot parse): a request to a
+    /// closed loopback port gets that far and fails only to connect.
+    #[tokio::test]
+    async fn the_compiled_in_roots_make_a_working_https_client() {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .http_client(https_client())
+            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+            .credentials_provider(aws_credential_types::Credentials::new(
+                "AKIDLOCAL",
+                "local",
+                None,
+                None,
+                "test",
+            ))
+            .endpoint_url("https://127.0.0.1:9")
+            .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+            .build();
+        let client = aws_sdk_dynamodb::Client::from_conf(config);
+        let error = client.list_tables().send().await.unwrap_err();
+        assert!(
+            matches!(&error, SdkError::DispatchFailure(failure) if failure.is_io()),
+            "{error:?}"
+        );
     }
 }

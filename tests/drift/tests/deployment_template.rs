@@ -296,3 +296,234 @@ fn every_function_reserves_the_concurrency_parameter() {
         );
     }
 }
+
+/// The alarms of the template, by logical id.
+fn alarms(doc: &Yaml) -> BTreeMap<String, &Yaml> {
+    resources_of_type(doc, "AWS::CloudWatch::Alarm")
+}
+
+/// The alarm on `(namespace, metric)` whose dimension `dimension` is
+/// `!Ref target`, with its logical id; panics unless there is exactly one.
+fn alarm_on<'a>(
+    doc: &'a Yaml,
+    namespace: &str,
+    metric: &str,
+    dimension: &str,
+    target: &str,
+) -> (String, &'a Yaml) {
+    let found: Vec<(String, &Yaml)> = alarms(doc)
+        .into_iter()
+        .filter(|(_, alarm)| {
+            metrics_of(&alarm["Properties"]).iter().any(|m| {
+                m["Namespace"].as_str() == Some(namespace)
+                    && m["MetricName"].as_str() == Some(metric)
+                    && m["Dimensions"].as_sequence().is_some_and(|dims| {
+                        dims.iter().any(|d| {
+                            d["Name"].as_str() == Some(dimension)
+                                && reference(&d["Value"]) == Some(target)
+                        })
+                    })
+            })
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one alarm on {namespace} {metric} of {target}: {:?}",
+        found.iter().map(|(id, _)| id).collect::<Vec<_>>()
+    );
+    found.into_iter().next().unwrap()
+}
+
+/// The metrics an alarm reads: its own, or those of its metric math.
+fn metrics_of(props: &Yaml) -> Vec<&Yaml> {
+    match props["Metrics"].as_sequence() {
+        Some(metrics) => metrics
+            .iter()
+            .map(|m| &m["MetricStat"]["Metric"])
+            .filter(|m| !m.is_null())
+            .collect(),
+        None => vec![props],
+    }
+}
+
+#[test]
+fn every_alarm_has_a_parameter_threshold_and_notifies_the_optional_topic() {
+    let doc = template();
+    let all = alarms(&doc);
+    assert!(!all.is_empty());
+    let topic = &doc["Parameters"]["AlarmTopicArn"];
+    assert_eq!(
+        topic["Default"].as_str(),
+        Some(""),
+        "notifications are optional"
+    );
+    for (name, alarm) in &all {
+        let props = &alarm["Properties"];
+        let threshold = reference(&props["Threshold"])
+            .unwrap_or_else(|| panic!("{name}: Threshold is not a parameter"));
+        let parameter = &doc["Parameters"][threshold];
+        assert_eq!(parameter["Type"].as_str(), Some("Number"), "{threshold}");
+        assert!(number(&parameter["Default"]).is_some(), "{threshold}");
+        for actions in ["AlarmActions", "OKActions"] {
+            let (tag, value) = intrinsic(&props[actions])
+                .unwrap_or_else(|| panic!("{name}: {actions} is not !If [HasAlarmTopic, ...]"));
+            assert_eq!(tag, "If", "{name} {actions}");
+            assert_eq!(value[0].as_str(), Some("HasAlarmTopic"), "{name} {actions}");
+            assert_eq!(
+                reference(&value[1][0]),
+                Some("AlarmTopicArn"),
+                "{name} {actions}"
+            );
+            assert_eq!(
+                reference(&value[2]),
+                Some("AWS::NoValue"),
+                "{name} {actions}"
+            );
+        }
+        assert_eq!(
+            props["TreatMissingData"].as_str(),
+            Some("notBreaching"),
+            "{name}: no traffic is not an alarm"
+        );
+    }
+    let condition = &doc["Conditions"]["HasAlarmTopic"];
+    let (tag, not) = intrinsic(condition).expect("HasAlarmTopic: !Not [...]");
+    assert_eq!(tag, "Not");
+    let (tag, equals) = intrinsic(&not[0]).expect("!Not [!Equals [...]]");
+    assert_eq!(tag, "Equals");
+    assert_eq!(reference(&equals[0]), Some("AlarmTopicArn"));
+    assert_eq!(equals[1].as_str(), Some(""));
+}
+
+#[test]
+fn every_function_alarms_on_errors_throttles_and_a_p99_near_its_timeout() {
+    let doc = template();
+    let timeout_ms = number(&doc["Globals"]["Function"]["Timeout"]).unwrap() * 1000.0;
+    for (name, _) in resources_of_type(&doc, "AWS::Serverless::Function") {
+        for metric in ["Errors", "Throttles", "Duration"] {
+            let (id, alarm) = alarm_on(&doc, "AWS/Lambda", metric, "FunctionName", &name);
+            let props = &alarm["Properties"];
+            let parameter = positive_number_parameter(&doc, &props["Threshold"]);
+            if metric == "Duration" {
+                assert_eq!(props["ExtendedStatistic"].as_str(), Some("p99"), "{id}");
+                let default = number(&doc["Parameters"][parameter]["Default"]).unwrap();
+                assert!(
+                    default < timeout_ms && default >= timeout_ms / 2.0,
+                    "{parameter} defaults to {default} ms: near, and under, the {timeout_ms} ms timeout"
+                );
+            } else {
+                assert_eq!(props["Statistic"].as_str(), Some("Sum"), "{id}");
+                assert_eq!(
+                    props["ComparisonOperator"].as_str(),
+                    Some("GreaterThanOrEqualToThreshold"),
+                    "{id}: the threshold is a count that alarms when reached"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_api_alarms_on_its_5xx_rate() {
+    let doc = template();
+    let (id, alarm) = alarm_on(&doc, "AWS/ApiGateway", "5xx", "ApiId", "DictionaryApi");
+    let metrics = alarm["Properties"]["Metrics"].as_sequence().unwrap();
+    let ids: BTreeMap<&str, &Yaml> = metrics
+        .iter()
+        .map(|m| (m["Id"].as_str().unwrap(), m))
+        .collect();
+    let count = &ids["requests"]["MetricStat"]["Metric"];
+    assert_eq!(count["MetricName"].as_str(), Some("Count"), "{id}");
+    let returned: Vec<&&Yaml> = ids
+        .values()
+        .filter(|m| m["ReturnData"].as_bool() == Some(true))
+        .collect();
+    assert_eq!(returned.len(), 1, "{id} alarms on one series");
+    let expression = substitution(&returned[0]["Expression"]).expect("the rate: !Sub");
+    assert!(
+        expression.contains("100 * errors / requests")
+            && expression.contains("${Api5xxMinimumRequests}"),
+        "{id}: {expression}"
+    );
+    assert_eq!(
+        reference(&alarm["Properties"]["Threshold"]),
+        Some("Api5xxRatePercent")
+    );
+}
+
+#[test]
+fn both_tables_alarm_on_throttles_and_system_errors() {
+    let doc = template();
+    // The operations the functions and dictadmin send, as the IAM policies
+    // and the importer name them.
+    for table in resources_of_type(&doc, "AWS::DynamoDB::Table").keys() {
+        for metric in ["ReadThrottleEvents", "WriteThrottleEvents"] {
+            alarm_on(&doc, "AWS/DynamoDB", metric, "TableName", table);
+        }
+        let (id, alarm) = alarm_on(&doc, "AWS/DynamoDB", "SystemErrors", "TableName", table);
+        let operations: BTreeSet<&str> = metrics_of(&alarm["Properties"])
+            .iter()
+            .flat_map(|m| m["Dimensions"].as_sequence().unwrap())
+            .filter(|d| d["Name"].as_str() == Some("Operation"))
+            .filter_map(|d| d["Value"].as_str())
+            .collect();
+        for operation in [
+            "GetItem",
+            "BatchGetItem",
+            "Query",
+            "UpdateItem",
+            "PutItem",
+            "BatchWriteItem",
+        ] {
+            assert!(operations.contains(operation), "{id} misses {operation}");
+        }
+    }
+}
+
+#[test]
+fn snapshot_failures_the_functions_log_are_counted_and_alarmed() {
+    let doc = template();
+    // The line shared::storage::store logs when the index cannot be used.
+    let logged = "the search index was built by another release";
+    let store = std::fs::read_to_string(repo_root().join("shared/src/storage/store.rs")).unwrap();
+    assert!(store.contains(logged), "the store still logs {logged:?}");
+    let filters = resources_of_type(&doc, "AWS::Logs::MetricFilter");
+    let mut metric = None;
+    for (name, function) in resources_of_type(&doc, "AWS::Serverless::Function") {
+        let props = &function["Properties"];
+        if reference(&props["MemorySize"]) != Some("SnapshotFunctionMemory") {
+            continue;
+        }
+        let group = reference(&props["LoggingConfig"]["LogGroup"]).unwrap();
+        let filter = filters
+            .values()
+            .find(|f| reference(&f["Properties"]["LogGroupName"]) == Some(group))
+            .unwrap_or_else(|| {
+                panic!("{name} holds the snapshot: its log group {group} has a metric filter")
+            });
+        let pattern = filter["Properties"]["FilterPattern"].as_str().unwrap();
+        assert!(
+            pattern.contains(r#"$.level = "ERROR""#)
+                && pattern.contains(&format!(r#"$.fields.message = "{logged}*""#)),
+            "{name}: {pattern}"
+        );
+        let transformation = &filter["Properties"]["MetricTransformations"][0];
+        let this = (
+            substitution(&transformation["MetricNamespace"]).unwrap(),
+            transformation["MetricName"].as_str().unwrap(),
+        );
+        assert_eq!(
+            *metric.get_or_insert(this),
+            this,
+            "one metric for all of them"
+        );
+    }
+    let (namespace, metric_name) = metric.expect("some function holds the snapshot");
+    let alarmed = alarms(&doc).into_values().any(|alarm| {
+        let props = &alarm["Properties"];
+        substitution(&props["Namespace"]) == Some(namespace)
+            && props["MetricName"].as_str() == Some(metric_name)
+    });
+    assert!(alarmed, "an alarm watches {namespace} {metric_name}");
+}

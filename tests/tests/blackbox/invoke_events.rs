@@ -1,7 +1,7 @@
 //! Each function invoked directly with its sample event from events/, as
 //! `cargo lambda invoke` does, through the running `cargo lambda watch`.
 
-use blackbox::repo_root;
+use blackbox::{repo_root, sample_event_statuses, NOT_200};
 use serde_json::Value;
 use std::process::Command;
 
@@ -35,22 +35,12 @@ fn body(response: &Value) -> Value {
     serde_json::from_str(response["body"].as_str().unwrap_or("null")).unwrap_or(Value::Null)
 }
 
-/// The functions that do not answer their sample event with 200, and what
-/// they answer.
-const NOT_200: &[(&str, &[u64])] = &[("audio", &[302]), ("not-found", &[404])];
-
 #[test]
 fn every_function_answers_its_sample_event() {
     // Every function of shared::api::routes, with what it answers.
     let expected: Vec<(&str, &[u64])> = drift::functions()
         .into_iter()
-        .map(|function| {
-            let statuses = NOT_200
-                .iter()
-                .find(|(f, _)| *f == function)
-                .map_or(&[200][..], |(_, statuses)| statuses);
-            (function, statuses)
-        })
+        .map(|function| (function, sample_event_statuses(function)))
         .collect();
     let functions: std::collections::BTreeSet<&str> = NOT_200.iter().map(|(f, _)| *f).collect();
     let routed: std::collections::BTreeSet<&str> = shared::api::routes::ROUTES

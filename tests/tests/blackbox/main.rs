@@ -1,7 +1,8 @@
 //! Every black-box test, in one binary: one link of the AWS SDK instead of one
 //! per file, which on a 2-core CI machine saves minutes and gigabytes of target/.
-//! `make test` starts the stack they run against; `faults` is `#[ignore]`d and
-//! run on its own at the end (infra/scripts/test.sh).
+//! `make test` starts the stack they run against; `faults` and
+//! `sam_artifacts` are `#[ignore]`d and run on their own (infra/scripts/test.sh,
+//! infra/scripts/deploy-check.sh).
 
 mod app_starts;
 mod audio;
@@ -26,6 +27,7 @@ mod pages;
 mod quota_store;
 mod random;
 mod request_cost;
+mod sam_artifacts;
 mod search;
 mod snapshot_format;
 mod thesaurus;
