@@ -67,7 +67,7 @@ impl Clients {
     }
 
     async fn with_timeouts(config: &Config, timeouts: aws_config::timeout::TimeoutConfig) -> Self {
-        let shared = shared_config(timeouts).await;
+        let shared = shared_config(timeouts, config).await;
         Self {
             dynamodb: dynamodb_client(&shared, config),
             s3: s3_client(&shared, config),
@@ -86,45 +86,96 @@ fn request_timeouts() -> aws_config::timeout::TimeoutConfig {
         .build()
 }
 
-async fn shared_config(timeouts: aws_config::timeout::TimeoutConfig) -> aws_config::SdkConfig {
+async fn shared_config(
+    timeouts: aws_config::timeout::TimeoutConfig,
+    config: &Config,
+) -> aws_config::SdkConfig {
     aws_config::defaults(BehaviorVersion::latest())
-        .http_client(https_client())
+        .http_client(https_client(Roots::for_endpoints(config)))
         .timeout_config(timeouts)
         .load()
         .await
 }
 
+/// The root certificates a function trusts, compiled into the binary
+/// (webpki-root-certs, Mozilla's list), not read from the system: the
+/// platform roots are every file of the certificate directory read at cold
+/// start (2.2-3.5x the hello world's init, docs/benchmarks.md), and the one
+/// bundle that would avoid it has a path on provided.al2023 that nothing here
+/// can check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Roots {
+    /// The CAs AWS names for its service endpoints: Amazon Trust Services'
+    /// four roots and the Starfield root that cross-signs them
+    /// (docs/deployment.md, "Certificates"). Parsing 5 roots instead of all
+    /// of Mozilla's is most of what keeps cold init within 2x the hello world.
+    AmazonTrustServices,
+    /// All of Mozilla's roots: for an endpoint override (DYNAMODB_ENDPOINT,
+    /// S3_ENDPOINT), whose certificate may come from any public CA.
+    Mozilla,
+}
+
+/// Subjects' common names of [`Roots::AmazonTrustServices`], as written in
+/// the certificates.
+const AMAZON_TRUST_SERVICES_ROOTS: [&str; 5] = [
+    "Amazon Root CA 1",
+    "Amazon Root CA 2",
+    "Amazon Root CA 3",
+    "Amazon Root CA 4",
+    "Starfield Services Root Certificate Authority - G2",
+];
+
+impl Roots {
+    fn for_endpoints(config: &Config) -> Self {
+        if config.dynamodb_endpoint.is_some() || config.s3_endpoint.is_some() {
+            Roots::Mozilla
+        } else {
+            Roots::AmazonTrustServices
+        }
+    }
+
+    /// The DER certificates trusted. A root is picked by its name's bytes:
+    /// a root is self-signed, so only Amazon's own roots carry these names.
+    fn certificates(self) -> impl Iterator<Item = &'static [u8]> {
+        webpki_root_certs::TLS_SERVER_ROOT_CERTS
+            .iter()
+            .map(|der| der.as_ref())
+            .filter(move |der| {
+                self == Roots::Mozilla
+                    || AMAZON_TRUST_SERVICES_ROOTS
+                        .iter()
+                        .any(|name| memchr::memmem::find(der, name.as_bytes()).is_some())
+            })
+    }
+
+    /// The SDK takes roots as PEM, so each DER certificate is encoded.
+    fn tls_context(self) -> tls::TlsContext {
+        use base64::Engine;
+        let mut pem = String::new();
+        for der in self.certificates() {
+            pem.push_str("-----BEGIN CERTIFICATE-----\n");
+            pem.push_str(&base64::engine::general_purpose::STANDARD.encode(der));
+            pem.push_str("\n-----END CERTIFICATE-----\n");
+        }
+        let roots = tls::TrustStore::empty()
+            .with_native_roots(false)
+            .with_pem_certificate(pem);
+        tls::TlsContext::builder()
+            .with_trust_store(roots)
+            .build()
+            .expect("a TLS context of certificates alone builds")
+    }
+}
+
 /// The one HTTPS client of every AWS client: rustls with ring, trusting
-/// Mozilla's roots compiled into the binary.
-fn https_client() -> aws_smithy_runtime_api::client::http::SharedHttpClient {
+/// `roots` only.
+fn https_client(roots: Roots) -> aws_smithy_runtime_api::client::http::SharedHttpClient {
     aws_smithy_http_client::Builder::new()
         .tls_provider(tls::Provider::Rustls(
             tls::rustls_provider::CryptoMode::Ring,
         ))
-        .tls_context(compiled_in_roots())
+        .tls_context(roots.tls_context())
         .build_https()
-}
-
-/// Mozilla's root certificates (webpki-root-certs), not the system's: the
-/// platform roots are every file of the certificate directory read at cold
-/// start (2.2-3.5x the hello world's init, docs/benchmarks.md), and the one
-/// bundle that would avoid it has a path on provided.al2023 that nothing here
-/// can check. The SDK takes PEM, so each DER certificate is encoded.
-fn compiled_in_roots() -> tls::TlsContext {
-    use base64::Engine;
-    let mut pem = String::new();
-    for der in webpki_root_certs::TLS_SERVER_ROOT_CERTS {
-        pem.push_str("-----BEGIN CERTIFICATE-----\n");
-        pem.push_str(&base64::engine::general_purpose::STANDARD.encode(der));
-        pem.push_str("\n-----END CERTIFICATE-----\n");
-    }
-    let roots = tls::TrustStore::empty()
-        .with_native_roots(false)
-        .with_pem_certificate(pem);
-    tls::TlsContext::builder()
-        .with_trust_store(roots)
-        .build()
-        .expect("a TLS context of certificates alone builds")
 }
 
 fn dynamodb_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_dynamodb::Client {
@@ -158,7 +209,7 @@ impl App {
     /// the functions that sign audio URLs.
     pub async fn from_env() -> Result<Self, MissingVariable> {
         let config = Config::from_env()?;
-        let shared = shared_config(request_timeouts()).await;
+        let shared = shared_config(request_timeouts(), &config).await;
         let dynamodb = dynamodb_client(&shared, &config);
         let audio = audio_signer(&shared, &config);
         Ok(Self::with_clients(
@@ -173,7 +224,7 @@ impl App {
     /// its own, so that the functions starting with it do not link the signer).
     pub(crate) async fn from_env_without_audio() -> Result<Self, MissingVariable> {
         let config = Config::from_env()?;
-        let dynamodb = dynamodb_client(&shared_config(request_timeouts()).await, &config);
+        let dynamodb = dynamodb_client(&shared_config(request_timeouts(), &config).await, &config);
         Ok(Self::with_clients(config, dynamodb, None, system_clock))
     }
 
@@ -203,14 +254,49 @@ mod tests {
     use super::*;
     use aws_sdk_dynamodb::error::SdkError;
 
+    /// AWS's five roots are found by name in Mozilla's list, each once:
+    /// a renamed or dropped root fails here, not in a deployed function.
+    #[test]
+    fn amazon_trust_services_roots_are_all_found_once() {
+        let picked: Vec<&[u8]> = Roots::AmazonTrustServices.certificates().collect();
+        assert_eq!(picked.len(), AMAZON_TRUST_SERVICES_ROOTS.len());
+        for name in AMAZON_TRUST_SERVICES_ROOTS {
+            let carrying = picked
+                .iter()
+                .filter(|der| memchr::memmem::find(der, name.as_bytes()).is_some())
+                .count();
+            assert_eq!(carrying, 1, "{name}");
+        }
+        assert!(Roots::Mozilla.certificates().count() > 100);
+    }
+
+    #[test]
+    fn an_endpoint_override_trusts_every_public_root() {
+        let mut config = Config::from_lookup(|name| {
+            ["ENTRIES_TABLE", "KEYS_TABLE", "AUDIO_BUCKET"]
+                .contains(&name)
+                .then(|| name.to_lowercase())
+        })
+        .unwrap();
+        assert_eq!(Roots::for_endpoints(&config), Roots::AmazonTrustServices);
+        config.dynamodb_endpoint = Some("https://dynamodb.example.net".into());
+        assert_eq!(Roots::for_endpoints(&config), Roots::Mozilla);
+    }
+
     /// The compiled-in roots are parsed when the first connection is made
     /// (the SDK panics on a certificate it cannot parse): a request to a
     /// closed loopback port gets that far and fails only to connect.
     #[tokio::test]
     async fn the_compiled_in_roots_make_a_working_https_client() {
+        for roots in [Roots::AmazonTrustServices, Roots::Mozilla] {
+            the_https_client_gets_as_far_as_connecting(roots).await;
+        }
+    }
+
+    async fn the_https_client_gets_as_far_as_connecting(roots: Roots) {
         let config = aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
-            .http_client(https_client())
+            .http_client(https_client(roots))
             .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
             .credentials_provider(aws_credential_types::Credentials::new(
                 "AKIDLOCAL",
