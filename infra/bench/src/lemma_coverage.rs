@@ -1,0 +1,130 @@
+//! Lemma coverage per language (issue 25, "Benchmarks"): of a language's
+//! most frequent words (wordfreq's list) that are no headword of any served
+//! dictionary of that language, the share that resolve through their lemma
+//! to one that is. A word people type in its inflected form (`went`,
+//! `Bücher`, `uomini`) finds nothing unless the lexicon knows its lemma, so
+//! this is how much of everyday text the entry and search endpoints can meet
+//! in each language. In-process on the index snapshot of the running stack,
+//! over the ten source languages with the most entries that have a list.
+//!
+//!   set -a; . infra/local/stack.env; set +a
+//!   cargo run --release -p bench --bin lemma-coverage -- .local/wordfreq/tsv [TOP]
+//!
+//! WORDFREQ_DIR holds `<lang>.tsv` (`word<TAB>zipf`, most frequent first, as
+//! infra/scripts/wordfreq.sh writes them); TOP is 1,000 by default.
+
+use shared::fold::fold;
+use shared::runtime::app::App;
+use shared::search::snapshot::Index;
+use shared::storage::store::Needs;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+/// Languages reported: the largest by entries.
+const LANGUAGES: usize = 10;
+/// Words of each list that are looked at, by default.
+const TOP: usize = 1_000;
+/// Unresolved words shown per language, to read the misses.
+const SHOWN_MISSES: usize = 12;
+
+/// Per source language: its entries, and the terms that are headwords of
+/// one of its dictionaries.
+fn headwords_by_language(index: &Index) -> HashMap<String, (usize, HashSet<usize>)> {
+    let mut langs: HashMap<String, (usize, HashSet<usize>)> = HashMap::new();
+    for t in 0..index.term_count() {
+        for o in index.term_entries(t) {
+            let lang = &index.dictionary(o).source_lang;
+            let (entries, terms) = langs.entry(lang.clone()).or_default();
+            *entries += 1;
+            terms.insert(t);
+        }
+    }
+    langs
+}
+
+/// The first `top` distinct folded words of a wordfreq list.
+fn top_words(path: &Path, top: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut seen = HashSet::new();
+    text.lines()
+        .filter_map(|line| line.split('\t').next())
+        .map(fold)
+        .filter(|w| !w.is_empty() && seen.insert(w.clone()))
+        .take(top)
+        .collect()
+}
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = args
+        .next()
+        .expect("usage: lemma-coverage WORDFREQ_DIR [TOP]");
+    let top: usize = args
+        .next()
+        .map_or(TOP, |n| n.parse().expect("TOP is a number"));
+    let app = App::from_env().await.expect("stack.env in the environment");
+    let snapshot = app
+        .store
+        .snapshot(&Needs::default())
+        .await
+        .expect("the stack holds an index snapshot");
+    let index = &snapshot.index;
+    let by_language = headwords_by_language(index);
+    let mut langs: Vec<(&String, &(usize, HashSet<usize>))> = by_language
+        .iter()
+        .filter(|(lang, _)| Path::new(&dir).join(format!("{lang}.tsv")).is_file())
+        .collect();
+    langs.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+    let missing: Vec<&String> = by_language
+        .keys()
+        .filter(|lang| !Path::new(&dir).join(format!("{lang}.tsv")).is_file())
+        .collect();
+
+    println!(
+        "| Language | Entries | Headwords | Top words | Headwords already | Not headwords | Resolve through a lemma | Share % | Some that do not |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (lang, (entries, headwords)) in langs.into_iter().take(LANGUAGES) {
+        let words = top_words(&Path::new(&dir).join(format!("{lang}.tsv")), top);
+        let is_headword = |w: &str| index.term_number(w).is_some_and(|t| headwords.contains(&t));
+        let not_headwords: Vec<&String> = words.iter().filter(|w| !is_headword(w)).collect();
+        let (resolved, unresolved): (Vec<&String>, Vec<&String>) =
+            not_headwords.iter().partition(|w| {
+                index
+                    .lemmas(w)
+                    .iter()
+                    .any(|l| l.lang == lang.as_str() && headwords.contains(&l.term))
+            });
+        let share = if not_headwords.is_empty() {
+            "–".to_string()
+        } else {
+            format!(
+                "{:.1}",
+                100.0 * resolved.len() as f64 / not_headwords.len() as f64
+            )
+        };
+        let shown: Vec<&str> = unresolved
+            .iter()
+            .take(SHOWN_MISSES)
+            .map(|w| w.as_str())
+            .collect();
+        println!(
+            "| {lang} | {entries} | {} | {} | {} | {} | {} | {share} | {} |",
+            headwords.len(),
+            words.len(),
+            words.len() - not_headwords.len(),
+            not_headwords.len(),
+            resolved.len(),
+            shown.join(", "),
+        );
+    }
+    if !missing.is_empty() {
+        let mut missing: Vec<&str> = missing.iter().map(|l| l.as_str()).collect();
+        missing.sort_unstable();
+        println!(
+            "\nsource languages without a list in {dir}: {}",
+            missing.join(", ")
+        );
+    }
+}
