@@ -132,6 +132,7 @@ pub async fn send(
         .await;
         if attempt < 3 && is_emulator_failure(&reply) {
             eprintln!("cargo lambda watch answered its own 500 for {method} {path}; retrying");
+            EMULATOR_RETRIES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             attempt += 1;
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             continue;
@@ -140,10 +141,22 @@ pub async fn send(
     }
 }
 
+/// Requests [`send`] sent again after `cargo lambda watch`'s own 500.
+static EMULATOR_RETRIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many requests [`send`] has sent again so far. The function may have
+/// served (and counted) the attempt the emulator answered for, so a test
+/// that bounds a key's usage by the requests it sent adds these.
+pub fn emulator_retries() -> u64 {
+    EMULATOR_RETRIES.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// `cargo lambda watch` now and then answers a 500 of its own (a problem
-/// document, `{"type": "https://httpstatuses.com/500", …}`) without the
-/// function ever seeing the request. Our functions never answer that shape
-/// (their 500 is the `Internal error` envelope), so only it is retried.
+/// document, `{"type": "https://httpstatuses.com/500", …}`), mostly without
+/// the function seeing the request, but not always: the function may have
+/// answered (and counted it) when the emulator lost the answer. Our
+/// functions never answer that shape (their 500 is the `Internal error`
+/// envelope), so only it is retried.
 fn is_emulator_failure(reply: &Reply) -> bool {
     reply.status == 500 && reply.json["type"] == "https://httpstatuses.com/500"
 }
