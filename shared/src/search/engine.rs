@@ -601,12 +601,21 @@ fn automaton_typos<D: AsRef<[u8]>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::lexicon::Lexicon;
+    use crate::search::lexicon::{Lexicon, LexiconKind};
     use crate::search::matching::MatchType;
     use crate::search::postings::{DictionaryRef, Posting};
     use crate::search::snapshot::build;
 
     fn index_of(words: &[String]) -> Index {
+        index_with_forms(words, &[])
+    }
+
+    /// An English index of `words` whose lexicon has `forms` (form, lemma).
+    fn index_with_forms(words: &[String], forms: &[(String, String)]) -> Index {
+        let mut lexicon = Lexicon::default();
+        lexicon
+            .add(LexiconKind::Forms, "en", forms.to_vec())
+            .expect("forms");
         let postings = words
             .iter()
             .enumerate()
@@ -625,7 +634,7 @@ mod tests {
                 phonetic: None,
             })
             .collect();
-        build(postings, &Lexicon::default()).decode().unwrap()
+        build(postings, &lexicon).decode().unwrap()
     }
 
     /// Deterministic letters, so that the corpus is the same on every run.
@@ -735,6 +744,82 @@ mod tests {
         };
         assert_eq!(
             index.typos(&rule, 1, &mut typos).unwrap_err(),
+            SearchError::OverBudget
+        );
+    }
+
+    /// The hostile corpus with three forms of every word (`-s`, `-ed`,
+    /// `-ing`): 80,000 forms beside its 28,000 terms.
+    fn hostile_with_forms() -> (Vec<String>, Vec<(String, String)>) {
+        let words = hostile_corpus();
+        let forms = words
+            .iter()
+            .flat_map(|w| ["s", "ed", "ing"].map(|end| (format!("{w}{end}"), w.clone())))
+            .collect();
+        (words, forms)
+    }
+
+    /// Typos of forms are walked like typos of terms, anchored on both ends:
+    /// the hostile queries stay within the bounds they have without forms
+    /// (random 14-letter strings read under 800 nodes more, never the forms'
+    /// first letters with every edit to spend), and `work` counts them.
+    #[test]
+    fn typos_of_forms_stay_within_the_work_budget() {
+        let (words, forms) = hostile_with_forms();
+        let plain = index_of(&words);
+        let index = index_with_forms(&words, &forms);
+        let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
+        assert!(w < 3_000, "ab×50 exact read {w} nodes");
+        let (w, _) = work(&index, &"a".repeat(100), MatchType::Prefix);
+        assert!(w < 25_000, "a×100 prefix read {w} nodes");
+        let mut letters = Letters(14);
+        let (mut most, mut more) = (0, 0);
+        for _ in 0..50 {
+            let q = letters.word(14);
+            for match_type in [MatchType::Exact, MatchType::Prefix] {
+                let with = work(&index, &q, match_type).0;
+                let without = work(&plain, &q, match_type).0;
+                assert!(with > without, "{q} {match_type:?}: {with} ≤ {without}");
+                most = most.max(with);
+                more = more.max(with - without);
+            }
+        }
+        assert!(most < 60_000, "14 letters: {most} nodes");
+        assert!(more < 3_000, "14 letters: {more} nodes more for the forms");
+        // A typo of a form of a hostile word: its lemma, at distance 1.
+        let word = &words[1000];
+        let typo = format!("{word}ign");
+        let rule = MatchRule::new(&typo, MatchType::Exact, true);
+        let hits = index
+            .search(None, &rule, &Filters::default(), 0, 20)
+            .unwrap();
+        let lemma = index.term_number(word).unwrap() as u32;
+        assert!(hits
+            .ordinals
+            .contains(&index.term_entries(lemma as usize).start));
+    }
+
+    /// The forms' walks spend the same budget as the terms': a search whose
+    /// terms walk fits but whose forms walk does not is over the budget.
+    #[test]
+    fn the_work_budget_covers_the_walk_over_the_forms() {
+        let (words, forms) = hostile_with_forms();
+        let plain = index_of(&words);
+        let index = index_with_forms(&words, &forms);
+        let rule = MatchRule::new("conabcing", MatchType::Exact, true);
+        let spent = |index: &Index, work| {
+            let mut typos = Typos {
+                walk: TypoWalk::Rows,
+                work,
+            };
+            index.typos(&rule, 2, &mut typos).map(|_| typos.work)
+        };
+        let terms = spent(&plain, 0).unwrap();
+        let all = spent(&index, 0).unwrap();
+        assert!(all > terms, "{all} ≤ {terms}");
+        assert!(spent(&index, WORK_BUDGET - all).is_ok());
+        assert_eq!(
+            spent(&index, WORK_BUDGET - terms - 1).unwrap_err(),
             SearchError::OverBudget
         );
     }

@@ -273,3 +273,58 @@ impl Index {
         entries
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::posting;
+    use super::super::{build, Section};
+    use super::*;
+    use crate::search::engine::SearchError;
+    use crate::search::filters::Filters;
+    use crate::search::matching::{MatchRule, MatchType};
+
+    /// A forms section written by hand: one form, whose backwards key may
+    /// point elsewhere than its forwards one.
+    fn section(forwards: (&str, u64), backwards: (&str, u64), lemma: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        put_varint(&mut out, 1);
+        put_str(&mut out, "fr");
+        for (key, value) in [forwards, backwards] {
+            let fst = fst::Map::from_iter([(key, value)]).unwrap().into_fst();
+            let bytes = fst.into_inner();
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend(bytes);
+        }
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&lemma.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
+        let built = build(vec![posting("run", "d", "1")], &Lexicon::default());
+        let core = built.section(Section::Core).concat();
+        let terms = || built.section(Section::Terms).concat();
+        // One edit in the head: only the backwards walk (on the tail `ns`)
+        // reaches `runs`.
+        let rule = MatchRule::new("xuns", MatchType::Exact, true);
+        let search = |forms| {
+            let index = Index::decode(&core, terms(), forms).unwrap();
+            index.search(None, &rule, &Filters::default(), 0, 10)
+        };
+        let sound = search(section(("runs", 1), ("snur", 1), 0)).unwrap();
+        assert_eq!(
+            sound.total, 1,
+            "`xuns` is one edit from `runs`, a form of `run`"
+        );
+        for beyond in [(1 << 32) | 1, 2, u64::MAX] {
+            assert!(matches!(
+                search(section(("runs", 1), ("snur", beyond), 0)),
+                Err(SearchError::Corrupt(_))
+            ));
+        }
+        // The forwards FST is checked whole when decoded.
+        assert!(Index::decode(&core, terms(), section(("runs", 2), ("snur", 1), 0)).is_err());
+        assert!(Index::decode(&core, terms(), section(("runs", 1), ("snur", 1), 7)).is_err());
+    }
+}
