@@ -4,8 +4,9 @@
 //!
 //! A search's matches fall into tiers that never overlap: the exact term,
 //! then literal matches (prefix or contains), then the lemmas of the query
-//! as an inflected form, then typo matches by edit distance (and, when those
-//! find fewer than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
+//! as an inflected form, then typo matches by edit distance, of headwords
+//! and of inflected forms (whose lemmas match) alike (and, when those find
+//! fewer than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
 //! Within a tier the order is the ordinal order, so each tier is a bitmap, a
 //! filter is an intersection, `total` is a sum of cardinalities and a page is
 //! a run of set bits.
