@@ -824,4 +824,72 @@ mod tests {
             SearchError::OverBudget
         );
     }
+
+    /// A forms section written by hand (the layout of `snapshot/forms.rs`):
+    /// one form of the term 0, whose backwards key may point elsewhere than
+    /// its forwards one.
+    fn forms_section(forwards: (&str, u64), backwards: (&str, u64), lemma: u32) -> Vec<u8> {
+        use crate::search::codec::{put_str, put_varint};
+        let mut out = Vec::new();
+        put_varint(&mut out, 1);
+        put_str(&mut out, "en");
+        for (key, value) in [forwards, backwards] {
+            let fst = fst::Map::from_iter([(key, value)]).unwrap().into_fst();
+            let bytes = fst.into_inner();
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend(bytes);
+        }
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&lemma.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
+        use crate::search::snapshot::Section;
+        let built = {
+            let postings = vec![Posting {
+                folded: "run".into(),
+                word: "run".into(),
+                dictionary: DictionaryRef {
+                    id: "d".into(),
+                    source_lang: "en".into(),
+                    target_lang: None,
+                },
+                part_of_speech: None,
+                has_audio: false,
+                id: "1".into(),
+                preview: String::new(),
+                phonetic: None,
+            }];
+            build(postings, &Lexicon::default())
+        };
+        let core = built.section(Section::Core).concat();
+        let terms = || built.section(Section::Terms).concat();
+        // One edit in the head: only the backwards walk (on the tail `ns`)
+        // reaches `runs`.
+        let rule = MatchRule::new("xuns", MatchType::Exact, true);
+        let search = |forms| {
+            let index = Index::decode(&core, terms(), forms).unwrap();
+            index.search(None, &rule, &Filters::default(), 0, 10)
+        };
+        let sound = search(forms_section(("runs", 1), ("snur", 1), 0)).unwrap();
+        assert_eq!(
+            sound.total, 1,
+            "`xuns` is one edit from `runs`, a form of `run`"
+        );
+        for beyond in [(1 << 32) | 1, 2, u64::MAX] {
+            assert!(matches!(
+                search(forms_section(("runs", 1), ("snur", beyond), 0)),
+                Err(SearchError::Corrupt(_))
+            ));
+        }
+        // The forwards FST is checked whole when decoded.
+        for forms in [
+            forms_section(("runs", 2), ("snur", 1), 0),
+            forms_section(("runs", 1), ("snur", 1), 7),
+        ] {
+            assert!(Index::decode(&core, terms(), forms).is_err());
+        }
+    }
 }
