@@ -4,8 +4,9 @@
 //!
 //! A search's matches fall into tiers that never overlap: the exact term,
 //! then literal matches (prefix or contains), then the lemmas of the query
-//! as an inflected form, then typo matches by edit distance (and, when those
-//! find fewer than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
+//! as an inflected form, then typo matches by edit distance, of headwords
+//! and of inflected forms (whose lemmas match) alike (and, when those find
+//! fewer than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
 //! Within a tier the order is the ordinal order, so each tier is a bitmap, a
 //! filter is an intersection, `total` is a sum of cardinalities and a page is
 //! a run of set bits.
@@ -13,7 +14,7 @@
 use super::codec::CorruptData;
 use super::filters::Filters;
 use super::matching::{MatchRule, MatchType, TypoDistance};
-use super::snapshot::{FstBytes, Grams, Index, GRAM_CHARS};
+use super::snapshot::{Grams, Index, GRAM_CHARS};
 use super::typo::{self, Anchor, Mode};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
@@ -162,15 +163,15 @@ impl Index {
         }
         if rule.max_edits > 0
             && rule.query.chars().count() >= EXTRA_EDIT_FROM
-            && self.within_reach(rule, rule.max_edits + 1)
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
         {
             let mut further = self
                 .typos(rule, rule.max_edits + 1, &mut typos)?
                 .pop()
                 .expect("one bitmap per distance");
-            // Lemma matches are the tier before the typos.
-            further -= &tiers[2];
+            for tier in &tiers {
+                further -= tier;
+            }
             if let Some(admitted) = &admitted {
                 further &= admitted.as_ref();
             }
@@ -234,12 +235,15 @@ impl Index {
             lemma -= &literal;
         }
         let mut tiers = vec![exact, literal, lemma];
-        if rule.max_edits > 0
-            && rule.match_type.typo_distance().is_some()
-            && self.within_reach(rule, rule.max_edits)
-        {
+        if rule.max_edits > 0 && rule.match_type.typo_distance().is_some() {
             for mut found in self.typos(rule, rule.max_edits, typos)? {
-                found -= &tiers[2];
+                // An entry appears once, in its best tier: a headword's own
+                // distance is never 0 here, but a lemma reached through a
+                // form may be an exact, literal or lemma match, or a closer
+                // typo.
+                for tier in &tiers {
+                    found -= tier;
+                }
                 tiers.push(found);
             }
         }
@@ -366,116 +370,68 @@ impl Index {
     }
 
     /// Typo matches within `max_edits`, one bitmap per edit distance from 1
-    /// up.
+    /// up: the entries of the terms at that distance (by the match type's
+    /// measure), and the lemmas of the inflected forms whose whole word is
+    /// at that distance, in the dictionaries of the form's language
+    /// (`attched` → `attached` → `attach`). A lemma reached through a form
+    /// may match in an earlier tier as well: the caller keeps it there.
     fn typos(
         &self,
         rule: &MatchRule,
         max_edits: usize,
         typos: &mut Typos,
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
+        let mut tiers = vec![RoaringBitmap::new(); max_edits];
         let Some(measure) = rule.match_type.typo_distance() else {
-            return Ok(vec![RoaringBitmap::new(); max_edits]);
+            return Ok(tiers);
         };
-        let found = match typos.walk {
-            TypoWalk::Rows => self.row_typos(rule, max_edits, measure, typos)?,
-            TypoWalk::Automaton => self.automaton_typos(rule, max_edits, measure),
-        };
-        let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
-        for (t, d) in found {
-            by_distance[usize::from(d) - 1].push(t);
-        }
-        Ok(by_distance
-            .into_iter()
-            .map(|mut terms| {
+        let query: Vec<char> = rule.query.chars().collect();
+        if self.within_reach(rule, max_edits) {
+            let found = match typos.walk {
+                TypoWalk::Rows => row_typos(
+                    &self.terms,
+                    &self.reversed,
+                    &query,
+                    max_edits,
+                    measure,
+                    typos,
+                )?,
+                TypoWalk::Automaton => {
+                    automaton_typos(&self.terms, &rule.query, max_edits, measure)
+                }
+            };
+            let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
+            for (t, d) in found {
+                by_distance[usize::from(d) - 1].push(t as u32);
+            }
+            for (tier, mut terms) in tiers.iter_mut().zip(by_distance) {
                 terms.sort_unstable();
-                RoaringBitmap::from_sorted_iter(
+                *tier = RoaringBitmap::from_sorted_iter(
                     terms
                         .into_iter()
                         .flat_map(|t| self.term_entries(t as usize)),
                 )
-                .expect("terms are distinct ranges in order")
-            })
-            .collect())
-    }
-
-    /// The terms within `max_edits` by the row walk (`typo.rs`). A whole-word
-    /// match splits the query around a middle character into a head and a
-    /// tail: an edit changes at most one of them (a transposition with the
-    /// middle character only the one it reaches), so one of them holds at
-    /// most half the edits. One walk over the terms follows only those whose
-    /// start is within that many edits of the head, another over the terms
-    /// spelled backwards those whose end is within it of the tail; neither
-    /// has to try every term's first letters with every edit still to
-    /// spend. A prefix match has no end to anchor on, so it walks once.
-    fn row_typos(
-        &self,
-        rule: &MatchRule,
-        max_edits: usize,
-        measure: TypoDistance,
-        typos: &mut Typos,
-    ) -> Result<Vec<(u32, u8)>, SearchError> {
-        let query: Vec<char> = rule.query.chars().collect();
-        let mut run = |fst: &fst::Map<FstBytes>, query: &[char], mode, anchor| {
-            let budget = WORK_BUDGET.saturating_sub(typos.work);
-            let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
-            typos.work += found.work;
-            match found.exhausted {
-                true => Err(SearchError::OverBudget),
-                false => Ok(found.terms),
-            }
-        };
-        match measure {
-            TypoDistance::Prefix => run(&self.terms, &query, Mode::Prefix, None),
-            TypoDistance::Whole => {
-                let head = query.len().saturating_sub(1) / 2;
-                let tail = query.len().saturating_sub(1 + head);
-                let edits = (max_edits / 2) as u8;
-                let anchor = |chars| Some(Anchor { chars, edits });
-                let backwards: Vec<char> = query.iter().rev().copied().collect();
-                let mut found = run(&self.terms, &query, Mode::Whole, anchor(head))?;
-                found.extend(run(&self.reversed, &backwards, Mode::Whole, anchor(tail))?);
-                found.sort_unstable();
-                found.dedup();
-                Ok(found)
+                .expect("terms are distinct ranges in order");
             }
         }
-    }
-
-    /// The terms a Levenshtein automaton accepts, walked over the whole term
-    /// FST, with their distances (1 to `max_edits`).
-    fn automaton_typos(
-        &self,
-        rule: &MatchRule,
-        max_edits: usize,
-        measure: TypoDistance,
-    ) -> Vec<(u32, u8)> {
-        let dfa = automaton_builder(max_edits).build_dfa(&rule.query);
-        let mut found = Vec::new();
-        let mut add = |t: u64, distance: Option<u8>| {
-            if let Some(d) = distance.filter(|d| (1..=max_edits).contains(&usize::from(*d))) {
-                found.push((t as u32, d));
-            }
-        };
-        match measure {
-            TypoDistance::Prefix => {
-                let mut stream = self
-                    .terms
-                    .search_with_state(PrefixDistance(&dfa))
-                    .into_stream();
-                while let Some((_, t, (_, best))) = stream.next() {
-                    add(t, best);
-                }
-            }
-            TypoDistance::Whole => {
-                let mut stream = self.terms.search_with_state(&dfa).into_stream();
-                while let Some((_, t, state)) = stream.next() {
-                    add(t, exact_distance(&dfa, state));
+        // A form is a whole word: its distance is the whole word's, whatever
+        // the match type (`runnin` is a prefix of no form's lemma, but one
+        // edit from `running`).
+        if rule.match_type.has_lemma_tier() && self.form_within_reach(query.len(), max_edits) {
+            let (forwards, backwards) = self.form_fsts();
+            let whole = TypoDistance::Whole;
+            let found = match typos.walk {
+                TypoWalk::Rows => row_typos(forwards, backwards, &query, max_edits, whole, typos)?,
+                TypoWalk::Automaton => automaton_typos(forwards, &rule.query, max_edits, whole),
+            };
+            for (at, d) in found {
+                for lemma in self.lemmas_at(at)? {
+                    tiers[usize::from(d) - 1] |= self.lemma_entries(lemma);
                 }
             }
         }
-        found
+        Ok(tiers)
     }
-
     /// Autocomplete: distinct headwords whose term starts with `prefix`,
     /// alphabetical by term, then by headword; at most `limit`.
     pub fn autocomplete(&self, prefix: &str, filters: &Filters<'_>, limit: usize) -> Vec<String> {
@@ -567,15 +523,100 @@ impl Index {
     }
 }
 
+/// The keys of an FST and its backwards twin within `max_edits` of the query
+/// by the row walk (`typo.rs`), with their values. A whole-word match splits
+/// the query around a middle character into a head and a tail: an edit
+/// changes at most one of them (a transposition with the middle character
+/// only the one it reaches), so one of them holds at most half the edits.
+/// One walk over the keys follows only those whose start is within that
+/// many edits of the head, another over the keys spelled backwards those
+/// whose end is within it of the tail; neither has to try every key's first
+/// letters with every edit still to spend. A prefix match has no end to
+/// anchor on, so it walks once.
+fn row_typos<D: AsRef<[u8]>>(
+    forwards: &fst::Map<D>,
+    backwards: &fst::Map<D>,
+    query: &[char],
+    max_edits: usize,
+    measure: TypoDistance,
+    typos: &mut Typos,
+) -> Result<Vec<(u64, u8)>, SearchError> {
+    let mut run = |fst: &fst::Map<D>, query: &[char], mode, anchor| {
+        let budget = WORK_BUDGET.saturating_sub(typos.work);
+        let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
+        typos.work += found.work;
+        match found.exhausted {
+            true => Err(SearchError::OverBudget),
+            false => Ok(found.terms),
+        }
+    };
+    match measure {
+        TypoDistance::Prefix => run(forwards, query, Mode::Prefix, None),
+        TypoDistance::Whole => {
+            let head = query.len().saturating_sub(1) / 2;
+            let tail = query.len().saturating_sub(1 + head);
+            let edits = (max_edits / 2) as u8;
+            let anchor = |chars| Some(Anchor { chars, edits });
+            let reversed: Vec<char> = query.iter().rev().copied().collect();
+            let mut found = run(forwards, query, Mode::Whole, anchor(head))?;
+            found.extend(run(backwards, &reversed, Mode::Whole, anchor(tail))?);
+            found.sort_unstable();
+            found.dedup();
+            Ok(found)
+        }
+    }
+}
+
+/// The keys a Levenshtein automaton accepts, walked over a whole FST, with
+/// their values and distances (1 to `max_edits`).
+fn automaton_typos<D: AsRef<[u8]>>(
+    fst: &fst::Map<D>,
+    query: &str,
+    max_edits: usize,
+    measure: TypoDistance,
+) -> Vec<(u64, u8)> {
+    let dfa = automaton_builder(max_edits).build_dfa(query);
+    let mut found = Vec::new();
+    let mut add = |value: u64, distance: Option<u8>| {
+        if let Some(d) = distance.filter(|d| (1..=max_edits).contains(&usize::from(*d))) {
+            found.push((value, d));
+        }
+    };
+    match measure {
+        TypoDistance::Prefix => {
+            let mut stream = fst.search_with_state(PrefixDistance(&dfa)).into_stream();
+            while let Some((_, value, (_, best))) = stream.next() {
+                add(value, best);
+            }
+        }
+        TypoDistance::Whole => {
+            let mut stream = fst.search_with_state(&dfa).into_stream();
+            while let Some((_, value, state)) = stream.next() {
+                add(value, exact_distance(&dfa, state));
+            }
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::lexicon::Lexicon;
+    use crate::search::lexicon::{Lexicon, LexiconKind};
     use crate::search::matching::MatchType;
     use crate::search::postings::{DictionaryRef, Posting};
     use crate::search::snapshot::build;
 
     fn index_of(words: &[String]) -> Index {
+        index_with_forms(words, &[])
+    }
+
+    /// An English index of `words` whose lexicon has `forms` (form, lemma).
+    fn index_with_forms(words: &[String], forms: &[(String, String)]) -> Index {
+        let mut lexicon = Lexicon::default();
+        lexicon
+            .add(LexiconKind::Forms, "en", forms.to_vec())
+            .expect("forms");
         let postings = words
             .iter()
             .enumerate()
@@ -594,7 +635,7 @@ mod tests {
                 phonetic: None,
             })
             .collect();
-        build(postings, &Lexicon::default()).decode().unwrap()
+        build(postings, &lexicon).decode().unwrap()
     }
 
     /// Deterministic letters, so that the corpus is the same on every run.
@@ -706,5 +747,149 @@ mod tests {
             index.typos(&rule, 1, &mut typos).unwrap_err(),
             SearchError::OverBudget
         );
+    }
+
+    /// The hostile corpus with three forms of every word (`-s`, `-ed`,
+    /// `-ing`): 80,000 forms beside its 28,000 terms.
+    fn hostile_with_forms() -> (Vec<String>, Vec<(String, String)>) {
+        let words = hostile_corpus();
+        let forms = words
+            .iter()
+            .flat_map(|w| ["s", "ed", "ing"].map(|end| (format!("{w}{end}"), w.clone())))
+            .collect();
+        (words, forms)
+    }
+
+    /// Typos of forms are walked like typos of terms, anchored on both ends:
+    /// the hostile queries stay within the bounds they have without forms
+    /// (random 14-letter strings read under 800 nodes more, never the forms'
+    /// first letters with every edit to spend), and `work` counts them.
+    #[test]
+    fn typos_of_forms_stay_within_the_work_budget() {
+        let (words, forms) = hostile_with_forms();
+        let plain = index_of(&words);
+        let index = index_with_forms(&words, &forms);
+        let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
+        assert!(w < 3_000, "ab×50 exact read {w} nodes");
+        let (w, _) = work(&index, &"a".repeat(100), MatchType::Prefix);
+        assert!(w < 25_000, "a×100 prefix read {w} nodes");
+        let mut letters = Letters(14);
+        let (mut most, mut more) = (0, 0);
+        for _ in 0..50 {
+            let q = letters.word(14);
+            for match_type in [MatchType::Exact, MatchType::Prefix] {
+                let with = work(&index, &q, match_type).0;
+                let without = work(&plain, &q, match_type).0;
+                assert!(with > without, "{q} {match_type:?}: {with} ≤ {without}");
+                most = most.max(with);
+                more = more.max(with - without);
+            }
+        }
+        assert!(most < 60_000, "14 letters: {most} nodes");
+        assert!(more < 3_000, "14 letters: {more} nodes more for the forms");
+        // A typo of a form of a hostile word: its lemma, at distance 1.
+        let word = &words[1000];
+        let typo = format!("{word}ign");
+        let rule = MatchRule::new(&typo, MatchType::Exact, true);
+        let hits = index
+            .search(None, &rule, &Filters::default(), 0, 20)
+            .unwrap();
+        let lemma = index.term_number(word).unwrap() as u32;
+        assert!(hits
+            .ordinals
+            .contains(&index.term_entries(lemma as usize).start));
+    }
+
+    /// The forms' walks spend the same budget as the terms': a search whose
+    /// terms walk fits but whose forms walk does not is over the budget.
+    #[test]
+    fn the_work_budget_covers_the_walk_over_the_forms() {
+        let (words, forms) = hostile_with_forms();
+        let plain = index_of(&words);
+        let index = index_with_forms(&words, &forms);
+        let rule = MatchRule::new("conabcing", MatchType::Exact, true);
+        let spent = |index: &Index, work| {
+            let mut typos = Typos {
+                walk: TypoWalk::Rows,
+                work,
+            };
+            index.typos(&rule, 2, &mut typos).map(|_| typos.work)
+        };
+        let terms = spent(&plain, 0).unwrap();
+        let all = spent(&index, 0).unwrap();
+        assert!(all > terms, "{all} ≤ {terms}");
+        assert!(spent(&index, WORK_BUDGET - all).is_ok());
+        assert_eq!(
+            spent(&index, WORK_BUDGET - terms - 1).unwrap_err(),
+            SearchError::OverBudget
+        );
+    }
+
+    /// A forms section written by hand (the layout of `snapshot/forms.rs`):
+    /// one form of the term 0, whose backwards key may point elsewhere than
+    /// its forwards one.
+    fn forms_section(forwards: (&str, u64), backwards: (&str, u64), lemma: u32) -> Vec<u8> {
+        use crate::search::codec::{put_str, put_varint};
+        let mut out = Vec::new();
+        put_varint(&mut out, 1);
+        put_str(&mut out, "en");
+        for (key, value) in [forwards, backwards] {
+            let fst = fst::Map::from_iter([(key, value)]).unwrap().into_fst();
+            let bytes = fst.into_inner();
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend(bytes);
+        }
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&lemma.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
+        use crate::search::snapshot::Section;
+        let built = {
+            let postings = vec![Posting {
+                folded: "run".into(),
+                word: "run".into(),
+                dictionary: DictionaryRef {
+                    id: "d".into(),
+                    source_lang: "en".into(),
+                    target_lang: None,
+                },
+                part_of_speech: None,
+                has_audio: false,
+                id: "1".into(),
+                preview: String::new(),
+                phonetic: None,
+            }];
+            build(postings, &Lexicon::default())
+        };
+        let core = built.section(Section::Core).concat();
+        let terms = || built.section(Section::Terms).concat();
+        // One edit in the head: only the backwards walk (on the tail `ns`)
+        // reaches `runs`.
+        let rule = MatchRule::new("xuns", MatchType::Exact, true);
+        let search = |forms| {
+            let index = Index::decode(&core, terms(), forms).unwrap();
+            index.search(None, &rule, &Filters::default(), 0, 10)
+        };
+        let sound = search(forms_section(("runs", 1), ("snur", 1), 0)).unwrap();
+        assert_eq!(
+            sound.total, 1,
+            "`xuns` is one edit from `runs`, a form of `run`"
+        );
+        for beyond in [(1 << 32) | 1, 2, u64::MAX] {
+            assert!(matches!(
+                search(forms_section(("runs", 1), ("snur", beyond), 0)),
+                Err(SearchError::Corrupt(_))
+            ));
+        }
+        // The forwards FST is checked whole when decoded.
+        for forms in [
+            forms_section(("runs", 2), ("snur", 1), 0),
+            forms_section(("runs", 1), ("snur", 1), 7),
+        ] {
+            assert!(Index::decode(&core, terms(), forms).is_err());
+        }
     }
 }

@@ -33,7 +33,9 @@ pub fn commonness<'a>(
 /// The tier of a folded headword for a folded query, or `None` if it does not
 /// match: 0 exact, 1 literal (by the match type), 2 a lemma of the query in
 /// the headword's language (`source_lang`), then 2 + the edit distance of a
-/// typo within `max_edits`.
+/// typo within `max_edits`: the headword's own (by the match type's measure)
+/// or, when smaller, that of an inflected form of it in its language, whole
+/// word to whole word (`attched` is 1 from `attached`, a form of `attach`).
 pub fn tier(
     query: &str,
     match_type: MatchType,
@@ -68,10 +70,20 @@ pub fn tier(
     }
     let q: Vec<char> = query.chars().collect();
     let w: Vec<char> = folded.chars().collect();
-    let distance = match measure {
+    let own = match measure {
         TypoDistance::Prefix => prefix_edit_distance(&q, &w, max_edits),
         TypoDistance::Whole => edit_distance(&q, &w),
     };
+    let through_form = match_type
+        .has_lemma_tier()
+        .then(|| lexicon.forms.get(source_lang))
+        .flatten()
+        .into_iter()
+        .flatten()
+        .filter(|(_, lemmas)| lemmas.iter().any(|l| l == folded))
+        .map(|(form, _)| edit_distance(&q, &form.chars().collect::<Vec<char>>()))
+        .min();
+    let distance = through_form.map_or(own, |d| d.min(own));
     (distance <= max_edits).then_some(2 + distance)
 }
 

@@ -216,14 +216,17 @@ fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posti
 const LEXICON_LANGS: [&str; 3] = ["en", "fr", "de"];
 
 /// A corpus and a lexicon for it: frequencies for some of its headwords (and
-/// a few others), forms whose lemmas are mostly its headwords, in languages
+/// a few others), forms whose lemmas are mostly its headwords (often the
+/// lemma with an ending, so that typos of a form land near it), in languages
 /// that some of its dictionaries have and one that none has. The corpus
 /// comes in the snapshot's rank order, so that an ordinal is an index.
 fn corpus_and_lexicon() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
     corpus().prop_flat_map(|postings| {
         let n = postings.len();
         let frequencies = proptest::collection::vec((0..n + 2, 0..3usize, 0..900u16), 0..12);
-        let forms = proptest::collection::vec((headword(), 0..n + 1, 0..3usize), 0..12);
+        // A lemma with an ending, or an unrelated string (`went`, `go`).
+        let ending = prop::sample::select(vec!["", "s", "ed", "ing"]);
+        let forms = proptest::collection::vec((headword(), ending, 0..n + 1, 0..3usize), 0..12);
         (Just(postings), frequencies, forms).prop_map(|(postings, frequencies, forms)| {
             let mut lexicon = Lexicon::default();
             let word = |pick: usize| match postings.get(pick) {
@@ -236,14 +239,45 @@ fn corpus_and_lexicon() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
                     .add(LexiconKind::Frequencies, LEXICON_LANGS[lang], pairs)
                     .unwrap();
             }
-            for (form, pick, lang) in forms {
-                let form = crate::fold::fold(&form);
+            for (form, ending, pick, lang) in forms {
+                let form = match ending {
+                    "" => crate::fold::fold(&form),
+                    _ => format!("{}{ending}", word(pick)),
+                };
                 if !form.is_empty() {
                     let pairs = vec![(form, word(pick))];
                     lexicon
                         .add(LexiconKind::Forms, LEXICON_LANGS[lang], pairs)
                         .unwrap();
                 }
+            }
+            (rank_order(postings, &lexicon), lexicon)
+        })
+    })
+}
+
+/// A corpus of long headwords and inflected forms of them, some a lemma with
+/// an ending, some unrelated strings, so that typo walks over the forms run
+/// with 2 and 3 edits, anchored on either end.
+fn long_corpus_and_forms() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
+    corpus_of(long_headword().boxed()).prop_flat_map(|postings| {
+        let n = postings.len();
+        let ending = prop::sample::select(vec!["", "s", "ed", "ing", "ßж"]);
+        let forms =
+            proptest::collection::vec((long_headword(), ending, 0..n + 1, 0..3usize), 0..20);
+        (Just(postings), forms).prop_map(|(postings, forms)| {
+            let mut lexicon = Lexicon::default();
+            for (other, ending, pick, lang) in forms {
+                let (form, lemma) = match postings.get(pick) {
+                    Some(p) if !ending.is_empty() => {
+                        (format!("{}{ending}", p.folded), p.folded.clone())
+                    }
+                    Some(p) => (crate::fold::fold(&other), p.folded.clone()),
+                    None => (crate::fold::fold(&other), "abc".to_string()),
+                };
+                lexicon
+                    .add(LexiconKind::Forms, LEXICON_LANGS[lang], vec![(form, lemma)])
+                    .unwrap();
             }
             (rank_order(postings, &lexicon), lexicon)
         })
@@ -260,7 +294,12 @@ fn query(
     fresh: &str,
 ) -> String {
     let forms: Vec<&String> = lexicon.forms.values().flat_map(|f| f.keys()).collect();
+    // A third of the queries start from a form, when there are forms: they
+    // are few beside the headwords.
     let mut q: Vec<char> = match pick % (postings.len() + forms.len() + 1) {
+        _ if pick.is_multiple_of(3) && !forms.is_empty() => {
+            forms[pick / 3 % forms.len()].chars().collect()
+        }
         i if i < postings.len() => postings[i].folded.chars().collect(),
         i if i < postings.len() + forms.len() => forms[i - postings.len()].chars().collect(),
         _ => fresh.chars().collect(),
@@ -352,10 +391,11 @@ proptest! {
     }
 
     /// Longer words, so that typo searches allow 2 edits (3 with the extra
-    /// edit): both typo walks against the rules, on the same queries.
+    /// edit), of headwords and of their inflected forms: both typo walks
+    /// against the rules, on the same queries.
     #[test]
     fn long_typos_match_the_brute_force_rules(
-        postings in corpus_of(long_headword().boxed()),
+        (postings, lexicon) in long_corpus_and_forms(),
         pick in any::<usize>(),
         edits in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['a', 'c', 'ж', 'x', 'é'])), 0..4),
         prefix in any::<bool>(),
@@ -363,7 +403,6 @@ proptest! {
         offset in prop_oneof![Just(0usize), 0..40usize],
         limit in 1..40usize,
     ) {
-        let lexicon = Lexicon::default();
         let q = query(&postings, &lexicon, pick, &edits, "abcabcabc");
         prop_assume!(!q.is_empty());
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
@@ -485,6 +524,16 @@ fn en_posting(word: &str, id: usize) -> Posting {
 
 /// Both engines on a hand-made corpus: the words of each search's page.
 fn both(words: &[&str], lexicon: &Lexicon, q: &str, match_type: MatchType) -> Vec<String> {
+    both_fuzzy(words, lexicon, q, match_type, true)
+}
+
+fn both_fuzzy(
+    words: &[&str],
+    lexicon: &Lexicon,
+    q: &str,
+    match_type: MatchType,
+    fuzzy: bool,
+) -> Vec<String> {
     let postings = rank_order(
         words
             .iter()
@@ -493,14 +542,18 @@ fn both(words: &[&str], lexicon: &Lexicon, q: &str, match_type: MatchType) -> Ve
             .collect(),
         lexicon,
     );
-    let (index, _, _) = snapshot(&postings, lexicon);
-    let rule = MatchRule::new(q, match_type, true);
+    let (index, _, grams) = snapshot(&postings, lexicon);
+    let rule = MatchRule::new(q, match_type, fuzzy);
     let filters = Filters::default();
-    let hits = index.search(None, &rule, &filters, 0, 50).unwrap();
     let (total, page) = search(&postings, lexicon, &rule, &filters, 0, 50);
-    assert_eq!(hits.total, total);
-    let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
-    assert_eq!(got, page);
+    for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
+        let hits = index
+            .search_with(walk, Some(&grams), &rule, &filters, 0, 50)
+            .unwrap();
+        assert_eq!(hits.total, total, "{walk:?}");
+        let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
+        assert_eq!(got, page, "{walk:?}");
+    }
     page.into_iter().map(|i| postings[i].word.clone()).collect()
 }
 
@@ -562,5 +615,101 @@ fn lemmas_rank_between_literal_matches_and_typos() {
     assert_eq!(
         both(&corpus, &lexicon, "went", MatchType::Exact),
         words(&["went", "want", "wend"])
+    );
+}
+
+fn forms_of(lang: &str, forms: &[(&str, &str)]) -> Lexicon {
+    let mut lexicon = Lexicon::default();
+    let pairs = forms
+        .iter()
+        .map(|(f, l)| (f.to_string(), l.to_string()))
+        .collect();
+    lexicon.add(LexiconKind::Forms, lang, pairs).unwrap();
+    lexicon
+}
+
+/// A typo of an inflected form finds the form's lemmas, in the typo tier of
+/// the form's distance, beside the headwords at that distance and ordered
+/// with them: `runnin` is one edit from `running` (a headword, and a form of
+/// `run`), and `run` is the shorter.
+#[test]
+fn typos_of_forms_find_their_lemmas() {
+    let lexicon = forms_of(
+        "en",
+        &[
+            ("attached", "attach"),
+            ("running", "run"),
+            ("ran", "run"),
+            ("runs", "run"),
+        ],
+    );
+    let corpus = ["attach", "attic", "run", "running", "rung"];
+    assert_eq!(
+        both(&corpus, &lexicon, "attched", MatchType::Exact),
+        words(&["attach"])
+    );
+    assert_eq!(
+        both(&corpus, &lexicon, "attched", MatchType::Prefix),
+        words(&["attach"])
+    );
+    assert_eq!(
+        both(&corpus, &lexicon, "runnin", MatchType::Exact),
+        words(&["run", "running"])
+    );
+    // `runnin` is a literal prefix of `running`; `run` is one edit from the
+    // whole form, not from a prefix of it.
+    assert_eq!(
+        both(&corpus, &lexicon, "runnin", MatchType::Prefix),
+        words(&["running", "run"])
+    );
+    // `runns` is two edits from `run` but one from `runs`: `run` is a typo
+    // at 1, and `rung` comes with the extra edit, at 2.
+    assert_eq!(
+        both(&corpus, &lexicon, "runns", MatchType::Exact),
+        words(&["run", "rung"])
+    );
+}
+
+/// A lemma reached through a form keeps a better tier of its own: `house` is
+/// the exact match of `house`, never again a typo through `houses`; `hous`
+/// reaches `house` as a literal prefix, not through `houses` at 1.
+#[test]
+fn an_entry_reached_through_a_form_appears_once_in_its_best_tier() {
+    let lexicon = forms_of("en", &[("houses", "house"), ("housed", "house")]);
+    let corpus = ["house", "horse", "hose"];
+    assert_eq!(
+        both(&corpus, &lexicon, "house", MatchType::Exact),
+        words(&["house", "hose", "horse"])
+    );
+    assert_eq!(
+        both(&corpus, &lexicon, "hous", MatchType::Prefix),
+        words(&["house", "hose", "horse"])
+    );
+    // One edit from `house` and from `houses`: `house` once, at 1; the
+    // others come with the extra edit.
+    assert_eq!(
+        both(&corpus, &lexicon, "housse", MatchType::Exact),
+        words(&["house", "hose", "horse"])
+    );
+}
+
+/// Typos of forms are typos: `fuzzy=false` and `contains` have none; and a
+/// form counts only in dictionaries of its language, as in the lemma tier.
+#[test]
+fn typos_of_forms_follow_fuzzy_and_the_forms_language() {
+    let lexicon = forms_of("en", &[("attached", "attach")]);
+    let corpus = ["attach"];
+    for (match_type, fuzzy) in [
+        (MatchType::Exact, false),
+        (MatchType::Prefix, false),
+        (MatchType::Contains, true),
+    ] {
+        let found = both_fuzzy(&corpus, &lexicon, "attched", match_type, fuzzy);
+        assert_eq!(found, words(&[]), "{match_type:?}, fuzzy={fuzzy}");
+    }
+    let french = forms_of("fr", &[("attached", "attach")]);
+    assert_eq!(
+        both(&corpus, &french, "attched", MatchType::Exact),
+        words(&[])
     );
 }

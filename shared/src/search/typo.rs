@@ -35,12 +35,13 @@ pub(crate) struct Anchor {
     pub edits: u8,
 }
 
-/// What a walk found: term numbers with their distance (1 to `max_edits`,
-/// each term once; distance 0 is left to the exact and literal tiers), the
-/// nodes it read, and whether it stopped at its budget.
+/// What a walk found: the values of the keys (term numbers in the terms
+/// FSTs) with their distance (1 to `max_edits`, each key once; distance 0 is
+/// left to the exact, literal and lemma tiers), the nodes it read, and
+/// whether it stopped at its budget.
 #[derive(Debug, Default)]
 pub(crate) struct Found {
-    pub terms: Vec<(u32, u8)>,
+    pub terms: Vec<(u64, u8)>,
     pub work: u64,
     pub exhausted: bool,
 }
@@ -319,7 +320,7 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
 
     fn add(&mut self, term: u64, distance: u8) {
         if distance > 0 {
-            self.found.terms.push((term as u32, distance));
+            self.found.terms.push((term, distance));
         }
     }
 
@@ -383,7 +384,7 @@ mod tests {
     }
 
     /// Every term at distance 1 to `max`, by the oracle.
-    fn brute(terms: &BTreeSet<String>, q: &[char], max: usize, mode: Mode) -> Vec<(u32, u8)> {
+    fn brute(terms: &BTreeSet<String>, q: &[char], max: usize, mode: Mode) -> Vec<(u64, u8)> {
         terms
             .iter()
             .enumerate()
@@ -393,12 +394,12 @@ mod tests {
                     Mode::Whole => edit_distance(q, &w),
                     Mode::Prefix => prefix_edit_distance(q, &w, max),
                 };
-                (1..=max).contains(&d).then_some((t as u32, d as u8))
+                (1..=max).contains(&d).then_some((t as u64, d as u8))
             })
             .collect()
     }
 
-    fn sorted(mut found: Vec<(u32, u8)>) -> Vec<(u32, u8)> {
+    fn sorted(mut found: Vec<(u64, u8)>) -> Vec<(u64, u8)> {
         found.sort_unstable();
         found
     }

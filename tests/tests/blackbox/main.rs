@@ -31,3 +31,4 @@ mod sam_artifacts;
 mod search;
 mod snapshot_format;
 mod thesaurus;
+mod typo_forms;

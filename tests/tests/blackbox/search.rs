@@ -206,6 +206,9 @@ async fn every_match_type_filter_and_order_agrees_with_a_scan() {
         ("cats", "exact"),
         ("unirom", "exact"),
         ("unirom", "prefix"),
+        // Typos of inflected forms (`running`, `booked`).
+        ("runnin", "prefix"),
+        ("boked", "exact"),
     ] {
         queries.push(Query::new(q, match_type));
         queries.push(Query {

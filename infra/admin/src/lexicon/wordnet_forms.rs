@@ -402,3 +402,177 @@ mod tests {
         assert_eq!(lexicon.list.lang, "en");
     }
 }
+
+/// What typos of inflected forms cost and find on real data (docs/benchmarks.md,
+/// "Typos of inflected forms"): every lemma of WordNet as an English headword,
+/// searched with and without WordNet's forms in the snapshot.
+///
+///   WORDNET=/usr/share/wordnet cargo test -p admin typo_forms_on_wordnet -- --ignored --nocapture
+#[cfg(test)]
+#[allow(clippy::print_stdout)] // A measurement: it prints what it measured.
+mod typo_cost {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use shared::search::filters::Filters;
+    use shared::search::lexicon::Lexicon;
+    use shared::search::matching::{MatchRule, MatchType};
+    use shared::search::postings::{DictionaryRef, Posting};
+    use shared::search::snapshot::{build, Built, Index, Section};
+
+    fn index(headwords: &[String], lexicon: &Lexicon) -> Index {
+        built(headwords, lexicon)
+            .index()
+            .expect("a fresh build decodes")
+    }
+
+    fn forms_section(headwords: &[String], lexicon: &Lexicon) -> Vec<u8> {
+        built(headwords, lexicon).section(Section::Forms).concat()
+    }
+
+    fn built(headwords: &[String], lexicon: &Lexicon) -> Built {
+        let postings = headwords
+            .iter()
+            .enumerate()
+            .map(|(i, w)| Posting {
+                folded: w.clone(),
+                word: w.clone(),
+                dictionary: DictionaryRef {
+                    id: "wordnet-en".into(),
+                    source_lang: "en".into(),
+                    target_lang: None,
+                },
+                part_of_speech: None,
+                has_audio: false,
+                id: format!("{i}"),
+                preview: String::new(),
+                phonetic: None,
+            })
+            .collect();
+        build(postings, lexicon)
+    }
+
+    fn edit(rng: &mut StdRng, word: &str, edits: usize) -> String {
+        let mut q: Vec<char> = word.chars().collect();
+        for _ in 0..edits {
+            let at = rng.random_range(0..q.len());
+            let c = char::from(b'a' + rng.random_range(0..26u8));
+            match rng.random_range(0..4) {
+                0 => q[at] = c,
+                1 => q.insert(at, c),
+                2 if q.len() > 1 => {
+                    q.remove(at);
+                }
+                _ if at + 1 < q.len() => q.swap(at, at + 1),
+                _ => q[at] = c,
+            }
+        }
+        q.into_iter().collect()
+    }
+
+    fn percentiles(mut v: Vec<u64>) -> String {
+        v.sort_unstable();
+        let at = |p: usize| v[(v.len() - 1) * p / 100];
+        format!("{} / {} / {}", at(50), at(99), v[v.len() - 1])
+    }
+
+    #[test]
+    #[ignore = "needs WordNet's files: WORDNET=/usr/share/wordnet"]
+    fn typo_forms_on_wordnet() {
+        let dir = std::path::PathBuf::from(std::env::var("WORDNET").expect("WORDNET"));
+        let forms = read(&dir).expect("WordNet forms");
+        let mut headwords: Vec<String> = Vec::new();
+        for pos in PARTS_OF_SPEECH {
+            let path = dir.join(format!("index.{}", pos.file()));
+            let text = read_text(&path).expect("index");
+            for lemma in parse_index(&path, &text).expect("index") {
+                headwords.push(shared::fold::fold(&lemma));
+            }
+        }
+        headwords.sort_unstable();
+        headwords.dedup();
+        let mut lexicon = Lexicon::default();
+        lexicon
+            .add(LexiconKind::Forms, "en", forms.pairs.clone())
+            .expect("forms");
+        let plain = index(&headwords, &Lexicon::default());
+        let with_forms = index(&headwords, &lexicon);
+        // The forms section of one language: [1]["en"][u64][FST][u64][FST][pairs].
+        let section = forms_section(&headwords, &lexicon);
+        let fst_len = |at: usize| {
+            u64::from_le_bytes(section[at..at + 8].try_into().expect("8 bytes")) as usize
+        };
+        let forwards = fst_len(4);
+        let backwards = fst_len(4 + 8 + forwards);
+        println!(
+            "{} headwords, {} form pairs, {} forms in the snapshot; forms section {} bytes: FST {forwards}, backwards FST {backwards}",
+            headwords.len(),
+            forms.pairs.len(),
+            with_forms.forms().len(),
+            section.len(),
+        );
+        // Forms that are not headwords themselves, so that only the new
+        // rule can reach their lemma.
+        let pairs: Vec<&(String, String)> = forms
+            .pairs
+            .iter()
+            .filter(|(f, _)| headwords.binary_search(f).is_err())
+            .collect();
+        let mut rng = StdRng::seed_from_u64(26);
+        type Class = (&'static str, usize, usize, MatchType);
+        let classes: [Class; 4] = [
+            ("typo of a form, 5-7 letters, exact", 5, 7, MatchType::Exact),
+            (
+                "typo of a form, 5-7 letters, prefix",
+                5,
+                7,
+                MatchType::Prefix,
+            ),
+            (
+                "2 typos of a form, 8+ letters, exact",
+                8,
+                64,
+                MatchType::Exact,
+            ),
+            (
+                "2 typos of a form, 8+ letters, prefix",
+                8,
+                64,
+                MatchType::Prefix,
+            ),
+        ];
+        for (name, low, high, match_type) in classes {
+            let (mut before, mut after, mut found, mut n) = (Vec::new(), Vec::new(), 0, 0);
+            while n < 400 {
+                let (form, lemma) = pairs[rng.random_range(0..pairs.len())];
+                let len = form.chars().count();
+                if !(low..=high).contains(&len) {
+                    continue;
+                }
+                let q = edit(&mut rng, form, if low >= 8 { 2 } else { 1 });
+                let rule = MatchRule::new(&q, match_type, true);
+                let search = |index: &Index| index.search(None, &rule, &Filters::default(), 0, 20);
+                let (Ok(a), Ok(b)) = (search(&plain), search(&with_forms)) else {
+                    continue;
+                };
+                before.push(a.work);
+                after.push(b.work);
+                let mut words: Vec<&str> = Vec::new();
+                for &o in &b.ordinals {
+                    let w = with_forms.word(o);
+                    if words.len() < 5 && !words.contains(&w) {
+                        words.push(w);
+                    }
+                }
+                found += usize::from(words.contains(&lemma.as_str()));
+                n += 1;
+            }
+            println!(
+                "{name}: nodes p50/p99/max without forms {}, with {}; lemma in the first 5 headwords {:.0}%",
+                percentiles(before),
+                percentiles(after),
+                100.0 * found as f64 / n as f64
+            );
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! The `forms` section: an FST from an inflected form to its lemmas' term
 //! numbers, each with the language whose data makes it a form (lemma
-//! matches). Encoder and decoder side by side; the [`Index`] holds it decoded
-//! and answers from it with the methods at the end of this file.
+//! matches), and one from every form spelled backwards to the same lemmas
+//! (typo walks anchored on the query's end, as for terms). Encoder and
+//! decoder side by side; the [`Index`] holds it decoded and answers from it
+//! with the methods at the end of this file.
 
 use super::Index;
 use crate::search::codec::{put_str, put_varint, CorruptData, Reader};
@@ -11,7 +13,8 @@ use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
-/// `[langs][u64 FST length][FST: form → first pair << 32 | pairs][pairs]`,
+/// `[langs][u64 FST length][FST: form → first pair << 32 | pairs]`
+/// `[u64 FST length][FST: form spelled backwards → the same][pairs]`,
 /// each pair two little-endian u32: the language (an index into `langs`)
 /// and a lemma's term number. A pair is kept only when the lemma is a term
 /// of a dictionary of that language and differs from the form; a form's
@@ -50,6 +53,7 @@ pub(super) fn encode(
         put_str(&mut out, lang);
     }
     let mut index = fst::MapBuilder::memory();
+    let mut backwards: Vec<(String, u64)> = Vec::with_capacity(by_form.len());
     let mut pairs: Vec<u8> = Vec::new();
     for (form, mut lemmas) in by_form {
         lemmas.sort_unstable_by_key(|&(l, t)| (t, l));
@@ -59,13 +63,24 @@ pub(super) fn encode(
             pairs.extend_from_slice(&l.to_le_bytes());
             pairs.extend_from_slice(&t.to_le_bytes());
         }
+        let at = (first << 32) | lemmas.len() as u64;
         index
-            .insert(form, (first << 32) | lemmas.len() as u64)
+            .insert(form, at)
             .expect("forms are distinct and sorted");
+        backwards.push((form.chars().rev().collect(), at));
     }
-    let index = index.into_inner().expect("writing to a Vec cannot fail");
-    out.extend_from_slice(&(index.len() as u64).to_le_bytes());
-    out.extend(index);
+    backwards.sort_unstable();
+    let backwards = fst::Map::from_iter(backwards)
+        .expect("forms are distinct backwards too")
+        .into_fst()
+        .into_inner();
+    for fst in [
+        index.into_inner().expect("writing to a Vec cannot fail"),
+        backwards,
+    ] {
+        out.extend_from_slice(&(fst.len() as u64).to_le_bytes());
+        out.extend(fst);
+    }
     out.extend(pairs);
     out
 }
@@ -74,6 +89,10 @@ pub(super) fn encode(
 pub(super) struct Forms {
     langs: Vec<String>,
     index: fst::Map<Vec<u8>>,
+    /// Every form spelled backwards (by character), to its pairs.
+    reversed: fst::Map<Vec<u8>>,
+    /// The most bytes of any form (so at least its characters).
+    longest_bytes: usize,
     pairs: Vec<u8>,
     /// Per language, the entries of the dictionaries in it.
     lang_entries: Vec<RoaringBitmap>,
@@ -100,6 +119,8 @@ impl Forms {
             return Ok(Self {
                 langs: Vec::new(),
                 index: fst::Map::default(),
+                reversed: fst::Map::default(),
+                longest_bytes: 0,
                 pairs: Vec::new(),
                 lang_entries: Vec::new(),
             });
@@ -109,22 +130,30 @@ impl Forms {
         let langs: Vec<String> = (0..count)
             .map(|_| r.str().map(str::to_string))
             .collect::<Result<_, _>>()?;
-        let at = bytes.len() - r.remaining();
-        let len = bytes
-            .get(at..at + 8)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
-            .filter(|len| {
-                len.checked_add(at + 8)
-                    .is_some_and(|end| end <= bytes.len())
-            })
-            .ok_or(CorruptData("forms header"))?;
-        let index = fst::Map::new(bytes[at + 8..at + 8 + len].to_vec())
-            .map_err(|_| CorruptData("forms are not an FST"))?;
-        index
-            .as_fst()
-            .verify()
-            .map_err(|_| CorruptData("forms FST checksum"))?;
-        let pairs = bytes[at + 8 + len..].to_vec();
+        let mut at = bytes.len() - r.remaining();
+        let mut next_fst = |what: &'static str| {
+            let len = bytes
+                .get(at..at + 8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+                .filter(|len| {
+                    len.checked_add(at + 8)
+                        .is_some_and(|end| end <= bytes.len())
+                })
+                .ok_or(CorruptData("forms header"))?;
+            let map = fst::Map::new(bytes[at + 8..at + 8 + len].to_vec())
+                .map_err(|_| CorruptData(what))?;
+            map.as_fst()
+                .verify()
+                .map_err(|_| CorruptData("forms FST checksum"))?;
+            at += 8 + len;
+            Ok::<_, CorruptData>(map)
+        };
+        let index = next_fst("forms are not an FST")?;
+        let reversed = next_fst("backwards forms are not an FST")?;
+        if reversed.len() != index.len() {
+            return Err(CorruptData("backwards forms do not match the forms"));
+        }
+        let pairs = bytes[at..].to_vec();
         if !pairs.len().is_multiple_of(8) {
             return Err(CorruptData("forms pairs"));
         }
@@ -135,12 +164,17 @@ impl Forms {
                 return Err(CorruptData("forms pair out of range"));
             }
         }
+        // The backwards FST's pairs are checked when a walk reaches them
+        // ([`Index::lemmas_at`]): a second pass over every form would cost
+        // every cold start.
+        let mut longest_bytes = 0;
         let mut stream = index.stream();
-        while let Some((_, at)) = fst::Streamer::next(&mut stream) {
+        while let Some((form, at)) = fst::Streamer::next(&mut stream) {
             let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
             if (first + count) * 8 > pairs.len() {
                 return Err(CorruptData("form beyond its pairs"));
             }
+            longest_bytes = longest_bytes.max(form.len());
         }
         let lang_entries = langs
             .iter()
@@ -155,6 +189,8 @@ impl Forms {
         Ok(Self {
             langs,
             index,
+            reversed,
+            longest_bytes,
             pairs,
             lang_entries,
         })
@@ -162,6 +198,7 @@ impl Forms {
 
     pub(super) fn memory_bytes(&self) -> usize {
         self.index.as_fst().as_bytes().len()
+            + self.reversed.as_fst().as_bytes().len()
             + self.pairs.len()
             + self
                 .lang_entries
@@ -176,20 +213,42 @@ impl Index {
     /// The lemmas of an inflected (folded) form, most common first; none for
     /// a word that is no form of another.
     pub fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
-        let Some(at) = self.forms.index.get(form) else {
-            return Vec::new();
-        };
+        match self.forms.index.get(form) {
+            Some(at) => self.lemmas_at(at).expect("checked when decoded"),
+            None => Vec::new(),
+        }
+    }
+
+    /// The lemmas of the form whose value in either forms FST is `at`;
+    /// corrupt when they lie beyond the pairs (the backwards FST's values
+    /// are checked here, not when decoded).
+    pub(in crate::search) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
         let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
-        (first..first + count)
-            .map(|i| {
-                let pair = &self.forms.pairs[8 * i..8 * i + 8];
+        let pairs = first
+            .checked_add(count)
+            .and_then(|end| self.forms.pairs.get(8 * first..end.checked_mul(8)?))
+            .ok_or(CorruptData("form beyond its pairs"))?;
+        Ok(pairs
+            .chunks_exact(8)
+            .map(|pair| {
                 let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
                 Lemma {
                     term: u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize,
                     lang: &self.forms.langs[l],
                 }
             })
-            .collect()
+            .collect())
+    }
+
+    /// The forms FST, forwards and spelled backwards (typo walks).
+    pub(in crate::search) fn form_fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
+        (&self.forms.index, &self.forms.reversed)
+    }
+
+    /// Whether some form can be within `edits` of a query of `chars`
+    /// characters.
+    pub(in crate::search) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
+        !self.forms.index.is_empty() && chars <= self.forms.longest_bytes + edits
     }
 
     /// Every inflected form the snapshot knows, alphabetically (for tools

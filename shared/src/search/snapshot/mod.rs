@@ -17,8 +17,9 @@
 //!   compressed blocks, grouped into parts by ordinal.
 //! - `grams` ([`grams`]): per 1- to 3-character substring, the entries whose
 //!   term contains it, grouped into parts by gram.
-//! - `forms` ([`forms`]): from an inflected form to its lemmas' terms; part
-//!   of the [`Index`].
+//! - `forms` ([`forms`]): from an inflected form to its lemmas' terms, and
+//!   from each form spelled backwards (typo walks over the forms); part of
+//!   the [`Index`].
 //!
 //! This file says what a snapshot is made of: the sections ([`Section`]),
 //! the build that writes them all ([`build`]), how a section is stored in
@@ -34,7 +35,6 @@ mod order;
 pub mod parts;
 mod records;
 
-pub(crate) use self::core::FstBytes;
 pub use self::core::Index;
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
@@ -59,7 +59,9 @@ use std::ops::Range;
 /// 4: terms folded with letters that have no decomposition (`ø`→`o`, `ł`→`l`)
 /// and with the marks of kana and Brahmic scripts kept (`fold`); the entries'
 /// item keys are folded too, so a store built before needs a re-import.
-pub const FORMAT: u32 = 4;
+/// 5: `forms` also holds every form spelled backwards, for typo walks over
+/// the forms anchored on the query's end.
+pub const FORMAT: u32 = 5;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub(crate) const MAX_PART_BYTES: usize = 350_000;
@@ -407,7 +409,7 @@ mod tests {
         "terms 051e4faf868220ea730d9ea28f0c5538a4acaa6b8a356dee1cb38cfecbdf78b1",
         "records 86b6a0eeb0286d9d6c661e931bad5a8af9b4f864aab194eb9da62134b43bb0fa",
         "grams ab46f32b8c820f60f73cc8daa47a65bbefc2164867b77f0f225e35c07968fabd",
-        "forms 7571c9db42cd5539096925329314509fcfaee898f1ca5590444a37aa4f29d1cd",
+        "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",
     ];
 
     #[test]
