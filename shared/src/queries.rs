@@ -10,6 +10,7 @@
 use crate::error::ApiError;
 use crate::search::filters::LangFilter;
 use crate::search::matching::MatchType;
+use crate::search::pattern::Pattern;
 
 /// The longest value we look at for any parameter. Longer input is rejected
 /// before any work is done on it.
@@ -239,7 +240,7 @@ pub struct SearchQuery {
 
 impl SearchQuery {
     pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
-        Ok(Self {
+        let query = Self {
             q: source.required_text("q")?,
             lang: lang(source)?,
             source: dictionary(source)?,
@@ -249,7 +250,12 @@ impl SearchQuery {
             fuzzy: FUZZY.read(source)?,
             limit: SEARCH_LIMIT.read(source)?,
             offset: OFFSET.read(source)?,
-        })
+        };
+        // `q` and `matchType` together: a pattern needs its letters.
+        if query.match_type == MatchType::Pattern {
+            Pattern::parse(&query.q).map_err(|e| ApiError::bad_request(e.message()))?;
+        }
+        Ok(query)
     }
 }
 
@@ -335,6 +341,41 @@ mod tests {
             .unwrap_err()
             .public_message();
         assert!(long.chars().count() < 100);
+    }
+
+    /// A source of the given values only.
+    struct Values(Vec<(&'static str, &'static str)>);
+
+    impl ParamSource for Values {
+        fn text(&self, name: &str) -> Result<Option<&str>, ApiError> {
+            Ok(self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+        }
+        fn integer(&self, _: &str, _: u32, _: u32) -> Result<Option<u32>, ApiError> {
+            Ok(None)
+        }
+        fn flag(&self, _: &str) -> Result<Option<bool>, ApiError> {
+            Ok(None)
+        }
+    }
+
+    /// A pattern needs 2 letters; other match types take `?` and `*` as
+    /// they are.
+    #[test]
+    fn a_pattern_needs_its_letters() {
+        let read = |q, m| SearchQuery::read(&Values(vec![("q", q), ("matchType", m)]));
+        for bad in ["??", "*a", "?a*", "* *"] {
+            assert_eq!(
+                message(read(bad, "pattern").unwrap_err()),
+                "q must have at least 2 characters other than ? and * for matchType=pattern",
+                "{bad}"
+            );
+            assert!(read(bad, "contains").is_ok(), "{bad}");
+        }
+        let ok = read(" h?use ", "pattern").unwrap();
+        assert_eq!(
+            (ok.q.as_str(), ok.match_type),
+            ("h?use", MatchType::Pattern)
+        );
     }
 
     #[test]

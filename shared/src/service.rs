@@ -15,7 +15,7 @@ use crate::search::engine::SearchError;
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::matching::{MatchRule, MatchType};
-use crate::search::snapshot::{query_grams, Index};
+use crate::search::snapshot::Index;
 use crate::storage::store::Needs;
 use std::time::Duration;
 
@@ -130,18 +130,16 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         limit: p.limit,
         offset: p.offset,
     };
-    let folded = fold(&p.q);
-    if folded.is_empty() {
+    let rule = MatchRule::of_query(&p.q, p.match_type, p.fuzzy)
+        .map_err(|e| ApiError::bad_request(e.message()))?;
+    if rule.query.is_empty() {
         // Only combining marks: nothing folds to the empty string.
         return Ok(page(Vec::new(), 0));
     }
-    let rule = MatchRule::new(&folded, p.match_type, p.fuzzy);
-    // A `contains` query reads the parts of its grams, known from the query.
+    // A `contains` query reads the parts of its grams, known from the query,
+    // and so does a pattern whose ends are both wildcards.
     let grams = if rule.match_type.needs_grams() {
-        query_grams(&rule.query)
-            .into_iter()
-            .map(str::to_string)
-            .collect()
+        rule.grams()
     } else {
         Vec::new()
     };
@@ -171,7 +169,10 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
             p.limit as usize,
         )
         .map_err(|e| match e {
-            SearchError::OverBudget => ApiError::bad_request(OVER_BUDGET),
+            SearchError::OverBudget => ApiError::bad_request(match rule.match_type {
+                MatchType::Exact | MatchType::Prefix | MatchType::Contains => OVER_BUDGET,
+                MatchType::Pattern => PATTERN_OVER_BUDGET,
+            }),
             SearchError::Corrupt(e) => internal(e),
         })?;
     let records = snapshot.records(&hits.ordinals).await?;
@@ -211,6 +212,10 @@ fn dictionary_name(dictionaries: &[Dictionary], id: &str) -> String {
 /// The 400 of a search whose typo walks would exceed the work budget.
 const OVER_BUDGET: &str =
     "q is too broad for a typo-tolerant search: use a longer q, or fuzzy=false";
+
+/// The 400 of a pattern whose walk would exceed the work budget.
+const PATTERN_OVER_BUDGET: &str =
+    "q is too broad a pattern: give more of its letters, or fewer wildcards before the first";
 
 fn internal(err: crate::search::codec::CorruptData) -> ApiError {
     ApiError::Internal(err.to_string())

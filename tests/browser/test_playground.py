@@ -124,6 +124,34 @@ def test_filters_change_the_results(playground, page):
     assert page.problems == []
 
 
+def test_pattern_match_explains_its_wildcards(playground, page):
+    playground.open()
+    playground.wait_usage()
+    help_text = page.locator("#search-help")
+    usual = help_text.inner_text()
+    page.locator("#matchType").select_option("pattern")
+    expect(help_text).to_contain_text("? stands for one letter")
+    expect(help_text).to_contain_text("* for any letters")
+    expect(page.locator("#q")).to_have_attribute("placeholder", re.compile("h\\?use"))
+    # Fewer than 2 letters is not sent while it is typed: the page says why.
+    playground.type_query("h?")
+    expect(page.locator("#status")).to_contain_text("at least 2 letters")
+    expect(playground.error).to_be_hidden()
+    playground.type_query("use")
+    total = playground.expect_results("h?use", matchType="pattern")
+    assert total > 0
+    shown = playground.results.locator(".result__word").all_inner_texts()
+    assert "house" in [w.lower() for w in shown], shown
+    assert all(re.fullmatch(r"h.use", w, re.I) for w in shown), shown
+    # The match type is kept in the link, and the usual help comes back.
+    assert "matchType=pattern" in page.url
+    playground.replace_query("*tion")
+    playground.expect_results("*tion", matchType="pattern")
+    page.locator("#matchType").select_option("prefix")
+    expect(help_text).to_have_text(usual)
+    assert page.problems == []
+
+
 def test_entry_view_shows_the_rendered_entry(playground, page):
     playground.open()
     playground.type_query("house")

@@ -42,6 +42,7 @@
     errorHint: $("error-hint"),
     form: $("search-form"),
     q: $("q"),
+    searchHelp: $("search-help"),
     suggestions: $("suggestions"),
     random: $("random"),
     matchType: $("matchType"),
@@ -348,9 +349,27 @@
     select.appendChild(new Option(label || value, value));
   }
 
+  // What the box under the search field says: for a pattern, what `?` and `*` mean.
+  var searchHelpText = el.searchHelp.textContent;
+  var searchPlaceholder = el.q.getAttribute("placeholder");
+
+  function renderSearchHelp() {
+    var pattern = state.matchType === "pattern";
+    el.searchHelp.textContent = pattern
+      ? "Pattern: ? stands for one letter, * for any letters (or none): h?use, *ology, c*t, s??ing. Give at least 2 letters."
+      : searchHelpText;
+    el.q.setAttribute("placeholder", pattern ? "A pattern, e.g. h?use, *ology, c*t…" : searchPlaceholder);
+  }
+
+  // The letters of a pattern (what is not `?` or `*`): the API wants 2 at least.
+  function patternLetters(q) {
+    return Array.from(q.replace(/\s+/g, " ").replace(/[?*]/g, "")).length;
+  }
+
   function writeForm() {
     el.q.value = state.q;
     el.matchType.value = state.matchType;
+    renderSearchHelp();
     ensureOption(el.lang, state.lang);
     el.lang.value = state.lang;
     ensureOption(el.source, state.source);
@@ -503,6 +522,14 @@
     if (!getKey()) {
       renderResults(null);
       setStatus("Paste an API key above to search.");
+      return Promise.resolve();
+    }
+    if (state.matchType === "pattern" && patternLetters(state.q) < 2) {
+      // Not sent while it is being typed: the API answers 400 below 2 letters.
+      renderResults(null);
+      clearError();
+      setStatus("A pattern needs at least 2 letters besides ? and *.");
+      el.results.removeAttribute("aria-busy");
       return Promise.resolve();
     }
     var controller = typeof AbortController === "function" ? new AbortController() : null;
@@ -976,6 +1003,7 @@
   [el.matchType, el.lang, el.source, el.limit, el.hasAudio, el.fuzzy].forEach(function (control) {
     control.addEventListener("change", function () {
       readForm();
+      renderSearchHelp();
       state.offset = 0;
       runSearch();
     });

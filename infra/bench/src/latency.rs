@@ -349,6 +349,33 @@ async fn main() {
             }),
         ),
         searching(
+            "search pattern, leading letters (`hou*`)",
+            Box::new(|| {
+                let (_, word) = d1.word(4, 64);
+                let head: String = word.chars().take(3).collect();
+                search(&format!("{head}*"), MatchType::Pattern, true)
+            }),
+        ),
+        searching(
+            "search pattern, leading * (`*ology`)",
+            Box::new(|| {
+                let (_, word) = d1.word(4, 64);
+                let chars: Vec<char> = word.chars().collect();
+                let tail: String = chars[chars.len() - 4..].iter().collect();
+                search(&format!("*{tail}"), MatchType::Pattern, true)
+            }),
+        ),
+        searching(
+            "search pattern, only ? between two letters (`h???e`)",
+            Box::new(|| {
+                let (_, word) = d1.word(5, 9);
+                let chars: Vec<char> = word.chars().collect();
+                let middle = "?".repeat(chars.len() - 2);
+                let q = format!("{}{middle}{}", chars[0], chars[chars.len() - 1]);
+                search(&q, MatchType::Pattern, true)
+            }),
+        ),
+        searching(
             "search prefix, lang",
             Box::new(move || {
                 let (o, word) = d1.word(2, 64);

@@ -3,10 +3,11 @@
 //! on ordinals.
 //!
 //! A search's matches fall into tiers that never overlap: the exact term,
-//! then literal matches (prefix or contains), then the lemmas of the query
-//! as an inflected form, then typo matches by edit distance, of headwords
-//! and of inflected forms (whose lemmas match) alike (and, when those find
-//! fewer than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
+//! then literal matches (prefix, contains or a wildcard pattern, whose
+//! matches are all in this tier), then the lemmas of the query as an
+//! inflected form, then typo matches by edit distance, of headwords and of
+//! inflected forms (whose lemmas match) alike (and, when those find fewer
+//! than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
 //! Within a tier the order is the ordinal order, so each tier is a bitmap, a
 //! filter is an intersection, `total` is a sum of cardinalities and a page is
 //! a run of set bits.
@@ -14,7 +15,11 @@
 use super::codec::CorruptData;
 use super::filters::Filters;
 use super::matching::{MatchRule, MatchType, TypoDistance};
-use super::snapshot::{Grams, Index, GRAM_CHARS};
+//! then literal matches (prefix, contains or a wildcard pattern, whose
+//! matches are all in this tier), then the lemmas of the query as an
+//! inflected form, then typo matches by edit distance, of headwords and of
+//! inflected forms (whose lemmas match) alike (and, when those find fewer
+//! than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
 use super::typo::{self, Anchor, Mode};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
@@ -211,7 +216,10 @@ impl Index {
         typos: &mut Typos,
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
         let mut exact = RoaringBitmap::new();
-        if let Some(t) = self.term_number(&rule.query) {
+        if let Some(t) = self
+            .term_number(&rule.query)
+            .filter(|_| rule.match_type.has_exact_tier())
+        {
             exact.insert_range(self.term_entries(t));
         }
         let literal = match rule.match_type {
@@ -222,6 +230,10 @@ impl Index {
                 let mut found = self.containing(grams, &rule.query, admitted)?;
                 found -= &exact;
                 found
+            }
+            MatchType::Pattern => {
+                let pattern = Pattern::from_query(&rule.query);
+                self.matching_pattern(grams, &pattern, admitted, typos)?
             }
         };
         let mut lemma = RoaringBitmap::new();
@@ -365,6 +377,87 @@ impl Index {
             if matches {
                 found.insert(ordinal);
             }
+        }
+        Ok(found)
+    }
+
+    /// Entries whose term matches a wildcard pattern, found as its
+    /// [`Plan`] says: a walk of the terms FST (or of the backwards one, with
+    /// the pattern reversed) by the pattern's automaton, or the terms that
+    /// hold the grams of its letters, each checked. The transitions a walk
+    /// reads, or the terms checked, count against the work budget.
+    fn matching_pattern(
+        &self,
+        grams: Option<&Grams>,
+        pattern: &Pattern,
+        admitted: Option<&RoaringBitmap>,
+        typos: &mut Typos,
+    ) -> Result<RoaringBitmap, SearchError> {
+        let budget = WORK_BUDGET.saturating_sub(typos.work);
+        let (fst, nfa) = match pattern.plan() {
+            Plan::Forwards => (&self.terms, pattern.nfa()),
+            Plan::Backwards => (&self.reversed, pattern.reversed().nfa()),
+            Plan::Grams(list) => {
+                let grams = grams.ok_or(CorruptData("pattern search without its grams"))?;
+                return self.checked_pattern(grams, &list, &pattern.nfa(), admitted, typos);
+            }
+        };
+        let mut found = pattern::walk(fst, &nfa, budget);
+        typos.work += found.work;
+        if found.exhausted {
+            return Err(SearchError::OverBudget);
+        }
+        found.terms.sort_unstable();
+        Ok(RoaringBitmap::from_sorted_iter(
+            found
+                .terms
+                .into_iter()
+                .flat_map(|t| self.term_entries(t as usize)),
+        )
+        .expect("terms are distinct ranges in order"))
+    }
+
+    /// The entries that hold every gram of `list` (and pass `admitted`)
+    /// whose term `nfa` matches; each distinct term checked counts one
+    /// against the budget.
+    fn checked_pattern(
+        &self,
+        grams: &Grams,
+        list: &[String],
+        nfa: &Nfa,
+        admitted: Option<&RoaringBitmap>,
+        typos: &mut Typos,
+    ) -> Result<RoaringBitmap, SearchError> {
+        let mut bitmaps = Vec::new();
+        for gram in list {
+            match grams.entries(gram)? {
+                Some(b) => bitmaps.push(b),
+                None => return Ok(RoaringBitmap::new()),
+            }
+        }
+        bitmaps.sort_by_key(RoaringBitmap::len);
+        let mut candidates = admitted.cloned();
+        for b in bitmaps {
+            candidates = Some(match candidates {
+                Some(c) => c & b,
+                None => b,
+            });
+        }
+        let candidates = candidates.unwrap_or_default();
+        let mut found = RoaringBitmap::new();
+        let mut ordinal = candidates.min();
+        while let Some(o) = ordinal {
+            let t = self.term_of(o);
+            typos.work += 1;
+            if typos.work > WORK_BUDGET {
+                return Err(SearchError::OverBudget);
+            }
+            // Every entry of a term matches with it (the filters apply later).
+            let range = self.term_entries(t);
+            if nfa.matches(self.term(t)) {
+                found.insert_range(range.clone());
+            }
+            ordinal = candidates.range(range.end..).next();
         }
         Ok(found)
     }
@@ -605,7 +698,7 @@ mod tests {
     use crate::search::lexicon::{Lexicon, LexiconKind};
     use crate::search::matching::MatchType;
     use crate::search::postings::{DictionaryRef, Posting};
-    use crate::search::snapshot::build;
+    use crate::search::snapshot::{build, Grams};
 
     fn index_of(words: &[String]) -> Index {
         index_with_forms(words, &[])
@@ -733,6 +826,92 @@ mod tests {
             on_large += work(&large, &q, MatchType::Exact).0;
         }
         assert!(on_large < 2 * on_small, "{on_small} → {on_large}");
+    }
+
+    /// Patterns built to cost the most: each reads what its answer needs or
+    /// is refused over the budget, never reads past it, and never panics.
+    #[test]
+    fn hostile_patterns_stay_within_the_work_budget() {
+        let words = hostile_corpus();
+        let postings = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| Posting {
+                folded: w.clone(),
+                word: w.clone(),
+                dictionary: DictionaryRef {
+                    id: "d".into(),
+                    source_lang: "en".into(),
+                    target_lang: None,
+                },
+                part_of_speech: None,
+                has_audio: false,
+                id: format!("{i}"),
+                preview: String::new(),
+                phonetic: None,
+            })
+            .collect();
+        let built = build(postings, &Lexicon::default());
+        let index: Index = built.decode().unwrap();
+        let grams: Grams = built.decode().unwrap();
+        let run = |raw: &str| {
+            let rule = MatchRule::of_query(raw, MatchType::Pattern, true).unwrap();
+            let hits = index.search(Some(&grams), &rule, &Filters::default(), 0, 20);
+            let glob = crate::search::pattern::Pattern::from_query(&rule.query).nfa();
+            if let Ok(hits) = &hits {
+                assert!(hits.work <= WORK_BUDGET, "{raw}");
+                let matching = words.iter().filter(|w| glob.matches(w)).count();
+                assert_eq!(hits.total, matching, "{raw}");
+            }
+            hits.map(|h| (h.work, h.total))
+        };
+        // The answer is the work: 4,096 terms under `con`.
+        let (w, total) = run("con*").unwrap();
+        assert_eq!(total, 4_096);
+        assert!(w < 4 * total as u64 + 3_000, "con* read {w}");
+        // Leading `?`s walk from the end; trailing ones from the start.
+        let (w, _) = run(&format!("{}ab", "?".repeat(98))).unwrap();
+        assert!(w < 2_000, "?×98 ab read {w}");
+        let (w, _) = run(&format!("ab{}", "?".repeat(98))).unwrap();
+        assert!(w < 2_000, "ab ?×98 read {w}");
+        let (w, total) = run(&format!("a{}b", "?".repeat(98))).unwrap();
+        assert_eq!(total, 1);
+        assert!(w < 20_000, "a ?×98 b read {w}");
+        // Both ends wildcards: the terms that hold the grams, checked once.
+        let (w, _) = run("*a*b*a*b*").unwrap();
+        assert!(w <= index.term_count() as u64, "*a*b*a*b* checked {w}");
+        let (w, _) = run(&"*ab".repeat(30)).unwrap();
+        assert!(w <= index.term_count() as u64, "*ab×30 checked {w}");
+        // `?` before and after the only letters: every term of the length.
+        let (w, _) = run("??????ab??????").unwrap();
+        assert!(w < 200_000, "?×6 ab ?×6 read {w}");
+        let (w, _) = run("?*?a?b?*?").unwrap();
+        assert!(w <= index.term_count() as u64, "?*?a?b?*? checked {w}");
+    }
+
+    /// A pattern that would read more than the budget is refused, not cut.
+    #[test]
+    fn a_pattern_over_budget_is_an_error_not_a_partial_answer() {
+        let index = index_of(&hostile_corpus());
+        let rule = MatchRule::of_query("c*n", MatchType::Pattern, true).unwrap();
+        let pattern = crate::search::pattern::Pattern::from_query(&rule.query);
+        let mut typos = Typos {
+            walk: TypoWalk::Rows,
+            work: WORK_BUDGET - 100,
+        };
+        assert_eq!(
+            index
+                .matching_pattern(None, &pattern, None, &mut typos)
+                .unwrap_err(),
+            SearchError::OverBudget
+        );
+        let mut typos = Typos {
+            walk: TypoWalk::Rows,
+            work: 0,
+        };
+        assert!(index
+            .matching_pattern(None, &pattern, None, &mut typos)
+            .is_ok());
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //! exhaustive `match`, so a new value does not compile until each place has
 //! decided what it means for it.
 
+use super::pattern::{Pattern, PatternError};
+use super::snapshot::query_grams;
 use crate::error::ApiError;
+use crate::fold::fold;
 
 /// `matchType`: how the query's text must stand in a headword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +17,8 @@ pub enum MatchType {
     Exact,
     Prefix,
     Contains,
+    /// `q` is a wildcard pattern over the whole headword ([`Pattern`]).
+    Pattern,
 }
 
 /// How a typo is measured for a match type that tolerates typos.
@@ -27,7 +32,12 @@ pub(crate) enum TypoDistance {
 
 impl MatchType {
     /// Every value, in the order error messages and documents list them.
-    pub const ALL: [MatchType; 3] = [MatchType::Exact, MatchType::Prefix, MatchType::Contains];
+    pub const ALL: [MatchType; 4] = [
+        MatchType::Exact,
+        MatchType::Prefix,
+        MatchType::Contains,
+        MatchType::Pattern,
+    ];
 
     /// When `matchType` is not given.
     pub(crate) const DEFAULT: MatchType = MatchType::Prefix;
@@ -38,6 +48,7 @@ impl MatchType {
             MatchType::Exact => "exact",
             MatchType::Prefix => "prefix",
             MatchType::Contains => "contains",
+            MatchType::Pattern => "pattern",
         }
     }
 
@@ -64,7 +75,7 @@ impl MatchType {
         match self {
             MatchType::Exact => Some(TypoDistance::Whole),
             MatchType::Prefix => Some(TypoDistance::Prefix),
-            MatchType::Contains => None,
+            MatchType::Contains | MatchType::Pattern => None,
         }
     }
 
@@ -72,15 +83,25 @@ impl MatchType {
     pub(crate) fn has_lemma_tier(self) -> bool {
         match self {
             MatchType::Exact | MatchType::Prefix => true,
-            MatchType::Contains => false,
+            MatchType::Contains | MatchType::Pattern => false,
         }
     }
 
-    /// Whether the query needs the snapshot's substring bitmaps (`grams`).
+    /// Whether the query may need the snapshot's substring bitmaps
+    /// (`grams`): [`MatchRule::grams`] says which.
     pub(crate) fn needs_grams(self) -> bool {
         match self {
             MatchType::Exact | MatchType::Prefix => false,
-            MatchType::Contains => true,
+            MatchType::Contains | MatchType::Pattern => true,
+        }
+    }
+
+    /// Whether the query's own term is a tier of its own, ahead of the rest
+    /// (a pattern's matches are all one tier, in the literal order).
+    pub(crate) fn has_exact_tier(self) -> bool {
+        match self {
+            MatchType::Exact | MatchType::Prefix | MatchType::Contains => true,
+            MatchType::Pattern => false,
         }
     }
 }
@@ -103,7 +124,31 @@ pub struct MatchRule {
 }
 
 impl MatchRule {
-    /// `folded` must already be folded. Typo tolerance extends only the match
+    /// The rule of `q` as the caller wrote it: folded, or for a pattern
+    /// parsed and folded run by run ([`Pattern::parse`]).
+    pub fn of_query(q: &str, match_type: MatchType, fuzzy: bool) -> Result<Self, PatternError> {
+        let query = match match_type {
+            MatchType::Exact | MatchType::Prefix | MatchType::Contains => fold(q),
+            MatchType::Pattern => Pattern::parse(q)?.to_query(),
+        };
+        Ok(Self::new(&query, match_type, fuzzy))
+    }
+
+    /// The grams of the snapshot that the query reads (none when it reads
+    /// none): a `contains` query's own ([`query_grams`]), a pattern's
+    /// when it does not walk the terms ([`Pattern::needed_grams`]).
+    pub fn grams(&self) -> Vec<String> {
+        match self.match_type {
+            MatchType::Exact | MatchType::Prefix => Vec::new(),
+            MatchType::Contains => query_grams(&self.query)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+            MatchType::Pattern => Pattern::from_query(&self.query).needed_grams(),
+        }
+    }
+
+    /// `folded` must already be folded (for a pattern, [`Pattern::to_query`]). Typo tolerance extends only the match
     /// types that have a typo tier, and only when `fuzzy`.
     pub fn new(folded: &str, match_type: MatchType, fuzzy: bool) -> Self {
         let max_edits = if fuzzy && match_type.typo_distance().is_some() {
@@ -136,7 +181,7 @@ mod tests {
         let err = MatchType::parse(Some("fuzzy")).unwrap_err();
         assert_eq!(
             err.public_message(),
-            "matchType must be one of exact, prefix, contains"
+            "matchType must be one of exact, prefix, contains, pattern"
         );
         assert!(MatchType::parse(Some("")).is_err());
         assert!(MatchType::parse(Some("EXACT")).is_err());

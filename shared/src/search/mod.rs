@@ -1,7 +1,8 @@
 //! Search: the stored forms it is built from and held in ([`postings`]
 //! manifests, the index [`snapshot`], both on the byte [`codec`]), the
 //! inflected forms and word frequencies it ranks with ([`lexicon`]), how a
-//! query matches ([`matching`]) and what it may answer from ([`filters`]), how
+//! query matches ([`matching`], wildcard patterns in [`pattern`]) and what
+//! it may answer from ([`filters`]), how
 //! a query runs over the snapshot ([`engine`]), and the rules stated naively
 //! for the tests ([`oracle`]).
 
@@ -11,6 +12,7 @@ pub mod filters;
 pub mod lexicon;
 pub mod matching;
 pub mod oracle;
+pub mod pattern;
 pub mod postings;
 #[cfg(test)]
 mod reference;

@@ -9,6 +9,7 @@
 
 use super::lexicon::Lexicon;
 use super::matching::{MatchType, TypoDistance};
+use super::pattern::{Pattern, Token};
 
 /// Commonness by its definition: the highest frequency of the folded `term`
 /// in the lists of `languages` (those of the dictionaries that have it), any
@@ -30,8 +31,10 @@ pub fn commonness<'a>(
     }
 }
 
-/// The tier of a folded headword for a folded query, or `None` if it does not
-/// match: 0 exact, 1 literal (by the match type), 2 a lemma of the query in
+/// The tier of a folded headword for a folded query (a pattern as
+/// [`Pattern::to_query`] writes it), or `None` if it does not
+/// match: 0 exact, 1 literal (by the match type; every match of a
+/// pattern), 2 a lemma of the query in
 /// the headword's language (`source_lang`), then 2 + the edit distance of a
 /// typo within `max_edits`: the headword's own (by the match type's measure)
 /// or, when smaller, that of an inflected form of it in its language, whole
@@ -44,13 +47,17 @@ pub fn tier(
     source_lang: &str,
     folded: &str,
 ) -> Option<usize> {
-    if folded == query {
+    if folded == query && match_type.has_exact_tier() {
         return Some(0);
     }
     let literal = match match_type {
         MatchType::Exact => false,
         MatchType::Prefix => folded.starts_with(query),
         MatchType::Contains => folded.contains(query),
+        MatchType::Pattern => {
+            let text: Vec<char> = folded.chars().collect();
+            glob(Pattern::from_query(query).tokens(), &text)
+        }
     };
     if literal {
         return Some(1);
@@ -85,6 +92,17 @@ pub fn tier(
         .min();
     let distance = through_form.map_or(own, |d| d.min(own));
     (distance <= max_edits).then_some(2 + distance)
+}
+
+/// Whether `text` matches a pattern's tokens: a `?` one character, a `*`
+/// each possible run in turn.
+pub fn glob(tokens: &[Token], text: &[char]) -> bool {
+    match tokens.split_first() {
+        None => text.is_empty(),
+        Some((Token::Any, rest)) => (0..=text.len()).any(|k| glob(rest, &text[k..])),
+        Some((Token::One, rest)) => !text.is_empty() && glob(rest, &text[1..]),
+        Some((Token::Char(c), rest)) => text.first() == Some(c) && glob(rest, &text[1..]),
+    }
 }
 
 /// The distance between `a` and `b`.

@@ -319,6 +319,35 @@ fn query(
     crate::fold::fold(&q.into_iter().collect::<String>())
 }
 
+/// A pattern made from `word`: each change turns the character at a place
+/// into `?` (0) or `*` (1), inserts `*` (2) or `?` (3), or turns a run of up
+/// to 3 characters into `*` (4); `ends` add a `*` before and after.
+fn pattern_of(word: &str, changes: &[(u8, usize, usize)], ends: (bool, bool)) -> String {
+    let mut p: Vec<char> = word.chars().collect();
+    for &(kind, at, len) in changes {
+        let at = at % (p.len() + 1);
+        match kind {
+            0 if at < p.len() => p[at] = '?',
+            1 if at < p.len() => p[at] = '*',
+            2 => p.insert(at, '*'),
+            3 => p.insert(at, '?'),
+            4 if at < p.len() => {
+                let end = (at + len).min(p.len());
+                p.splice(at..end, ['*']);
+            }
+            _ => {}
+        }
+    }
+    let mut raw: String = p.into_iter().collect();
+    if ends.0 {
+        raw.insert(0, '*');
+    }
+    if ends.1 {
+        raw.push('*');
+    }
+    raw
+}
+
 fn snapshot(postings: &[Posting], lexicon: &Lexicon) -> (Index, Records, Grams) {
     let built = build(postings.to_vec(), lexicon);
     (
@@ -388,6 +417,43 @@ proptest! {
             prop_assert_eq!(&record.id, &postings[i].id);
             prop_assert_eq!(index.word(i as u32), postings[i].word.as_str());
         }
+    }
+
+    /// Wildcard patterns against a glob over every headword: patterns made
+    /// from a headword of the corpus (characters turned into `?`, runs into
+    /// `*`, `*` added anywhere, repeated, at either end) or fresh ones, with
+    /// filters and paging; `fuzzy` changes nothing.
+    #[test]
+    fn patterns_match_the_brute_force_glob(
+        postings in corpus(),
+        pick in any::<usize>(),
+        changes in proptest::collection::vec((0..5u8, any::<usize>(), 1..4usize), 0..5),
+        ends in (any::<bool>(), any::<bool>()),
+        fresh in "[abcdeé?* ]{2,10}",
+        use_fresh in any::<bool>(),
+        fuzzy in any::<bool>(),
+        choice in filter_choice(),
+        offset in prop_oneof![Just(0usize), 0..40usize],
+        limit in 1..40usize,
+    ) {
+        let raw = if use_fresh {
+            fresh
+        } else {
+            pattern_of(&postings[pick % postings.len()].folded, &changes, ends)
+        };
+        let rule = MatchRule::of_query(&raw, MatchType::Pattern, fuzzy);
+        prop_assume!(rule.is_ok());
+        let rule = rule.unwrap();
+        prop_assert_eq!(rule.max_edits, 0);
+        let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
+        let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
+        let lexicon = Lexicon::default();
+        let (index, _, grams) = snapshot(&postings, &lexicon);
+        let hits = index.search(Some(&grams), &rule, &filters, offset, limit).unwrap();
+        let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
+        prop_assert_eq!(hits.total, total, "total of {:?} ({})", rule, raw);
+        let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
+        prop_assert_eq!(&got, &page, "page of {:?} ({})", rule, raw);
     }
 
     /// Longer words, so that typo searches allow 2 edits (3 with the extra

@@ -90,7 +90,7 @@ async fn query_parameters_are_validated_before_anything_else() {
         ),
         (
             "/api/v1/api/search?q=bank&matchType=fuzzy",
-            "matchType must be one of exact, prefix, contains",
+            "matchType must be one of exact, prefix, contains, pattern",
         ),
         (
             "/api/v1/api/search?q=bank&hasAudio=yes",

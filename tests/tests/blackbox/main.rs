@@ -24,6 +24,7 @@ mod invoke_events;
 mod keys_and_quota;
 mod logs;
 mod pages;
+mod patterns;
 mod quota_store;
 mod random;
 mod request_cost;

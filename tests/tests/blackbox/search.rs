@@ -11,19 +11,20 @@ use shared::search::oracle;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
+/// A search and its expected results (`patterns.rs` uses it too).
 #[derive(Debug, Clone)]
-struct Query {
-    q: &'static str,
-    match_type: MatchType,
-    fuzzy: bool,
-    lang: Option<&'static str>,
-    source: Option<&'static str>,
-    pos: Option<&'static str>,
-    has_audio: bool,
+pub(crate) struct Query {
+    pub(crate) q: &'static str,
+    pub(crate) match_type: MatchType,
+    pub(crate) fuzzy: bool,
+    pub(crate) lang: Option<&'static str>,
+    pub(crate) source: Option<&'static str>,
+    pub(crate) pos: Option<&'static str>,
+    pub(crate) has_audio: bool,
 }
 
 impl Query {
-    fn new(q: &'static str, match_type: &'static str) -> Self {
+    pub(crate) fn new(q: &'static str, match_type: &'static str) -> Self {
         Self {
             q,
             match_type: MatchType::from_name(match_type).expect("a match type"),
@@ -35,7 +36,7 @@ impl Query {
         }
     }
 
-    fn path(&self, limit: usize, offset: usize) -> String {
+    pub(crate) fn path(&self, limit: usize, offset: usize) -> String {
         let mut path = format!(
             "/api/v1/api/search?q={}&matchType={}&fuzzy={}&limit={limit}&offset={offset}",
             enc(self.q),
@@ -59,9 +60,10 @@ impl Query {
 
     /// The expected results, in order: the rules of decisions.md applied to
     /// every entry, with the lexicon the index was built with.
-    fn expected(&self, entries: &[OracleEntry], lexicon: &Lexicon) -> Vec<String> {
-        let qs = fold(self.q);
-        let edits = MatchRule::new(&qs, self.match_type, self.fuzzy).max_edits;
+    pub(crate) fn expected(&self, entries: &[OracleEntry], lexicon: &Lexicon) -> Vec<String> {
+        // Folded (a pattern run by run, as the service does).
+        let rule = MatchRule::of_query(self.q, self.match_type, self.fuzzy).expect("a valid q");
+        let (qs, edits) = (rule.query, rule.max_edits);
         let commonness = commonness(entries, lexicon);
         let admitted: Vec<&OracleEntry> = entries
             .iter()
@@ -138,7 +140,7 @@ fn commonness(entries: &[OracleEntry], lexicon: &Lexicon) -> HashMap<String, (bo
 }
 
 /// Every result of a query, paged through with `limit`, and the totals seen.
-async fn page_through(query: &Query, limit: usize) -> (Vec<String>, HashSet<u64>) {
+pub(crate) async fn page_through(query: &Query, limit: usize) -> (Vec<String>, HashSet<u64>) {
     let mut ids = Vec::new();
     let mut totals = HashSet::new();
     let mut offset = 0;

@@ -225,8 +225,8 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
 
-        /// A `contains` search with only the parts of its query's grams held
-        /// finds what it finds with every part held; the part of a gram is
+        /// A `contains` search (or a pattern's) with only the parts of its
+        /// query's grams held finds what it finds with every part held; the part of a gram is
         /// the one whose range holds it.
         #[test]
         fn a_contains_search_reads_only_the_parts_of_its_grams(
@@ -261,6 +261,21 @@ mod tests {
                 let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
                 let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
                 prop_assert_eq!(full, partial);
+                // A pattern with wildcards at both ends reads the grams of its
+                // letters, and only those.
+                let first = needle.chars().next().unwrap();
+                for raw in [format!("*{needle}*"), format!("?*{first}?{needle}*")] {
+                    let Ok(rule) = MatchRule::of_query(&raw, MatchType::Pattern, true) else {
+                        continue;
+                    };
+                    let wanted = rule.grams();
+                    let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+                    let wanted = Grams::parts_of(&parts, &wanted);
+                    let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
+                    let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
+                    let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
+                    prop_assert_eq!(full, partial);
+                }
             }
         }
     }
