@@ -213,15 +213,16 @@ pub async fn stamp(
     let shared = known.shared(client, table, &others, &terms).await?;
     let langs: BTreeSet<&str> = std::iter::once(lang.as_str())
         .chain(shared.iter().map(|s| s.lang.as_str()))
+        .filter(|l| !l.is_empty())
         .collect();
     let mut lists: HashMap<String, HashMap<String, u16>> = HashMap::new();
-    let mut without = Vec::new();
+    let mut own_list = true;
     for l in &langs {
         let chunks = read_list(client, table, LexiconKind::Frequencies, l)
             .await
             .map_err(|e| ImportError::Frequencies(e.to_string()))?;
-        if chunks.is_empty() {
-            without.push(*l);
+        if *l == lang && chunks.is_empty() {
+            own_list = false;
         }
         let list = lists.entry(l.to_string()).or_default();
         for (_, pairs) in chunks {
@@ -243,13 +244,10 @@ pub async fn stamp(
         let centis = stamps.own.get(&fold(&e.entry.word)).copied().unwrap_or(0);
         e.entry.frequency = zipf_of_centis(centis);
     }
-    let missing = if without.is_empty() {
+    let missing = if own_list {
         String::new()
     } else {
-        format!(
-            " (no frequency list stored for {}: run `dictadmin lexicon wordfreq` first)",
-            without.join(", ")
-        )
+        format!(" (no frequency list of {lang} is stored: `dictadmin lexicon wordfreq` first)")
     };
     say!(
         "{id}: {} of {} headwords have a frequency, from the lists of {}{missing}",
