@@ -148,6 +148,8 @@ if [ "$kind" = all ]; then
   "$admin" setup --no-bucket --template "$root/template.yaml"
 fi
 
+echo "==> word frequencies (before the dictionaries, whose entries are stamped from them)"
+time import_frequencies "$admin" "$corpus/wordfreq" en fr de es ja hu fi cs
 time {
   "$admin" import freedict "${freedict[@]}"
   "$admin" import gcide "$share/dictd/gcide"
@@ -156,8 +158,8 @@ time {
     "$admin" import mythes "${mythes[@]}"
   fi
 }
-echo "==> lexicon: inflected forms of en, fr, de, es and word frequencies"
-time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/wordfreq" en fr de es ja hu fi cs
+echo "==> lexicon: inflected forms of en, fr, de, es"
+time import_lexicon "$admin" "$share/wordnet" "$share/hunspell"
 time "$admin" index
 echo "==> a cold instance's first request of each query class, three fresh processes each"
 "$latency" --cold 3

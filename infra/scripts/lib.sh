@@ -350,15 +350,24 @@ fetch_default_data() {
     "$root/infra/scripts/wordfreq.sh" "$wordfreq_dir"
 }
 
-# import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR WORDFREQ_DIR LANG...: the
-# lexicon lists, before `dictadmin index` reads them: the inflected forms of
-# English (WordNet's exception lists and index files in WORDNET_DIR) and of
-# French, German and Spanish (the Hunspell dictionaries of LEXICON_HUNSPELL
-# in HUNSPELL_DIR; skipped with a warning when the Hunspell tools cannot be
-# had), and the word frequencies of each LANG (WORDFREQ_DIR/<LANG>.tsv).
+# import_frequencies ADMIN WORDFREQ_DIR LANG...: the word frequencies of
+# each LANG (WORDFREQ_DIR/<LANG>.tsv). Before the dictionaries: an import
+# stamps every entry with its headword's frequency from the stored lists.
+import_frequencies() {
+  local admin="$1" freq="$2" lang
+  shift 2
+  for lang in "$@"; do
+    "$admin" lexicon --origin "wordfreq 3.1.1 (Robyn Speer et al.)" wordfreq --lang "$lang" "$freq/$lang.tsv"
+  done
+}
+
+# import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR: the inflected forms, before
+# `dictadmin index` reads them: of English (WordNet's exception lists and
+# index files in WORDNET_DIR) and of French, German and Spanish (the
+# Hunspell dictionaries of LEXICON_HUNSPELL in HUNSPELL_DIR; skipped with a
+# warning when the Hunspell tools cannot be had).
 import_lexicon() {
-  local admin="$1" wordnet="$2" hunspell="$3" freq="$4" spec lang package version file licence
-  shift 4
+  local admin="$1" wordnet="$2" hunspell="$3" spec lang package version file licence
   "$admin" lexicon --origin "Debian package wordnet-base (Princeton WordNet 3.0): exception lists and morphy's rules" \
     wordnet-forms "$wordnet"
   if hunspell_tools; then
@@ -370,9 +379,6 @@ import_lexicon() {
   else
     echo "warning: no inflected forms of French, German and Spanish: the Hunspell tools cannot be had (see above)" >&2
   fi
-  for lang in "$@"; do
-    "$admin" lexicon --origin "wordfreq 3.1.1 (Robyn Speer et al.)" wordfreq --lang "$lang" "$freq/$lang.tsv"
-  done
 }
 
 # load_data SET: the tables and bucket of template.yaml, the dictionaries of
@@ -401,11 +407,12 @@ load_data() {
 import_default() {
   local admin="$target_dir/debug/dictadmin" dictd="$state/data/root/usr/share/dictd" others=() pair
   local share="$state/data/root/usr/share" lexicon_log="$state/logs/lexicon.log" lexicon_pid
-  # The lexicon is made while the dictionaries are imported: it is CPU work
-  # of its own (Hunspell stemming most of all), while an import mostly waits
-  # on DynamoDB Local. Its lines are shown once both are done.
-  import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$wordfreq_dir" \
-    "${DEFAULT_FREQUENCY_LANGS[@]}" >"$lexicon_log" 2>&1 &
+  # The frequencies first: every import stamps its entries from them.
+  import_frequencies "$admin" "$wordfreq_dir" "${DEFAULT_FREQUENCY_LANGS[@]}"
+  # The inflected forms are made while the dictionaries are imported: CPU
+  # work of its own (Hunspell stemming most of all), while an import mostly
+  # waits on DynamoDB Local. Their lines are shown once both are done.
+  import_lexicon "$admin" "$share/wordnet" "$share/hunspell" >"$lexicon_log" 2>&1 &
   lexicon_pid=$!
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$dictd/freedict-eng-fra"
@@ -429,6 +436,8 @@ import_default() {
 # assert on.
 import_fixture() {
   local admin="$target_dir/debug/dictadmin" fx="$root/data/fixture"
+  # The frequencies first: every import stamps its entries from them.
+  import_frequencies "$admin" "$fx/wordfreq" en fr de es
   # Audio for a few headwords, in both formats: MP3 for English, Speex for the rest.
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$fx/freedict/freedict-eng-fra"
@@ -438,7 +447,7 @@ import_fixture() {
   "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
   "$admin" import mythes "$fx"/mythes/*.dat
-  import_lexicon "$admin" "$fx/wordnet" "$fx/hunspell" "$fx/wordfreq" en fr de es
+  import_lexicon "$admin" "$fx/wordnet" "$fx/hunspell"
 }
 
 # stack_for_tests: the running stack, as it is; or, when none runs, one

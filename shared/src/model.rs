@@ -44,6 +44,10 @@ pub struct SearchResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phonetic: Option<String>,
     pub has_audio: bool,
+    /// The headword's Zipf frequency (log10 of its occurrences per billion
+    /// words, two decimals: 5.16), the one search ranks it by; 0 when no
+    /// frequency list of its languages has it.
+    pub frequency: f64,
 }
 
 /// One random headword (interface section 2, "Random item").
@@ -85,6 +89,12 @@ pub struct Entry {
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub examples: Vec<String>,
     pub has_audio: bool,
+    /// The headword's Zipf frequency (log10 of its occurrences per billion
+    /// words, two decimals: 5.16), the same as its search results show; 0
+    /// when no frequency list has it. Stamped on the entry when its
+    /// dictionary is imported.
+    #[serde(default)]
+    pub frequency: f64,
     /// The URL of the audio in its primary format (the first of
     /// `audioFormats`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -14,6 +14,7 @@ use crate::runtime::app::App;
 use crate::search::engine::SearchError;
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
+use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::snapshot::Index;
 use crate::storage::store::Needs;
@@ -194,6 +195,11 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
                 part_of_speech: snapshot.index.part_of_speech(ordinal).map(str::to_string),
                 phonetic: record.phonetic,
                 has_audio: snapshot.index.has_audio(ordinal),
+                frequency: zipf_of_centis(
+                    snapshot
+                        .index
+                        .term_frequency(snapshot.index.term_of(ordinal)),
+                ),
             }
         })
         .collect();

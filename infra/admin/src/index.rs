@@ -282,18 +282,8 @@ async fn read_lexicon(
                 pk: items::LEXICON_PK.to_string(),
                 source,
             })?;
-        let pk = items::lexicon_pk(list.kind, &list.lang);
-        let items = partition::read(client, table, &pk, None, false).await?;
-        let chunks = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
-        if chunks.chunks.len() != chunks.expected {
-            return Err(IndexError::IncompleteList {
-                pk,
-                found: chunks.chunks.len(),
-                expected: chunks.expected,
-            });
-        }
-        for (n, bytes) in chunks.chunks {
-            let pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
+        for (n, pairs) in read_list(client, table, list.kind, &list.lang).await? {
+            let pk = items::lexicon_pk(list.kind, &list.lang);
             lexicon
                 .add(list.kind, &list.lang, pairs)
                 .map_err(corrupt_chunk(&pk, n))?;
@@ -302,10 +292,39 @@ async fn read_lexicon(
     Ok(lexicon)
 }
 
+/// The pairs of one stored lexicon list, by chunk, with one Query of its
+/// partition: none when it is not stored, an error when it is incomplete.
+/// The importer reads the frequency lists it stamps entries with this way.
+pub(crate) async fn read_list(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    kind: lexicon::LexiconKind,
+    lang: &str,
+) -> Result<Vec<(usize, Vec<lexicon::Pair>)>, IndexError> {
+    let pk = items::lexicon_pk(kind, lang);
+    let items = partition::read(client, table, &pk, None, false).await?;
+    let chunks = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
+    if chunks.chunks.len() != chunks.expected {
+        return Err(IndexError::IncompleteList {
+            pk,
+            found: chunks.chunks.len(),
+            expected: chunks.expected,
+        });
+    }
+    chunks
+        .chunks
+        .into_iter()
+        .map(|(n, bytes)| {
+            let pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
+            Ok((n, pairs))
+        })
+        .collect()
+}
+
 /// One dictionary's postings. A dictionary is listed only after its manifest
 /// is written, so a missing or short manifest means an import from before
 /// manifests existed: importing it again writes one.
-async fn read_manifest(
+pub(crate) async fn read_manifest(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     dictionary: &str,

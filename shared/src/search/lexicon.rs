@@ -161,6 +161,29 @@ pub enum Commonness {
     Listed { zipf_centis: u16 },
 }
 
+impl Commonness {
+    /// The Zipf frequency × 100 that search results and entries show as
+    /// `frequency`: a listed word's, 0 for a word no list has.
+    pub fn zipf_centis(self) -> u16 {
+        match self {
+            Commonness::Listed { zipf_centis } => zipf_centis,
+            Commonness::Unlisted { .. } => 0,
+        }
+    }
+}
+
+/// A Zipf frequency × 100 as the API shows it: a number with (at most) two
+/// decimals, `516` → `5.16`, 0 when unknown. The division gives the double
+/// nearest to the decimal, which JSON writes back as exactly that decimal.
+pub fn zipf_of_centis(centis: u16) -> f64 {
+    f64::from(centis) / 100.0
+}
+
+/// The inverse of [`zipf_of_centis`], for a value read back from storage.
+pub fn centis_of_zipf(zipf: f64) -> u16 {
+    zipf_centis(zipf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +212,21 @@ mod tests {
         assert_eq!(zipf_centis(-1.0), 0);
     }
 
+    /// What the API shows is the stored hundredths as a decimal number,
+    /// written by JSON as exactly that decimal, and reads back the same.
+    #[test]
+    fn frequencies_show_as_two_decimal_numbers() {
+        for centis in [0u16, 1, 99, 100, 120, 516, 601, 773, 999, 1234] {
+            let zipf = zipf_of_centis(centis);
+            let json = serde_json::to_string(&zipf).unwrap();
+            let expected = format!("{}.{:02}", centis / 100, centis % 100);
+            let back: f64 = expected.parse().unwrap();
+            assert_eq!(zipf, back, "{json} is {expected}");
+            assert_eq!(centis_of_zipf(zipf), centis);
+        }
+        assert_eq!(serde_json::to_string(&zipf_of_centis(516)).unwrap(), "5.16");
+    }
+
     #[test]
     fn listed_words_are_more_common_than_any_unlisted_word() {
         let mut lexicon = Lexicon::default();
@@ -208,6 +246,8 @@ mod tests {
         assert_eq!(rare, Commonness::Unlisted { dictionaries: 40 });
         assert!(rare < lexicon.commonness("ox", ["fr"], 1));
         assert!(rare > lexicon.commonness("zyzzyva", ["en"], 2));
+        assert_eq!(ox.zipf_centis(), 350);
+        assert_eq!(rare.zipf_centis(), 0, "unlisted words have frequency 0");
         assert!(lexicon
             .add(
                 LexiconKind::Frequencies,

@@ -340,6 +340,18 @@ fn get_u64(item: &Item, name: &str) -> Option<u64> {
         .and_then(|n| n.parse().ok())
 }
 
+/// An entry's `frequency` as stored: the number with two decimals (`5.16`).
+pub fn frequency_number(zipf: f64) -> String {
+    format!("{zipf:.2}")
+}
+
+fn get_f64(item: &Item, name: &str) -> Option<f64> {
+    item.get(name)
+        .and_then(|v| v.as_n().ok())
+        .and_then(|n| n.parse().ok())
+        .filter(|f: &f64| f.is_finite())
+}
+
 /// A required string attribute; its absence means the item is corrupt.
 pub fn need_s(item: &Item, name: &str) -> Result<String, CorruptItem> {
     get_s(item, name).ok_or(CorruptItem(name.to_string()))
@@ -381,6 +393,10 @@ pub fn entry_to_item(stored: &StoredEntry) -> Item {
             item.insert(name.into(), string_list(values));
         }
     }
+    item.insert(
+        "frequency".into(),
+        AttributeValue::N(frequency_number(e.frequency)),
+    );
     item.insert("isLemma".into(), AttributeValue::Bool(stored.is_lemma));
     item.insert(
         "hasAudio".into(),
@@ -438,6 +454,8 @@ pub fn entry_from_item(item: &Item) -> Result<StoredEntry, CorruptItem> {
             antonyms: get_list(item, "antonyms"),
             examples: get_list(item, "examples"),
             has_audio: !audio.is_empty(),
+            // An item imported before entries had frequencies has none: 0.
+            frequency: get_f64(item, "frequency").unwrap_or(0.0),
             audio_formats: audio.iter().map(|a| a.format.name().to_string()).collect(),
             ..Default::default()
         },
@@ -603,6 +621,7 @@ mod tests {
                 antonyms: vec!["x".into()],
                 has_audio: true,
                 audio_formats: vec!["spx".into(), "mp3".into()],
+                frequency: 4.41,
                 ..Default::default()
             },
             is_lemma: true,
@@ -719,7 +738,20 @@ mod tests {
         let item = entry_to_item(&original);
         assert_eq!(item["pk"], s("E#freedict-fra-eng#00ff"));
         assert_eq!(item["wordKey"], s("freedict-fra-eng#ecole"));
+        assert_eq!(item["frequency"], AttributeValue::N("4.41".into()));
         assert_eq!(entry_from_item(&item).unwrap(), original);
+    }
+
+    #[test]
+    fn an_item_from_before_frequencies_has_frequency_0() {
+        let mut item = entry_to_item(&stored());
+        item.remove("frequency");
+        assert_eq!(entry_from_item(&item).unwrap().entry.frequency, 0.0);
+        let mut unlisted = stored();
+        unlisted.entry.frequency = 0.0;
+        let item = entry_to_item(&unlisted);
+        assert_eq!(item["frequency"], AttributeValue::N("0.00".into()));
+        assert_eq!(entry_from_item(&item).unwrap(), unlisted);
     }
 
     #[test]

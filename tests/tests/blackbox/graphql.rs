@@ -29,9 +29,9 @@ async fn data(query: &str, variables: Value, field: &str) -> Value {
 }
 
 const RESULT_FIELDS: &str =
-    "id word preview sourceLang targetLang dictionaryId dictionaryName partOfSpeech phonetic hasAudio";
+    "id word preview sourceLang targetLang dictionaryId dictionaryName partOfSpeech phonetic hasAudio frequency";
 const ENTRY_FIELDS: &str = "id word htmlContent plainText sourceLang targetLang dictionaryId \
-    dictionaryName partOfSpeech phonetic translations synonyms antonyms examples hasAudio audioUrl \
+    dictionaryName partOfSpeech phonetic translations synonyms antonyms examples hasAudio frequency audioUrl \
     audioFormats audioUrls { format url }";
 
 /// GraphQL lists `audioUrls` as `{format, url}` objects; REST gives one

@@ -57,6 +57,10 @@ pub enum ImportError {
     Query(#[from] QueryError),
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// What the entries' frequencies are read from (the other dictionaries'
+    /// manifests, the frequency lists), or an entry they raise.
+    #[error("frequencies: {0}")]
+    Frequencies(String),
     #[error("describing {table}: {message}")]
     DescribeTable { table: String, message: String },
     #[error("{table} is not described")]

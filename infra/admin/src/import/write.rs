@@ -1,4 +1,5 @@
-//! Writing a converted dictionary: its audio to S3 first, then, once
+//! Writing a converted dictionary: its entries stamped with their
+//! frequencies (frequency.rs), its audio to S3 first, then, once
 //! screened, its entries, links and postings manifest to DynamoDB in
 //! checkpointed segments and its record last. What the previous import of
 //! the dictionary wrote and this one does not is deleted (prune.rs).
@@ -7,6 +8,7 @@ use super::audio::{make_audio, plan_audio, AudioFormat};
 use super::checkpoint;
 use super::dictionary::ImportedDictionary;
 use super::error::ImportError;
+use super::frequency;
 use super::manifest::manifest_items;
 use super::prune;
 use super::screen::{screen, Screened};
@@ -40,11 +42,13 @@ pub async fn write_dictionary(
     config: &Config,
     mut imported: ImportedDictionary,
     options: &WriteOptions<'_>,
+    known: &mut frequency::Known,
 ) -> Result<(), ImportError> {
     let id = imported.dictionary.dictionary_id.clone();
     if let Some((format, words)) = options.audio {
         plan_audio(&mut imported.entries, words, format)?;
     }
+    let (raised, written) = frequency::stamp(clients, config, &mut imported, known).await?;
     let screened = screen(&mut imported);
     screened.report(&id);
     screened.refuse_if_strict(options.strict, &id)?;
@@ -52,7 +56,10 @@ pub async fn write_dictionary(
         let made = make_audio(&clients.s3, &config.audio_bucket, &imported.entries).await?;
         say!("{id}: audio for {made} entries");
     }
-    write_items(clients, config, imported, screened, options.prune).await
+    write_items(clients, config, imported, screened, options.prune).await?;
+    known.wrote(&id, written);
+    // Once the dictionary is in, so that a failed import raises nothing.
+    frequency::raise(clients, config, &id, &raised).await
 }
 
 /// Writes the screened entries, links and postings manifest in segments,

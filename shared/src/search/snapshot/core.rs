@@ -1,7 +1,8 @@
 //! The `core` and `terms` sections, decoded together (with `forms`) into
 //! the [`Index`] that every search, autocomplete and random request reads.
 //! `core` (deflate): the dictionary and part-of-speech tables, every term
-//! with its entry count, and per entry its dictionary, part of speech, audio
+//! with its entry count and its Zipf frequency × 100 (0 when no list has
+//! it), and per entry its dictionary, part of speech, audio
 //! flag and original headword where it differs from the term. `terms`: an
 //! FST from term to term number (exact lookups, typo walks, autocomplete in
 //! alphabetical order), then one from every term spelled backwards (by
@@ -17,14 +18,21 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-/// Version 2 numbers terms by commonness first and has a `forms` section.
-const CORE_VERSION: u8 = 2;
+/// Version 2 numbers terms by commonness first and has a `forms` section;
+/// version 3 gives every term its frequency.
+const CORE_VERSION: u8 = 3;
 const FLAG_AUDIO: u8 = 1;
 const FLAG_OWN_WORD: u8 = 2;
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
-/// their folded headwords with their ordinal ranges, in the same order.
-pub(super) fn encode_core(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<u8> {
+/// their folded headwords with their ordinal ranges, in the same order, and
+/// `frequencies` each term's Zipf frequency × 100.
+pub(super) fn encode_core(
+    postings: &[Posting],
+    terms: &[(&str, Range<u32>)],
+    frequencies: &[u16],
+) -> Vec<u8> {
+    assert_eq!(terms.len(), frequencies.len(), "a frequency per term");
     let dictionaries: BTreeMap<&str, &DictionaryRef> = postings
         .iter()
         .map(|p| (p.dictionary.id.as_str(), &p.dictionary))
@@ -45,9 +53,10 @@ pub(super) fn encode_core(postings: &[Posting], terms: &[(&str, Range<u32>)]) ->
     let part_table: Vec<&str> = parts.iter().copied().collect();
     put_tables(&mut core, &table, &part_table);
     put_varint(&mut core, terms.len());
-    for (term, range) in terms {
+    for ((term, range), &frequency) in terms.iter().zip(frequencies) {
         put_str(&mut core, term);
         put_varint(&mut core, range.len());
+        put_varint(&mut core, usize::from(frequency));
     }
     for p in postings {
         put_varint(&mut core, dictionary_index[p.dictionary.id.as_str()]);
@@ -133,6 +142,9 @@ pub struct Index {
     pub(in crate::search) term_first: Vec<u32>,
     /// The most characters of any term.
     longest_term_chars: usize,
+    /// Every term's Zipf frequency × 100, up to the last listed one: terms
+    /// are numbered most common first, so those after it are all 0.
+    term_frequency: Vec<u16>,
     entry_dictionary: Vec<u16>,
     entry_part: Vec<u16>,
     pub(in crate::search) audio: RoaringBitmap,
@@ -170,6 +182,7 @@ impl Index {
         let mut term_first = Vec::with_capacity(term_count + 1);
         let mut entries = 0u32;
         let mut longest_term_chars = 0;
+        let mut term_frequency = Vec::with_capacity(term_count);
         for _ in 0..term_count {
             let term = r.str()?;
             longest_term_chars = longest_term_chars.max(term.chars().count());
@@ -184,8 +197,17 @@ impl Index {
                 .ok()
                 .and_then(|c| entries.checked_add(c))
                 .ok_or(CorruptData("too many entries"))?;
+            let frequency = u16::try_from(r.varint()?)
+                .map_err(|_| CorruptData("a term frequency out of range"))?;
+            term_frequency.push(frequency);
         }
         term_first.push(entries);
+        let listed = term_frequency
+            .iter()
+            .rposition(|&f| f > 0)
+            .map_or(0, |last| last + 1);
+        term_frequency.truncate(listed);
+        term_frequency.shrink_to_fit();
 
         let n = entries as usize;
         if n > raw.len() {
@@ -239,6 +261,7 @@ impl Index {
             term_ends,
             term_first,
             longest_term_chars,
+            term_frequency,
             entry_dictionary,
             entry_part,
             audio,
@@ -288,6 +311,12 @@ impl Index {
         };
         let bytes = &self.term_text[start..self.term_ends[t] as usize];
         std::str::from_utf8(bytes).expect("checked when decoded")
+    }
+
+    /// The Zipf frequency × 100 of term `t` (its commonness, when a
+    /// frequency list has it), 0 when no list of its languages has it.
+    pub fn term_frequency(&self, t: usize) -> u16 {
+        self.term_frequency.get(t).copied().unwrap_or(0)
     }
 
     /// The ordinals of term `t`.
@@ -341,6 +370,7 @@ impl Index {
             .sum();
         self.term_text.len()
             + 4 * (self.term_ends.len() + self.term_first.len())
+            + 2 * self.term_frequency.len()
             + 2 * (self.entry_dictionary.len() + self.entry_part.len())
             + self.own_word_text.len()
             + 4 * self.own_word_ends.len()

@@ -61,7 +61,9 @@ use std::ops::Range;
 /// item keys are folded too, so a store built before needs a re-import.
 /// 5: `forms` also holds every form spelled backwards, for typo walks over
 /// the forms anchored on the query's end.
-pub const FORMAT: u32 = 5;
+/// 6: `core` holds every term's Zipf frequency, which search results show as
+/// `frequency` (core version 3).
+pub const FORMAT: u32 = 6;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub(crate) const MAX_PART_BYTES: usize = 350_000;
@@ -214,12 +216,17 @@ pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
 /// Builds the snapshot of `postings` (no entry twice), ranked with the
 /// lexicon's frequencies, its `forms` section from the lexicon's forms.
 pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
-    let postings = rank_order(postings, lexicon);
+    let (postings, commonness) = order::rank_order_with_commonness(postings, lexicon);
     let terms = term_ranges(&postings);
+    let frequencies: Vec<u16> = terms
+        .iter()
+        .map(|(term, _)| commonness[*term].zipf_centis())
+        .collect();
+    drop(commonness);
     // A match, so that a new section is a compile error until it is written.
     let sections = Section::ALL.map(|section| {
         let items = match section {
-            Section::Core => split_parts(&core::encode_core(&postings, &terms)),
+            Section::Core => split_parts(&core::encode_core(&postings, &terms, &frequencies)),
             Section::Terms => split_parts(&core::encode_terms(&terms)),
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
@@ -353,6 +360,54 @@ mod tests {
         }
     }
 
+    /// Every term keeps the Zipf frequency it was ranked by: the highest of
+    /// its dictionaries' languages, 0 for a term no list has; terms are
+    /// numbered most common first, so frequencies never increase.
+    #[test]
+    fn every_term_keeps_its_frequency() {
+        use super::super::lexicon::LexiconKind;
+        let mut lexicon = Lexicon::default();
+        let pairs = |list: &[(&str, &str)]| {
+            list.iter()
+                .map(|(w, f)| (w.to_string(), f.to_string()))
+                .collect()
+        };
+        lexicon
+            .add(
+                LexiconKind::Frequencies,
+                "fr",
+                pairs(&[("chat", "441"), ("bank", "120")]),
+            )
+            .unwrap();
+        lexicon
+            .add(
+                LexiconKind::Frequencies,
+                "de",
+                pairs(&[("bank", "491"), ("haus", "541")]),
+            )
+            .unwrap();
+        let mut all = vec![
+            posting("chat", "a", "1"),
+            posting("Bank", "a", "2"),
+            posting("maison", "a", "3"),
+            posting("Haus", "a", "4"),
+        ];
+        let mut german = posting("Bank", "g", "5");
+        german.dictionary.source_lang = "de".into();
+        all.push(german);
+        let built = build(all, &lexicon);
+        let index: Index = built.decode().unwrap();
+        let frequency = |word: &str| index.term_frequency(index.term_number(word).unwrap());
+        assert_eq!(frequency("chat"), 441);
+        assert_eq!(frequency("bank"), 491, "the highest of its languages");
+        assert_eq!(frequency("haus"), 0, "no dictionary of German has it");
+        assert_eq!(frequency("maison"), 0, "unlisted");
+        let by_number: Vec<u16> = (0..index.term_count())
+            .map(|t| index.term_frequency(t))
+            .collect();
+        assert!(by_number.windows(2).all(|w| w[0] >= w[1]), "{by_number:?}");
+    }
+
     /// The bytes `dictadmin index` writes are a stored format: a change to
     /// them must be deliberate (with a new format version), never a side
     /// effect of moving code. This pins every section of a small build that
@@ -405,7 +460,7 @@ mod tests {
     }
 
     const PINNED_DIGESTS: [&str; 5] = [
-        "core 1f64d4d7f15453ad09a75c86d148d4b35889f5e185b2766f527cc3a0d6e83d0a",
+        "core c7419bd3a2433035d52e7f7625edfa43a8d62803065b5e26b38d412da53b5e54",
         "terms 051e4faf868220ea730d9ea28f0c5538a4acaa6b8a356dee1cb38cfecbdf78b1",
         "records 86b6a0eeb0286d9d6c661e931bad5a8af9b4f864aab194eb9da62134b43bb0fa",
         "grams ab46f32b8c820f60f73cc8daa47a65bbefc2164867b77f0f225e35c07968fabd",

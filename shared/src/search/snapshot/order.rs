@@ -10,14 +10,23 @@ use std::collections::{BTreeSet, HashMap};
 /// Sorts postings into the rank order within a tier: the commonness of
 /// their term (most common first), then [`Posting::rank_key`] (folded
 /// length, folded headword, dictionary, id).
-pub fn rank_order(mut postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
+pub fn rank_order(postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
+    rank_order_with_commonness(postings, lexicon).0
+}
+
+/// [`rank_order`], and the commonness of every term it ranked by (the build
+/// stores each term's frequency from it).
+pub(super) fn rank_order_with_commonness(
+    mut postings: Vec<Posting>,
+    lexicon: &Lexicon,
+) -> (Vec<Posting>, HashMap<String, Commonness>) {
     let commonness = term_commonness(&postings, lexicon);
     postings.sort_by(|a, b| {
         commonness[&b.folded]
             .cmp(&commonness[&a.folded])
             .then_with(|| a.rank_key().cmp(&b.rank_key()))
     });
-    postings
+    (postings, commonness)
 }
 
 /// The commonness of every term: from the frequency lists of its

@@ -1,0 +1,203 @@
+//! `frequency` on search results and entries, against the running stack
+//! (docs/api.md, "Frequency"): the headword's Zipf frequency from the
+//! fixture's wordfreq excerpt (data/fixture/wordfreq/), 0 for a word no list
+//! has, the same from search and from the entry endpoints, in REST and
+//! GraphQL, and the order of a search's tiers.
+
+use blackbox::{demo_key, enc, get_demo, repo_root, send};
+use reqwest::Method;
+use serde_json::{json, Value};
+use shared::fold::fold;
+
+/// The Zipf frequency of a folded word in a fixture list, as the TSV says.
+fn listed(lang: &str, word: &str) -> Option<f64> {
+    let path = repo_root().join(format!("data/fixture/wordfreq/{lang}.tsv"));
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.split_once('\t'))
+        .find(|(w, _)| fold(w) == word)
+        .map(|(_, zipf)| zipf.parse().unwrap())
+}
+
+/// A search's results.
+async fn search(query: &str) -> Vec<Value> {
+    let reply = get_demo(&format!("/api/v1/api/search?{query}")).await;
+    assert_eq!(reply.status, 200, "{query}: {}", reply.text);
+    reply.data().as_array().unwrap().clone()
+}
+
+fn frequency(value: &Value) -> f64 {
+    value["frequency"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("frequency is a number: {value}"))
+}
+
+/// The entry of a result, by id and by word: both carry the frequency the
+/// result shows.
+async fn assert_entries_agree(result: &Value) {
+    let (source, id, word) = (
+        result["dictionaryId"].as_str().unwrap(),
+        result["id"].as_str().unwrap(),
+        result["word"].as_str().unwrap(),
+    );
+    let by_id = get_demo(&format!("/api/v1/entry/{source}/{id}")).await;
+    assert_eq!(by_id.status, 200, "{}", by_id.text);
+    assert_eq!(
+        frequency(by_id.data()),
+        frequency(result),
+        "entry {source}/{id} ({word}) and its search result"
+    );
+    let by_word = get_demo(&format!("/api/v1/api/entry/{source}/word/{}", enc(word))).await;
+    assert_eq!(by_word.status, 200, "{}", by_word.text);
+    assert_eq!(
+        frequency(by_word.data()),
+        frequency(result),
+        "entry by word {source}/{word} and its search result"
+    );
+}
+
+#[tokio::test]
+async fn search_results_and_entries_carry_the_headwords_frequency() {
+    let bank = search("q=bank&matchType=exact&fuzzy=false&limit=100").await;
+    assert!(
+        bank.len() > 5,
+        "the fixture has bank in several dictionaries"
+    );
+    let english = listed("en", "bank").unwrap();
+    assert_eq!(english, 5.16);
+    for result in &bank {
+        // Every dictionary's `bank`, the German one's too: the German list
+        // has it lower (4.91), and search ranks a headword by the highest
+        // of its dictionaries' languages.
+        assert_eq!(frequency(result), english, "{result}");
+        assert_entries_agree(result).await;
+    }
+    assert!(bank
+        .iter()
+        .any(|r| r["dictionaryId"] == "freedict-deu-eng" && r["sourceLang"] == "de"));
+    // Two decimals, as a JSON number.
+    let reply = get_demo("/api/v1/api/search?q=bank&lang=en&limit=1").await;
+    assert!(reply.text.contains("\"frequency\":5.16"), "{}", reply.text);
+    // A French headword takes the French list's value.
+    let maison = search("q=maison&matchType=exact&fuzzy=false&source=freedict-fra-eng").await;
+    assert!(!maison.is_empty());
+    for result in &maison {
+        assert_eq!(frequency(result), listed("fr", "maison").unwrap());
+        assert_entries_agree(result).await;
+    }
+}
+
+#[tokio::test]
+async fn a_word_no_list_has_has_frequency_0() {
+    for lang in ["en", "fr", "de", "es"] {
+        assert_eq!(listed(lang, "abbatial"), None);
+    }
+    let results = search("q=abbatial&matchType=exact&fuzzy=false").await;
+    assert!(!results.is_empty(), "the fixture has abbatial");
+    for result in &results {
+        assert_eq!(frequency(result), 0.0, "{result}");
+        assert_entries_agree(result).await;
+    }
+}
+
+/// Within a tier, listed headwords come most frequent first, then the
+/// unlisted ones (0): `frequency` never increases down the exact tier or the
+/// literal prefix tier of a search.
+#[tokio::test]
+async fn within_a_tier_results_are_ordered_by_frequency() {
+    for (q, match_type) in [
+        ("ho", "prefix"),
+        ("ba", "prefix"),
+        ("b", "prefix"),
+        ("s", "prefix"),
+        ("ma", "prefix"),
+        ("bank", "exact"),
+        ("house", "exact"),
+    ] {
+        let results = search(&format!(
+            "q={q}&matchType={match_type}&fuzzy=false&limit=100"
+        ))
+        .await;
+        assert!(results.len() > 1, "{q}");
+        // The exact tier, then (prefix) the literal tier; lemma matches of
+        // a form would come after them and are left out here.
+        let exact: Vec<f64> = results
+            .iter()
+            .filter(|r| fold(r["word"].as_str().unwrap()) == q)
+            .map(frequency)
+            .collect();
+        let literal: Vec<f64> = results
+            .iter()
+            .filter(|r| {
+                let word = fold(r["word"].as_str().unwrap());
+                word != q && word.starts_with(q)
+            })
+            .map(frequency)
+            .collect();
+        for (tier, frequencies) in [("exact", &exact), ("literal", &literal)] {
+            assert!(
+                frequencies.windows(2).all(|w| w[0] >= w[1]),
+                "{q} ({match_type}), {tier} tier: {frequencies:?}"
+            );
+        }
+        if match_type == "prefix" {
+            assert!(
+                literal.iter().filter(|f| **f > 0.0).count() > 1,
+                "{q}: several listed headwords to order: {literal:?}"
+            );
+        }
+    }
+}
+
+async fn graphql(query: &str, variables: Value) -> Value {
+    let reply = send(
+        Method::POST,
+        "/api/v1/api/graphql",
+        Some(&demo_key()),
+        Some(json!({"query": query, "variables": variables}).to_string()),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert!(reply.json.get("errors").is_none(), "{}", reply.text);
+    reply.json["data"].clone()
+}
+
+#[tokio::test]
+async fn graphql_gives_the_same_frequencies() {
+    let rest = search("q=ba&limit=30").await;
+    let data = graphql(
+        "query($q: String!) { search(q: $q, limit: 30) { results { id dictionaryId word frequency } } }",
+        json!({"q": "ba"}),
+    )
+    .await;
+    let results = data["search"]["results"].as_array().unwrap();
+    assert_eq!(results.len(), rest.len());
+    for (g, r) in results.iter().zip(&rest) {
+        assert_eq!(
+            (&g["id"], &g["dictionaryId"]),
+            (&r["id"], &r["dictionaryId"])
+        );
+        assert_eq!(frequency(g), frequency(r), "{g} and {r}");
+    }
+    for (source, word, expected) in [
+        ("freedict-deu-eng", "Bank", 5.16),
+        ("freedict-eng-fra", "house", listed("en", "house").unwrap()),
+        ("freedict-eng-fra", "abbatial", 0.0),
+    ] {
+        let data = graphql(
+            "query($s: String!, $w: String!) { wordEntry(word: $w, source: $s) { id frequency } }",
+            json!({"s": source, "w": word}),
+        )
+        .await;
+        let entry = &data["wordEntry"];
+        assert_eq!(frequency(entry), expected, "{source} {word}");
+        let id = entry["id"].as_str().unwrap();
+        let data = graphql(
+            "query($s: String!, $id: String!) { entry(id: $id, source: $s) { frequency } }",
+            json!({"s": source, "id": id}),
+        )
+        .await;
+        assert_eq!(frequency(&data["entry"]), expected, "{source} {id}");
+    }
+}
