@@ -30,8 +30,8 @@ pypi_download spacy-lookups-data "$LEMMA_LOOKUPS_VERSION" "$LEMMA_LOOKUPS_WHEEL"
   "$cache" --only-binary :all: || exit 1
 
 echo "==> lemma lookup tables of spacy-lookups-data $LEMMA_LOOKUPS_VERSION (${LEMMA_LOOKUP_LANGS[*]}) into $out"
-rm -rf "$out"
 mkdir -p "$out"
+rm -f "$out"/.lemma-lookups-* "$out"/*_lemma_lookup*.json.gz
 python3 - "$cache/$LEMMA_LOOKUPS_WHEEL" "$out" "${LEMMA_LOOKUP_LANGS[@]}" <<'EOF'
 import re, sys, zipfile
 wheel, out, langs = sys.argv[1], sys.argv[2], sys.argv[3:]
