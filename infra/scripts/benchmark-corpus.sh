@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Imports the benchmark corpus into DynamoDB Local: complete dictionaries read
 # from their Debian packages, which are downloaded and unpacked (not
-# installed), and the lexicon (inflected forms of English, French, German and
-# Spanish, word frequencies of the corpus' languages), builds the search index
-# from them and measures every read path (target/release/latency). Prints each
+# installed), and the lexicon (inflected forms of the languages of
+# LEMMA_LOOKUP_LANGS, word frequencies of the corpus' languages), builds the
+# search index from them and measures every read path (target/release/latency). Prints each
 # step's figures; they go to docs/benchmarks.md. Resumable: run it again after
 # an interruption.
 #
@@ -106,6 +106,7 @@ debian_packages "$corpus" "${packages[@]}"
 echo "    $(du -cb "$corpus"/debs/*.deb | tail -n 1 | cut -f1 | numfmt --to=si)B of packages, ready in $((SECONDS - started)) s"
 # Word frequencies of the corpus' languages (wordfreq has no Esperanto).
 "$root/infra/scripts/wordfreq.sh" "$corpus/wordfreq"
+"$root/infra/scripts/lemma-lookups.sh" "$corpus/lemma-lookups"
 
 # The run's own copies of the binaries: a build of another tree in a shared
 # CARGO_TARGET_DIR cannot swap them during an import of hours. BUILD=0 takes
@@ -158,8 +159,8 @@ time {
     "$admin" import mythes "${mythes[@]}"
   fi
 }
-echo "==> lexicon: inflected forms of en, fr, de, es"
-time import_lexicon "$admin" "$share/wordnet" "$share/hunspell"
+echo "==> lexicon: inflected forms of ${LEMMA_LOOKUP_LANGS[*]}"
+time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/lemma-lookups"
 time "$admin" index
 echo "==> a cold instance's first request of each query class, three fresh processes each"
 "$latency" --cold 3

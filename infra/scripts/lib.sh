@@ -248,8 +248,9 @@ download_debs() {
 #            Spanish and Italian both ways, German–Italian) and WordNet's
 #            most common words, from Debian packages downloaded into
 #            .local/data/ (see docs/data-model.md, "Default data"), with the
-#            lexicon: inflected forms of en, fr, de, es (WordNet, Hunspell)
-#            and wordfreq's frequencies;
+#            lexicon: inflected forms of en, fr, de, es, it, hu (lemma
+#            lookup tables, with WordNet and Hunspell) and wordfreq's
+#            frequencies;
 #   fixture  the small excerpts committed in data/fixture/, which the tests
 #            assert on (infra/scripts/test.sh loads this one).
 DEFAULT_FREEDICT=(eng-fra fra-eng eng-spa spa-eng eng-ita ita-eng deu-ita)
@@ -300,8 +301,10 @@ record_data_set() {
 }
 
 # The lexicon (docs/data-model.md, "Lexicon: inflected forms and word
-# frequencies"): inflected forms of English from WordNet, and of French,
-# German and Spanish from these Hunspell dictionaries of Debian 12, as
+# frequencies"): inflected forms of every language of LEMMA_LOOKUP_LANGS from
+# the lemma lookup tables of spacy-lookups-data (infra/scripts/lemma-lookups.sh),
+# merged for English with WordNet's morphology and for French, German and
+# Spanish with these Hunspell dictionaries of Debian 12, as
 # "language package version file licence" (the file is
 # /usr/share/hunspell/<file>.aff and .dic; the licence as the package's
 # copyright file states it).
@@ -310,13 +313,37 @@ LEXICON_HUNSPELL=(
   "de hunspell-de-de 20161207-11 de_DE GPL-2.0-or-later"
   "es hunspell-es 1:7.5.0-1 es_ES GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+"
 )
+# The pinned spacy-lookups-data wheel (PyPI) whose tables lemma-lookups.sh
+# unpacks, and the languages taken from it: every source language of the
+# project's dictionaries (the default data set, the fixture, the benchmark
+# corpus) that it has a lemma lookup table of. It has none of Japanese,
+# Esperanto or Finnish.
+LEMMA_LOOKUPS_VERSION=1.0.5
+LEMMA_LOOKUPS_WHEEL="spacy_lookups_data-$LEMMA_LOOKUPS_VERSION-py2.py3-none-any.whl"
+LEMMA_LOOKUPS_SHA256=466f21f087e4144bc93800679437ec5a17be7d0888734b1ba880b3ecb0978bc6
+LEMMA_LOOKUP_LANGS=(en fr de es it hu)
+# Where infra/scripts/lemma-lookups.sh writes the tables.
+lemma_lookups_dir="$state/lemma-lookups/tables"
+
+# lemma_lookup_source LANG: "origin<TAB>licence" of the lookup tables of LANG
+# (data/fixture/LICENSES.md has the evidence): Michal Měchura's Lemmatization
+# Lists (ODbL 1.0), which the tables of every language here are; Italian also
+# has tables per part of speech from morph-it! (CC BY-SA 2.0 or LGPL).
+lemma_lookup_source() {
+  local origin="spacy-lookups-data $LEMMA_LOOKUPS_VERSION (PyPI): Lemmatization Lists by Michal Měchura"
+  case "$1" in
+    it) printf '%s\t%s\n' "$origin; morph-it! 48 by Marco Baroni and Eros Zanchetta" \
+      "ODbL-1.0 AND (CC-BY-SA-2.0 OR LGPL-2.0-or-later)" ;;
+    *) printf '%s\t%s\n' "$origin" "ODbL-1.0" ;;
+  esac
+}
 # The word frequencies (wordfreq) of the default data set's languages.
 DEFAULT_FREQUENCY_LANGS=(en fr de es it)
 # Where infra/scripts/wordfreq.sh writes the wordfreq lists (<lang>.tsv).
 wordfreq_dir="$state/wordfreq/tsv"
 
 # hunspell_tools: Debian's hunspell and hunspell-tools (its unmunch), which
-# `dictadmin lexicon hunspell-forms` runs, downloaded once and unpacked into
+# `dictadmin lexicon hunspell-forms` and `lookup-forms --hunspell` run, downloaded once and unpacked into
 # .tools/hunspell (nothing is installed, no root needed), and put on PATH
 # with their library. Returns 1, having said why, if they cannot be had.
 hunspell_tools() {
@@ -340,14 +367,16 @@ lexicon_packages() {
 }
 
 # fetch_default_data: the Debian packages of the default data set, in
-# .local/data/ (downloaded once), the Hunspell tools and the wordfreq lists.
+# .local/data/ (downloaded once), the Hunspell tools, the wordfreq lists and
+# the lemma lookup tables.
 # Returns 1, having said why, if they cannot be downloaded.
 fetch_default_data() {
   local packages pair
   mapfile -t packages < <(lexicon_packages)
   for pair in "${DEFAULT_FREEDICT[@]}"; do packages+=("dict-freedict-$pair"); done
   debian_packages "$state/data" "${packages[@]}" && hunspell_tools &&
-    "$root/infra/scripts/wordfreq.sh" "$wordfreq_dir"
+    "$root/infra/scripts/wordfreq.sh" "$wordfreq_dir" &&
+    "$root/infra/scripts/lemma-lookups.sh" "$lemma_lookups_dir"
 }
 
 # import_frequencies ADMIN WORDFREQ_DIR LANG...: the word frequencies of
@@ -361,24 +390,44 @@ import_frequencies() {
   done
 }
 
-# import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR: the inflected forms, before
-# `dictadmin index` reads them: of English (WordNet's exception lists and
-# index files in WORDNET_DIR) and of French, German and Spanish (the
-# Hunspell dictionaries of LEXICON_HUNSPELL in HUNSPELL_DIR; skipped with a
-# warning when the Hunspell tools cannot be had).
+# import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR LOOKUP_DIR: the inflected
+# forms, before `dictadmin index` reads them: of every language that has lemma
+# lookup tables in LOOKUP_DIR, one list each, merged for English with
+# WordNet's (exception lists and index files in WORDNET_DIR) and for French,
+# German and Spanish with Hunspell's (the dictionaries of LEXICON_HUNSPELL in
+# HUNSPELL_DIR; left out with a warning when the Hunspell tools cannot be had).
 import_lexicon() {
-  local admin="$1" wordnet="$2" hunspell="$3" spec lang package version file licence
-  "$admin" lexicon --origin "Debian package wordnet-base (Princeton WordNet 3.0): exception lists and morphy's rules" \
-    wordnet-forms "$wordnet"
-  if hunspell_tools; then
-    for spec in "${LEXICON_HUNSPELL[@]}"; do
-      read -r lang package version file licence <<<"$spec"
-      "$admin" lexicon --origin "Debian package $package $version" \
-        hunspell-forms --lang "$lang" --licence "$licence" "$hunspell/$file.aff" "$hunspell/$file.dic"
-    done
-  else
-    echo "warning: no inflected forms of French, German and Spanish: the Hunspell tools cannot be had (see above)" >&2
+  local admin="$1" wordnet="$2" hunspell="$3" lookup="$4" spec lang package version file licence
+  local hunspell_ok=1 langs=() origin merge_with table spec_lang spec_licence
+  if ! hunspell_tools; then
+    hunspell_ok=0
+    echo "warning: the forms of French, German and Spanish are the lookup tables' alone: the Hunspell tools cannot be had (see above)" >&2
   fi
+  mapfile -t langs < <(find "$lookup" -maxdepth 1 -name '*_lemma_lookup*.json*' -printf '%f\n' | cut -d_ -f1 | sort -u)
+  if [ ${#langs[@]} -eq 0 ]; then
+    echo "no lemma lookup tables in $lookup" >&2
+    return 1
+  fi
+  for lang in "${langs[@]}"; do
+    IFS=$'\t' read -r origin table < <(lemma_lookup_source "$lang")
+    licence="$table"
+    merge_with=()
+    if [ "$lang" = en ]; then
+      merge_with=(--wordnet "$wordnet")
+      origin+=" + Debian package wordnet-base (Princeton WordNet 3.0): exception lists and morphy's rules"
+      licence="$table AND WordNet"
+    fi
+    for spec in "${LEXICON_HUNSPELL[@]}"; do
+      read -r spec_lang package version file spec_licence <<<"$spec"
+      if [ "$spec_lang" = "$lang" ] && [ "$hunspell_ok" = 1 ]; then
+        merge_with=(--hunspell "$hunspell/$file.aff" "$hunspell/$file.dic")
+        origin+=" + Debian package $package $version"
+        licence="$table AND ($spec_licence)"
+      fi
+    done
+    "$admin" lexicon --origin "$origin" lookup-forms --lang "$lang" --licence "$licence" \
+      "${merge_with[@]}" "$lookup"
+  done
 }
 
 # load_data SET: the tables and bucket of template.yaml, the dictionaries of
@@ -412,7 +461,7 @@ import_default() {
   # The inflected forms are made while the dictionaries are imported: CPU
   # work of its own (Hunspell stemming most of all), while an import mostly
   # waits on DynamoDB Local. Their lines are shown once both are done.
-  import_lexicon "$admin" "$share/wordnet" "$share/hunspell" >"$lexicon_log" 2>&1 &
+  import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$lemma_lookups_dir" >"$lexicon_log" 2>&1 &
   lexicon_pid=$!
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$dictd/freedict-eng-fra"
@@ -437,17 +486,17 @@ import_default() {
 import_fixture() {
   local admin="$target_dir/debug/dictadmin" fx="$root/data/fixture"
   # The frequencies first: every import stamps its entries from them.
-  import_frequencies "$admin" "$fx/wordfreq" en fr de es
+  import_frequencies "$admin" "$fx/wordfreq" en fr de es it
   # Audio for a few headwords, in both formats: MP3 for English, Speex for the rest.
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$fx/freedict/freedict-eng-fra"
   "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$fx/freedict/freedict-fra-eng"
   "$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$fx/freedict/freedict-deu-eng"
-  "$admin" import freedict "$fx/freedict/freedict-eng-spa"
+  "$admin" import freedict "$fx/freedict/freedict-eng-spa" "$fx/freedict/freedict-ita-eng"
   "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
   "$admin" import mythes "$fx"/mythes/*.dat
-  import_lexicon "$admin" "$fx/wordnet" "$fx/hunspell"
+  import_lexicon "$admin" "$fx/wordnet" "$fx/hunspell" "$fx/lemma-lookups"
 }
 
 # stack_for_tests: the running stack, as it is; or, when none runs, one

@@ -6,11 +6,15 @@ the tests and the local stack only read the committed result.
 
     python3 infra/scripts/make-fixture.py
     python3 infra/scripts/make-fixture.py wordfreq   # only the wordfreq excerpts
+    python3 infra/scripts/make-fixture.py lemma-lookups   # only the lookup table excerpts
 
 The wordfreq excerpts are cut from the full lists of infra/scripts/wordfreq.sh
-(the pinned wordfreq wheel from PyPI) by the fixture's headwords.
+(the pinned wordfreq wheel from PyPI) by the fixture's headwords, and so are
+the lemma lookup table excerpts from the tables of
+infra/scripts/lemma-lookups.sh (the pinned spacy-lookups-data wheel).
 """
 import gzip
+import json
 import os
 import pathlib
 import shutil
@@ -27,10 +31,13 @@ FREEDICT = {
     "eng-fra": (["bank", "good", "bad", "house", "cat", "dog", "school", "a", "a few", "water", "book",
                  "banana", "band", "bandage", "banner", "bar", "colour", "color", "computer", "dictionary"], 25),
     "fra-eng": (["école", "maison", "chat", "chien", "banque", "bon", "mauvais", "eau", "livre", "cœur",
-                 "être", "élève", "écrire", "ecu", "cote", "côte", "coté", "côté"], 25),
+                 "être", "élève", "écrire", "ecu", "cote", "côte", "coté", "côté", "oeil"], 25),
     "eng-spa": (["dog", "school", "house", "cat", "bank", "water", "book", "good", "bad"], 25),
     "deu-eng": (["Haus", "Schule", "gut", "Straße", "Hund", "Katze", "Wasser", "Buch", "schlecht", "Bank",
-                 "Gut", "Übung", "Ärger", "Öl"], 4000),
+                 "Gut", "Übung", "Ärger", "Öl", "gehen"], 4000),
+    # Italian, for a language that only lemma lookup tables give forms of.
+    "ita-eng": (["uomo", "casa", "cane", "gatto", "scuola", "acqua", "libro", "buono", "andare", "essere",
+                 "occhio"], 100),
 }
 
 
@@ -191,7 +198,7 @@ GCIDE = (["Able", "Good", "Bad", "Bank", "Banc", "naive", "House", "School", "Wa
 # infra/scripts/wordfreq.sh writes whose word is a headword of a fixture
 # dictionary of that language (compared case-insensitively), unchanged and in
 # the lists' order. Headwords are read from the committed fixture files.
-WORDFREQ_LANGS = {"eng": "en", "fra": "fr", "deu": "de", "spa": "es"}
+WORDFREQ_LANGS = {"eng": "en", "fra": "fr", "deu": "de", "spa": "es", "ita": "it"}
 
 
 def fixture_headwords():
@@ -235,6 +242,35 @@ def wordfreq_excerpts():
         with (out / f"{lang}.tsv").open("w", encoding="utf-8", newline="") as f:
             f.writelines(kept)
         print(f"wordfreq {lang}: {len(kept)} of {len(heads)} headwords have a frequency")
+
+
+# Lemma lookup table excerpts (issue 25): of each table of the languages of
+# the fixture's dictionaries, the entries whose lemma (one of them, for a
+# list) is a headword of a fixture dictionary of that language (compared
+# case-insensitively), unchanged, as plain JSON with one entry a line.
+LOOKUP_LANGS = ["en", "fr", "de", "es", "it"]
+
+
+def lemma_lookup_excerpts():
+    full = ROOT / ".local" / "lemma-lookups" / "tables"
+    subprocess.run([str(ROOT / "infra" / "scripts" / "lemma-lookups.sh"), str(full)], check=True)
+    out = OUT / "lemma-lookups"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    heads = fixture_headwords()
+    for lang in LOOKUP_LANGS:
+        for table in sorted(full.glob(f"{lang}_lemma_lookup*.json.gz")):
+            entries = json.loads(gzip.open(table).read())
+            kept = {form: lemma for form, lemma in entries.items()
+                    if any(l.casefold() in heads[lang] for l in (lemma if isinstance(lemma, list) else [lemma]))}
+            name = table.name.removesuffix(".gz")
+            if kept:
+                (out / name).write_text(json.dumps(kept, ensure_ascii=False, indent=0, sort_keys=True) + "\n",
+                                        encoding="utf-8")
+            print(f"lemma lookups {name}: {len(kept)} of {len(entries)} forms")
+    for note in sorted(full.glob("*.txt")) + [full / "LICENSE"]:
+        if note.name.split("_")[0] in LOOKUP_LANGS or note.name == "LICENSE":
+            shutil.copy(note, out / ("spacy-lookups-data.LICENSE" if note.name == "LICENSE" else note.name))
 
 
 def main():
@@ -290,10 +326,13 @@ def main():
                 shutil.copy(tmp / f"x/usr/share/doc/{package}/copyright", hunspell / f"{package}.copyright")
             print(f"hunspell {name}: {count} .dic lines")
     wordfreq_excerpts()
+    lemma_lookup_excerpts()
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["wordfreq"]:
         wordfreq_excerpts()
+    elif sys.argv[1:] == ["lemma-lookups"]:
+        lemma_lookup_excerpts()
     else:
         main()

@@ -17,15 +17,17 @@ run_tests() {
   cargo test "$@" 2>&1 | tee -a "$results"
 }
 
-# The lexicon's forms of the complete sources (WordNet, and the Hunspell
-# dictionaries stemmed by Hunspell's tools): downloaded once into .local/data
-# and .tools/hunspell; without them these tests cannot run, which fails.
-echo "==> lexicon: inflected forms of the complete WordNet and Hunspell data"
+# The lexicon's forms of the complete sources (WordNet, the Hunspell
+# dictionaries stemmed by Hunspell's tools, the lemma lookup tables):
+# downloaded once into .local/data, .tools/hunspell and .local/lemma-lookups;
+# without them these tests cannot run, which fails.
+echo "==> lexicon: inflected forms of the complete WordNet, Hunspell and lookup table data"
 mapfile -t lexicon_sources < <(lexicon_packages)
 if ! debian_packages "$state/data" "${lexicon_sources[@]}" || ! hunspell_tools; then
   echo "error: the lexicon's real-data tests need ${lexicon_sources[*]} and Debian's Hunspell tools, which cannot be downloaded (see above)" >&2
   exit 1
 fi
+"$root/infra/scripts/lemma-lookups.sh" "$lemma_lookups_dir"
 run_tests -p admin --quiet -- --ignored lexicon::real_data
 
 echo "==> building the functions and dictadmin"

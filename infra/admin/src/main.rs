@@ -91,6 +91,26 @@ enum LexiconSource {
         aff: PathBuf,
         dic: PathBuf,
     },
+    /// Forms from lemma lookup tables (`<lang>_lemma_lookup*.json[.gz]` in a
+    /// directory, as infra/scripts/lemma-lookups.sh unpacks them), merged
+    /// with a Hunspell dictionary's forms (its derivations filtered out) or
+    /// WordNet's when given: one list of the language from all of them.
+    LookupForms {
+        #[arg(long)]
+        lang: String,
+        /// The list's licence: the tables' and, when merged, the other
+        /// source's (`ODbL-1.0 AND GPL-2.0-or-later`).
+        #[arg(long, default_value = "ODbL-1.0")]
+        licence: String,
+        /// Also the forms of this Hunspell dictionary (run as `hunspell-forms` does).
+        #[arg(long, num_args = 2, value_names = ["AFF", "DIC"])]
+        hunspell: Option<Vec<PathBuf>>,
+        /// Also the English forms of WordNet 3.0 in this directory (as `wordnet-forms`).
+        #[arg(long)]
+        wordnet: Option<PathBuf>,
+        /// The directory holding the tables.
+        tables: PathBuf,
+    },
     /// Word frequencies: `word<TAB>zipf` lines, as infra/scripts/wordfreq.sh writes them.
     Wordfreq {
         #[arg(long)]
@@ -243,6 +263,36 @@ async fn run_lexicon(
         } => {
             let origin = format!("Hunspell dictionary {}", aff.display());
             lexicon::hunspell_forms::read(&lang, &aff, &dic, origin, licence)
+        }
+        LexiconSource::LookupForms {
+            lang,
+            licence,
+            hunspell,
+            wordnet,
+            tables,
+        } => {
+            let hunspell = hunspell.as_deref().map(|files| (&*files[0], &*files[1]));
+            let others = lexicon::lookup_forms::Others {
+                hunspell,
+                wordnet: wordnet.as_deref(),
+            };
+            let mut origin = format!("lemma lookup tables {}", tables.display());
+            if let Some((aff, _)) = hunspell {
+                origin += &format!(" + Hunspell dictionary {}", aff.display());
+            }
+            if let Some(dir) = &wordnet {
+                origin += &format!(" + WordNet {}", dir.display());
+            }
+            let (list, merged) =
+                lexicon::lookup_forms::read(&lang, &tables, &others, origin, licence)?;
+            say!(
+                "forms {lang}: {} pairs of the tables, {} of Hunspell ({} dropped as derivations), {} of WordNet",
+                merged.tables,
+                merged.hunspell,
+                merged.derivations,
+                merged.wordnet
+            );
+            Ok(list)
         }
         LexiconSource::Wordfreq { lang, licence, tsv } => {
             lexicon::wordfreq::read(&lang, &tsv, "wordfreq".to_string(), licence)

@@ -42,6 +42,38 @@ async fn an_inflected_form_answers_its_lemmas_entry_and_says_so() {
     }
 }
 
+/// Irregular forms of every language with lemma lookup tables, Italian's
+/// among them, which no Hunspell dictionary or WordNet gives here
+/// (data/fixture/lemma-lookups/). FreeDict's French–English spells `œil`
+/// `oeil`, and folding makes them one.
+#[tokio::test]
+async fn irregular_forms_of_every_language_answer_their_lemma() {
+    for (source, form, lemma) in [
+        ("freedict-deu-eng", "ging", "gehen"),
+        ("freedict-deu-eng", "Bücher", "Buch"),
+        ("freedict-fra-eng", "yeux", "oeil"),
+        ("freedict-ita-eng", "uomini", "uomo"),
+    ] {
+        let (status, headword, meta) = entry_by_word(source, form).await;
+        assert_eq!(status, 200, "{source} {form}: {meta}");
+        assert_eq!(headword, lemma, "{source} {form}");
+        assert_eq!(meta["lemma"], lemma, "{source} {form}");
+        assert_eq!(meta["inflection"], form, "{source} {form}");
+    }
+    // Search finds the lemma too, and only in its language.
+    let (results, _) = search("q=uomini&matchType=exact&fuzzy=false").await;
+    assert_eq!(results, vec![("uomo".into(), "freedict-ita-eng".into())]);
+    // `ging`: the verb `gehen` and the noun `Gehen`, which fold alike.
+    let (results, _) = search("q=ging&matchType=exact&fuzzy=false").await;
+    assert!(!results.is_empty());
+    assert!(
+        results
+            .iter()
+            .all(|(w, d)| w.eq_ignore_ascii_case("gehen") && d == "freedict-deu-eng"),
+        "{results:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_headword_is_found_as_itself_and_forms_stay_in_their_language() {
     let (status, headword, meta) = entry_by_word("freedict-eng-fra", "house").await;

@@ -2,11 +2,13 @@
 //! beside the dictionaries (docs/data-model.md, "Lexicon: inflected forms
 //! and word frequencies"): per language, the **forms** (an inflected form and
 //! its lemma) and the word **frequencies**. Each list is read from a real
-//! source (WordNet's morphology, a Hunspell dictionary, wordfreq's lists),
+//! source (lemma lookup tables, merged with WordNet's morphology or a
+//! Hunspell dictionary where the language has one; wordfreq's lists),
 //! folded, deduplicated and sorted, then stored in the entries table as
 //! compressed chunks under `LX#<kind>#<lang>` and listed last under `LX`.
 
 pub mod hunspell_forms;
+pub mod lookup_forms;
 #[cfg(test)]
 mod real_data;
 pub mod wordfreq;

@@ -11,7 +11,13 @@
 //! resolve to; the lists are of the data as it is (German's dictionary lists
 //! most umlaut plurals, `Bücher`, `Männer`, as words of their own, so only
 //! the ones its affix rules make are named).
+//!
+//! The lemma lookup tables (`spacy-lookups-data`, which
+//! infra/scripts/lemma-lookups.sh unpacks into `.local/lemma-lookups/tables`,
+//! or LEMMA_LOOKUPS_DIR) are tested alone for every language taken from them,
+//! and merged with Hunspell's forms as `make up` merges them.
 
+use super::lookup_forms::{self, Others};
 use super::{hunspell_forms, wordnet_forms, WordList};
 use shared::fold::fold;
 use std::path::{Path, PathBuf};
@@ -284,4 +290,164 @@ fn the_fixture_excerpts_give_the_forms_the_tests_name() {
         2,
     );
     assert_resolves(&read("es", "es_ES"), &[("casas", "casa")], 1);
+}
+
+/// Where infra/scripts/lemma-lookups.sh unpacks the tables: LEMMA_LOOKUPS_DIR,
+/// else the repository's `.local/lemma-lookups/tables`.
+fn lookup_tables() -> PathBuf {
+    let dir = std::env::var_os("LEMMA_LOOKUPS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.local/lemma-lookups/tables")
+        });
+    assert!(
+        dir.exists(),
+        "{}: missing. The real-data tests read the tables that infra/scripts/test.sh \
+         downloads (infra/scripts/lemma-lookups.sh .local/lemma-lookups/tables); run it, \
+         with network access",
+        dir.display()
+    );
+    dir
+}
+
+/// The forms of `lang`'s tables, merged with `others`.
+fn lookup(lang: &str, others: &Others) -> (WordList, lookup_forms::Merged) {
+    lookup_forms::read(lang, &lookup_tables(), others, String::new(), String::new())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+#[ignore = "needs the lemma lookup tables: infra/scripts/test.sh downloads them and runs this"]
+fn lookup_tables_give_irregular_forms_of_every_language() {
+    for (lang, expected, at_least) in [
+        (
+            "de",
+            &[
+                ("ging", "gehen"),
+                ("gegangen", "gehen"),
+                ("Bücher", "Buch"),
+                ("Männer", "Mann"),
+                ("Städte", "Stadt"),
+                ("war", "sein"),
+                ("Zeitungen", "Zeitung"),
+            ][..],
+            300_000,
+        ),
+        (
+            "fr",
+            &[
+                ("yeux", "œil"),
+                ("chevaux", "cheval"),
+                ("fut", "être"),
+                ("allées", "aller"),
+            ][..],
+            200_000,
+        ),
+        (
+            "it",
+            &[
+                ("uomini", "uomo"),
+                ("occhi", "occhio"),
+                ("andato", "andare"),
+                ("fui", "essere"),
+                ("vado", "andare"),
+            ][..],
+            300_000,
+        ),
+        (
+            "es",
+            &[("fue", "ser"), ("ojos", "ojo"), ("hizo", "hacer")][..],
+            400_000,
+        ),
+        (
+            "en",
+            &[("went", "go"), ("mice", "mouse"), ("geese", "goose")][..],
+            40_000,
+        ),
+        ("hu", &[("házak", "ház")][..], 30_000),
+    ] {
+        let (lexicon, merged) = lookup(lang, &Others::default());
+        assert_resolves(&lexicon, expected, 1);
+        assert!(
+            lexicon.list.count > at_least,
+            "{lang}: {} pairs",
+            lexicon.list.count
+        );
+        assert_eq!(merged.hunspell + merged.wordnet, 0);
+    }
+}
+
+#[test]
+#[ignore = "needs the lemma lookup tables and the Debian data: infra/scripts/test.sh downloads them and runs this"]
+fn merged_with_hunspell_derivations_give_way_to_the_inflected_lemma() {
+    let dir = share("hunspell");
+    let (aff, dic) = (dir.join("de_DE.aff"), dir.join("de_DE.dic"));
+    let (de, merged) = lookup(
+        "de",
+        &Others {
+            hunspell: Some((&aff, &dic)),
+            wordnet: None,
+        },
+    );
+    // Both sources' inflections, the tables' irregular ones among them.
+    assert_resolves(
+        &de,
+        &[
+            ("ging", "gehen"),
+            ("Bücher", "Buch"),
+            ("Häuser", "Haus"),
+            ("Zeitungen", "Zeitung"),
+            ("Hunden", "Hund"),
+        ],
+        5,
+    );
+    // Hunspell stems `Zeitungen`, `Zeitung` to `Zeit` and `Lehrerinnen`
+    // to `Lehrer`: derivations, dropped.
+    for (form, stem) in [
+        ("Zeitungen", "Zeit"),
+        ("Zeitung", "Zeit"),
+        ("Lehrerinnen", "Lehrer"),
+        ("Handlungen", "handeln"),
+    ] {
+        assert_not(&de, form, stem);
+    }
+    assert!(
+        merged.derivations > 10_000 && merged.derivations < merged.hunspell / 10,
+        "{merged:?}"
+    );
+    // Spanish: `abrazos` is a form of `abrazo`, not of `brazo`; `casas` of
+    // both `casa` (Hunspell) and `casar` (both).
+    let (aff, dic) = (dir.join("es_ES.aff"), dir.join("es_ES.dic"));
+    let (es, _) = lookup(
+        "es",
+        &Others {
+            hunspell: Some((&aff, &dic)),
+            wordnet: None,
+        },
+    );
+    assert_resolves(
+        &es,
+        &[("abrazos", "abrazo"), ("casas", "casa"), ("casas", "casar")],
+        3,
+    );
+    assert_not(&es, "abrazos", "brazo");
+    // French homographs keep both readings: `copies` of `copie` and `copier`.
+    let (aff, dic) = (dir.join("fr.aff"), dir.join("fr.dic"));
+    let (fr, _) = lookup(
+        "fr",
+        &Others {
+            hunspell: Some((&aff, &dic)),
+            wordnet: None,
+        },
+    );
+    assert_resolves(
+        &fr,
+        &[
+            ("copies", "copie"),
+            ("copies", "copier"),
+            ("yeux", "œil"),
+            ("allées", "allée"),
+        ],
+        4,
+    );
 }
