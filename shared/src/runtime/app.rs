@@ -110,8 +110,9 @@ enum Roots {
     /// (docs/deployment.md, "Certificates"). Parsing 5 roots instead of all
     /// of Mozilla's is most of what keeps cold init within 2x the hello world.
     AmazonTrustServices,
-    /// All of Mozilla's roots: for an endpoint override (DYNAMODB_ENDPOINT,
-    /// S3_ENDPOINT), whose certificate may come from any public CA.
+    /// All of Mozilla's roots: for an HTTPS endpoint override
+    /// (DYNAMODB_ENDPOINT, S3_ENDPOINT), whose certificate may come from any
+    /// public CA.
     Mozilla,
 }
 
@@ -126,8 +127,16 @@ const AMAZON_TRUST_SERVICES_ROOTS: [&str; 5] = [
 ];
 
 impl Roots {
+    /// An override over plain HTTP (an emulator on loopback) needs no root,
+    /// so it keeps the roots of AWS's own endpoints.
     fn for_endpoints(config: &Config) -> Self {
-        if config.dynamodb_endpoint.is_some() || config.s3_endpoint.is_some() {
+        let https = |endpoint: &Option<String>| {
+            endpoint.as_deref().is_some_and(|url| {
+                url.get(..8)
+                    .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+            })
+        };
+        if https(&config.dynamodb_endpoint) || https(&config.s3_endpoint) {
             Roots::Mozilla
         } else {
             Roots::AmazonTrustServices
@@ -271,7 +280,7 @@ mod tests {
     }
 
     #[test]
-    fn an_endpoint_override_trusts_every_public_root() {
+    fn an_https_endpoint_override_trusts_every_public_root() {
         let mut config = Config::from_lookup(|name| {
             ["ENTRIES_TABLE", "KEYS_TABLE", "AUDIO_BUCKET"]
                 .contains(&name)
@@ -279,7 +288,9 @@ mod tests {
         })
         .unwrap();
         assert_eq!(Roots::for_endpoints(&config), Roots::AmazonTrustServices);
-        config.dynamodb_endpoint = Some("https://dynamodb.example.net".into());
+        config.dynamodb_endpoint = Some("http://127.0.0.1:8720".into());
+        assert_eq!(Roots::for_endpoints(&config), Roots::AmazonTrustServices);
+        config.s3_endpoint = Some("HTTPS://s3.example.net".into());
         assert_eq!(Roots::for_endpoints(&config), Roots::Mozilla);
     }
 
