@@ -16,7 +16,8 @@ use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
-use crate::search::snapshot::Index;
+use crate::search::pattern::Pattern;
+use crate::search::snapshot::{query_grams, Index};
 use crate::storage::store::Needs;
 use std::time::Duration;
 
@@ -139,10 +140,13 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
     }
     // A `contains` query reads the parts of its grams, known from the query,
     // and so does a pattern whose ends are both wildcards.
-    let grams = if rule.match_type.needs_grams() {
-        rule.grams()
-    } else {
-        Vec::new()
+    let grams = match rule.match_type {
+        MatchType::Pattern => Pattern::from_query(&rule.query).needed_grams(),
+        m if m.needs_grams() => query_grams(&rule.query)
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
     };
     let needs = Needs {
         records: true,

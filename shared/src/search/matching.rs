@@ -7,7 +7,6 @@
 //! decided what it means for it.
 
 use super::pattern::{Pattern, PatternError};
-use super::snapshot::query_grams;
 use crate::error::ApiError;
 use crate::fold::fold;
 
@@ -88,7 +87,7 @@ impl MatchType {
     }
 
     /// Whether the query may need the snapshot's substring bitmaps
-    /// (`grams`): [`MatchRule::grams`] says which.
+    /// (`grams`; for a pattern, [`Pattern::needed_grams`] says which).
     pub(crate) fn needs_grams(self) -> bool {
         match self {
             MatchType::Exact | MatchType::Prefix => false,
@@ -132,20 +131,6 @@ impl MatchRule {
             MatchType::Pattern => Pattern::parse(q)?.to_query(),
         };
         Ok(Self::new(&query, match_type, fuzzy))
-    }
-
-    /// The grams of the snapshot that the query reads (none when it reads
-    /// none): a `contains` query's own ([`query_grams`]), a pattern's
-    /// when it does not walk the terms ([`Pattern::needed_grams`]).
-    pub fn grams(&self) -> Vec<String> {
-        match self.match_type {
-            MatchType::Exact | MatchType::Prefix => Vec::new(),
-            MatchType::Contains => query_grams(&self.query)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-            MatchType::Pattern => Pattern::from_query(&self.query).needed_grams(),
-        }
     }
 
     /// `folded` must already be folded (for a pattern, [`Pattern::to_query`]). Typo tolerance extends only the match

@@ -12,10 +12,14 @@
 //! wildcards it checks the terms that hold the grams of its letters
 //! ([`Plan`]).
 
-use super::snapshot::query_grams;
 use crate::fold::fold;
 use fst::{IntoStreamer, Streamer};
 use std::cell::Cell;
+
+/// The longest substrings of terms that the snapshot's `grams` section has
+/// bitmaps of (`snapshot::GRAM_CHARS`, which a test holds this to; the
+/// snapshot is a layer above this module).
+pub(crate) const GRAM_CHARS: usize = 3;
 
 /// A pattern needs this many characters other than `?` and `*`.
 pub const MIN_LETTERS: usize = 2;
@@ -194,15 +198,23 @@ impl Pattern {
     }
 
     /// The grams a term must hold to match: those of its runs of two
-    /// characters or more (as a `contains` search of each run reads them),
-    /// or of every run when each is a single character.
+    /// characters or more (as a `contains` search of each run reads them:
+    /// the run itself up to [`GRAM_CHARS`], else each of its trigrams), or
+    /// of every run when each is a single character.
     fn grams(&self) -> Vec<String> {
         let runs = self.runs();
         let long = runs.iter().any(|r| r.chars().count() >= 2);
         let mut grams: Vec<String> = runs
             .iter()
             .filter(|r| !long || r.chars().count() >= 2)
-            .flat_map(|r| query_grams(r).into_iter().map(str::to_string))
+            .flat_map(|r| {
+                let chars: Vec<char> = r.chars().collect();
+                let n = chars.len().min(GRAM_CHARS);
+                chars
+                    .windows(n)
+                    .map(|w| w.iter().collect::<String>())
+                    .collect::<Vec<_>>()
+            })
             .collect();
         grams.sort_unstable();
         grams.dedup();
@@ -466,8 +478,18 @@ pub(crate) fn walk<D: AsRef<[u8]>>(fst: &fst::Map<D>, nfa: &Nfa, budget: u64) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::oracle::glob;
     use proptest::prelude::*;
+
+    /// A naive glob, to hold the automaton to (as `oracle::glob`, which
+    /// sits a layer above this module).
+    fn glob(tokens: &[Token], text: &[char]) -> bool {
+        match tokens.split_first() {
+            None => text.is_empty(),
+            Some((Token::Any, rest)) => (0..=text.len()).any(|k| glob(rest, &text[k..])),
+            Some((Token::One, rest)) => !text.is_empty() && glob(rest, &text[1..]),
+            Some((Token::Char(c), rest)) => text.first() == Some(c) && glob(rest, &text[1..]),
+        }
+    }
 
     fn p(raw: &str) -> Pattern {
         Pattern::parse(raw).unwrap()

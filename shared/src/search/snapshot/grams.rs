@@ -195,6 +195,7 @@ mod tests {
     use crate::search::filters::Filters;
     use crate::search::lexicon::Lexicon;
     use crate::search::matching::{MatchRule, MatchType};
+    use crate::search::pattern::Pattern;
     use proptest::prelude::*;
 
     #[test]
@@ -211,6 +212,14 @@ mod tests {
         assert!(grams.entries("xyz").unwrap().is_none());
         assert_eq!(query_grams("ec"), ["ec"]);
         assert_eq!(query_grams("écolé"), ["col", "olé", "éco"]);
+        // A pattern's grams are those a `contains` search of each run reads.
+        assert_eq!(crate::search::pattern::GRAM_CHARS, GRAM_CHARS);
+        let pattern = Pattern::parse("*écolé?ab*").unwrap();
+        assert_eq!(pattern.needed_grams(), ["ab", "col", "eco", "ole"]);
+        let mut wanted: Vec<&str> = query_grams("ecole");
+        wanted.extend(query_grams("ab"));
+        wanted.sort_unstable();
+        assert_eq!(pattern.needed_grams(), wanted);
     }
 
     /// Words of a small alphabet, so that grams repeat and parts fill.
@@ -268,7 +277,7 @@ mod tests {
                     let Ok(rule) = MatchRule::of_query(&raw, MatchType::Pattern, true) else {
                         continue;
                     };
-                    let wanted = rule.grams();
+                    let wanted = Pattern::from_query(&rule.query).needed_grams();
                     let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
                     let wanted = Grams::parts_of(&parts, &wanted);
                     let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
