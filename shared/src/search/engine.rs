@@ -15,11 +15,8 @@
 use super::codec::CorruptData;
 use super::filters::Filters;
 use super::matching::{MatchRule, MatchType, TypoDistance};
-//! then literal matches (prefix, contains or a wildcard pattern, whose
-//! matches are all in this tier), then the lemmas of the query as an
-//! inflected form, then typo matches by edit distance, of headwords and of
-//! inflected forms (whose lemmas match) alike (and, when those find fewer
-//! than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
+use super::pattern::{self, Nfa, Pattern, Plan};
+use super::snapshot::{Grams, Index, GRAM_CHARS};
 use super::typo::{self, Anchor, Mode};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
