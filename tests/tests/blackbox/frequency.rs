@@ -4,7 +4,10 @@
 //! has, the same from search and from the entry endpoints, in REST and
 //! GraphQL, and the order of a search's tiers.
 
-use blackbox::{demo_key, enc, get_demo, repo_root, send};
+use aws_sdk_dynamodb::types::AttributeValue;
+use blackbox::{
+    demo_key, dictadmin_path, enc, get_demo, repo_root, send, stack_clients, stack_env,
+};
 use reqwest::Method;
 use serde_json::{json, Value};
 use shared::fold::fold;
@@ -200,4 +203,106 @@ async fn graphql_gives_the_same_frequencies() {
         .await;
         assert_eq!(frequency(&data["entry"]), expected, "{source} {id}");
     }
+}
+
+/// Runs dictadmin against `table` instead of the stack's entries table, and
+/// gives its output; it must succeed.
+fn dictadmin_on(table: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(dictadmin_path())
+        .current_dir(repo_root())
+        .args(args)
+        .envs(stack_env())
+        .env("ENTRIES_TABLE", table)
+        .env(
+            "DICTADMIN_STATE_DIR",
+            std::env::temp_dir().join(format!("import-state-frequency-{}", std::process::id())),
+        )
+        .output()
+        .expect("dictadmin runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "dictadmin {args:?}: {text}");
+    text
+}
+
+/// The `frequency` attribute of every entry item of a dictionary's folded
+/// headword (the `ByWord` index, as entry by word reads it).
+async fn stored_frequencies(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    dictionary: &str,
+    folded: &str,
+) -> Vec<String> {
+    let found = client
+        .query()
+        .table_name(table)
+        .index_name("ByWord")
+        .key_condition_expression("wordKey = :k")
+        .expression_attribute_values(":k", AttributeValue::S(format!("{dictionary}#{folded}")))
+        .send()
+        .await
+        .unwrap();
+    found
+        .items()
+        .iter()
+        .map(|item| item["frequency"].as_n().unwrap().clone())
+        .collect()
+}
+
+/// Whatever order dictionaries come in, an entry keeps the value search
+/// will rank its headword by: the German dictionary imported first stamps
+/// `bank` with German's 4.91; the English one imported after it raises
+/// them to English's 5.16, the value of the next index build.
+#[tokio::test]
+async fn a_language_imported_later_that_lists_a_headword_higher_raises_its_entries() {
+    let (clients, _) = stack_clients().await;
+    let client = clients.dynamodb;
+    let table = format!("test-frequency-{}", std::process::id());
+    dictadmin_on(&table, &["setup"]);
+    for lang in ["en", "de"] {
+        let list = repo_root().join(format!("data/fixture/wordfreq/{lang}.tsv"));
+        let list = list.to_str().unwrap();
+        dictadmin_on(
+            &table,
+            &[
+                "lexicon", "--origin", "test", "wordfreq", "--lang", lang, list,
+            ],
+        );
+    }
+    let fixture = |name: &str| {
+        let path = repo_root().join("data/fixture/freedict").join(name);
+        path.to_str().unwrap().to_string()
+    };
+    dictadmin_on(
+        &table,
+        &["import", "freedict", &fixture("freedict-deu-eng")],
+    );
+    let german = stored_frequencies(&client, &table, "freedict-deu-eng", "bank").await;
+    assert!(!german.is_empty());
+    assert!(german.iter().all(|f| f == "4.91"), "{german:?}");
+    let out = dictadmin_on(
+        &table,
+        &["import", "freedict", &fixture("freedict-eng-fra")],
+    );
+    assert!(out.contains("raised the frequency"), "{out}");
+    for dictionary in ["freedict-deu-eng", "freedict-eng-fra"] {
+        let stored = stored_frequencies(&client, &table, dictionary, "bank").await;
+        assert!(!stored.is_empty(), "{dictionary}");
+        assert!(
+            stored.iter().all(|f| f == "5.16"),
+            "{dictionary}: {stored:?}"
+        );
+    }
+    // A headword the English dictionary does not have keeps its value.
+    let haus = stored_frequencies(&client, &table, "freedict-deu-eng", "haus").await;
+    assert!(haus.iter().all(|f| f == "5.41"), "{haus:?}");
+    client
+        .delete_table()
+        .table_name(&table)
+        .send()
+        .await
+        .unwrap();
 }
