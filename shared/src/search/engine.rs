@@ -707,7 +707,12 @@ mod tests {
         lexicon
             .add(LexiconKind::Forms, "en", forms.to_vec())
             .expect("forms");
-        let postings = words
+        build(english_postings(words), &lexicon).decode().unwrap()
+    }
+
+    /// One entry of dictionary `d` (English) per word, folded as given.
+    fn english_postings(words: &[String]) -> Vec<Posting> {
+        words
             .iter()
             .enumerate()
             .map(|(i, w)| Posting {
@@ -724,8 +729,7 @@ mod tests {
                 preview: String::new(),
                 phonetic: None,
             })
-            .collect();
-        build(postings, &lexicon).decode().unwrap()
+            .collect()
     }
 
     /// Deterministic letters, so that the corpus is the same on every run.
@@ -830,25 +834,7 @@ mod tests {
     #[test]
     fn hostile_patterns_stay_within_the_work_budget() {
         let words = hostile_corpus();
-        let postings = words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| Posting {
-                folded: w.clone(),
-                word: w.clone(),
-                dictionary: DictionaryRef {
-                    id: "d".into(),
-                    source_lang: "en".into(),
-                    target_lang: None,
-                },
-                part_of_speech: None,
-                has_audio: false,
-                id: format!("{i}"),
-                preview: String::new(),
-                phonetic: None,
-            })
-            .collect();
-        let built = build(postings, &Lexicon::default());
+        let built = build(english_postings(&words), &Lexicon::default());
         let index: Index = built.decode().unwrap();
         let grams: Grams = built.decode().unwrap();
         let run = |raw: &str| {
