@@ -4,7 +4,7 @@
 
 use shared::search::postings::{DictionaryRef, Posting};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Every article of one `.index` file as a posting: the dictionary is named
 /// by the file (`freedict-deu-eng`: German to English), and an article is
@@ -63,4 +63,22 @@ pub fn headwords(file: &Path) -> std::io::Result<Vec<String>> {
         .filter(|w| !w.is_empty() && !w.starts_with("00database") && !w.starts_with("00-"))
         .map(str::to_string)
         .collect())
+}
+
+/// Every article of every `.index` file of `dirs`, as a posting.
+pub fn read_postings(dirs: &[PathBuf]) -> Vec<Posting> {
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "index"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .index files in {dirs:?}");
+    let mut postings = Vec::new();
+    for file in &files {
+        read_index(file, &mut postings).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    }
+    println!("{} dictionaries", files.len());
+    postings
 }

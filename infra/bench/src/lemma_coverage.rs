@@ -14,9 +14,7 @@
 //! infra/scripts/wordfreq.sh writes them); TOP is 1,000 by default.
 
 use shared::fold::fold;
-use shared::runtime::app::App;
 use shared::search::snapshot::Index;
-use shared::storage::store::Needs;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -63,12 +61,7 @@ async fn main() {
     let top: usize = args
         .next()
         .map_or(TOP, |n| n.parse().expect("TOP is a number"));
-    let app = App::from_env().await.expect("stack.env in the environment");
-    let snapshot = app
-        .store
-        .snapshot(&Needs::default())
-        .await
-        .expect("the stack holds an index snapshot");
+    let snapshot = bench::stack_snapshot().await;
     let index = &snapshot.index;
     let by_language = headwords_by_language(index);
     let mut langs: Vec<(&String, &(usize, HashSet<usize>))> = by_language

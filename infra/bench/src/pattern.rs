@@ -11,7 +11,8 @@
 //! round draws fresh patterns (seeded) from random terms. `PROBE=1` also
 //! prints every pattern with its plan's work and total.
 
-use bench::dictd_files::read_index;
+use bench::dictd_files::read_postings;
+use bench::stats;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::search::engine::{SearchError, WORK_BUDGET};
@@ -20,7 +21,6 @@ use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
 use shared::search::oracle::glob;
 use shared::search::pattern::Pattern;
-use shared::search::postings::Posting;
 use shared::search::snapshot::{build, GramPart, Grams, Index, PagedPart, PartIndex, Section};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -175,34 +175,6 @@ fn every_gram(items: &[Vec<u8>]) -> Grams {
         })
         .collect();
     Grams::new(index, parts)
-}
-
-/// p50, p99 and max (0 for none).
-fn stats(v: &mut [f64]) -> (f64, f64, f64) {
-    if v.is_empty() {
-        return (0.0, 0.0, 0.0);
-    }
-    v.sort_by(f64::total_cmp);
-    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.99), at(1.0))
-}
-
-/// Every article of every `.index` file of `dirs`, as a posting.
-fn read_postings(dirs: &[PathBuf]) -> Vec<Posting> {
-    let mut files: Vec<PathBuf> = dirs
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "index"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .index files in {dirs:?}");
-    let mut postings = Vec::new();
-    for file in &files {
-        read_index(file, &mut postings).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    }
-    println!("{} dictionaries", files.len());
-    postings
 }
 
 struct Draw<'a> {

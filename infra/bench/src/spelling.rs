@@ -25,12 +25,10 @@
 
 use sha2::{Digest, Sha256};
 use shared::fold::fold;
-use shared::runtime::app::App;
 use shared::search::filters::Filters;
 use shared::search::filters::LangFilter;
 use shared::search::matching::{MatchRule, MatchType};
 use shared::search::snapshot::Index;
-use shared::storage::store::Needs;
 use std::collections::{BTreeMap, HashSet};
 
 /// Distinct headwords that count for the "top five" share.
@@ -197,19 +195,8 @@ async fn main() {
         .nth(1)
         .expect("usage: spelling LIST.tsv (misspelling<TAB>correction lines)");
     let cases = read_list(&path);
-    let app = App::from_env().await.expect("stack.env in the environment");
-    let snapshot = app
-        .store
-        .snapshot(&Needs::default())
-        .await
-        .expect("the stack holds an index snapshot");
+    let snapshot = bench::stack_snapshot().await;
     let index = &snapshot.index;
-    if index.entries() == 0 {
-        eprintln!(
-            "the stack's index snapshot is empty: import data and run `dictadmin index` first"
-        );
-        std::process::exit(1);
-    }
     let en = LangFilter::parse("en").expect("a language code");
     let english = English {
         index,

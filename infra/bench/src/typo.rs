@@ -14,14 +14,14 @@
 //! terms of the right length, given random edits. `PROBE=1` also prints
 //! every query with the nodes its walks read.
 
-use bench::dictd_files::read_index;
+use bench::dictd_files::read_postings;
+use bench::stats;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::search::engine::{Hits, TypoWalk};
 use shared::search::filters::Filters;
 use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
-use shared::search::postings::Posting;
 use shared::search::snapshot::{build, Index, Section};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -125,31 +125,6 @@ fn main() {
             r.0, r.1, a.0, a.1, w.0, w.1, w.2
         );
     }
-}
-
-/// p50, p99 and max.
-fn stats(v: &mut [f64]) -> (f64, f64, f64) {
-    v.sort_by(f64::total_cmp);
-    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.99), at(1.0))
-}
-
-/// Every article of every `.index` file of `dirs`, as a posting.
-fn read_postings(dirs: &[PathBuf]) -> Vec<Posting> {
-    let mut files: Vec<PathBuf> = dirs
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "index"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .index files in {dirs:?}");
-    let mut postings = Vec::new();
-    for file in &files {
-        read_index(file, &mut postings).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    }
-    println!("{} dictionaries", files.len());
-    postings
 }
 
 struct Draw<'a> {
