@@ -259,6 +259,34 @@ impl SearchQuery {
     }
 }
 
+/// A reverse lookup (`GET /api/v1/api/reverse`, GraphQL `reverse`): the
+/// entries whose definition or translation says the words of `q`. Search's
+/// parameters but `matchType` and `fuzzy`, read by the same rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReverseQuery {
+    pub q: String,
+    pub lang: Option<LangFilter>,
+    pub source: Option<String>,
+    pub pos: Option<String>,
+    pub has_audio: bool,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+impl ReverseQuery {
+    pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
+        Ok(Self {
+            q: source.required_text("q")?,
+            lang: lang(source)?,
+            source: dictionary(source)?,
+            pos: pos(source)?,
+            has_audio: HAS_AUDIO.read(source)?,
+            limit: SEARCH_LIMIT.read(source)?,
+            offset: OFFSET.read(source)?,
+        })
+    }
+}
+
 /// Prefix suggestions (`GET /api/v1/api/autocomplete`, GraphQL `autocomplete`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AutocompleteQuery {

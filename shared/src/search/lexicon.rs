@@ -1,13 +1,14 @@
 //! Word lists of a language that the index snapshot is built with beside the
 //! dictionaries (docs/data-model.md, "Lexicon"): the **forms** of a language
-//! (an inflected form and its lemma, from WordNet or Hunspell data) and its
-//! word **frequencies** (from wordfreq). `dictadmin lexicon` stores them in
+//! (an inflected form and its lemma, from WordNet or Hunspell data), its
+//! word **frequencies** (from wordfreq) and its **stop words** (Snowball's
+//! lists), which reverse lookup does not index. `dictadmin lexicon` stores them in
 //! the entries table, compressed in chunks like a postings manifest;
 //! `dictadmin index` reads them with one Query per list.
 
 use super::codec::{compressed_chunks, inflate, put_str, put_varint, CorruptData, Reader};
 use super::postings::MAX_CHUNK_BYTES;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What a list holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,15 +17,23 @@ pub enum LexiconKind {
     Forms,
     /// Folded word → Zipf frequency × 100 (`the` in English: 773).
     Frequencies,
+    /// Folded stop word → nothing (an empty string): words too common to
+    /// find a definition by.
+    StopWords,
 }
 
 impl LexiconKind {
-    pub const ALL: [LexiconKind; 2] = [LexiconKind::Forms, LexiconKind::Frequencies];
+    pub const ALL: [LexiconKind; 3] = [
+        LexiconKind::Forms,
+        LexiconKind::Frequencies,
+        LexiconKind::StopWords,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             LexiconKind::Forms => "forms",
             LexiconKind::Frequencies => "frequencies",
+            LexiconKind::StopWords => "stop-words",
         }
     }
 
@@ -94,6 +103,8 @@ pub struct Lexicon {
     pub forms: BTreeMap<String, BTreeMap<String, Vec<String>>>,
     /// Language → folded word → Zipf frequency × 100.
     pub frequencies: BTreeMap<String, HashMap<String, u16>>,
+    /// Language → its folded stop words.
+    pub stop_words: BTreeMap<String, HashSet<String>>,
 }
 
 impl Lexicon {
@@ -125,8 +136,17 @@ impl Lexicon {
                     *held = (*held).max(centis);
                 }
             }
+            LexiconKind::StopWords => {
+                let words = self.stop_words.entry(lang.to_string()).or_default();
+                words.extend(pairs.into_iter().map(|(word, _)| word));
+            }
         }
         Ok(())
+    }
+
+    /// Whether `word` (folded) is a stop word of `lang`.
+    pub fn is_stop_word(&self, lang: &str, word: &str) -> bool {
+        self.stop_words.get(lang).is_some_and(|w| w.contains(word))
     }
 
     /// How common a term is whose dictionaries have these source languages

@@ -80,7 +80,7 @@ impl WordList {
     ) -> Self {
         let folded = raw.into_iter().map(|(a, b)| match kind {
             LexiconKind::Forms => (fold(&a), fold(&b)),
-            LexiconKind::Frequencies => (fold(&a), b),
+            LexiconKind::Frequencies | LexiconKind::StopWords => (fold(&a), b),
         });
         Self::from_folded(kind, lang, origin, licence, folded)
     }
@@ -95,7 +95,7 @@ impl WordList {
     ) -> Self {
         let mut pairs: Vec<Pair> = folded
             .into_iter()
-            .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+            .filter(|(a, b)| !a.is_empty() && (kind == LexiconKind::StopWords || !b.is_empty()))
             .filter(|(a, b)| kind != LexiconKind::Forms || a != b)
             .collect();
         pairs.sort_unstable();
