@@ -7,11 +7,14 @@ the tests and the local stack only read the committed result.
     python3 infra/scripts/make-fixture.py
     python3 infra/scripts/make-fixture.py wordfreq   # only the wordfreq excerpts
     python3 infra/scripts/make-fixture.py lemma-lookups   # only the lookup table excerpts
+    python3 infra/scripts/make-fixture.py stop-words   # only the stop word lists
 
 The wordfreq excerpts are cut from the full lists of infra/scripts/wordfreq.sh
 (the pinned wordfreq wheel from PyPI) by the fixture's headwords, and so are
 the lemma lookup table excerpts from the tables of
-infra/scripts/lemma-lookups.sh (the pinned spacy-lookups-data wheel).
+infra/scripts/lemma-lookups.sh (the pinned spacy-lookups-data wheel). The stop
+word lists are copies of those of infra/scripts/stop-words.sh (Debian's
+postgresql-15), whole.
 """
 import gzip
 import json
@@ -273,6 +276,26 @@ def lemma_lookup_excerpts():
             shutil.copy(note, out / ("spacy-lookups-data.LICENSE" if note.name == "LICENSE" else note.name))
 
 
+# Stop word lists: the Snowball lists of the fixture's languages, as Debian's
+# postgresql-15 ships them (infra/scripts/stop-words.sh), whole and
+# unchanged, with the package's copyright file and the origin (package and
+# version) the script records.
+STOP_WORDS_LANGS = ["en", "fr", "de", "es", "it"]
+
+
+def stop_words_lists():
+    full = ROOT / ".local" / "stop-words" / "lists"
+    subprocess.run([str(ROOT / "infra" / "scripts" / "stop-words.sh"), str(full)], check=True)
+    out = OUT / "stop-words"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for lang in STOP_WORDS_LANGS:
+        shutil.copy(full / f"{lang}.stop", out / f"{lang}.stop")
+        print(f"stop words {lang}: {sum(1 for _ in (out / f'{lang}.stop').open(encoding='utf-8'))} lines")
+    for note in ["origin.txt", "postgresql-15.copyright"]:
+        shutil.copy(full / note, out / note)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
@@ -327,6 +350,7 @@ def main():
             print(f"hunspell {name}: {count} .dic lines")
     wordfreq_excerpts()
     lemma_lookup_excerpts()
+    stop_words_lists()
 
 
 if __name__ == "__main__":
@@ -334,5 +358,7 @@ if __name__ == "__main__":
         wordfreq_excerpts()
     elif sys.argv[1:] == ["lemma-lookups"]:
         lemma_lookup_excerpts()
+    elif sys.argv[1:] == ["stop-words"]:
+        stop_words_lists()
     else:
         main()
