@@ -541,7 +541,8 @@ import_fixture() {
     freedict "$fx/freedict/freedict-eng-fra"
   "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$fx/freedict/freedict-fra-eng"
   "$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$fx/freedict/freedict-deu-eng"
-  "$admin" import freedict "$fx/freedict/freedict-eng-spa" "$fx/freedict/freedict-ita-eng"
+  "$admin" import freedict "$fx/freedict/freedict-eng-spa" "$fx/freedict/freedict-ita-eng" \
+    "$fx/freedict/freedict-pol-eng"
   "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
   "$admin" import mythes "$fx"/mythes/*.dat

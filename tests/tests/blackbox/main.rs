@@ -12,6 +12,7 @@ mod cold_load;
 mod endpoints;
 mod entries;
 mod faults;
+mod folded_letters;
 mod frequency;
 mod graphql;
 mod graphql_cost;
