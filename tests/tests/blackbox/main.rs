@@ -33,5 +33,6 @@ mod request_cost;
 mod sam_artifacts;
 mod search;
 mod snapshot_format;
+mod stop_words;
 mod thesaurus;
 mod typo_forms;
