@@ -101,9 +101,21 @@ pub fn phrases(definition: &str, is_stop_word: impl Fn(&str) -> bool) -> Vec<Vec
     found
 }
 
+/// What marks a stop-word key: the languages a word is a stop word of are
+/// looked up under it, so that a query knows them without the lexicon.
+const STOP_WORD_MARK: char = '\u{2}';
+
 /// Whether `key` is a [`phrase_key`] rather than a word.
 pub fn is_phrase_key(key: &str) -> bool {
     key.starts_with(PHRASE_MARK)
+}
+
+/// The key under which the languages that have `word` as a stop word are
+/// listed.
+pub fn stop_word_key(word: &str) -> String {
+    let mut key = String::from(STOP_WORD_MARK);
+    key.push_str(word);
+    key
 }
 
 /// The key under which the definitions that say exactly `words` are

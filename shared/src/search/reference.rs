@@ -828,7 +828,8 @@ fn reverse(
                         .iter()
                         .any(|p| p.folded == *lemma && p.dictionary.source_lang == *lang);
                     let key = (lemma.clone(), Some(lang.as_str()));
-                    if lemma != w && headword && !keys.contains(&key) {
+                    let function_word = lexicon.is_stop_word(lang, w);
+                    if lemma != w && headword && !function_word && !keys.contains(&key) {
                         keys.push(key);
                     }
                 }
@@ -958,7 +959,11 @@ fn corpus_with_definitions() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
             )
             .unwrap();
         lexicon
-            .add(LexiconKind::StopWords, "fr", pairs(&[("the", "")]))
+            .add(
+                LexiconKind::StopWords,
+                "fr",
+                pairs(&[("the", ""), ("maisons", "")]),
+            )
             .unwrap();
         lexicon
             .add(

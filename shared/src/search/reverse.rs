@@ -7,7 +7,7 @@
 //! any is read, so a query over the work budget is refused before it works.
 
 use super::codec::CorruptData;
-use super::definitions::{phrase_key, words, Bm25, MAX_QUERY_WORDS};
+use super::definitions::{phrase_key, stop_word_key, words, Bm25, MAX_QUERY_WORDS};
 use super::engine::{Hits, SearchError};
 use super::filters::Filters;
 use super::snapshot::{DefinitionList, Definitions, Index};
@@ -29,8 +29,9 @@ pub struct WordKey {
     pub lang: Option<String>,
 }
 
-/// A reverse query as the index answers it: per query word its keys, and
-/// the phrase key of the whole query (exact matches).
+/// A reverse query as the index answers it: per query word its keys (the
+/// word itself first, then its lemmas), and the phrase key of the whole
+/// query (exact matches).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DefinitionQuery {
     pub words: Vec<Vec<WordKey>>,
@@ -74,13 +75,15 @@ impl DefinitionQuery {
         })
     }
 
-    /// Every key the query reads, each once: what the store loads.
+    /// Every key the query reads, each once: what the store loads (the
+    /// words' stop-word keys among them).
     pub fn keys(&self) -> Vec<String> {
         let mut keys: Vec<String> = self
             .words
             .iter()
             .flatten()
             .map(|k| k.key.clone())
+            .chain(self.words.iter().map(|keys| stop_word_key(&keys[0].key)))
             .chain([self.phrase.clone()])
             .collect();
         keys.sort_unstable();
@@ -139,8 +142,15 @@ impl Index {
         // read.
         let mut groups: Vec<Vec<(&WordKey, DefinitionList<'_>)>> = Vec::new();
         for keys in &query.words {
+            // A stop word's lemmas in the languages it is a stop word of
+            // are no lookup: they would find what a function word's
+            // homograph means there (French `a`: `avoir`).
+            let stop_langs = definitions.stop_word_langs(&keys[0].key)?;
             let mut lists = Vec::new();
             for key in keys {
+                if key.lang.as_ref().is_some_and(|l| stop_langs.contains(l)) {
+                    continue;
+                }
                 if let Some(list) = definitions.list(&key.key)? {
                     lists.push((key, list));
                 }
@@ -365,6 +375,30 @@ mod tests {
             ["have"],
             "through the French form, in a French definition"
         );
+    }
+
+    /// Where `a` is also a French stop word (`à` folds to it), its French
+    /// lemma is not looked up: `a young dog` is no question about `avoir`.
+    #[test]
+    fn a_stop_words_lemmas_in_its_stop_language_are_not_looked_up() {
+        let entries = vec![
+            entry("avoir", FR_EN, "to have"),
+            entry("have", EN_FR, "avoir"),
+            entry("a", FR_EN, "has"),
+        ];
+        let mut lexicon = lexicon();
+        let stop = vec![("a".to_string(), String::new())];
+        lexicon.add(LexiconKind::StopWords, "fr", stop).unwrap();
+        let built = build(entries, &lexicon);
+        let index: Index = built.decode().unwrap();
+        let definitions: Definitions = built.decode().unwrap();
+        let query = DefinitionQuery::new("a", &index).unwrap();
+        assert!(query.keys().contains(&stop_word_key("a")), "{query:?}");
+        let filters = Filters::default();
+        let hits = index
+            .reverse(&definitions, &query, &filters, 0, 20)
+            .unwrap();
+        assert_eq!(hits.total, 0);
     }
 
     #[test]

@@ -115,7 +115,18 @@ async fn a_translation_finds_its_entry() {
 async fn a_gloss_finds_its_entry() {
     let first_gloss = |entry: &Entry| {
         let text = definition_text(entry);
-        let gloss = text.lines().next()?.split(';').next()?.trim().to_string();
+        // The gloss, without the notes in parentheses (`(also: respond)`).
+        let line = text.lines().next()?.split(';').next()?;
+        let mut gloss = String::new();
+        let mut depth = 0usize;
+        for c in line.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ if depth == 0 => gloss.push(c),
+                _ => {}
+            }
+        }
         // `q` takes 100 characters: a longer gloss is cut between words.
         let mut q = String::new();
         for word in gloss.split_whitespace() {

@@ -5,18 +5,22 @@
 //! ([`phrase_key`]), the entries one of whose phrases is exactly it. A
 //! definition word is listed under itself and under its lemmas in the
 //! definition's language; stop words of that language are not listed.
+//! Per stop word ([`stop_word_key`]), the languages it is a stop word of:
+//! a query word's lemmas in those languages are not looked up (French `a`
+//! is a form of `avoir`, but as a query word it is a function word).
 //! Keys are grouped into parts ([`KeyedPart`]) like the grams, so that a
 //! query reads only the parts of its own keys. Encoder and decoder side by
 //! side.
 //!
 //! A word's list: `[varint count]` then per entry `[varint ordinal gap][u8
 //! count][u8 relative length]`; a phrase's: `[varint count][varint ordinal
-//! gap]…`. Gaps from the previous ordinal (the first from 0), ascending.
+//! gap]…`. Gaps from the previous ordinal (the first from 0), ascending. A
+//! stop word's: `[varint count]([varint length][language])…`.
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
-use crate::search::codec::{put_varint, CorruptData, Reader};
-use crate::search::definitions::{is_phrase_key, phrase_key, phrases, words, Bm25};
+use crate::search::codec::{put_str, put_varint, CorruptData, Reader};
+use crate::search::definitions::{is_phrase_key, phrase_key, phrases, stop_word_key, words, Bm25};
 use crate::search::lexicon::Lexicon;
 use crate::search::postings::Posting;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -97,6 +101,20 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         .into_iter()
         .map(|(key, list)| (key, list.finish()))
         .collect();
+    let mut stop_langs: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (lang, stop_words) in &lexicon.stop_words {
+        for word in stop_words {
+            stop_langs.entry(word).or_default().push(lang);
+        }
+    }
+    for (word, langs) in stop_langs {
+        let mut value = Vec::new();
+        put_varint(&mut value, langs.len());
+        for lang in langs {
+            put_str(&mut value, lang);
+        }
+        sorted.push((stop_word_key(word), value));
+    }
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     store_keyed(&sorted)
 }
@@ -210,6 +228,30 @@ impl Definitions {
             reader,
             weighted,
         }))
+    }
+
+    /// The languages `word` is a stop word of (its [`stop_word_key`]'s
+    /// part must be held).
+    pub fn stop_word_langs(&self, word: &str) -> Result<Vec<String>, CorruptData> {
+        let key = stop_word_key(word);
+        let part = self.index.part_of(key.as_bytes());
+        let Some(bytes) = self
+            .parts
+            .get(&part)
+            .ok_or(CorruptData("definitions part not loaded"))?
+            .0
+            .get(key.as_bytes())?
+        else {
+            return Ok(Vec::new());
+        };
+        let mut reader = Reader::new(bytes);
+        let langs = (0..reader.count(1)?)
+            .map(|_| reader.str().map(str::to_string))
+            .collect::<Result<Vec<_>, _>>()?;
+        if !reader.is_done() {
+            return Err(CorruptData("trailing bytes in a stop word's languages"));
+        }
+        Ok(langs)
     }
 
     /// Bytes of the parts held.

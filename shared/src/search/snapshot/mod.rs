@@ -488,7 +488,7 @@ mod tests {
         "records 86b6a0eeb0286d9d6c661e931bad5a8af9b4f864aab194eb9da62134b43bb0fa",
         "grams ab46f32b8c820f60f73cc8daa47a65bbefc2164867b77f0f225e35c07968fabd",
         "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",
-        "definitions da877fd0152ed3b4fefe0931f4f106ee09b35792df3c163f9cf98b60c6bef679",
+        "definitions b13ba1ad9475ae93afbc4c8dc60d7ebb5fca3091269f05a318733d757c8a7570",
     ];
 
     #[test]
