@@ -382,7 +382,7 @@
     el.qLabel.textContent = reverse ? "Meaning" : searchLabel;
     if (reverse) {
       el.searchHelp.textContent =
-        "Finds the words whose definition or translation says these words: house with French → English lists maison.";
+        "Finds the words whose definition or translation contains these words: house in French → English lists maison.";
       el.q.setAttribute("placeholder", "A meaning, e.g. house, a young dog…");
     } else {
       el.searchHelp.textContent = pattern
