@@ -511,7 +511,7 @@ stack_for_tests() {
 # warm_functions: one request to every function, so that none starts cold
 # (each starts on its first request) in front of a user or a measurement.
 warm_functions() {
-  for path in /api/v1/api/dictionaries /api/v1/api/search /api/v1/api/autocomplete \
+  for path in /api/v1/api/dictionaries /api/v1/api/search /api/v1/api/reverse /api/v1/api/autocomplete \
     /api/v1/entry/x/y /api/v1/api/entry/x/word/y /api/v1/api/thesaurus/y /api/v1/random \
     /api/v1/api/audio/x/y /api/v1/api/me/usage /api/v1/api/nope; do
     curl -s -o /dev/null --max-time 300 -H "Authorization: Bearer $DEMO_KEY" "$API_URL$path" || true

@@ -23,6 +23,7 @@ from dictionary_api_client.api.dictionary import (
     get_entry_by_word,
     list_dictionaries,
     random,
+    reverse,
     search,
     thesaurus,
 )
@@ -45,6 +46,7 @@ from dictionary_api_client.models import (
     OpenapiResponse200,
     RandomItem,
     RandomResponse200,
+    ReverseResponse200,
     SearchMatchType,
     SearchResponse200,
     SearchResult,
@@ -93,6 +95,15 @@ def test_search():
     assert page.meta.total >= len(page.data) and page.meta.took_ms >= 0
     refused(search, client=keyed(), q="bank", limit=0, status=400, says="limit")
     refused(search, client=keyed("dk_notAKeyAtAll00000000000000000000"), q="bank", status=401, says="")
+
+
+def test_reverse():
+    page = answer(reverse, client=keyed(), q="house", lang="fr-en", limit=5, status=200, parsed=ReverseResponse200)
+    assert page.ok is True and all(isinstance(r, SearchResult) for r in page.data)
+    assert page.meta.total >= len(page.data) and page.meta.limit == 5 and page.meta.offset == 0
+    refused(reverse, client=keyed(), q="house", limit=0, status=400, says="limit")
+    refused(reverse, client=keyed(), q="house", source="not-a-dictionary", status=404, says="Unknown dictionary")
+    refused(reverse, client=keyed("dk_notAKeyAtAll00000000000000000000"), q="house", status=401, says="")
 
 
 def test_autocomplete():
@@ -210,6 +221,7 @@ CASES = {
     list_dictionaries: test_list_dictionaries,
     random: test_random,
     search: test_search,
+    reverse: test_reverse,
     thesaurus: test_thesaurus,
     asset: test_asset,
     openapi: test_openapi,

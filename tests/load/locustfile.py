@@ -97,6 +97,16 @@ class ApiClient(HttpUser):
                 self.entry_ids.append((hit["dictionaryId"], hit["id"], hit["hasAudio"]))
             del self.entry_ids[:-50]
 
+    @task(10)
+    def reverse(self):
+        # English words, as the translations of French and German headwords
+        # and the definitions of English ones say them; now and then two.
+        words = WORDS["freedict-eng-fra"] + WORDS["freedict-eng-spa"]
+        q = " ".join(random.sample(words, random.choice([1, 1, 2])))
+        lang = random.choice([None, "fr-en", "de-en", "en"])
+        params = {"q": q, "limit": 10} if lang is None else {"q": q, "lang": lang, "limit": 10}
+        self.get("/api/v1/api/reverse", "reverse", **params)
+
     @task(15)
     def autocomplete(self):
         self.get("/api/v1/api/autocomplete", "autocomplete", q=random.choice(ALL_WORDS)[:2])
@@ -146,6 +156,7 @@ class ApiClient(HttpUser):
         word = random.choice(ALL_WORDS)
         query = """query($q: String!) {
             search(q: $q) { total }
+            reverse(q: $q, limit: 5) { total }
             autocomplete(q: $q)
         }"""
         self.client.post(

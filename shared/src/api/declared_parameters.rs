@@ -6,7 +6,9 @@
 
 use crate::api::graphql::schema;
 use crate::error::ApiError;
-use crate::queries::{AutocompleteQuery, ParamSource, RandomQuery, SearchQuery, ThesaurusQuery};
+use crate::queries::{
+    AutocompleteQuery, ParamSource, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
+};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -55,6 +57,11 @@ fn reads() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
             "/api/v1/api/search",
             "search",
             read(&|r| drop(SearchQuery::read(r).unwrap())),
+        ),
+        (
+            "/api/v1/api/reverse",
+            "reverse",
+            read(&|r| drop(ReverseQuery::read(r).unwrap())),
         ),
         (
             "/api/v1/api/autocomplete",

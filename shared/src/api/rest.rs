@@ -6,7 +6,7 @@ use crate::api::response::Reply;
 use crate::error::ApiError;
 use crate::queries::{
     path_word, validate_dictionary_id, validate_entry_id, AutocompleteQuery, RandomQuery,
-    SearchQuery, ThesaurusQuery,
+    ReverseQuery, SearchQuery, ThesaurusQuery,
 };
 use crate::runtime::app::App;
 use crate::service;
@@ -14,6 +14,16 @@ use crate::service;
 pub(crate) async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
     let query = SearchQuery::read(&req.query)?;
     let page = service::search(app, &query).await?;
+    Ok(Reply::json(&page.results)
+        .with_meta("total", page.total)
+        .with_meta("limit", page.limit)
+        .with_meta("offset", page.offset))
+}
+
+/// Reverse lookup: a page of search results, with search's `meta`.
+pub(crate) async fn reverse(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let query = ReverseQuery::read(&req.query)?;
+    let page = service::reverse(app, &query).await?;
     Ok(Reply::json(&page.results)
         .with_meta("total", page.total)
         .with_meta("limit", page.limit)

@@ -59,6 +59,9 @@ const fn counted_with_audio(route: Route, handler: Handler) -> Endpoint {
 pub static SEARCH: Endpoint = counted(get("search", "/api/v1/api/search"), |app, req| {
     Box::pin(rest::search(app, req))
 });
+pub static REVERSE: Endpoint = counted(get("reverse", "/api/v1/api/reverse"), |app, req| {
+    Box::pin(rest::reverse(app, req))
+});
 pub static AUTOCOMPLETE: Endpoint = counted(
     get("autocomplete", "/api/v1/api/autocomplete"),
     |app, req| Box::pin(rest::autocomplete(app, req)),
@@ -127,8 +130,9 @@ pub static OPENAPI: Route = keyless("openapi", "/api/v1/openapi.json");
 
 /// Every endpoint behind a key: the API. Its routes are the keyed routes of
 /// [`ROUTES`] (a test below holds the two lists together).
-pub static ENDPOINTS: [&Endpoint; 10] = [
+pub static ENDPOINTS: [&Endpoint; 11] = [
     &SEARCH,
+    &REVERSE,
     &AUTOCOMPLETE,
     &ENTRY,
     &ENTRY_BY_WORD,
@@ -142,8 +146,9 @@ pub static ENDPOINTS: [&Endpoint; 10] = [
 
 /// Every route the service answers, by the function (`name`) that serves
 /// it, but the unknown-path fallback.
-pub static ROUTES: [&Route; 13] = [
+pub static ROUTES: [&Route; 14] = [
     &SEARCH.route,
+    &REVERSE.route,
     &AUTOCOMPLETE.route,
     &ENTRY.route,
     &ENTRY_BY_WORD.route,

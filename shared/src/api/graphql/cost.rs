@@ -264,8 +264,9 @@ mod tests {
     /// Root fields whose resolvers fail on their arguments before they read
     /// anything (no storage needed), each with its own error: every one that
     /// runs leaves one error behind, which is how runs are counted.
-    const FIELDS: [&str; 8] = [
+    const FIELDS: [&str; 9] = [
         "search(q: \"\") { total }",
+        "reverse(q: \"\") { total }",
         "autocomplete(q: \"\")",
         "thesaurus(word: \"\") { __typename }",
         "random(count: 0) { __typename }",

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::model::{Dictionary, Entry, RandomItem, SearchPage, ThesaurusItem, UsageRecord};
 use crate::queries::{
     out_of_range, path_word, validate_dictionary_id, validate_entry_id, within_length,
-    AutocompleteQuery, ParamSource, RandomQuery, SearchQuery, ThesaurusQuery,
+    AutocompleteQuery, ParamSource, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
 };
 use crate::runtime::app::App;
 use crate::search::matching::MatchType;
@@ -489,6 +489,29 @@ impl Query {
             .map_err(field_error)
     }
 
+    /// Reverse lookup: the entries whose definition or translation says the
+    /// words of `q`; arguments and rules as `GET /api/v1/api/reverse`.
+    #[graphql(complexity = "10 + child_complexity")]
+    // The signature is the schema's list of arguments, one each.
+    #[allow(unused_variables, clippy::too_many_arguments)]
+    async fn reverse(
+        &self,
+        ctx: &Context<'_>,
+        q: String,
+        lang: Option<String>,
+        source: Option<String>,
+        pos: Option<String>,
+        has_audio: Option<bool>,
+        limit: Option<i64>,
+        offset: Option<i64>,
+    ) -> FieldResult<Option<SearchPage>> {
+        let query = ReverseQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?;
+        service::reverse(app(ctx), &query)
+            .await
+            .map(Some)
+            .map_err(field_error)
+    }
+
     /// Prefix suggestions; as `GET /api/v1/api/autocomplete`.
     #[graphql(complexity = "10 + child_complexity")]
     #[allow(unused_variables)]
@@ -891,6 +914,7 @@ mod tests {
         let sdl = schema().sdl();
         for query in [
             "search(",
+            "reverse(",
             "autocomplete(",
             "examples(",
             "thesaurus(",
