@@ -2,7 +2,8 @@
 # Imports the benchmark corpus into DynamoDB Local: complete dictionaries read
 # from their Debian packages, which are downloaded and unpacked (not
 # installed), and the lexicon (inflected forms of the languages of
-# LEMMA_LOOKUP_LANGS, word frequencies of the corpus' languages), builds the
+# LEMMA_LOOKUP_LANGS, word frequencies of the corpus' languages, the stop
+# words of every language with a Snowball list), builds the
 # search index from them and measures every read path (target/release/latency). Prints each
 # step's figures; they go to docs/benchmarks.md. Resumable: run it again after
 # an interruption.
@@ -107,6 +108,7 @@ echo "    $(du -cb "$corpus"/debs/*.deb | tail -n 1 | cut -f1 | numfmt --to=si)B
 # Word frequencies of the corpus' languages (wordfreq has no Esperanto).
 "$root/infra/scripts/wordfreq.sh" "$corpus/wordfreq"
 "$root/infra/scripts/lemma-lookups.sh" "$corpus/lemma-lookups"
+"$root/infra/scripts/stop-words.sh" "$corpus/stop-words"
 
 # The run's own copies of the binaries: a build of another tree in a shared
 # CARGO_TARGET_DIR cannot swap them during an import of hours. BUILD=0 takes
@@ -151,6 +153,8 @@ fi
 
 echo "==> word frequencies (before the dictionaries, whose entries are stamped from them)"
 time import_frequencies "$admin" "$corpus/wordfreq" en fr de es ja hu fi cs
+echo "==> stop words of every language with a list (${#STOP_WORDS_LANGS[@]})"
+time import_stop_words "$admin" "$corpus/stop-words"
 time {
   "$admin" import freedict "${freedict[@]}"
   "$admin" import gcide "$share/dictd/gcide"

@@ -341,6 +341,29 @@ lemma_lookup_source() {
 DEFAULT_FREQUENCY_LANGS=(en fr de es it)
 # Where infra/scripts/wordfreq.sh writes the wordfreq lists (<lang>.tsv).
 wordfreq_dir="$state/wordfreq/tsv"
+# The stop words (docs/data-model.md, "Lexicon"), which reverse lookup does
+# not index: the Snowball project's stop word lists as Debian 12's PostgreSQL
+# ships them, /usr/share/postgresql/15/tsearch_data/<file>.stop of the
+# package STOP_WORDS_PACKAGE, every list it has, as "file code" (the code
+# ISO 639-1, as dictionaries' sourceLang writes it); infra/scripts/stop-words.sh
+# writes them as <code>.stop.
+STOP_WORDS_PACKAGE=postgresql-15
+STOP_WORDS_LANGS=(
+  "danish da" "dutch nl" "english en" "finnish fi" "french fr" "german de"
+  "hungarian hu" "italian it" "nepali ne" "norwegian no" "portuguese pt"
+  "russian ru" "spanish es" "swedish sv" "turkish tr"
+)
+# Their licence (data/fixture/LICENSES.md has the evidence): the Snowball
+# project's, BSD-3-Clause ("Copyright (c) 2001, Dr Martin Porter, Copyright
+# (c) 2002, Richard Boulton"), and PostgreSQL's, under which the package's
+# copyright file puts them (its "Files: *"; its BSD-3-Clause stanza names
+# the stemmer code, src/backend/snowball/libstemmer/, not the stop words of
+# src/backend/snowball/stopwords/).
+STOP_WORDS_LICENCE="BSD-3-Clause AND PostgreSQL"
+# The stop words of the default data set's source languages (each has a list).
+DEFAULT_STOP_WORDS_LANGS=(en fr de es it)
+# Where infra/scripts/stop-words.sh writes the lists (<code>.stop).
+stop_words_dir="$state/stop-words/lists"
 
 # hunspell_tools: Debian's hunspell and hunspell-tools (its unmunch), which
 # `dictadmin lexicon hunspell-forms` and `lookup-forms --hunspell` run, downloaded once and unpacked into
@@ -367,8 +390,8 @@ lexicon_packages() {
 }
 
 # fetch_default_data: the Debian packages of the default data set, in
-# .local/data/ (downloaded once), the Hunspell tools, the wordfreq lists and
-# the lemma lookup tables.
+# .local/data/ (downloaded once), the Hunspell tools, the wordfreq lists,
+# the lemma lookup tables and the stop word lists.
 # Returns 1, having said why, if they cannot be downloaded.
 fetch_default_data() {
   local packages pair
@@ -376,7 +399,8 @@ fetch_default_data() {
   for pair in "${DEFAULT_FREEDICT[@]}"; do packages+=("dict-freedict-$pair"); done
   debian_packages "$state/data" "${packages[@]}" && hunspell_tools &&
     "$root/infra/scripts/wordfreq.sh" "$wordfreq_dir" &&
-    "$root/infra/scripts/lemma-lookups.sh" "$lemma_lookups_dir"
+    "$root/infra/scripts/lemma-lookups.sh" "$lemma_lookups_dir" &&
+    "$root/infra/scripts/stop-words.sh" "$stop_words_dir"
 }
 
 # import_frequencies ADMIN WORDFREQ_DIR LANG...: the word frequencies of
@@ -387,6 +411,29 @@ import_frequencies() {
   shift 2
   for lang in "$@"; do
     "$admin" lexicon --origin "wordfreq 3.1.1 (Robyn Speer et al.)" wordfreq --lang "$lang" "$freq/$lang.tsv"
+  done
+}
+
+# import_stop_words ADMIN DIR [LANG...]: the stop words of each LANG
+# (DIR/<LANG>.stop, as infra/scripts/stop-words.sh writes them; without
+# LANGs, every list in DIR), their origin the package and version that
+# DIR/origin.txt names. Before `dictadmin index`, which reads them.
+import_stop_words() {
+  local admin="$1" dir="$2" langs=() lang spec name code file package
+  shift 2
+  langs=("$@")
+  if [ ${#langs[@]} -eq 0 ]; then
+    mapfile -t langs < <(find "$dir" -maxdepth 1 -name '*.stop' -printf '%f\n' | sed 's/\.stop$//' | sort)
+  fi
+  package="$(head -n 1 "$dir/origin.txt")"
+  for lang in "${langs[@]}"; do
+    file="$lang.stop"
+    for spec in "${STOP_WORDS_LANGS[@]}"; do
+      read -r name code <<<"$spec"
+      if [ "$code" = "$lang" ]; then file="$name.stop"; fi
+    done
+    "$admin" lexicon --origin "Snowball stop word list $file, as $package ships it" \
+      stop-words --lang "$lang" --licence "$STOP_WORDS_LICENCE" "$dir/$lang.stop"
   done
 }
 
@@ -458,6 +505,7 @@ import_default() {
   local share="$state/data/root/usr/share" lexicon_log="$state/logs/lexicon.log" lexicon_pid
   # The frequencies first: every import stamps its entries from them.
   import_frequencies "$admin" "$wordfreq_dir" "${DEFAULT_FREQUENCY_LANGS[@]}"
+  import_stop_words "$admin" "$stop_words_dir" "${DEFAULT_STOP_WORDS_LANGS[@]}"
   # The inflected forms are made while the dictionaries are imported: CPU
   # work of its own (Hunspell stemming most of all), while an import mostly
   # waits on DynamoDB Local. Their lines are shown once both are done.
@@ -487,12 +535,14 @@ import_fixture() {
   local admin="$target_dir/debug/dictadmin" fx="$root/data/fixture"
   # The frequencies first: every import stamps its entries from them.
   import_frequencies "$admin" "$fx/wordfreq" en fr de es it
+  import_stop_words "$admin" "$fx/stop-words" en fr de es it
   # Audio for a few headwords, in both formats: MP3 for English, Speex for the rest.
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$fx/freedict/freedict-eng-fra"
   "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$fx/freedict/freedict-fra-eng"
   "$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$fx/freedict/freedict-deu-eng"
-  "$admin" import freedict "$fx/freedict/freedict-eng-spa" "$fx/freedict/freedict-ita-eng"
+  "$admin" import freedict "$fx/freedict/freedict-eng-spa" "$fx/freedict/freedict-ita-eng" \
+    "$fx/freedict/freedict-pol-eng"
   "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
   "$admin" import mythes "$fx"/mythes/*.dat

@@ -7,11 +7,14 @@ the tests and the local stack only read the committed result.
     python3 infra/scripts/make-fixture.py
     python3 infra/scripts/make-fixture.py wordfreq   # only the wordfreq excerpts
     python3 infra/scripts/make-fixture.py lemma-lookups   # only the lookup table excerpts
+    python3 infra/scripts/make-fixture.py stop-words   # only the stop word lists
 
 The wordfreq excerpts are cut from the full lists of infra/scripts/wordfreq.sh
 (the pinned wordfreq wheel from PyPI) by the fixture's headwords, and so are
 the lemma lookup table excerpts from the tables of
-infra/scripts/lemma-lookups.sh (the pinned spacy-lookups-data wheel).
+infra/scripts/lemma-lookups.sh (the pinned spacy-lookups-data wheel). The stop
+word lists are copies of those of infra/scripts/stop-words.sh (Debian's
+postgresql-15), whole.
 """
 import gzip
 import json
@@ -38,6 +41,10 @@ FREEDICT = {
     # Italian, for a language that only lemma lookup tables give forms of.
     "ita-eng": (["uomo", "casa", "cane", "gatto", "scuola", "acqua", "libro", "buono", "andare", "essere",
                  "occhio"], 100),
+    # Polish, for letters without a decomposition (`Lodz` finds `Łódź`): the
+    # cities (`łódź` is two articles, the city and the boat) and a few
+    # ordinary words, no sample (0): a handful of entries.
+    "pol-eng": (["łódź", "kraków", "wrocław", "gdańsk", "żółw", "jabłko", "mleko", "łyżka", "źdźbło"], 0),
 }
 
 
@@ -59,13 +66,15 @@ def decode(s):
 
 
 def subset(src_dir, name, words, every, out_dir):
+    """The metadata articles, the index lines of WORDS, and every EVERY-th
+    line of the rest (none when EVERY is 0)."""
     index = [line.split("\t") for line in
              (src_dir / f"{name}.index").read_bytes().decode("utf-8", "replace").splitlines() if line]
     data = gzip.open(src_dir / f"{name}.dict.dz").read()
     wanted = {w.lower() for w in words}
     chosen = []
     for i, (head, off, length) in enumerate(index):
-        if head.startswith(("00database", "00-")) or head.lower() in wanted or i % every == 0:
+        if head.startswith(("00database", "00-")) or head.lower() in wanted or (every and i % every == 0):
             chosen.append((head, decode(off), decode(length)))
     blob = bytearray()
     placed = {}
@@ -211,7 +220,9 @@ def fixture_headwords():
                 heads[lang].add(head.casefold())
 
     for index in sorted((OUT / "freedict").glob("freedict-*.index")):
-        dictd(index, WORDFREQ_LANGS[index.stem.split("-")[1]])
+        # Languages without a wordfreq excerpt (Polish) are left out.
+        if index.stem.split("-")[1] in WORDFREQ_LANGS:
+            dictd(index, WORDFREQ_LANGS[index.stem.split("-")[1]])
     dictd(OUT / "gcide" / "gcide.index", "en")
     for index in sorted((OUT / "wordnet").glob("index.*")):
         for line in index.read_text(encoding="utf-8").splitlines():
@@ -273,6 +284,26 @@ def lemma_lookup_excerpts():
             shutil.copy(note, out / ("spacy-lookups-data.LICENSE" if note.name == "LICENSE" else note.name))
 
 
+# Stop word lists: the Snowball lists of the fixture's languages, as Debian's
+# postgresql-15 ships them (infra/scripts/stop-words.sh), whole and
+# unchanged, with the package's copyright file and the origin (package and
+# version) the script records.
+STOP_WORDS_LANGS = ["en", "fr", "de", "es", "it"]
+
+
+def stop_words_lists():
+    full = ROOT / ".local" / "stop-words" / "lists"
+    subprocess.run([str(ROOT / "infra" / "scripts" / "stop-words.sh"), str(full)], check=True)
+    out = OUT / "stop-words"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    for lang in STOP_WORDS_LANGS:
+        shutil.copy(full / f"{lang}.stop", out / f"{lang}.stop")
+        print(f"stop words {lang}: {sum(1 for _ in (out / f'{lang}.stop').open(encoding='utf-8'))} lines")
+    for note in ["origin.txt", "postgresql-15.copyright"]:
+        shutil.copy(full / note, out / note)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
@@ -287,9 +318,15 @@ def main():
         for pair, (words, every) in FREEDICT.items():
             name = f"freedict-{pair}"
             count = subset(tmp / "x/usr/share/dictd", name, words, every, out)
-            # All dict-freedict-* packages come from one source package and ship
-            # the same copyright file.
-            shutil.copy(tmp / f"x/usr/share/doc/dict-{name}/copyright", out / "COPYRIGHT.debian")
+            # The dict-freedict-* packages of one source package ship the same
+            # copyright file: freedict's is COPYRIGHT.debian, another's (the
+            # WikDict dictionaries of freedict-wikdict) COPYRIGHT.<source>.debian.
+            deb = next(tmp.glob(f"dict-{name}_*.deb"))
+            # `Source: name (version)` when the versions differ; none when it is the package's own.
+            source = (subprocess.run(["dpkg-deb", "-f", str(deb), "Source"], check=True, capture_output=True,
+                                     text=True).stdout.split() or [f"dict-{name}"])[0]
+            copyright = "COPYRIGHT.debian" if source == "freedict" else f"COPYRIGHT.{source}.debian"
+            shutil.copy(tmp / f"x/usr/share/doc/dict-{name}/copyright", out / copyright)
             print(f"{name}: {count} index lines")
         gcide = OUT / "gcide"
         shutil.rmtree(gcide, ignore_errors=True)
@@ -327,6 +364,7 @@ def main():
             print(f"hunspell {name}: {count} .dic lines")
     wordfreq_excerpts()
     lemma_lookup_excerpts()
+    stop_words_lists()
 
 
 if __name__ == "__main__":
@@ -334,5 +372,7 @@ if __name__ == "__main__":
         wordfreq_excerpts()
     elif sys.argv[1:] == ["lemma-lookups"]:
         lemma_lookup_excerpts()
+    elif sys.argv[1:] == ["stop-words"]:
+        stop_words_lists()
     else:
         main()

@@ -611,17 +611,30 @@ async fn audio_url_for_key(app: &App, key: &str) -> Result<String, ApiError> {
 }
 
 /// How closely a headword matches the requested word: exact, then
-/// case-insensitive, then only after folding (decisions.md, "Entries").
+/// case-insensitive, then only after folding (decisions.md, "Entries"), a
+/// headword capitalised as the word first: `Lodz` is the city `Łódź`, `lodz`
+/// the boat `łódź`, which fold alike. 4: no match.
 fn closeness(headword: &str, word: &str) -> u8 {
     if headword == word {
         0
     } else if headword.to_lowercase() == word.to_lowercase() {
         1
     } else if fold(headword) == fold(word) {
-        2
+        if capitalised(headword) == capitalised(word) {
+            2
+        } else {
+            3
+        }
     } else {
-        3
+        4
     }
+}
+
+/// Whether the first letter of `text` is a capital.
+fn capitalised(text: &str) -> bool {
+    text.chars()
+        .find(|c| c.is_alphabetic())
+        .is_some_and(char::is_uppercase)
 }
 
 /// The entry "by word": the closest headword, then the lemma form, then the
@@ -633,7 +646,7 @@ pub(crate) fn choose_entry_for_word(
     candidates
         .into_iter()
         .map(|c| (closeness(&c.entry.word, word), c))
-        .filter(|(rank, _)| *rank < 3)
+        .filter(|(rank, _)| *rank < 4)
         .min_by(|(ra, a), (rb, b)| {
             ra.cmp(rb)
                 .then_with(|| b.is_lemma.cmp(&a.is_lemma))
@@ -883,6 +896,34 @@ mod tests {
         assert_eq!(
             chosen(vec![candidate("3", "gût", true)], "gut").as_deref(),
             Some("3")
+        );
+    }
+
+    #[test]
+    fn among_folded_matches_the_capitalisation_of_the_word_comes_first() {
+        // FreeDict Polish–English: the city and the boat, ids as imported.
+        let both = vec![
+            candidate("4eb735181a5b175f", "łódź", true),
+            candidate("cde954d980c405c5", "Łódź", true),
+        ];
+        assert_eq!(
+            chosen(both.clone(), "Lodz").as_deref(),
+            Some("cde954d980c405c5")
+        );
+        assert_eq!(
+            chosen(both.clone(), "lodz").as_deref(),
+            Some("4eb735181a5b175f")
+        );
+        // The first letter decides.
+        assert_eq!(
+            chosen(both.clone(), "LODZ").as_deref(),
+            Some("cde954d980c405c5")
+        );
+        // Case-insensitive still beats folded: `ŁÓDŹ` is both, ignoring case.
+        assert_eq!(chosen(both, "ŁÓDŹ").as_deref(), Some("4eb735181a5b175f"));
+        assert_eq!(
+            chosen(vec![candidate("1", "Łódź", true)], "lodz").as_deref(),
+            Some("1")
         );
     }
 

@@ -60,8 +60,8 @@ enum Command {
         #[command(subcommand)]
         action: KeyAction,
     },
-    /// Store a language's inflected forms or word frequencies for the index
-    /// (run `dictadmin index` afterwards).
+    /// Store a language's inflected forms, word frequencies or stop words for
+    /// the index (run `dictadmin index` afterwards).
     Lexicon {
         /// Read and convert the source, print counts and a sample, write nothing.
         #[arg(long)]
@@ -118,6 +118,17 @@ enum LexiconSource {
         #[arg(long, default_value = "CC-BY-SA-4.0")]
         licence: String,
         tsv: PathBuf,
+    },
+    /// Stop words (words reverse lookup does not index): a Snowball stop word
+    /// list, one word a line, `|` starting a comment, as
+    /// infra/scripts/stop-words.sh writes them (`<lang>.stop`).
+    StopWords {
+        #[arg(long)]
+        lang: String,
+        /// The list's licence (Snowball's lists are BSD-3-Clause).
+        #[arg(long, default_value = "BSD-3-Clause")]
+        licence: String,
+        file: PathBuf,
     },
 }
 
@@ -296,6 +307,14 @@ async fn run_lexicon(
         }
         LexiconSource::Wordfreq { lang, licence, tsv } => {
             lexicon::wordfreq::read(&lang, &tsv, "wordfreq".to_string(), licence)
+        }
+        LexiconSource::StopWords {
+            lang,
+            licence,
+            file,
+        } => {
+            let origin = format!("Snowball stop word list {}", file.display());
+            lexicon::stop_words::read(&lang, &file, origin, licence)
         }
     }?;
     if let Some(origin) = origin {

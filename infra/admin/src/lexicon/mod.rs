@@ -1,16 +1,18 @@
 //! `dictadmin lexicon`: the word lists the index snapshot is built with
 //! beside the dictionaries (docs/data-model.md, "Lexicon: inflected forms
 //! and word frequencies"): per language, the **forms** (an inflected form and
-//! its lemma) and the word **frequencies**. Each list is read from a real
-//! source (lemma lookup tables, merged with WordNet's morphology or a
-//! Hunspell dictionary where the language has one; wordfreq's lists),
-//! folded, deduplicated and sorted, then stored in the entries table as
-//! compressed chunks under `LX#<kind>#<lang>` and listed last under `LX`.
+//! its lemma), the word **frequencies** and the **stop words**. Each list is
+//! read from a real source (lemma lookup tables, merged with WordNet's
+//! morphology or a Hunspell dictionary where the language has one;
+//! wordfreq's lists; Snowball's stop word lists), folded, deduplicated and
+//! sorted, then stored in the entries table as compressed chunks under
+//! `LX#<kind>#<lang>` and listed last under `LX`.
 
 pub mod hunspell_forms;
 pub mod lookup_forms;
 #[cfg(test)]
 mod real_data;
+pub mod stop_words;
 pub mod wordfreq;
 pub mod wordnet_forms;
 
