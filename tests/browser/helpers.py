@@ -57,6 +57,16 @@ def search_total(**params):
     return api_ok("/api/v1/api/search", **params)["meta"]["total"]
 
 
+def reverse_ok(**params):
+    """The envelope of GET /api/v1/api/reverse (the reverse lookup), or a
+    failure that says the endpoint is missing when the stack has none."""
+    status, envelope = api("/api/v1/api/reverse", **params)
+    if status == 404 and isinstance(envelope, dict) and envelope.get("error") == "Not found":
+        raise AssertionError("the stack has no /api/v1/api/reverse (404 Not found): the endpoint is not in this build")
+    assert status == 200 and envelope["ok"], f"/api/v1/api/reverse {params}: {status} {envelope}"
+    return envelope
+
+
 def search_keys(**params):
     """(dictionaryId, id) of the results of a search, in order."""
     return [(r["dictionaryId"], r["id"]) for r in api_ok("/api/v1/api/search", **params)["data"]]
@@ -82,6 +92,8 @@ class Playground:
         self.error = page.locator("#error")
         self.entry_word = page.locator("#entry-word")
         self.entry_html = page.locator("#entry-html")
+        self.mode_search = page.locator("#mode-search")
+        self.mode_reverse = page.locator("#mode-reverse")
 
     def open(self, key=DEMO_KEY, hash_=""):
         response = self.page.goto(API_URL + "/" + hash_)
@@ -115,12 +127,16 @@ class Playground:
             error = self.error.inner_text() if self.error.is_visible() else "(none)"
             raise AssertionError(f"{total} results for {query!r} expected; the page says {shown!r}, error {error!r}\n{err}") from None
 
-    def expect_results(self, query, **params):
+    def expect_results(self, query, endpoint="search", **params):
         """The page shows exactly what the API answers for `query` and
-        `params` (page size 20 unless given): the echoed query, the total and
-        the results' ids in order. Returns the total."""
+        `params` (page size 20 unless given) at `endpoint` (search, or
+        reverse for the reverse lookup): the echoed query, the total and the
+        results' ids in order. Returns the total."""
         params.setdefault("limit", 20)
-        envelope = api_ok("/api/v1/api/search", q=query, **params)
+        if endpoint == "reverse":
+            envelope = reverse_ok(q=query, **params)
+        else:
+            envelope = api_ok(f"/api/v1/api/{endpoint}", q=query, **params)
         want = {
             "echo": query,
             "total": str(envelope["meta"]["total"]),
@@ -147,6 +163,13 @@ class Playground:
             (b.get_attribute("data-source"), b.get_attribute("data-id"))
             for b in self.results.element_handles()
         ]
+
+    def switch_mode(self, mode):
+        """Picks search or reverse lookup by its label (the radios are drawn
+        as a segmented control, the inputs themselves out of sight)."""
+        label = self.page.locator(f"label[for=mode-{mode}]")
+        label.click()
+        expect(self.page.locator(f"#mode-{mode}")).to_be_checked()
 
     def open_entry(self, source, word):
         """Searches `word` exactly in `source` and opens the first result."""

@@ -1,5 +1,6 @@
-// The playground page: search as you type, entries, audio, thesaurus and usage,
-// against this service's own API (same origin). No framework, no build step.
+// The playground page: search as you type (or find words by meaning, the
+// reverse lookup), entries, audio, thesaurus and usage, against this
+// service's own API (same origin). No framework, no build step.
 // Every string from the API is inserted as text, except the entry's
 // htmlContent, which the API builds from an allow-list and guarantees safe.
 (function () {
@@ -41,17 +42,22 @@
     errorTitle: $("error-title"),
     errorHint: $("error-hint"),
     form: $("search-form"),
+    modeSearch: $("mode-search"),
+    modeReverse: $("mode-reverse"),
     q: $("q"),
+    qLabel: $("q-label"),
     searchHelp: $("search-help"),
     suggestions: $("suggestions"),
     random: $("random"),
     matchType: $("matchType"),
+    matchTypeField: $("matchType-field"),
     lang: $("lang"),
     source: $("source"),
     pos: $("pos"),
     limit: $("limit"),
     hasAudio: $("hasAudio"),
     fuzzy: $("fuzzy"),
+    fuzzyCheck: $("fuzzy-check"),
     status: $("status"),
     results: $("results"),
     pager: $("pager"),
@@ -77,7 +83,11 @@
 
   // What is searched: the form's values, the page and the open entry. Kept in
   // the URL's fragment (never the key), so a reload or a shared link shows the same.
+  // The mode is "search" (headwords, GET /api/search) or "reverse" (the words
+  // whose definition or translation says q, GET /api/reverse), which takes
+  // the same filters but matchType and fuzzy.
   var state = {
+    mode: "search",
     q: "",
     matchType: "prefix",
     lang: "",
@@ -331,6 +341,7 @@
   // ---------------------------------------------------------------- state and URL
 
   function readForm() {
+    state.mode = el.modeReverse.checked ? "reverse" : "search";
     state.q = el.q.value.trim();
     state.matchType = el.matchType.value;
     state.lang = el.lang.value;
@@ -349,16 +360,36 @@
     select.appendChild(new Option(label || value, value));
   }
 
-  // What the box under the search field says: for a pattern, what `?` and `*` mean.
+  // What the box under the search field says: for a pattern, what `?` and `*`
+  // mean; for a reverse lookup, what it finds. Reverse lookup has no match
+  // type and no fuzzy matching: those controls leave the form (their values
+  // stay for when search comes back).
   var searchHelpText = el.searchHelp.textContent;
   var searchPlaceholder = el.q.getAttribute("placeholder");
+  var searchLabel = el.qLabel.textContent;
+
+  function reverseMode() {
+    return state.mode === "reverse";
+  }
 
   function renderSearchHelp() {
-    var pattern = state.matchType === "pattern";
-    el.searchHelp.textContent = pattern
-      ? "Pattern: ? stands for one letter, * for any letters (or none): h?use, *ology, c*t, s??ing. Give at least 2 letters."
-      : searchHelpText;
-    el.q.setAttribute("placeholder", pattern ? "A pattern, e.g. h?use, *ology, c*t…" : searchPlaceholder);
+    var reverse = reverseMode();
+    var pattern = !reverse && state.matchType === "pattern";
+    el.matchTypeField.hidden = reverse;
+    el.matchType.disabled = reverse;
+    el.fuzzyCheck.hidden = reverse;
+    el.fuzzy.disabled = reverse;
+    el.qLabel.textContent = reverse ? "Meaning" : searchLabel;
+    if (reverse) {
+      el.searchHelp.textContent =
+        "Finds the words whose definition or translation contains these words: house in French → English lists maison.";
+      el.q.setAttribute("placeholder", "A meaning, e.g. house, a young dog…");
+    } else {
+      el.searchHelp.textContent = pattern
+        ? "Pattern: ? stands for one letter, * for any letters (or none): h?use, *ology, c*t, s??ing. Give at least 2 letters."
+        : searchHelpText;
+      el.q.setAttribute("placeholder", pattern ? "A pattern, e.g. h?use, *ology, c*t…" : searchPlaceholder);
+    }
   }
 
   // The letters of a pattern (what is not `?` or `*`): the API wants 2 at least.
@@ -367,6 +398,8 @@
   }
 
   function writeForm() {
+    el.modeSearch.checked = !reverseMode();
+    el.modeReverse.checked = reverseMode();
     el.q.value = state.q;
     el.matchType.value = state.matchType;
     renderSearchHelp();
@@ -381,19 +414,27 @@
     el.limit.value = String(state.limit);
   }
 
-  function writeHash() {
+  // The fragment that describes `s` (the state, or a state a link leads to):
+  // defaults are left out; in reverse mode, so are match type and fuzzy.
+  function hashOf(s) {
     var params = new URLSearchParams();
-    if (state.q) params.set("q", state.q);
-    if (state.matchType !== "prefix") params.set("matchType", state.matchType);
-    if (state.lang) params.set("lang", state.lang);
-    if (state.source) params.set("source", state.source);
-    if (state.pos) params.set("pos", state.pos);
-    if (state.hasAudio) params.set("hasAudio", "true");
-    if (!state.fuzzy) params.set("fuzzy", "false");
-    if (state.limit !== 20) params.set("limit", String(state.limit));
-    if (state.offset) params.set("offset", String(state.offset));
-    if (state.entry) params.set("entry", state.entry);
-    var hash = params.toString();
+    var reverse = s.mode === "reverse";
+    if (reverse) params.set("mode", "reverse");
+    if (s.q) params.set("q", s.q);
+    if (!reverse && s.matchType !== "prefix") params.set("matchType", s.matchType);
+    if (s.lang) params.set("lang", s.lang);
+    if (s.source) params.set("source", s.source);
+    if (s.pos) params.set("pos", s.pos);
+    if (s.hasAudio) params.set("hasAudio", "true");
+    if (!reverse && !s.fuzzy) params.set("fuzzy", "false");
+    if (s.limit !== 20) params.set("limit", String(s.limit));
+    if (s.offset) params.set("offset", String(s.offset));
+    if (s.entry) params.set("entry", s.entry);
+    return params.toString();
+  }
+
+  function writeHash() {
+    var hash = hashOf(state);
     var url = window.location.pathname + window.location.search + (hash ? "#" + hash : "");
     if (url !== window.location.pathname + window.location.search + window.location.hash) {
       window.history.replaceState(null, "", url);
@@ -402,6 +443,7 @@
 
   function readHash() {
     var params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+    state.mode = params.get("mode") === "reverse" ? "reverse" : "search";
     state.q = (params.get("q") || "").trim();
     var match = params.get("matchType");
     // The select's options are the match types (held to the API's list by a test).
@@ -491,18 +533,22 @@
     el.status.textContent = text;
   }
 
-  function searchParams() {
-    return {
+  // The request the state describes: search, or reverse lookup (the same
+  // filters and paging, without matchType and fuzzy).
+  function searchRequest() {
+    var params = {
       q: state.q,
-      matchType: state.matchType,
       lang: state.lang,
       source: state.source,
       pos: state.pos,
       hasAudio: state.hasAudio ? "true" : "",
-      fuzzy: state.fuzzy ? "" : "false",
       limit: state.limit,
       offset: state.offset
     };
+    if (reverseMode()) return { path: "/api/reverse", params: params };
+    params.matchType = state.matchType;
+    params.fuzzy = state.fuzzy ? "" : "false";
+    return { path: "/api/search", params: params };
   }
 
   // Runs the search the state describes. Only the newest one may paint: an
@@ -524,7 +570,7 @@
       setStatus("Paste an API key above to search.");
       return Promise.resolve();
     }
-    if (state.matchType === "pattern" && patternLetters(state.q) < 2) {
+    if (!reverseMode() && state.matchType === "pattern" && patternLetters(state.q) < 2) {
       // Not sent while it is being typed: the API answers 400 below 2 letters.
       renderResults(null);
       clearError();
@@ -535,7 +581,8 @@
     var controller = typeof AbortController === "function" ? new AbortController() : null;
     searchAbort = controller;
     el.results.setAttribute("aria-busy", "true");
-    return api("/api/search", searchParams(), controller ? controller.signal : undefined).then(
+    var request = searchRequest();
+    return api(request.path, request.params, controller ? controller.signal : undefined).then(
       function (envelope) {
         if (seq !== searchSeq) return;
         el.results.removeAttribute("aria-busy");
@@ -573,7 +620,8 @@
     count.id = "result-total";
     count.setAttribute("data-total", String(total));
     el.status.appendChild(count);
-    el.status.appendChild(document.createTextNode(" " + (total === 1 ? "result" : "results") + " for “"));
+    var found = reverseMode() ? (total === 1 ? "word" : "words") + " meaning" : (total === 1 ? "result" : "results") + " for";
+    el.status.appendChild(document.createTextNode(" " + found + " “"));
     el.status.appendChild(make("span", "status__query", state.q));
     el.status.appendChild(document.createTextNode("”"));
 
@@ -632,9 +680,13 @@
     }
   }
 
+  // A headword to search (a synonym, a thesaurus link): always a search,
+  // whatever the mode, with the filters as they are.
   function searchFor(word) {
     el.q.value = word;
+    el.modeSearch.checked = true;
     readForm();
+    renderSearchHelp();
     state.offset = 0;
     runSearch();
     el.q.focus();
@@ -648,7 +700,8 @@
   function suggest() {
     var seq = ++suggestSeq;
     var q = state.q;
-    if (!q || !getKey() || state.matchType !== "prefix") {
+    // Suggestions are headwords that start with q: no help to a reverse lookup.
+    if (!q || !getKey() || reverseMode() || state.matchType !== "prefix") {
       clear(el.suggestions);
       return;
     }
@@ -808,7 +861,7 @@
 
   function renderLists(entry) {
     clear(el.entryLists);
-    addWordList("Translations", entry.translations, entry.targetLang, false);
+    addTranslations(entry);
     addWordList("Synonyms", entry.synonyms, entry.sourceLang, true);
     addWordList("Antonyms", entry.antonyms, entry.sourceLang, true);
     if (Array.isArray(entry.examples) && entry.examples.length) {
@@ -832,6 +885,80 @@
       searchFor(word);
     });
     return button;
+  }
+
+  // The state a translation chip leads to: the reverse lookup of the
+  // translation in the dictionary's own pair (an entry of a fr-en dictionary
+  // translated "house": the French words whose translation is "house"). The
+  // other filters are dropped (a dictionary or part of speech chosen before
+  // would hide what the pair has); the page size and the open entry stay.
+  function reverseState(word, pair) {
+    return {
+      mode: "reverse",
+      q: word,
+      matchType: state.matchType,
+      lang: pair,
+      source: "",
+      pos: "",
+      hasAudio: false,
+      fuzzy: state.fuzzy,
+      limit: state.limit,
+      offset: 0,
+      entry: state.entry
+    };
+  }
+
+  function reverseFor(word, pair) {
+    var next = reverseState(word, pair);
+    Object.keys(next).forEach(function (name) {
+      state[name] = next[name];
+    });
+    writeForm();
+    clear(el.suggestions);
+    runSearch();
+    el.q.focus();
+    window.scrollTo(0, 0);
+  }
+
+  // A translation is a link to its reverse lookup (a real link: it opens in
+  // a new tab too); a plain click runs it here. Without a language pair (a
+  // monolingual dictionary) there is no other direction: plain chips.
+  function translationChip(word, entry, pair) {
+    var link = make("a", "chip", word);
+    link.href = "#" + hashOf(reverseState(word, pair));
+    link.setAttribute("lang", entry.targetLang);
+    link.setAttribute("data-reverse-lang", pair);
+    link.title =
+      "Find the " + languageName(entry.sourceLang) + " words meaning “" + word + "” (reverse lookup, " + pair + ")";
+    link.addEventListener("click", function (event) {
+      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      reverseFor(word, pair);
+    });
+    return link;
+  }
+
+  function addTranslations(entry) {
+    var words = entry.translations;
+    if (!entry.targetLang || !entry.sourceLang) {
+      addWordList("Translations", words, entry.targetLang, false);
+      return;
+    }
+    if (!Array.isArray(words) || !words.length) return;
+    var pair = entry.sourceLang + "-" + entry.targetLang;
+    var box = make("section", "entry-list entry-list--translations");
+    box.appendChild(make("h3", "section-title", "Translations"));
+    var ul = make("ul", "chips");
+    words.forEach(function (word) {
+      var li = make("li");
+      li.appendChild(translationChip(word, entry, pair));
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+    box.appendChild(
+      make("p", "help", "Pick one to find the " + languageName(entry.sourceLang) + " words with that translation.")
+    );
+    el.entryLists.appendChild(box);
   }
 
   function addWordList(title, words, lang, searchable) {
@@ -998,6 +1125,16 @@
         runSearch();
       }, 0);
     }
+  });
+
+  [el.modeSearch, el.modeReverse].forEach(function (radio) {
+    radio.addEventListener("change", function () {
+      readForm();
+      renderSearchHelp();
+      clear(el.suggestions);
+      state.offset = 0;
+      runSearch();
+    });
   });
 
   [el.matchType, el.lang, el.source, el.limit, el.hasAudio, el.fuzzy].forEach(function (control) {
