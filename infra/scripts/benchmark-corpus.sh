@@ -2,6 +2,7 @@
 # Imports the benchmark corpus into DynamoDB Local: complete dictionaries read
 # from their Debian packages, which are downloaded and unpacked (not
 # installed), and the lexicon (inflected forms of the languages of
+# DEFAULT_LEMMA_LOOKUP_LANGS, or with CORPUS=all of every language of
 # LEMMA_LOOKUP_LANGS, word frequencies of the corpus' languages, the stop
 # words of every language with a Snowball list), builds the
 # search index from them and measures every read path (target/release/latency). Prints each
@@ -163,8 +164,12 @@ time {
     "$admin" import mythes "${mythes[@]}"
   fi
 }
-echo "==> lexicon: inflected forms of ${LEMMA_LOOKUP_LANGS[*]}"
-time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/lemma-lookups"
+# Inflected forms of every source language of the corpus that a lemma
+# lookup table covers: every language taken from the tables for CORPUS=all.
+forms_langs=("${DEFAULT_LEMMA_LOOKUP_LANGS[@]}")
+if [ "$kind" = all ]; then forms_langs=("${LEMMA_LOOKUP_LANGS[@]}"); fi
+echo "==> lexicon: inflected forms of ${forms_langs[*]}"
+time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/lemma-lookups" "${forms_langs[@]}"
 time "$admin" index
 echo "==> a cold instance's first request of each query class, three fresh processes each"
 "$latency" --cold 3

@@ -314,26 +314,44 @@ LEXICON_HUNSPELL=(
   "es hunspell-es 1:7.5.0-1 es_ES GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+"
 )
 # The pinned spacy-lookups-data wheel (PyPI) whose tables lemma-lookups.sh
-# unpacks, and the languages taken from it: every source language of the
-# project's dictionaries (the default data set, the fixture, the benchmark
-# corpus) that it has a lemma lookup table of. It has none of Japanese,
-# Esperanto or Finnish.
+# unpacks, and the languages taken from it (LEMMA_LOOKUP_LANGS): every source
+# language of a FreeDict dictionary of Debian (the benchmark corpus' CORPUS=all
+# imports them all) that it has a lemma lookup table of under an open licence
+# that the package records (lemma_lookup_source). Its other tables of FreeDict
+# source languages are left out: Danish (STO: no licence recorded), Dutch,
+# Lithuanian and Macedonian (neither source nor licence recorded) and Turkish
+# (Zargan's resources, CC BY-NC-SA 4.0: not open). It has none of Japanese,
+# Esperanto or Finnish. `make up`'s default data set and the benchmark corpus'
+# core and full import only DEFAULT_LEMMA_LOOKUP_LANGS (docs/data-model.md,
+# "Lexicon").
 LEMMA_LOOKUPS_VERSION=1.0.5
 LEMMA_LOOKUPS_WHEEL="spacy_lookups_data-$LEMMA_LOOKUPS_VERSION-py2.py3-none-any.whl"
 LEMMA_LOOKUPS_SHA256=466f21f087e4144bc93800679437ec5a17be7d0888734b1ba880b3ecb0978bc6
-LEMMA_LOOKUP_LANGS=(en fr de es it hu)
+DEFAULT_LEMMA_LOOKUP_LANGS=(en fr de es it hu)
+LEMMA_LOOKUP_LANGS=("${DEFAULT_LEMMA_LOOKUP_LANGS[@]}" cs ga hr pl pt sr sv)
 # Where infra/scripts/lemma-lookups.sh writes the tables.
 lemma_lookups_dir="$state/lemma-lookups/tables"
 
 # lemma_lookup_source LANG: "origin<TAB>licence" of the lookup tables of LANG
-# (data/fixture/LICENSES.md has the evidence): Michal Měchura's Lemmatization
-# Lists (ODbL 1.0), which the tables of every language here are; Italian also
-# has tables per part of speech from morph-it! (CC BY-SA 2.0 or LGPL).
+# (the evidence: docs/data-model.md, "Lexicon", and data/fixture/LICENSES.md): Michal Měchura's Lemmatization
+# Lists (ODbL 1.0) unless named here; Italian also has tables per part of
+# speech from morph-it! (CC BY-SA 2.0 or LGPL); Irish's are BuNaMo's, Polish's
+# PoliMorf's and SGJP's, Croatian's and Serbian's ReLDI's lexicons, as the
+# package's notes (<lang>_license.txt) say.
 lemma_lookup_source() {
-  local origin="spacy-lookups-data $LEMMA_LOOKUPS_VERSION (PyPI): Lemmatization Lists by Michal Měchura"
+  local package="spacy-lookups-data $LEMMA_LOOKUPS_VERSION (PyPI)"
+  local origin="$package: Lemmatization Lists by Michal Měchura"
   case "$1" in
     it) printf '%s\t%s\n' "$origin; morph-it! 48 by Marco Baroni and Eros Zanchetta" \
       "ODbL-1.0 AND (CC-BY-SA-2.0 OR LGPL-2.0-or-later)" ;;
+    ga) printf '%s\t%s\n' "$package: BuNaMo, the Irish National Morphology Database (Foras na Gaeilge)" \
+      "ODbL-1.0 AND DbCL-1.0" ;;
+    pl) printf '%s\t%s\n' "$package: PoliMorf and SGJP 2020.05.03 (IPI PAN, Marcin Woliński et al.)" \
+      "BSD-2-Clause" ;;
+    hr) printf '%s\t%s\n' "$package: the Croatian lexicon of reldi-tagger (Ljubešić et al. 2016)" \
+      "Apache-2.0" ;;
+    sr) printf '%s\t%s\n' "$package: the Serbian lexicon of reldi-tagger (Ljubešić et al. 2016), in Cyrillic" \
+      "Apache-2.0" ;;
     *) printf '%s\t%s\n' "$origin" "ODbL-1.0" ;;
   esac
 }
@@ -437,20 +455,22 @@ import_stop_words() {
   done
 }
 
-# import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR LOOKUP_DIR: the inflected
-# forms, before `dictadmin index` reads them: of every language that has lemma
-# lookup tables in LOOKUP_DIR, one list each, merged for English with
-# WordNet's (exception lists and index files in WORDNET_DIR) and for French,
-# German and Spanish with Hunspell's (the dictionaries of LEXICON_HUNSPELL in
-# HUNSPELL_DIR; left out with a warning when the Hunspell tools cannot be had).
+# import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR LOOKUP_DIR [LANG...]: the
+# inflected forms, before `dictadmin index` reads them: of each LANG, by
+# default of every language that has lemma lookup tables in LOOKUP_DIR, one
+# list each, merged for English with WordNet's (exception lists and index
+# files in WORDNET_DIR) and for French, German and Spanish with Hunspell's
+# (the dictionaries of LEXICON_HUNSPELL in HUNSPELL_DIR; left out with a
+# warning when the Hunspell tools cannot be had).
 import_lexicon() {
   local admin="$1" wordnet="$2" hunspell="$3" lookup="$4" spec lang package version file licence
-  local hunspell_ok=1 langs=() origin merge_with table spec_lang spec_licence
+  local hunspell_ok=1 langs=("${@:5}") origin merge_with table spec_lang spec_licence
   if ! hunspell_tools; then
     hunspell_ok=0
     echo "warning: the forms of French, German and Spanish are the lookup tables' alone: the Hunspell tools cannot be had (see above)" >&2
   fi
-  mapfile -t langs < <(find "$lookup" -maxdepth 1 -name '*_lemma_lookup*.json*' -printf '%f\n' | cut -d_ -f1 | sort -u)
+  [ ${#langs[@]} -gt 0 ] ||
+    mapfile -t langs < <(find "$lookup" -maxdepth 1 -name '*_lemma_lookup*.json*' -printf '%f\n' | cut -d_ -f1 | sort -u)
   if [ ${#langs[@]} -eq 0 ]; then
     echo "no lemma lookup tables in $lookup" >&2
     return 1
@@ -509,7 +529,8 @@ import_default() {
   # The inflected forms are made while the dictionaries are imported: CPU
   # work of its own (Hunspell stemming most of all), while an import mostly
   # waits on DynamoDB Local. Their lines are shown once both are done.
-  import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$lemma_lookups_dir" >"$lexicon_log" 2>&1 &
+  import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$lemma_lookups_dir" \
+    "${DEFAULT_LEMMA_LOOKUP_LANGS[@]}" >"$lexicon_log" 2>&1 &
   lexicon_pid=$!
   "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
     freedict "$dictd/freedict-eng-fra"

@@ -303,6 +303,12 @@ async fn run_lexicon(
                 merged.derivations,
                 merged.wordnet
             );
+            if !merged.repaired.is_empty() {
+                say!(
+                    "forms {lang}: double-encoded UTF-8 undone in {}",
+                    merged.repaired.join(", ")
+                );
+            }
             Ok(list)
         }
         LexiconSource::Wordfreq { lang, licence, tsv } => {

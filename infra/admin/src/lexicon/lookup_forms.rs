@@ -7,6 +7,15 @@
 //! as they are (`ging` → `gehen`, `yeux` → `œil`, `Bücher` → `Buch`,
 //! `uomini` → `uomo`).
 //!
+//! Some tables are **double-encoded**: their UTF-8 text was once read as
+//! Latin-1 and written out as UTF-8 again, so `à` (bytes `C3 A0`) became the
+//! two characters `Ã` and U+00A0 (`avrÃ\u{a0}` for `avrà`). spacy-lookups-data
+//! 1.0.5's Italian part-of-speech tables (from Morph-it!) are so, every
+//! accented word of them. [`undo_double_encoding`] detects such a table as a
+//! whole and undoes that one step: each string's characters, all below
+//! U+0100, back to the Latin-1 bytes they were read from, and those bytes read
+//! as the UTF-8 they are.
+//!
 //! A language that also has a Hunspell dictionary or WordNet gets one list of
 //! them all, merged by [`merge`] (docs/data-model.md, "Merging the sources"):
 //! the union of the pairs, less Hunspell's **derivations**. A Hunspell
@@ -45,6 +54,8 @@ pub struct Merged {
     pub wordnet: usize,
     /// Hunspell pairs dropped as derivations.
     pub derivations: usize,
+    /// The tables found double-encoded, and read repaired (file names).
+    pub repaired: Vec<String>,
 }
 
 /// The forms of `lang`: its tables in `dir`, merged with the other sources.
@@ -56,9 +67,22 @@ pub fn read(
     licence: String,
 ) -> Result<(WordList, Merged), LexiconError> {
     let mut tables = Vec::new();
+    let mut repaired = Vec::new();
     for path in table_files(dir, lang)? {
         let bytes = source::read(&path, DEFAULT_MAX_SOURCE_BYTES)?;
-        tables.extend(parse_table(&path, &bytes)?);
+        let pairs = parse_table(&path, &bytes)?;
+        match undo_double_encoding(&pairs) {
+            Some(pairs) => {
+                repaired.push(
+                    path.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+                tables.extend(pairs);
+            }
+            None => tables.extend(pairs),
+        }
     }
     let tables = folded(tables);
     let hunspell = match others.hunspell {
@@ -71,7 +95,8 @@ pub fn read(
         Some(dir) => wordnet_forms::read(dir)?.pairs,
         None => Vec::new(),
     };
-    let (pairs, merged) = merge(tables, hunspell, wordnet);
+    let (pairs, mut merged) = merge(tables, hunspell, wordnet);
+    merged.repaired = repaired;
     let list = WordList::from_folded(LexiconKind::Forms, lang, origin, licence, pairs);
     Ok((list, merged))
 }
@@ -146,6 +171,45 @@ pub fn parse_table(path: &Path, bytes: &[u8]) -> Result<Vec<Pair>, LexiconError>
     Ok(pairs)
 }
 
+/// The pairs of a double-encoded table repaired (see the module's
+/// documentation), or `None` when the table is not double-encoded: when it
+/// has no text beyond ASCII, or some string beyond ASCII that is not the
+/// Latin-1 reading of UTF-8 (a character above U+00FF, or bytes that are not
+/// UTF-8: `é` alone is byte `E9`, never UTF-8). The table is judged as a
+/// whole, as it was written: one string that is text as it should be keeps
+/// every string as it is.
+pub fn undo_double_encoding(pairs: &[Pair]) -> Option<Vec<Pair>> {
+    let mut any = false;
+    for (form, lemma) in pairs {
+        for text in [form, lemma] {
+            if !text.is_ascii() {
+                latin1_as_utf8(text)?;
+                any = true;
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    let repair = |text: &String| latin1_as_utf8(text).unwrap_or_else(|| text.clone());
+    Some(
+        pairs
+            .iter()
+            .map(|(form, lemma)| (repair(form), repair(lemma)))
+            .collect(),
+    )
+}
+
+/// `text`'s characters as the Latin-1 bytes they encode, read as UTF-8;
+/// `None` if a character is above U+00FF, or the bytes are not UTF-8.
+fn latin1_as_utf8(text: &str) -> Option<String> {
+    let bytes = text
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).ok())
+        .collect::<Option<Vec<u8>>>()?;
+    String::from_utf8(bytes).ok()
+}
+
 /// Both sides folded; pairs with an empty side or whose form folds to its
 /// lemma dropped.
 fn folded(pairs: Vec<Pair>) -> Vec<Pair> {
@@ -168,6 +232,7 @@ pub fn merge(tables: Vec<Pair>, hunspell: Vec<Pair>, wordnet: Vec<Pair>) -> (Vec
         hunspell: hunspell.len(),
         wordnet: wordnet.len(),
         derivations: 0,
+        repaired: Vec::new(),
     };
     let mut pairs = tables;
     for pair in hunspell {
@@ -254,6 +319,66 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("not a JSON object"));
+    }
+
+    #[test]
+    fn a_double_encoded_table_is_read_as_it_was_written() {
+        // As Morph-it!'s tables are in spacy-lookups-data 1.0.5: every
+        // accented word double-encoded (`avrà`, `ciò`, `perché`).
+        let moji = pairs(&[
+            ("avrÃ\u{a0}", "avere"),
+            ("ciÃ²", "ciÃ²"),
+            ("perchÃ©", "perchÃ©"),
+            ("uomini", "uomo"),
+        ]);
+        assert_eq!(
+            undo_double_encoding(&moji),
+            Some(pairs(&[
+                ("avrà", "avere"),
+                ("ciò", "ciò"),
+                ("perché", "perché"),
+                ("uomini", "uomo"),
+            ]))
+        );
+        // Text as it should be is left alone: `é` alone is not UTF-8, and a
+        // character above U+00FF cannot have been read as Latin-1.
+        for clean in [
+            pairs(&[("allées", "allée")]),
+            pairs(&[("Bücher", "Buch")]),
+            pairs(&[("książki", "książka")]),
+            pairs(&[("книги", "книга")]),
+            pairs(&[("houses", "house")]),
+        ] {
+            assert_eq!(undo_double_encoding(&clean), None, "{clean:?}");
+        }
+        // One string as it should be: the table is not double-encoded, and
+        // no string of it is touched.
+        let mixed = pairs(&[("perchÃ©", "perchÃ©"), ("città", "città")]);
+        assert_eq!(undo_double_encoding(&mixed), None);
+    }
+
+    #[test]
+    fn a_double_encoded_table_file_is_repaired_when_read() {
+        let dir = std::env::temp_dir().join(format!("lookup-forms-moji-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("it_lemma_lookup_verb.json"),
+            r#"{"avrÃ²": "avere", "andÃ²": "andare"}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("it_lemma_lookup.json"),
+            r#"{"città": "città", "uomini": "uomo"}"#,
+        )
+        .unwrap();
+        let (list, merged) =
+            read("it", &dir, &Others::default(), String::new(), String::new()).unwrap();
+        assert_eq!(merged.repaired, ["it_lemma_lookup_verb.json"]);
+        assert_eq!(
+            list.pairs,
+            pairs(&[("ando", "andare"), ("avro", "avere"), ("uomini", "uomo")])
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -389,7 +514,8 @@ mod tests {
                 tables: 1,
                 hunspell: 0,
                 wordnet: 2,
-                derivations: 0
+                derivations: 0,
+                repaired: Vec::new(),
             }
         );
         let list = WordList::from_folded(
@@ -410,6 +536,9 @@ mod tests {
             ("de", "Bücher", "Buch"),
             ("fr", "yeux", "œil"),
             ("it", "uomini", "uomo"),
+            // Of the double-encoded part-of-speech tables, repaired.
+            ("it", "andrò", "andare"),
+            ("it", "sarà", "essere"),
             ("en", "went", "go"),
         ] {
             let (list, _) = read(lang, &dir, &Others::default(), String::new(), String::new())
