@@ -29,6 +29,7 @@ mod patterns;
 mod quota_store;
 mod random;
 mod request_cost;
+mod reverse;
 mod sam_artifacts;
 mod search;
 mod snapshot_format;
