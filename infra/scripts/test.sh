@@ -4,7 +4,8 @@
 # deploy-check`: the SAM-built artifacts), the contract, generated-client,
 # browser, load and fault tests against the running local stack (started here
 # with the fixture if it is not running, and stopped again afterwards if this
-# script started it).
+# script started it), and last the tests that need real data, on a stack
+# restarted with the default data set (infra/scripts/real-data-test.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -88,6 +89,10 @@ echo "test result: ok. 1 passed; 0 failed; (load test)" >>"$results"
 
 echo "==> fault injection: DynamoDB Local and S3 paused and killed, alone and last"
 run_tests -p blackbox --quiet -- --ignored --test-threads 1 faults::
+
+echo "==> real data: reverse lookup on the default data set of make up"
+"$root/infra/scripts/real-data-test.sh"
+cat "$state/logs/real-data-tests.txt" >>"$results"
 
 # One closing line for the whole run (cargo prints one per test binary).
 awk '/^test result:/ {for (i = 1; i <= NF; i++) { if ($i ~ /^passed;/) p += $(i-1); if ($i ~ /^failed;/) f += $(i-1) }}

@@ -11,14 +11,16 @@ use crate::model::{
 };
 use crate::queries::{AutocompleteQuery, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery};
 use crate::runtime::app::App;
+use crate::search::definitions::MAX_QUERY_WORDS;
 use crate::search::engine::SearchError;
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::pattern::Pattern;
+use crate::search::reverse::{DefinitionQuery, TooManyWords};
 use crate::search::snapshot::{query_grams, Index};
-use crate::storage::store::Needs;
+use crate::storage::store::{Needs, SnapshotView};
 use std::time::Duration;
 
 /// How long a presigned audio URL stays valid when no CDN is configured.
@@ -180,33 +182,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
             }),
             SearchError::Corrupt(e) => internal(e),
         })?;
-    let records = snapshot.records(&hits.ordinals).await?;
-    let dictionaries = app.store.dictionaries().await?;
-    let results = hits
-        .ordinals
-        .iter()
-        .zip(records)
-        .map(|(&ordinal, record)| {
-            let d = snapshot.index.dictionary(ordinal);
-            SearchResult {
-                id: record.id,
-                word: snapshot.index.word(ordinal).to_string(),
-                preview: record.preview,
-                source_lang: d.source_lang.clone(),
-                target_lang: d.target_lang.clone(),
-                dictionary_id: d.id.clone(),
-                dictionary_name: dictionary_name(&dictionaries, &d.id),
-                part_of_speech: snapshot.index.part_of_speech(ordinal).map(str::to_string),
-                phonetic: record.phonetic,
-                has_audio: snapshot.index.has_audio(ordinal),
-                frequency: zipf_of_centis(
-                    snapshot
-                        .index
-                        .term_frequency(snapshot.index.term_of(ordinal)),
-                ),
-            }
-        })
-        .collect();
+    let results = search_results(app, &snapshot, &hits.ordinals).await?;
     Ok(page(results, hits.total as u64))
 }
 
@@ -215,13 +191,83 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
 /// `definitions` section; the page's fields come from the snapshot, as
 /// search's do.
 pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError> {
-    check_source(app, p.source.as_deref()).await?;
+    let needs = Needs {
+        records: true,
+        grams: Vec::new(),
+    };
+    let (snapshot, checked) = tokio::join!(
+        app.store.snapshot(&needs),
+        check_source(app, p.source.as_deref())
+    );
+    checked?;
+    let snapshot = snapshot?;
+    let query = DefinitionQuery::new(&p.q, &snapshot.index).map_err(|TooManyWords| {
+        ApiError::bad_request(format!(
+            "q must have at most {MAX_QUERY_WORDS} words for a reverse lookup"
+        ))
+    })?;
+    let definitions = snapshot.definitions(&query.keys()).await?;
+    let filters = Filters {
+        lang: p.lang.as_ref(),
+        source: p.source.as_deref(),
+        part_of_speech: p.pos.as_deref(),
+        has_audio: p.has_audio,
+    };
+    let hits = snapshot
+        .index
+        .reverse(
+            &definitions,
+            &query,
+            &filters,
+            p.offset as usize,
+            p.limit as usize,
+        )
+        .map_err(|e| match e {
+            SearchError::OverBudget => ApiError::bad_request(REVERSE_OVER_BUDGET),
+            SearchError::Corrupt(e) => internal(e),
+        })?;
     Ok(SearchPage {
-        results: Vec::new(),
-        total: 0,
+        results: search_results(app, &snapshot, &hits.ordinals).await?,
+        total: hits.total as u64,
         limit: p.limit,
         offset: p.offset,
     })
+}
+
+/// The 400 of a reverse query whose lists would exceed the work budget.
+const REVERSE_OVER_BUDGET: &str =
+    "q is too broad for a reverse lookup: use rarer words, or a filter";
+
+/// The search results of these ordinals, in order: their fields from the
+/// snapshot and the records of the page.
+async fn search_results(
+    app: &App,
+    snapshot: &SnapshotView,
+    ordinals: &[u32],
+) -> Result<Vec<SearchResult>, ApiError> {
+    let records = snapshot.records(ordinals).await?;
+    let dictionaries = app.store.dictionaries().await?;
+    let index = &snapshot.index;
+    Ok(ordinals
+        .iter()
+        .zip(records)
+        .map(|(&ordinal, record)| {
+            let d = index.dictionary(ordinal);
+            SearchResult {
+                id: record.id,
+                word: index.word(ordinal).to_string(),
+                preview: record.preview,
+                source_lang: d.source_lang.clone(),
+                target_lang: d.target_lang.clone(),
+                dictionary_id: d.id.clone(),
+                dictionary_name: dictionary_name(&dictionaries, &d.id),
+                part_of_speech: index.part_of_speech(ordinal).map(str::to_string),
+                phonetic: record.phonetic,
+                has_audio: index.has_audio(ordinal),
+                frequency: zipf_of_centis(index.term_frequency(index.term_of(ordinal))),
+            }
+        })
+        .collect())
 }
 
 /// A dictionary's name from the catalog (its id if it left the catalog

@@ -48,6 +48,8 @@ pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<(
             id: postings.len().to_string(),
             preview: String::new(),
             phonetic: None,
+            // The dictd comparison is of headword search only.
+            definition: String::new(),
         });
     }
     Ok(())

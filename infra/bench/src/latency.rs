@@ -19,7 +19,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
+use shared::queries::{AutocompleteQuery, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery};
 use shared::runtime::app::App;
 use shared::search::filters::LangFilter;
 use shared::search::matching::MatchType;
@@ -132,7 +132,8 @@ async fn main() {
         .await
         .expect("the stack holds an index snapshot");
     // A warm instance: every part of the paged sections held.
-    let (records, grams) = snapshot.every_part().await.expect("every part");
+    let (records, grams, definitions) = snapshot.every_part().await.expect("every part");
+    let records: &'static _ = Box::leak(Box::new(records));
     let load_ms = loaded.elapsed().as_secs_f64() * 1000.0;
     assert!(snapshot.index.entries() > 0, "the stack holds data");
     // Leaked: the scenarios borrow it for the whole run.
@@ -183,6 +184,43 @@ async fn main() {
     };
     let a = &app;
     let lang_of = move |o: u32| LangFilter::parse(&d1.index.dictionary(o).source_lang).ok();
+    // Words of a random entry's definition (its preview), at least `n` of 3
+    // letters or more, and the entry: what reverse lookups are drawn from.
+    let definition_words = move |n: usize| loop {
+        let o = d1.ordinal();
+        let preview = records.get(&[o]).expect("records")[0].preview.clone();
+        let words: Vec<String> = shared::search::definitions::words(&preview)
+            .into_iter()
+            .filter(|w| w.chars().count() >= 3)
+            .collect();
+        if words.len() >= n {
+            return (o, words);
+        }
+    };
+    let reverse_of = |q: String| ReverseQuery {
+        q,
+        lang: None,
+        source: None,
+        pos: None,
+        has_audio: false,
+        limit: 20,
+        offset: 0,
+    };
+    let reversing = |name: &'static str, make: Box<dyn Fn() -> ReverseQuery>| -> Scenario {
+        (
+            name,
+            Box::new(move || {
+                let params = make();
+                Box::pin(async move {
+                    match service::reverse(a, &params).await {
+                        Ok(_) => {}
+                        Err(shared::error::ApiError::BadRequest(_)) => refused(name),
+                        Err(e) => panic!("{name}: {e:?}"),
+                    }
+                })
+            }),
+        )
+    };
 
     let searching = |name: &'static str, make: Box<dyn Fn() -> SearchQuery>| -> Scenario {
         (
@@ -434,6 +472,44 @@ async fn main() {
                 ..search(&d1.prefix(1, 1), MatchType::Prefix, true)
             }),
         ),
+        reversing(
+            "reverse, one word",
+            Box::new(move || {
+                let (_, words) = definition_words(1);
+                let n = d1.rng.borrow_mut().random_range(0..words.len());
+                reverse_of(words[n].clone())
+            }),
+        ),
+        reversing(
+            "reverse, five-word phrase",
+            Box::new(move || {
+                let (_, words) = definition_words(5);
+                let start = d1.rng.borrow_mut().random_range(0..=words.len() - 5);
+                reverse_of(words[start..start + 5].join(" "))
+            }),
+        ),
+        reversing(
+            "reverse, one word + lang",
+            Box::new(move || {
+                let (o, words) = definition_words(1);
+                let d = d1.index.dictionary(o);
+                let pair = match &d.target_lang {
+                    Some(target) => format!("{}-{target}", d.source_lang),
+                    None => d.source_lang.clone(),
+                };
+                ReverseQuery {
+                    lang: LangFilter::parse(&pair).ok(),
+                    ..reverse_of(words[0].clone())
+                }
+            }),
+        ),
+        reversing(
+            "reverse, stop-word-heavy phrase",
+            Box::new(move || {
+                let (_, words) = definition_words(2);
+                reverse_of(format!("the {} of a {} to the", words[0], words[1]))
+            }),
+        ),
         (
             "autocomplete, 1 letter",
             Box::new(|| {
@@ -500,10 +576,11 @@ async fn main() {
     }
     println!("\n{rounds} rounds, every scenario once per round, queries drawn afresh in each.");
     println!(
-        "snapshot loaded in {load_ms:.0} ms; held in memory: index {:.1} MB, records {:.1} MB, grams {:.1} MB",
+        "snapshot loaded in {load_ms:.0} ms; held in memory: index {:.1} MB, records {:.1} MB, grams {:.1} MB, definitions {:.1} MB",
         snapshot.index.memory_bytes() as f64 / 1e6,
         d1_records_bytes as f64 / 1e6,
         grams.memory_bytes() as f64 / 1e6,
+        definitions.memory_bytes() as f64 / 1e6,
     );
     for (line, count) in REFUSED.lock().expect("not poisoned").iter() {
         println!("{line}: {count} searches refused with a 400 (over the work budget)");
@@ -516,12 +593,13 @@ async fn main() {
 /// snapshot, the query): `--cold [runs]` runs each class `runs` times (3 by
 /// default), each in a process of its own (`--cold-one <class>`), and
 /// prints their times and what they read.
-const COLD_CLASSES: [&str; 8] = [
+const COLD_CLASSES: [&str; 9] = [
     "exact",
     "prefix",
     "typo",
     "contains",
     "filtered",
+    "reverse",
     "autocomplete",
     "random",
     "GetItem",
@@ -554,6 +632,7 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
                 ..search("ho", MatchType::Prefix, true)
             }),
         ),
+        "reverse" => ("reverse lookup `a young dog`", None),
         "autocomplete" => ("autocomplete `hou`", None),
         "random" => ("random, count 10", None),
         _ => ("GetItem of the snapshot pointer", None),
@@ -562,7 +641,7 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
 
 async fn cold(runs: usize) {
     let exe = std::env::current_exe().expect("this binary");
-    println!("| First request of a fresh process | ms (median of {runs}; min–max) | snapshot items read | MB read | index / records / grams MB | resident MB |");
+    println!("| First request of a fresh process | ms (median of {runs}; min–max) | snapshot items read | MB read | index / records / grams / definitions MB | resident MB |");
     println!("|---|---:|---:|---:|---:|---:|");
     for class in COLD_CLASSES {
         let mut samples: Vec<Vec<f64>> = (0..runs)
@@ -587,7 +666,7 @@ async fn cold(runs: usize) {
         let (min, max) = (samples[0][0], samples[samples.len() - 1][0]);
         let mb = |bytes: f64| bytes / 1e6;
         println!(
-            "| {} | {:.0} ({min:.0}–{max:.0}) | {:.0} | {:.2} | {:.2} / {:.2} / {:.2} | {:.0} |",
+            "| {} | {:.0} ({min:.0}–{max:.0}) | {:.0} | {:.2} | {:.2} / {:.2} / {:.2} / {:.2} | {:.0} |",
             cold_query(class).0,
             median[0],
             median[1],
@@ -595,14 +674,15 @@ async fn cold(runs: usize) {
             mb(median[3]),
             mb(median[4]),
             mb(median[5]),
-            median[6],
+            mb(median[6]),
+            median[7],
         );
     }
 }
 
 /// One cold class in this (fresh) process: prints its milliseconds, the
-/// snapshot items and bytes it read, the bytes of the index, records and
-/// grams among them, and the resident memory after.
+/// snapshot items and bytes it read, the bytes of the index, records, grams
+/// and definitions among them, and the resident memory after.
 async fn cold_one(class: &str) {
     use shared::search::snapshot::Section;
     let started = Instant::now();
@@ -612,6 +692,20 @@ async fn cold_one(class: &str) {
         // parts of its page and grams.
         (_, Some(query)) => {
             service::search(&app, &query).await.expect("search works");
+        }
+        ("reverse", None) => {
+            let query = ReverseQuery {
+                q: "a young dog".into(),
+                lang: None,
+                source: None,
+                pos: None,
+                has_audio: false,
+                limit: 20,
+                offset: 0,
+            };
+            service::reverse(&app, &query)
+                .await
+                .expect("reverse lookup works");
         }
         ("autocomplete", None) => {
             let words = service::autocomplete(&app, &suggest("hou", None))
@@ -653,12 +747,13 @@ async fn cold_one(class: &str) {
         sections.iter().map(|&s| app.store.reads_of(s).bytes).sum()
     };
     println!(
-        "{ms:.1} {} {} {} {} {} {:.0}",
+        "{ms:.1} {} {} {} {} {} {} {:.0}",
         reads.items,
         reads.bytes,
         of(&[Section::Core, Section::Terms, Section::Forms]),
         of(&[Section::Records]),
         of(&[Section::Grams]),
+        of(&[Section::Definitions]),
         resident_mb()
     );
 }

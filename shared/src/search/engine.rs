@@ -716,6 +716,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, w)| Posting {
+                definition: String::new(),
                 folded: w.clone(),
                 word: w.clone(),
                 dictionary: DictionaryRef {
@@ -1011,6 +1012,7 @@ mod tests {
         use crate::search::snapshot::Section;
         let built = {
             let postings = vec![Posting {
+                definition: String::new(),
                 folded: "run".into(),
                 word: "run".into(),
                 dictionary: DictionaryRef {

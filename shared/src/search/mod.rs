@@ -3,10 +3,12 @@
 //! inflected forms and word frequencies it ranks with ([`lexicon`]), how a
 //! query matches ([`matching`], wildcard patterns in [`pattern`]) and what
 //! it may answer from ([`filters`]), how
-//! a query runs over the snapshot ([`engine`]), and the rules stated naively
-//! for the tests ([`oracle`]).
+//! a query runs over the snapshot ([`engine`]), reverse lookup from the
+//! words of definitions ([`definitions`], [`reverse`]), and the rules
+//! stated naively for the tests ([`oracle`]).
 
 pub mod codec;
+pub mod definitions;
 pub mod engine;
 pub mod filters;
 pub mod lexicon;
@@ -16,6 +18,7 @@ pub mod pattern;
 pub mod postings;
 #[cfg(test)]
 mod reference;
+pub mod reverse;
 pub mod snapshot;
 mod typo;
 /// Characters in a search result's `preview`.

@@ -7,14 +7,19 @@
 //! `version`, dictionaries (`id`, `sourceLang`, `targetLang` or empty), parts
 //! of speech, then postings: `folded`, `word` (empty when equal to `folded`),
 //! dictionary index, part-of-speech index + 1 (0 for none), flags, entry id,
-//! preview, phonetic (empty for none). Each chunk is self-contained.
+//! preview, phonetic (empty for none), definition (version 3). Each chunk is
+//! self-contained.
 
 use super::codec::{compressed_chunks, inflate, put_id, put_str, put_varint, CorruptData, Reader};
 use crate::model::StoredEntry;
 use std::collections::HashMap;
 
-/// Version 2 added the preview and the phonetic, which search results show.
-const VERSION: u8 = 2;
+/// Version 2 added the preview and the phonetic, which search results show;
+/// version 3 the definition text, which reverse lookup indexes. Version 2
+/// still reads, with no definitions (reverse lookup finds those entries
+/// once their dictionary is imported again).
+const VERSION: u8 = 3;
+const VERSION_WITHOUT_DEFINITIONS: u8 = 2;
 const FLAG_AUDIO: u8 = 1;
 /// A chunk stays below DynamoDB's 400 KB item limit with room for its keys.
 pub const MAX_CHUNK_BYTES: usize = 350_000;
@@ -30,6 +35,9 @@ pub struct Posting {
     pub id: String,
     pub preview: String,
     pub phonetic: Option<String>,
+    /// The text reverse lookup finds the entry by
+    /// ([`super::definitions::definition_text`]).
+    pub definition: String,
 }
 
 /// What a posting needs to know about its dictionary for the filters.
@@ -38,6 +46,15 @@ pub struct DictionaryRef {
     pub id: String,
     pub source_lang: String,
     pub target_lang: Option<String>,
+}
+
+impl DictionaryRef {
+    /// The language its entries' definitions are written in: the target
+    /// language of a bilingual dictionary (its translations), else the
+    /// source language.
+    pub fn definition_lang(&self) -> &str {
+        self.target_lang.as_deref().unwrap_or(&self.source_lang)
+    }
 }
 
 impl Posting {
@@ -56,6 +73,7 @@ impl Posting {
             id: entry.id.clone(),
             preview: super::preview(&entry.plain_text),
             phonetic: entry.phonetic.clone(),
+            definition: super::definitions::definition_text(entry),
         }
     }
 
@@ -127,6 +145,7 @@ fn encode_raw(postings: &[&Posting]) -> Vec<u8> {
         put_id(&mut out, &p.id);
         put_str(&mut out, &p.preview);
         put_str(&mut out, p.phonetic.as_deref().unwrap_or(""));
+        put_str(&mut out, &p.definition);
     }
     out
 }
@@ -174,7 +193,8 @@ pub fn decode_chunk(compressed: &[u8]) -> Result<Vec<Posting>, CorruptData> {
 
 fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
     let mut r = Reader::new(raw);
-    if r.byte()? != VERSION {
+    let version = r.byte()?;
+    if version != VERSION && version != VERSION_WITHOUT_DEFINITIONS {
         return Err(CorruptData(
             "postings manifest of another version: import the dictionary again",
         ));
@@ -202,6 +222,10 @@ fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
         let id = r.id()?;
         let preview = r.str()?.to_string();
         let phonetic = r.opt_str()?.map(str::to_string);
+        let definition = match version {
+            VERSION_WITHOUT_DEFINITIONS => String::new(),
+            _ => r.str()?.to_string(),
+        };
         postings.push(Posting {
             folded,
             word,
@@ -211,6 +235,7 @@ fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
             id,
             preview,
             phonetic,
+            definition,
         });
     }
     if !r.is_done() {
@@ -238,6 +263,7 @@ mod tests {
             id: id.into(),
             preview: format!("{word}: a preview"),
             phonetic: pos.map(|_| "ekɔl".into()),
+            definition: format!("{word}\nschool; a (place)"),
         }
     }
 
@@ -288,6 +314,20 @@ mod tests {
         assert!(decode_raw(&raw).is_err());
         raw[0] = 1;
         assert!(decode_raw(&raw).unwrap_err().0.contains("import"));
+    }
+
+    /// A manifest of version 2, written before definitions, reads with
+    /// none: the index builds, and reverse lookup finds its entries once
+    /// the dictionary is imported again.
+    #[test]
+    fn manifests_without_definitions_still_read() {
+        let mut one = posting("a", "a", "d", None, "0000000000000001");
+        let mut raw = encode_raw(&[&one]);
+        let definition_bytes = 1 + one.definition.len();
+        raw.truncate(raw.len() - definition_bytes);
+        raw[0] = VERSION_WITHOUT_DEFINITIONS;
+        one.definition.clear();
+        assert_eq!(decode_raw(&raw).unwrap(), vec![one]);
     }
 
     proptest! {

@@ -189,6 +189,7 @@ fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posti
             .map(|(i, (word, d, part, audio, hex))| {
                 let (id, source, target) = DICTIONARIES[d];
                 Posting {
+                    definition: String::new(),
                     folded: crate::fold::fold(&word),
                     word: word.clone(),
                     dictionary: DictionaryRef {
@@ -537,6 +538,7 @@ fn random_is_uniform_over_admitted_entries() {
             .iter()
             .enumerate()
             .map(|(i, w)| Posting {
+                definition: String::new(),
                 folded: w.to_string(),
                 word: w.to_string(),
                 dictionary: DictionaryRef {
@@ -573,6 +575,7 @@ fn random_is_uniform_over_admitted_entries() {
 
 fn en_posting(word: &str, id: usize) -> Posting {
     Posting {
+        definition: String::new(),
         folded: crate::fold::fold(word),
         word: word.to_string(),
         dictionary: DictionaryRef {
@@ -778,4 +781,240 @@ fn typos_of_forms_follow_fuzzy_and_the_forms_language() {
         both(&corpus, &french, "attched", MatchType::Exact),
         words(&[])
     );
+}
+
+// Reverse lookup, by its rules (docs/api.md, "Reverse lookup"), over every
+// definition of a random corpus.
+
+/// The keys a definition word of `lang` is listed under: itself and its
+/// lemmas in `lang`, stop words of `lang` left out.
+fn definition_keys(lexicon: &Lexicon, lang: &str, word: &str) -> Vec<String> {
+    if lexicon.is_stop_word(lang, word) {
+        return Vec::new();
+    }
+    let mut keys = vec![word.to_string()];
+    let lemmas = lexicon.forms.get(lang).and_then(|f| f.get(word));
+    for lemma in lemmas.into_iter().flatten() {
+        if !lexicon.is_stop_word(lang, lemma) && !keys.contains(lemma) {
+            keys.push(lemma.clone());
+        }
+    }
+    keys
+}
+
+/// Reverse lookup by brute force: every definition tokenized, every key's
+/// document frequency counted over the whole corpus, every entry scored.
+/// Gives (total, the page's indices).
+fn reverse(
+    postings: &[Posting],
+    lexicon: &Lexicon,
+    q: &str,
+    filters: &Filters<'_>,
+    offset: usize,
+    limit: usize,
+) -> (usize, Vec<usize>) {
+    use super::definitions::{phrases, words, Bm25};
+    use std::collections::HashMap;
+    let query = words(q);
+    // A query word's keys: itself in any language, and its lemmas where the
+    // lemma is a headword of that language, in that language only.
+    let query_keys: Vec<Vec<(String, Option<&str>)>> = query
+        .iter()
+        .map(|w| {
+            let mut keys = vec![(w.clone(), None)];
+            for (lang, forms) in &lexicon.forms {
+                for lemma in forms.get(w).into_iter().flatten() {
+                    let headword = postings
+                        .iter()
+                        .any(|p| p.folded == *lemma && p.dictionary.source_lang == *lang);
+                    let key = (lemma.clone(), Some(lang.as_str()));
+                    if lemma != w && headword && !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+            }
+            keys
+        })
+        .collect();
+    let counts: Vec<HashMap<String, u8>> = postings
+        .iter()
+        .map(|p| {
+            let mut counts = HashMap::new();
+            for w in words(&p.definition) {
+                for key in definition_keys(lexicon, p.dictionary.definition_lang(), &w) {
+                    let c: &mut u8 = counts.entry(key).or_default();
+                    *c = c.saturating_add(1);
+                }
+            }
+            counts
+        })
+        .collect();
+    let lengths: Vec<usize> = postings
+        .iter()
+        .map(|p| words(&p.definition).len())
+        .collect();
+    let defined = lengths.iter().filter(|&&n| n > 0).count().max(1);
+    let average = lengths.iter().sum::<usize>() as f64 / defined as f64;
+    let all = postings.len() as u32;
+    let df = |key: &str| counts.iter().filter(|c| c.contains_key(key)).count() as u32;
+    let mut found: Vec<(bool, f64, usize)> = Vec::new();
+    for (i, p) in postings.iter().enumerate() {
+        if !admit(filters, p) {
+            continue;
+        }
+        let lang = p.dictionary.definition_lang();
+        let length = Bm25::relative_length(lengths[i], average);
+        let mut score = 0.0;
+        let mut matched = false;
+        for keys in &query_keys {
+            let mut best: Option<f64> = None;
+            for (key, key_lang) in keys {
+                let Some(&count) = counts[i].get(key) else {
+                    continue;
+                };
+                if key_lang.is_some_and(|l| l != lang) {
+                    continue;
+                }
+                let s = Bm25::score(Bm25::idf(all, df(key)), count, length);
+                best = Some(best.map_or(s, |b: f64| b.max(s)));
+            }
+            if let Some(best) = best {
+                score += best;
+                matched = true;
+            }
+        }
+        let exact = !query.is_empty()
+            && phrases(&p.definition, |w| lexicon.is_stop_word(lang, w)).contains(&query);
+        if matched || exact {
+            found.push((exact, score, i));
+        }
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let page = found.iter().skip(offset).take(limit).map(|f| f.2).collect();
+    (found.len(), page)
+}
+
+/// Definition words from a small vocabulary, so that words repeat across
+/// definitions, phrases recur exactly, and stop words and forms appear.
+const DEFINITION_WORDS: [&str; 12] = [
+    "a", "the", "to", "house", "houses", "dog", "dogs", "young", "run", "ran", "maison", "big",
+];
+
+fn definition() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(DEFINITION_WORDS.to_vec());
+    let piece = proptest::collection::vec(word, 1..5).prop_map(|w| w.join(" "));
+    let separator = prop::sample::select(vec![", ", "; ", "\n", " (", ") "]);
+    proptest::collection::vec((piece, separator), 0..4).prop_map(|pieces| {
+        pieces
+            .into_iter()
+            .map(|(p, s)| format!("{p}{s}"))
+            .collect::<String>()
+    })
+}
+
+/// A corpus whose entries have definitions, and a lexicon with stop words
+/// and forms in English and French, some lemmas headwords of one language
+/// only.
+fn corpus_with_definitions() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
+    let headword = prop::sample::select(vec!["house", "dog", "run", "maison", "avoir", "chien"]);
+    proptest::collection::vec(
+        (headword, definition(), 0..3usize, 0..4usize, any::<bool>()),
+        1..60,
+    )
+    .prop_map(|raw| {
+        let all: Vec<Posting> = raw
+            .into_iter()
+            .enumerate()
+            .map(|(i, (word, definition, d, part, audio))| {
+                let (id, source, target) = DICTIONARIES[d];
+                Posting {
+                    folded: word.to_string(),
+                    word: word.to_string(),
+                    dictionary: DictionaryRef {
+                        id: id.into(),
+                        source_lang: source.into(),
+                        target_lang: target.map(Into::into),
+                    },
+                    part_of_speech: PARTS[part].map(Into::into),
+                    has_audio: audio,
+                    id: format!("id-{i}"),
+                    preview: String::new(),
+                    phonetic: None,
+                    definition,
+                }
+            })
+            .collect();
+        let mut lexicon = Lexicon::default();
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        lexicon
+            .add(
+                LexiconKind::StopWords,
+                "en",
+                pairs(&[("a", ""), ("the", ""), ("to", "")]),
+            )
+            .unwrap();
+        lexicon
+            .add(LexiconKind::StopWords, "fr", pairs(&[("the", "")]))
+            .unwrap();
+        lexicon
+            .add(
+                LexiconKind::Forms,
+                "en",
+                pairs(&[
+                    ("houses", "house"),
+                    ("dogs", "dog"),
+                    ("ran", "run"),
+                    ("big", "the"),
+                ]),
+            )
+            .unwrap();
+        lexicon
+            .add(
+                LexiconKind::Forms,
+                "fr",
+                pairs(&[("a", "avoir"), ("maisons", "maison")]),
+            )
+            .unwrap();
+        (rank_order(all, &lexicon), lexicon)
+    })
+}
+
+fn reverse_snapshot(
+    postings: &[Posting],
+    lexicon: &Lexicon,
+) -> (Index, super::snapshot::Definitions) {
+    let built = build(postings.to_vec(), lexicon);
+    (built.decode().unwrap(), built.decode().unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Reverse lookup answers what the brute-force rules answer: the same
+    /// total and the same page, for queries of corpus words, stop words,
+    /// forms and phrases, with filters and paging.
+    #[test]
+    fn reverse_lookup_equals_the_reference(
+        (postings, lexicon) in corpus_with_definitions(),
+        query in proptest::collection::vec(prop::sample::select(
+            DEFINITION_WORDS.iter().copied().chain(["avoir", "maisons", "nowhere", "DOG"]).collect::<Vec<_>>()), 1..4),
+        choice in filter_choice(),
+        offset in prop_oneof![Just(0usize), 0..30usize],
+        limit in 1..30usize,
+    ) {
+        let q = query.join(" ");
+        let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
+        let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
+        let (index, definitions) = reverse_snapshot(&postings, &lexicon);
+        let query = super::reverse::DefinitionQuery::new(&q, &index).unwrap();
+        let hits = index.reverse(&definitions, &query, &filters, offset, limit).unwrap();
+        let (total, page) = reverse(&postings, &lexicon, &q, &filters, offset, limit);
+        prop_assert_eq!(hits.total, total, "total of {}", q);
+        let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
+        prop_assert_eq!(got, page, "page of {}", q);
+    }
 }

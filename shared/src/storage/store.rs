@@ -9,8 +9,8 @@ use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
 use crate::search::snapshot::{
-    self, Assemble, GramPart, Grams, Index, PagedPart, PartIndex, Record, RecordPart, Records,
-    Section,
+    self, Assemble, DefinitionPart, Definitions, GramPart, Grams, Index, PagedPart, PartIndex,
+    Record, RecordPart, Records, Section,
 };
 use crate::storage::items::{
     self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
@@ -75,25 +75,44 @@ impl SnapshotView {
             .map_err(corrupt_snapshot)
     }
 
+    /// The parts of the `definitions` section that hold these keys (a
+    /// reverse lookup's words and phrase), loaded now if no request has yet.
+    pub async fn definitions(&self, keys: &[String]) -> Result<Definitions, ApiError> {
+        let source = &self.loaded.source;
+        let index = self.loaded.definitions.index(source).await?;
+        let wanted = Definitions::parts_of(&index, keys);
+        let parts = self
+            .loaded
+            .definitions
+            .parts(source, &index, wanted)
+            .await?;
+        Ok(Definitions::new(index, parts))
+    }
+
     /// Every part of the paged sections, as an instance that has served
     /// every kind of query holds them (the benchmarks of a warm instance).
-    pub async fn every_part(&self) -> Result<(Records, Grams), ApiError> {
+    pub async fn every_part(&self) -> Result<(Records, Grams, Definitions), ApiError> {
         let source = &self.loaded.source;
-        let (records, grams) = tokio::try_join!(
+        let (records, grams, definitions) = tokio::try_join!(
             self.loaded.records.index(source),
-            self.loaded.grams.index(source)
+            self.loaded.grams.index(source),
+            self.loaded.definitions.index(source)
         )?;
-        let (record_parts, gram_parts) = tokio::try_join!(
+        let (record_parts, gram_parts, definition_parts) = tokio::try_join!(
             self.loaded
                 .records
                 .parts(source, &records, (0..records.len()).collect()),
             self.loaded
                 .grams
                 .parts(source, &grams, (0..grams.len()).collect()),
+            self.loaded
+                .definitions
+                .parts(source, &definitions, (0..definitions.len()).collect()),
         )?;
         Ok((
             Records::new(records, record_parts),
             Grams::new(grams, gram_parts),
+            Definitions::new(definitions, definition_parts),
         ))
     }
 }
@@ -248,6 +267,7 @@ struct Loaded {
     index: Slots<(), Index>,
     records: Paged<RecordPart>,
     grams: Paged<GramPart>,
+    definitions: Paged<DefinitionPart>,
 }
 
 /// A paged section of one build: its part index, then each part on demand.
@@ -552,6 +572,7 @@ impl Store {
             index: Slots::default(),
             records: Paged::default(),
             grams: Paged::default(),
+            definitions: Paged::default(),
         });
         *held = Some(loaded.clone());
         loaded

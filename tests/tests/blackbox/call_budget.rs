@@ -208,6 +208,7 @@ async fn a_page_reads_only_its_record_parts() {
     };
     let postings: Vec<Posting> = (0..160_000u64)
         .map(|i| Posting {
+            definition: String::new(),
             folded: format!("w{i}"),
             word: format!("W{i}"),
             dictionary: DictionaryRef {

@@ -3,6 +3,7 @@
 //! the HTML is sanitized once more when finished.
 
 use super::html::{escape, sanitize};
+use shared::search::definitions::WORD_LIST_TITLES;
 
 /// One sense as the importers hand it over.
 #[derive(Debug, Default)]
@@ -94,8 +95,13 @@ impl EntryText {
         self.html.push_str("</ol>");
     }
 
-    /// A titled list of words (`Synonyms: a, b`), if there are any.
+    /// A titled list of words (`Synonyms: a, b`), if there are any. Its
+    /// title is one of those reverse lookup knows are no definition.
     pub fn word_list(&mut self, class: &str, title: &str, words: &[String]) {
+        assert!(
+            WORD_LIST_TITLES.contains(&title),
+            "{title} is not in WORD_LIST_TITLES: reverse lookup would index it"
+        );
         if words.is_empty() {
             return;
         }
@@ -151,6 +157,39 @@ mod tests {
         assert!(html.starts_with("<div class=\"entry\"><p class=\"headword\"><b>Haus</b> <span class=\"phonetic\">/hˈaʊs/</span>"));
         assert!(html.contains("<span class=\"label\">adm.</span>"));
         assert!(html.contains("<ul class=\"examples\"><li><i>ein Haus — a house</i></li></ul>"));
+    }
+
+    /// What reverse lookup indexes of an entry's plain text is its senses'
+    /// text and notes: no number, label, word list or example.
+    #[test]
+    fn the_definition_text_is_the_senses_alone() {
+        let mut text = EntryText::new("Haus", None, None);
+        text.senses(vec![
+            SenseText {
+                labels: vec!["adm.".into()],
+                text: "establishment".into(),
+                ..Default::default()
+            },
+            SenseText {
+                text: "house".into(),
+                notes: vec!["building".into()],
+                examples: vec!["ein Haus — a house".into()],
+                ..Default::default()
+            },
+        ]);
+        for title in WORD_LIST_TITLES {
+            text.word_list("list", title, &["Heim".to_string()]);
+        }
+        let (_, plain_text, examples) = text.finish(true);
+        let entry = shared::model::Entry {
+            plain_text,
+            examples,
+            ..Default::default()
+        };
+        assert_eq!(
+            shared::search::definitions::definition_text(&entry),
+            "establishment\nhouse (building)"
+        );
     }
 
     #[test]

@@ -283,6 +283,7 @@ mod tests {
     #[test]
     fn every_audio_key_the_new_import_does_not_name_goes() {
         let posting = Posting {
+            definition: String::new(),
             word: "maison".into(),
             folded: "maison".into(),
             dictionary: DictionaryRef {

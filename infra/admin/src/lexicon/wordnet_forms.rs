@@ -435,6 +435,7 @@ mod typo_cost {
             .iter()
             .enumerate()
             .map(|(i, w)| Posting {
+                definition: String::new(),
                 folded: w.clone(),
                 word: w.clone(),
                 dictionary: DictionaryRef {

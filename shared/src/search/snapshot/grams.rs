@@ -2,10 +2,10 @@
 //! of a term, the bitmap of the entries whose term contains it (`contains`
 //! searches). The grams are grouped by key range into parts of about
 //! [`PAGED_PART_BYTES`](super::parts::PAGED_PART_BYTES), each an FST over its
-//! grams and their bitmaps, so that a query reads only the parts of its own
-//! grams. Encoder and decoder side by side.
+//! grams and their bitmaps ([`KeyedPart`]), so that a query reads only the
+//! parts of its own grams. Encoder and decoder side by side.
 
-use super::parts::{group, PartIndex};
+use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::search::codec::CorruptData;
 use roaring::RoaringBitmap;
@@ -55,8 +55,7 @@ pub fn query_grams(needle: &str) -> Vec<&str> {
 }
 
 /// The stored items: the part index (each part's key is its first gram),
-/// then the parts, each `[u64 FST length][FST: gram → offset << 32 |
-/// length][bitmaps]` over its own grams.
+/// then the parts ([`KeyedPart`]s), each gram's value its bitmap.
 pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
     let mut bitmaps: HashMap<&str, RoaringBitmap> = HashMap::new();
     for (term, range) in terms {
@@ -76,76 +75,30 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
         })
         .collect();
     sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(sorted.iter().map(|(_, b)| b.len()))
-        .into_iter()
-        .map(|range| {
-            let grams = &sorted[range];
-            (grams[0].0.as_bytes().to_vec(), encode_part(grams))
-        })
-        .collect();
-    if parts.is_empty() {
-        parts.push((Vec::new(), encode_part(&[])));
-    }
-    PartIndex::store(parts)
-}
-
-fn encode_part(grams: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut index = fst::MapBuilder::memory();
-    let mut at = 0u64;
-    for (gram, bitmap) in grams {
-        let len = bitmap.len() as u64;
-        index
-            .insert(gram, (at << 32) | len)
-            .expect("grams are distinct and sorted");
-        at += len;
-    }
-    let index = index.into_inner().expect("writing to a Vec cannot fail");
-    let mut out = Vec::with_capacity(8 + index.len() + at as usize);
-    out.extend_from_slice(&(index.len() as u64).to_le_bytes());
-    out.extend(index);
-    for (_, bitmap) in grams {
-        out.extend_from_slice(bitmap);
-    }
-    out
+    store_keyed(&sorted)
 }
 
 /// One part of the `grams` section: the bitmaps of its grams,
 /// deserialized when a query asks for one.
-pub struct GramPart {
-    index: fst::Map<Vec<u8>>,
-    bitmaps: Vec<u8>,
-}
+pub struct GramPart(KeyedPart);
 
 impl PagedPart for GramPart {
     const SECTION: Section = Section::Grams;
 
-    fn decode(_first_key: &[u8], mut bytes: Vec<u8>) -> Result<Self, CorruptData> {
-        let len = bytes
-            .get(..8)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
-            .filter(|len| len.checked_add(8).is_some_and(|end| end <= bytes.len()))
-            .ok_or(CorruptData("grams header"))?;
-        let bitmaps = bytes.split_off(8 + len);
-        bytes.drain(..8);
-        let index = fst::Map::new(bytes).map_err(|_| CorruptData("grams are not an FST"))?;
-        Ok(Self { index, bitmaps })
+    fn decode(_first_key: &[u8], bytes: Vec<u8>) -> Result<Self, CorruptData> {
+        KeyedPart::decode(bytes).map(Self)
     }
 
     fn memory_bytes(&self) -> usize {
-        self.index.as_fst().as_bytes().len() + self.bitmaps.len()
+        self.0.memory_bytes()
     }
 }
 
 impl GramPart {
     fn entries(&self, gram: &str) -> Result<Option<RoaringBitmap>, CorruptData> {
-        let Some(at) = self.index.get(gram) else {
+        let Some(bytes) = self.0.get(gram.as_bytes())? else {
             return Ok(None);
         };
-        let (start, len) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
-        let bytes = self
-            .bitmaps
-            .get(start..start + len)
-            .ok_or(CorruptData("gram bitmap out of range"))?;
         RoaringBitmap::deserialize_from(bytes)
             .map(Some)
             .map_err(|_| CorruptData("gram bitmap"))

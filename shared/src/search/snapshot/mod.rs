@@ -5,7 +5,7 @@
 //! Entries are numbered by the rank order within a tier of matches
 //! ([`order`]): an entry's number is its *ordinal*. Equal folded headwords
 //! (*terms*) are neighbours, so a term is a range of ordinals, and terms are
-//! numbered in the same order. Five sections, each stored as items of at
+//! numbered in the same order. Six sections, each stored as items of at
 //! most [`MAX_PART_BYTES`], each in a module of its own with its encoder and
 //! its decoder side by side:
 //!
@@ -20,6 +20,9 @@
 //! - `forms` ([`forms`]): from an inflected form to its lemmas' terms, and
 //!   from each form spelled backwards (typo walks over the forms); part of
 //!   the [`Index`].
+//! - `definitions` ([`definitions`]): per word and per phrase of the
+//!   definitions, the entries that say it (reverse lookup), grouped into
+//!   parts by key.
 //!
 //! This file says what a snapshot is made of: the sections ([`Section`]),
 //! the build that writes them all ([`build`]), how a section is stored in
@@ -29,6 +32,7 @@
 //! [`FORMAT`] the build pointer records.
 
 mod core;
+mod definitions;
 mod forms;
 mod grams;
 mod order;
@@ -36,6 +40,7 @@ pub mod parts;
 mod records;
 
 pub use self::core::Index;
+pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
 pub use grams::{query_grams, GramPart, Grams};
@@ -63,7 +68,8 @@ use std::ops::Range;
 /// the forms anchored on the query's end.
 /// 6: `core` holds every term's Zipf frequency, which search results show as
 /// `frequency` (core version 3).
-pub const FORMAT: u32 = 6;
+/// 7: the `definitions` section (reverse lookup).
+pub const FORMAT: u32 = 7;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub(crate) const MAX_PART_BYTES: usize = 350_000;
@@ -76,15 +82,17 @@ pub enum Section {
     Records,
     Grams,
     Forms,
+    Definitions,
 }
 
 impl Section {
-    pub const ALL: [Section; 5] = [
+    pub const ALL: [Section; 6] = [
         Section::Core,
         Section::Terms,
         Section::Records,
         Section::Grams,
         Section::Forms,
+        Section::Definitions,
     ];
 
     pub fn name(self) -> &'static str {
@@ -94,6 +102,7 @@ impl Section {
             Section::Records => "records",
             Section::Grams => "grams",
             Section::Forms => "forms",
+            Section::Definitions => "definitions",
         }
     }
 
@@ -106,7 +115,7 @@ impl Section {
     pub fn is_paged(self) -> bool {
         match self {
             Section::Core | Section::Terms | Section::Forms => false,
-            Section::Records | Section::Grams => true,
+            Section::Records | Section::Grams | Section::Definitions => true,
         }
     }
 }
@@ -205,6 +214,14 @@ impl FromBuilt for Grams {
     }
 }
 
+#[cfg(test)]
+impl FromBuilt for Definitions {
+    fn from_built(built: &Built) -> Result<Self, CorruptData> {
+        let (index, parts) = built.every_part()?;
+        Ok(Definitions::new(index, parts))
+    }
+}
+
 /// Splits a section read whole into items of at most [`MAX_PART_BYTES`].
 pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
     if bytes.is_empty() {
@@ -231,6 +248,7 @@ pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
             Section::Forms => split_parts(&forms::encode(&postings, &terms, lexicon)),
+            Section::Definitions => definitions::encode(&postings, lexicon),
         };
         (section, items)
     });
@@ -311,6 +329,7 @@ mod tests {
             id: id.into(),
             preview: format!("preview of {word}"),
             phonetic: word.contains('o').then(|| format!("/{word}/")),
+            definition: format!("the {word}; a (big) {word}s, {dict}"),
         }
     }
 
@@ -428,6 +447,10 @@ mod tests {
         lexicon
             .add(LexiconKind::Frequencies, "fr", frequencies)
             .unwrap();
+        let stop_words = vec![("the".into(), String::new()), ("a".into(), String::new())];
+        lexicon
+            .add(LexiconKind::StopWords, "en", stop_words)
+            .unwrap();
         let all: Vec<Posting> = (0..150)
             .map(|i| {
                 let word = ["École", "ecole", "maison", "Haus", "ß", "chat", "chats"][i % 7];
@@ -459,12 +482,13 @@ mod tests {
         assert_eq!(digests, PINNED_DIGESTS);
     }
 
-    const PINNED_DIGESTS: [&str; 5] = [
+    const PINNED_DIGESTS: [&str; 6] = [
         "core c7419bd3a2433035d52e7f7625edfa43a8d62803065b5e26b38d412da53b5e54",
         "terms 051e4faf868220ea730d9ea28f0c5538a4acaa6b8a356dee1cb38cfecbdf78b1",
         "records 86b6a0eeb0286d9d6c661e931bad5a8af9b4f864aab194eb9da62134b43bb0fa",
         "grams ab46f32b8c820f60f73cc8daa47a65bbefc2164867b77f0f225e35c07968fabd",
         "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",
+        "definitions da877fd0152ed3b4fefe0931f4f106ee09b35792df3c163f9cf98b60c6bef679",
     ];
 
     #[test]

@@ -1,4 +1,4 @@
-//! Sections read by parts (`records`, `grams`): a query needs a few of their
+//! Sections read by parts (`records`, `grams`, `definitions`): a query needs a few of their
 //! parts, never all of them, so a cold instance reads only those. Item 0 of
 //! such a section is its [`PartIndex`]: per part the first key it holds and
 //! its size in bytes. Each part follows in one or more items (a part larger
@@ -152,6 +152,81 @@ pub(crate) fn group(sizes: impl IntoIterator<Item = usize>) -> Vec<Range<usize>>
         }
     }
     parts
+}
+
+/// The stored items of a section of values by key (`grams`,
+/// `definitions`): the units (a key and its encoded value, keys sorted and
+/// distinct) grouped into parts of about [`PAGED_PART_BYTES`], each part a
+/// [`KeyedPart`], behind the part index (each part's key is its first).
+pub(crate) fn store_keyed<K: AsRef<[u8]>>(units: &[(K, Vec<u8>)]) -> Vec<Vec<u8>> {
+    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(units.iter().map(|(_, v)| v.len()))
+        .into_iter()
+        .map(|range| {
+            let units = &units[range];
+            (units[0].0.as_ref().to_vec(), KeyedPart::encode(units))
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push((Vec::new(), KeyedPart::encode::<K>(&[])));
+    }
+    PartIndex::store(parts)
+}
+
+/// One part of a section of values by key: `[u64 FST length][FST: key →
+/// offset << 32 | length][values]`, the value of a key read in place.
+pub struct KeyedPart {
+    index: fst::Map<Vec<u8>>,
+    values: Vec<u8>,
+}
+
+impl KeyedPart {
+    fn encode<K: AsRef<[u8]>>(units: &[(K, Vec<u8>)]) -> Vec<u8> {
+        let mut index = fst::MapBuilder::memory();
+        let mut at = 0u64;
+        for (key, value) in units {
+            let len = value.len() as u64;
+            index
+                .insert(key, (at << 32) | len)
+                .expect("keys are distinct and sorted");
+            at += len;
+        }
+        let index = index.into_inner().expect("writing to a Vec cannot fail");
+        let mut out = Vec::with_capacity(8 + index.len() + at as usize);
+        out.extend_from_slice(&(index.len() as u64).to_le_bytes());
+        out.extend(index);
+        for (_, value) in units {
+            out.extend_from_slice(value);
+        }
+        out
+    }
+
+    pub(crate) fn decode(mut bytes: Vec<u8>) -> Result<Self, CorruptData> {
+        let len = bytes
+            .get(..8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+            .filter(|len| len.checked_add(8).is_some_and(|end| end <= bytes.len()))
+            .ok_or(CorruptData("keyed part header"))?;
+        let values = bytes.split_off(8 + len);
+        bytes.drain(..8);
+        let index = fst::Map::new(bytes).map_err(|_| CorruptData("keys are not an FST"))?;
+        Ok(Self { index, values })
+    }
+
+    /// The value of `key`, if the part has it.
+    pub(crate) fn get(&self, key: &[u8]) -> Result<Option<&[u8]>, CorruptData> {
+        let Some(at) = self.index.get(key) else {
+            return Ok(None);
+        };
+        let (start, len) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
+        self.values
+            .get(start..start + len)
+            .map(Some)
+            .ok_or(CorruptData("a value out of its part"))
+    }
+
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.index.as_fst().as_bytes().len() + self.values.len()
+    }
 }
 
 #[cfg(test)]

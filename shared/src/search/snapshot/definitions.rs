@@ -1,0 +1,219 @@
+//! The `definitions` section: reverse lookup's index (docs/data-model.md,
+//! "Reverse lookup's index"). Per folded word of the definitions, the
+//! entries whose definition says it, each with how many times and the
+//! definition's length (what BM25 needs); per phrase key
+//! ([`phrase_key`]), the entries one of whose phrases is exactly it. A
+//! definition word is listed under itself and under its lemmas in the
+//! definition's language; stop words of that language are not listed.
+//! Keys are grouped into parts ([`KeyedPart`]) like the grams, so that a
+//! query reads only the parts of its own keys. Encoder and decoder side by
+//! side.
+//!
+//! A word's list: `[varint count]` then per entry `[varint ordinal gap][u8
+//! count][u8 relative length]`; a phrase's: `[varint count][varint ordinal
+//! gap]…`. Gaps from the previous ordinal (the first from 0), ascending.
+
+use super::parts::{store_keyed, KeyedPart, PartIndex};
+use super::{PagedPart, Section};
+use crate::search::codec::{put_varint, CorruptData, Reader};
+use crate::search::definitions::{is_phrase_key, phrase_key, phrases, words, Bm25};
+use crate::search::lexicon::Lexicon;
+use crate::search::postings::Posting;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+/// A list being written: its entries so far, gap-encoded as they come
+/// (postings are in ordinal order).
+#[derive(Default)]
+struct ListWriter {
+    count: usize,
+    last: u32,
+    bytes: Vec<u8>,
+}
+
+impl ListWriter {
+    fn push(&mut self, ordinal: u32, weights: Option<(u8, u8)>) {
+        put_varint(&mut self.bytes, (ordinal - self.last) as usize);
+        self.last = ordinal;
+        if let Some((count, length)) = weights {
+            self.bytes.extend_from_slice(&[count, length]);
+        }
+        self.count += 1;
+    }
+
+    fn finish(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.bytes.len() + 5);
+        put_varint(&mut out, self.count);
+        out.extend(self.bytes);
+        out
+    }
+}
+
+/// The stored items of the section, from the postings in ordinal order.
+pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
+    let lengths: Vec<usize> = postings
+        .iter()
+        .map(|p| words(&p.definition).len())
+        .collect();
+    let defined = lengths.iter().filter(|&&n| n > 0).count();
+    let average = lengths.iter().sum::<usize>() as f64 / defined.max(1) as f64;
+    let mut lists: HashMap<String, ListWriter> = HashMap::new();
+    for (ordinal, p) in postings.iter().enumerate() {
+        if p.definition.is_empty() {
+            continue;
+        }
+        let ordinal = ordinal as u32;
+        let lang = p.dictionary.definition_lang();
+        let is_stop_word = |w: &str| lexicon.is_stop_word(lang, w);
+        let forms = lexicon.forms.get(lang);
+        let all = words(&p.definition);
+        let length = Bm25::relative_length(all.len(), average);
+        let mut counts: BTreeMap<&str, u8> = BTreeMap::new();
+        for word in all.iter().filter(|w| !is_stop_word(w)) {
+            let lemmas = forms.and_then(|f| f.get(word.as_str()));
+            let lemmas = lemmas.into_iter().flatten().map(String::as_str);
+            let keys: BTreeSet<&str> = std::iter::once(word.as_str())
+                .chain(lemmas.filter(|l| !is_stop_word(l)))
+                .collect();
+            for key in keys {
+                let count = counts.entry(key).or_default();
+                *count = count.saturating_add(1);
+            }
+        }
+        for (key, count) in counts {
+            lists
+                .entry(key.to_string())
+                .or_default()
+                .push(ordinal, Some((count, length)));
+        }
+        for phrase in phrases(&p.definition, is_stop_word) {
+            lists
+                .entry(phrase_key(&phrase))
+                .or_default()
+                .push(ordinal, None);
+        }
+    }
+    let mut sorted: Vec<(String, Vec<u8>)> = lists
+        .into_iter()
+        .map(|(key, list)| (key, list.finish()))
+        .collect();
+    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    store_keyed(&sorted)
+}
+
+/// One part of the `definitions` section: the lists of its keys, read in
+/// place when a query asks for one.
+pub struct DefinitionPart(KeyedPart);
+
+impl PagedPart for DefinitionPart {
+    const SECTION: Section = Section::Definitions;
+
+    fn decode(_first_key: &[u8], bytes: Vec<u8>) -> Result<Self, CorruptData> {
+        KeyedPart::decode(bytes).map(Self)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.0.memory_bytes()
+    }
+}
+
+/// One entry of a word's list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listed {
+    pub ordinal: u32,
+    /// How many times its definition says the word (or a form of it).
+    pub count: u8,
+    /// Its definition's length, in sixteenths of the average.
+    pub relative_length: u8,
+}
+
+/// The list of one key, read when walked: its length is known first, so
+/// that a query knows its work before doing it.
+pub struct DefinitionList<'a> {
+    len: usize,
+    reader: Reader<'a>,
+    weighted: bool,
+}
+
+impl DefinitionList<'_> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every entry, in ordinal order (a phrase's with count and length 0).
+    pub fn for_each(mut self, mut each: impl FnMut(Listed)) -> Result<(), CorruptData> {
+        let mut ordinal = 0u32;
+        for _ in 0..self.len {
+            let gap = u32::try_from(self.reader.varint()?)
+                .map_err(|_| CorruptData("definition list gap"))?;
+            ordinal = ordinal
+                .checked_add(gap)
+                .ok_or(CorruptData("definition list ordinal"))?;
+            let (count, relative_length) = if self.weighted {
+                (self.reader.byte()?, self.reader.byte()?)
+            } else {
+                (0, 0)
+            };
+            each(Listed {
+                ordinal,
+                count,
+                relative_length,
+            });
+        }
+        if !self.reader.is_done() {
+            return Err(CorruptData("trailing bytes in a definition list"));
+        }
+        Ok(())
+    }
+}
+
+/// The parts of the `definitions` section that a reader holds, with the
+/// index that says which part holds a key.
+pub struct Definitions {
+    index: Arc<PartIndex>,
+    parts: HashMap<usize, Arc<DefinitionPart>>,
+}
+
+impl Definitions {
+    pub fn new(index: Arc<PartIndex>, parts: HashMap<usize, Arc<DefinitionPart>>) -> Self {
+        Self { index, parts }
+    }
+
+    /// The parts that hold these keys, each once, in order.
+    pub fn parts_of(index: &PartIndex, keys: &[String]) -> Vec<usize> {
+        let parts: BTreeSet<usize> = keys.iter().map(|k| index.part_of(k.as_bytes())).collect();
+        parts.into_iter().collect()
+    }
+
+    /// The list of `key` (a word, or a [`phrase_key`]); `None` when no
+    /// definition has it. Its part must be held ([`Definitions::parts_of`]).
+    pub fn list(&self, key: &str) -> Result<Option<DefinitionList<'_>>, CorruptData> {
+        let part = self.index.part_of(key.as_bytes());
+        let Some(bytes) = self
+            .parts
+            .get(&part)
+            .ok_or(CorruptData("definitions part not loaded"))?
+            .0
+            .get(key.as_bytes())?
+        else {
+            return Ok(None);
+        };
+        let weighted = !is_phrase_key(key);
+        let mut reader = Reader::new(bytes);
+        let len = reader.count(if weighted { 3 } else { 1 })?;
+        Ok(Some(DefinitionList {
+            len,
+            reader,
+            weighted,
+        }))
+    }
+
+    /// Bytes of the parts held.
+    pub fn memory_bytes(&self) -> usize {
+        self.parts.values().map(|p| p.memory_bytes()).sum()
+    }
+}
