@@ -431,6 +431,27 @@ async fn graphql_reverse_refuses_as_rest_does() {
 // These need the reverse-lookup engine.
 
 #[tokio::test]
+async fn q_is_bounded_in_words_and_in_folded_characters() {
+    // Fifty one-letter words are 99 characters: the most words a q can have.
+    let fifty = vec!["w"; 50].join("+");
+    let reply = reverse(&format!("q={fifty}")).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    // Fifty-one words need 101 characters, and so more than fifty is always
+    // refused first by the length of q once folded (U+FDFA is one character
+    // that folds to four words in 18 characters).
+    let reply = reverse(&format!("q={}+w", "w+".repeat(50))).await;
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    assert_eq!(reply.error(), "q must be 1 to 100 characters");
+    let bomb = vec!["%EF%B7%BA"; 13].join("+");
+    let reply = reverse(&format!("q={bomb}")).await;
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    assert_eq!(
+        reply.error(),
+        "q must be at most 100 characters once folded"
+    );
+}
+
+#[tokio::test]
 async fn a_translation_finds_its_headword_in_the_other_direction() {
     let reply = reverse("q=house&lang=fr-en&limit=10").await;
     let found = words(&reply);
@@ -459,14 +480,31 @@ async fn a_gloss_said_exactly_finds_its_headword_first() {
     assert_eq!(first["word"], "dog", "{}", reply.text);
     assert_eq!(first["dictionaryId"], "wordnet-en", "{first}");
     assert_eq!(first["partOfSpeech"], "verb", "{first}");
-    // A leading stop word is optional in an exact phrase, and case does not
-    // matter.
+    // Case does not matter.
     let reply = reverse(&format!(
         "q={}&lang=en",
-        enc("To go after with the intent to catch")
+        enc("Go After with the INTENT to catch")
     ))
     .await;
     assert_eq!(reply.data()[0]["word"], "dog", "{}", reply.text);
+    // A definition's leading stop words are optional: WordNet's school
+    // (noun) is "an educational institution" (and MyThes lists its hypernym
+    // "educational institution (hypernym)"), which other entries'
+    // institutions (a bank's "financial institution") do not say exactly.
+    let reply = reverse(&format!(
+        "q={}&lang=en&limit=5",
+        enc("educational institution")
+    ))
+    .await;
+    let results = reply.data().as_array().unwrap();
+    assert_eq!(results[0]["word"], "school", "{}", reply.text);
+    assert!(
+        results.iter().any(|r| r["word"] == "school"
+            && r["dictionaryId"] == "wordnet-en"
+            && r["partOfSpeech"] == "noun"),
+        "{}",
+        reply.text
+    );
 }
 
 #[tokio::test]
