@@ -28,6 +28,10 @@ async fn every_endpoint_answers_with_the_app_its_function_starts() {
     // What each endpoint of shared::api::routes is asked, by its function, and answers.
     let cases: BTreeMap<&str, (&str, Option<&str>, u16)> = BTreeMap::from([
         ("search", ("/api/v1/api/search?q=bank", None, 200)),
+        (
+            "reverse",
+            ("/api/v1/api/reverse?q=house&lang=fr-en", None, 200),
+        ),
         ("autocomplete", ("/api/v1/api/autocomplete?q=ba", None, 200)),
         ("entry", (entry.as_str(), None, 200)),
         (

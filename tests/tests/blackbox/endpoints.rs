@@ -9,6 +9,7 @@ use shared::api::routes::ROUTES;
 fn valid_request(function: &str) -> &'static str {
     match function {
         "search" => "/api/v1/api/search?q=bank",
+        "reverse" => "/api/v1/api/reverse?q=house",
         "autocomplete" => "/api/v1/api/autocomplete?q=ban",
         "entry" => "/api/v1/entry/freedict-eng-fra/0123456789abcdef",
         "entry-by-word" => "/api/v1/api/entry/freedict-eng-fra/word/bank",
@@ -134,6 +135,7 @@ async fn query_parameters_are_validated_before_anything_else() {
 async fn unknown_sources_are_404_everywhere() {
     for path in [
         "/api/v1/api/search?q=bank&source=nope",
+        "/api/v1/api/reverse?q=house&source=nope",
         "/api/v1/api/autocomplete?q=ban&source=nope",
         "/api/v1/api/thesaurus/good?source=nope",
         "/api/v1/random?source=nope",

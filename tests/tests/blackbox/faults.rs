@@ -65,6 +65,11 @@ async fn every_call() -> Vec<Call> {
                     200,
                 ),
             ],
+            "reverse" => vec![call(
+                endpoint,
+                "/api/v1/api/reverse?q=house&lang=fr-en".into(),
+                200,
+            )],
             "autocomplete" => vec![call(endpoint, "/api/v1/api/autocomplete?q=ba".into(), 200)],
             "entry" => vec![call(endpoint, format!("/api/v1/entry/{source}/{id}"), 200)],
             "entry-by-word" => vec![call(

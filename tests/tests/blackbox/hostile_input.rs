@@ -92,6 +92,7 @@ fn table() -> Vec<Case> {
     let mut cases = Vec::new();
     for (endpoint, path) in [
         ("search", "/api/v1/api/search"),
+        ("reverse", "/api/v1/api/reverse"),
         ("autocomplete", "/api/v1/api/autocomplete"),
     ] {
         cases.extend([
@@ -198,6 +199,14 @@ fn table() -> Vec<Case> {
             "search",
             "huge",
             "/api/v1/api/search?q=bank&offset=10001",
+            &[400],
+            "offset",
+            1,
+        ),
+        case(
+            "reverse",
+            "huge",
+            "/api/v1/api/reverse?q=house&offset=10001",
             &[400],
             "offset",
             1,

@@ -30,6 +30,7 @@ mod patterns;
 mod quota_store;
 mod random;
 mod request_cost;
+mod reverse;
 mod reverse_real_data;
 mod sam_artifacts;
 mod search;
