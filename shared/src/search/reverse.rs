@@ -173,25 +173,21 @@ impl Index {
             let mut best: HashMap<u32, f64> = HashMap::new();
             for (key, list) in lists {
                 let idf = Bm25::idf(entries, list.len() as u32);
-                let mut failed = None;
-                list.for_each(|listed| match admits(listed.ordinal) {
-                    Err(e) => failed = Some(e),
-                    Ok(false) => {}
-                    Ok(true) => {
-                        let lang = self.dictionary(listed.ordinal).definition_lang();
-                        if key.lang.as_deref().is_some_and(|want| want != lang) {
-                            return;
-                        }
-                        let score = Bm25::score(idf, listed.count, listed.relative_length);
-                        let held = best.entry(listed.ordinal).or_insert(0.0);
-                        if score > *held {
-                            *held = score;
-                        }
+                list.for_each(|listed| {
+                    if !admits(listed.ordinal)? {
+                        return Ok(());
                     }
+                    let lang = self.dictionary(listed.ordinal).definition_lang();
+                    if key.lang.as_deref().is_some_and(|want| want != lang) {
+                        return Ok(());
+                    }
+                    let score = Bm25::score(idf, listed.count, listed.relative_length);
+                    let held = best.entry(listed.ordinal).or_insert(0.0);
+                    if score > *held {
+                        *held = score;
+                    }
+                    Ok(())
                 })?;
-                if let Some(e) = failed {
-                    return Err(e.into());
-                }
             }
             for (ordinal, score) in best {
                 *scores.entry(ordinal).or_insert(0.0) += score;
@@ -199,18 +195,12 @@ impl Index {
         }
         let mut exact = Vec::new();
         if let Some(list) = phrase {
-            let mut failed = None;
-            list.for_each(|listed| match admits(listed.ordinal) {
-                Err(e) => failed = Some(e),
-                Ok(admitted) => {
-                    if admitted {
-                        exact.push(listed.ordinal);
-                    }
+            list.for_each(|listed| {
+                if admits(listed.ordinal)? {
+                    exact.push(listed.ordinal);
                 }
+                Ok(())
             })?;
-            if let Some(e) = failed {
-                return Err(e.into());
-            }
         }
         let mut ranked: Vec<(bool, f64, u32)> = exact
             .iter()

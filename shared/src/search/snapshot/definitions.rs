@@ -162,8 +162,12 @@ impl DefinitionList<'_> {
         self.len == 0
     }
 
-    /// Every entry, in ordinal order (a phrase's with count and length 0).
-    pub fn for_each(mut self, mut each: impl FnMut(Listed)) -> Result<(), CorruptData> {
+    /// Every entry, in ordinal order (a phrase's with count and length 0);
+    /// stops at the first error, of the list or of `each`.
+    pub fn for_each(
+        mut self,
+        mut each: impl FnMut(Listed) -> Result<(), CorruptData>,
+    ) -> Result<(), CorruptData> {
         let mut ordinal = 0u32;
         for _ in 0..self.len {
             let gap = u32::try_from(self.reader.varint()?)
@@ -180,7 +184,7 @@ impl DefinitionList<'_> {
                 ordinal,
                 count,
                 relative_length,
-            });
+            })?;
         }
         if !self.reader.is_done() {
             return Err(CorruptData("trailing bytes in a definition list"));
@@ -210,14 +214,7 @@ impl Definitions {
     /// The list of `key` (a word, or a [`phrase_key`]); `None` when no
     /// definition has it. Its part must be held ([`Definitions::parts_of`]).
     pub fn list(&self, key: &str) -> Result<Option<DefinitionList<'_>>, CorruptData> {
-        let part = self.index.part_of(key.as_bytes());
-        let Some(bytes) = self
-            .parts
-            .get(&part)
-            .ok_or(CorruptData("definitions part not loaded"))?
-            .0
-            .get(key.as_bytes())?
-        else {
+        let Some(bytes) = self.value(key)? else {
             return Ok(None);
         };
         let weighted = !is_phrase_key(key);
@@ -230,18 +227,20 @@ impl Definitions {
         }))
     }
 
-    /// The languages `word` is a stop word of (its [`stop_word_key`]'s
-    /// part must be held).
-    pub fn stop_word_langs(&self, word: &str) -> Result<Vec<String>, CorruptData> {
-        let key = stop_word_key(word);
+    /// The stored value of `key`, from the part that holds it.
+    fn value(&self, key: &str) -> Result<Option<&[u8]>, CorruptData> {
         let part = self.index.part_of(key.as_bytes());
-        let Some(bytes) = self
-            .parts
+        self.parts
             .get(&part)
             .ok_or(CorruptData("definitions part not loaded"))?
             .0
-            .get(key.as_bytes())?
-        else {
+            .get(key.as_bytes())
+    }
+
+    /// The languages `word` is a stop word of (its [`stop_word_key`]'s
+    /// part must be held).
+    pub fn stop_word_langs(&self, word: &str) -> Result<Vec<String>, CorruptData> {
+        let Some(bytes) = self.value(&stop_word_key(word))? else {
             return Ok(Vec::new());
         };
         let mut reader = Reader::new(bytes);
