@@ -17,9 +17,8 @@ use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
-use crate::search::pattern::Pattern;
 use crate::search::reverse::{DefinitionQuery, TooManyWords};
-use crate::search::snapshot::{query_grams, Index};
+use crate::search::snapshot::Index;
 use crate::storage::store::{Needs, SnapshotView};
 use std::time::Duration;
 
@@ -59,9 +58,14 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
         return with_audio_urls(app, stored).await;
     }
     let dictionary = app.store.dictionary(source).await?;
-    let snapshot = app.store.snapshot(&Needs::default()).await?;
-    let index = &snapshot.index;
     let folded = fold(word);
+    let suggesting = MatchRule::new(&folded, MatchType::Prefix, true);
+    let needs = Needs {
+        grams: suggesting.needed_grams(),
+        ..Needs::default()
+    };
+    let snapshot = app.store.snapshot(&needs).await?;
+    let index = &snapshot.index;
     let mut lemmas: Vec<_> = index
         .lemmas(&folded)
         .into_iter()
@@ -79,7 +83,7 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
         }
     }
     Err(ApiError::EntryNotFound {
-        suggestions: suggestions(index, source, word)?,
+        suggestions: suggestions(&snapshot, &suggesting, source)?,
     })
 }
 
@@ -97,18 +101,22 @@ fn closest_first<T>(form: &str, lemmas: &mut [T], term: impl Fn(&T) -> &str) {
     lemmas.sort_by_key(|l| std::cmp::Reverse(common_start(term(l))));
 }
 
-/// Typo-tolerant headwords of the dictionary, from the index snapshot.
-fn suggestions(index: &Index, source: &str, word: &str) -> Result<Vec<String>, ApiError> {
-    let folded = fold(word);
-    if folded.is_empty() {
+/// Typo-tolerant headwords of the dictionary, from the index snapshot:
+/// the matches of `rule`, a typo-tolerant prefix search of the word.
+fn suggestions(
+    snapshot: &SnapshotView,
+    rule: &MatchRule,
+    source: &str,
+) -> Result<Vec<String>, ApiError> {
+    if rule.query.is_empty() {
         return Ok(Vec::new());
     }
-    let rule = MatchRule::new(&folded, MatchType::Prefix, true);
+    let index = &snapshot.index;
     let filters = Filters {
         source: Some(source),
         ..Filters::default()
     };
-    let hits = match index.search(None, &rule, &filters, 0, 10 * SUGGESTIONS) {
+    let hits = match index.search(snapshot.grams.as_ref(), rule, &filters, 0, 10 * SUGGESTIONS) {
         Ok(hits) => hits,
         // Suggestions are a courtesy: a word too broad to correct gets none.
         Err(SearchError::OverBudget) => return Ok(Vec::new()),
@@ -140,16 +148,8 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         // Only combining marks: nothing folds to the empty string.
         return Ok(page(Vec::new(), 0));
     }
-    // A `contains` query reads the parts of its grams, known from the query,
-    // and so does a pattern whose ends are both wildcards.
-    let grams = match rule.match_type {
-        MatchType::Pattern => Pattern::from_query(&rule.query).needed_grams(),
-        m if m.needs_grams() => query_grams(&rule.query)
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
-        _ => Vec::new(),
-    };
+    // A query reads the parts of the grams it needs, known from the query.
+    let grams = rule.needed_grams();
     let needs = Needs {
         records: true,
         grams,

@@ -21,10 +21,8 @@ use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
 use shared::search::oracle::glob;
 use shared::search::pattern::Pattern;
-use shared::search::snapshot::{build, GramPart, Grams, Index, PagedPart, PartIndex, Section};
-use std::collections::HashMap;
+use shared::search::snapshot::{build, Index};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Patterns whose total is checked against a glob over every term, per class.
@@ -43,7 +41,7 @@ fn main() {
     let entries = postings.len();
     let built = build(postings, &Lexicon::default());
     let index = built.index().expect("a fresh build decodes");
-    let grams = every_gram(built.section(Section::Grams));
+    let grams = built.grams().expect("a fresh build decodes");
     println!(
         "{entries} entries, {} terms; built in {:.1} s; seed {seed}, {rounds} rounds",
         index.term_count(),
@@ -161,20 +159,6 @@ fn glob_total(index: &Index, rule: &MatchRule) -> usize {
         })
         .map(|t| index.term_entries(t).len())
         .sum()
-}
-
-/// Every part of the `grams` section, as a warm instance that has read them
-/// all holds them.
-fn every_gram(items: &[Vec<u8>]) -> Grams {
-    let index = Arc::new(PartIndex::decode(&items[0]).expect("a part index"));
-    let parts: HashMap<usize, Arc<GramPart>> = (0..index.len())
-        .map(|p| {
-            let bytes = items[index.part_items(p)].concat();
-            let part = GramPart::decode(index.first_key(p), bytes).expect("a grams part");
-            (p, Arc::new(part))
-        })
-        .collect();
-    Grams::new(index, parts)
 }
 
 struct Draw<'a> {

@@ -101,6 +101,7 @@ fn main() -> std::io::Result<()> {
     let entries = postings.len();
     let built = build(postings, &Lexicon::default());
     let index = built.index().expect("a fresh build decodes");
+    let grams = built.grams().expect("a fresh build decodes");
     println!(
         "{}: {} headwords, {entries} entries in the snapshot; {} rounds, seed {}",
         args.database,
@@ -114,7 +115,7 @@ fn main() -> std::io::Result<()> {
     let engine = |rule: &MatchRule| {
         let started = Instant::now();
         let hits = index
-            .search(None, rule, &Filters::default(), 0, PAGE)
+            .search(Some(&grams), rule, &Filters::default(), 0, PAGE)
             .expect("an index built here is sound");
         (started, hits.total > 0)
     };

@@ -39,6 +39,7 @@ fn main() {
     let entries = postings.len();
     let built = build(postings, &Lexicon::default());
     let index = built.index().expect("a fresh build decodes");
+    let grams = built.grams().expect("a fresh build decodes");
     let terms_bytes: usize = built.section(Section::Terms).iter().map(Vec::len).sum();
     println!(
         "{entries} entries, {} terms, terms section {:.1} MB (both FSTs); built in {:.1} s; seed {seed}, {rounds} rounds",
@@ -97,7 +98,7 @@ fn main() {
             let rule = make();
             let run = |walk| {
                 let t = Instant::now();
-                let hits = index.search_with(walk, None, &rule, &filters, 0, 20);
+                let hits = index.search_with(walk, Some(&grams), &rule, &filters, 0, 20);
                 (t.elapsed().as_secs_f64() * 1e3, hits)
             };
             let (ms_rows, got) = run(TypoWalk::Rows);

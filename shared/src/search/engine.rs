@@ -16,7 +16,7 @@ use super::codec::CorruptData;
 use super::filters::Filters;
 use super::matching::{MatchRule, MatchType, TypoDistance};
 use super::pattern::{self, Nfa, Pattern, Plan};
-use super::snapshot::{Grams, Index, GRAM_CHARS};
+use super::snapshot::{query_grams, Grams, Index, GRAM_CHARS};
 use super::typo::{self, Anchor, Mode};
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
@@ -168,7 +168,7 @@ impl Index {
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
         {
             let mut further = self
-                .typos(rule, rule.max_edits + 1, &mut typos)?
+                .typos(grams, rule, rule.max_edits + 1, &mut typos)?
                 .pop()
                 .expect("one bitmap per distance");
             for tier in &tiers {
@@ -245,7 +245,7 @@ impl Index {
         }
         let mut tiers = vec![exact, literal, lemma];
         if rule.max_edits > 0 && rule.match_type.typo_distance().is_some() {
-            for mut found in self.typos(rule, rule.max_edits, typos)? {
+            for mut found in self.typos(grams, rule, rule.max_edits, typos)? {
                 // An entry appears once, in its best tier: a headword's own
                 // distance is never 0 here, but a lemma reached through a
                 // form may be an exact, literal or lemma match, or a closer
@@ -330,34 +330,10 @@ impl Index {
         needle: &str,
         admitted: Option<&RoaringBitmap>,
     ) -> Result<RoaringBitmap, CorruptData> {
-        let chars: Vec<(usize, char)> = needle.char_indices().collect();
-        if chars.len() <= GRAM_CHARS {
+        if needle.chars().count() <= GRAM_CHARS {
             return Ok(grams.entries(needle)?.unwrap_or_default());
         }
-        let mut trigrams: Vec<&str> = (0..=chars.len() - GRAM_CHARS)
-            .map(|i| {
-                let end = chars.get(i + GRAM_CHARS).map_or(needle.len(), |c| c.0);
-                &needle[chars[i].0..end]
-            })
-            .collect();
-        trigrams.sort_unstable();
-        trigrams.dedup();
-        let mut candidates: Option<RoaringBitmap> = admitted.cloned();
-        let mut bitmaps = Vec::new();
-        for gram in trigrams {
-            match grams.entries(gram)? {
-                Some(b) => bitmaps.push(b),
-                None => return Ok(RoaringBitmap::new()),
-            }
-        }
-        bitmaps.sort_by_key(RoaringBitmap::len);
-        for b in bitmaps {
-            candidates = Some(match candidates {
-                Some(c) => c & b,
-                None => b,
-            });
-        }
-        let candidates = candidates.unwrap_or_default();
+        let candidates = holding_all(grams, &query_grams(needle), admitted)?;
         // Candidates come in ordinal order, so terms are checked once each.
         let mut found = RoaringBitmap::new();
         let mut current: Option<(usize, bool)> = None;
@@ -425,22 +401,8 @@ impl Index {
         admitted: Option<&RoaringBitmap>,
         typos: &mut Typos,
     ) -> Result<RoaringBitmap, SearchError> {
-        let mut bitmaps = Vec::new();
-        for gram in list {
-            match grams.entries(gram)? {
-                Some(b) => bitmaps.push(b),
-                None => return Ok(RoaringBitmap::new()),
-            }
-        }
-        bitmaps.sort_by_key(RoaringBitmap::len);
-        let mut candidates = admitted.cloned();
-        for b in bitmaps {
-            candidates = Some(match candidates {
-                Some(c) => c & b,
-                None => b,
-            });
-        }
-        let candidates = candidates.unwrap_or_default();
+        let list: Vec<&str> = list.iter().map(String::as_str).collect();
+        let candidates = holding_all(grams, &list, admitted)?;
         let mut found = RoaringBitmap::new();
         let mut ordinal = candidates.min();
         while let Some(o) = ordinal {
@@ -467,6 +429,7 @@ impl Index {
     /// may match in an earlier tier as well: the caller keeps it there.
     fn typos(
         &self,
+        grams: Option<&Grams>,
         rule: &MatchRule,
         max_edits: usize,
         typos: &mut Typos,
@@ -478,14 +441,12 @@ impl Index {
         let query: Vec<char> = rule.query.chars().collect();
         if self.within_reach(rule, max_edits) {
             let found = match typos.walk {
-                TypoWalk::Rows => row_typos(
-                    &self.terms,
-                    &self.reversed,
-                    &query,
-                    max_edits,
-                    measure,
-                    typos,
-                )?,
+                TypoWalk::Rows => match measure {
+                    TypoDistance::Prefix => self.prefix_typos(grams, &query, max_edits, typos)?,
+                    TypoDistance::Whole => {
+                        whole_word_typos(&self.terms, &self.reversed, &query, max_edits, typos)?
+                    }
+                },
                 TypoWalk::Automaton => {
                     automaton_typos(&self.terms, &rule.query, max_edits, measure)
                 }
@@ -511,7 +472,7 @@ impl Index {
             let (forwards, backwards) = self.form_fsts();
             let whole = TypoDistance::Whole;
             let found = match typos.walk {
-                TypoWalk::Rows => row_typos(forwards, backwards, &query, max_edits, whole, typos)?,
+                TypoWalk::Rows => whole_word_typos(forwards, backwards, &query, max_edits, typos)?,
                 TypoWalk::Automaton => automaton_typos(forwards, &rule.query, max_edits, whole),
             };
             for (at, d) in found {
@@ -522,6 +483,70 @@ impl Index {
         }
         Ok(tiers)
     }
+    /// The terms whose start is within `max_edits` of the query, with their
+    /// distance. With two or three edits and a long enough query, anchored
+    /// ([`typo::prefix_split`]): a walk that follows only the terms whose
+    /// start is within one edit of the query's head, and the terms that
+    /// hold one of the pieces after it unchanged where it can stand, each
+    /// measured (one unit of work each); else one walk.
+    fn prefix_typos(
+        &self,
+        grams: Option<&Grams>,
+        query: &[char],
+        max_edits: usize,
+        typos: &mut Typos,
+    ) -> Result<Vec<(u64, u8)>, SearchError> {
+        let Some(split) = typo::prefix_split(query.len(), max_edits) else {
+            return budgeted_walk(&self.terms, query, max_edits, Mode::Prefix, None, typos);
+        };
+        let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
+        let anchor = Anchor {
+            chars: split.head,
+            edits: 1,
+        };
+        let mut found = budgeted_walk(
+            &self.terms,
+            query,
+            max_edits,
+            Mode::Prefix,
+            Some(anchor),
+            typos,
+        )?;
+        let mut candidates = RoaringBitmap::new();
+        for piece in &split.pieces {
+            let text: String = query[piece.clone()].iter().collect();
+            candidates |= holding_all(grams, &query_grams(&text), None)?;
+        }
+        let max = max_edits as u8;
+        let mut chars = Vec::new();
+        let mut ordinal = candidates.min();
+        while let Some(o) = ordinal {
+            let t = self.term_of(o);
+            typos.work += 1;
+            if typos.work > WORK_BUDGET {
+                return Err(SearchError::OverBudget);
+            }
+            chars.clear();
+            chars.extend(self.term(t).chars());
+            // A piece starts where it starts in the query, moved by at most
+            // one character per edit.
+            let holds = |piece: &std::ops::Range<usize>| {
+                let wanted = &query[piece.clone()];
+                (piece.start.saturating_sub(max_edits)..=piece.start + max_edits)
+                    .any(|s| chars.get(s..s + wanted.len()) == Some(wanted))
+            };
+            if split.pieces.iter().any(holds) {
+                if let Some(d) = typo::prefix_distance(query, &chars, max).filter(|&d| d > 0) {
+                    found.push((t as u64, d));
+                }
+            }
+            ordinal = candidates.range(self.term_entries(t).end..).next();
+        }
+        found.sort_unstable();
+        found.dedup();
+        Ok(found)
+    }
+
     /// Autocomplete: distinct headwords whose term starts with `prefix`,
     /// alphabetical by term, then by headword; at most `limit`.
     pub fn autocomplete(&self, prefix: &str, filters: &Filters<'_>, limit: usize) -> Vec<String> {
@@ -613,48 +638,84 @@ impl Index {
     }
 }
 
-/// The keys of an FST and its backwards twin within `max_edits` of the query
-/// by the row walk (`typo.rs`), with their values. A whole-word match splits
-/// the query around a middle character into a head and a tail: an edit
+/// The keys of an FST and its backwards twin within `max_edits` of the
+/// whole query by the row walk (`typo.rs`), with their values. The query
+/// splits around a middle character into a head and a tail: an edit
 /// changes at most one of them (a transposition with the middle character
 /// only the one it reaches), so one of them holds at most half the edits.
 /// One walk over the keys follows only those whose start is within that
 /// many edits of the head, another over the keys spelled backwards those
 /// whose end is within it of the tail; neither has to try every key's first
-/// letters with every edit still to spend. A prefix match has no end to
-/// anchor on, so it walks once.
-fn row_typos<D: AsRef<[u8]>>(
+/// letters with every edit still to spend.
+fn whole_word_typos<D: AsRef<[u8]>>(
     forwards: &fst::Map<D>,
     backwards: &fst::Map<D>,
     query: &[char],
     max_edits: usize,
-    measure: TypoDistance,
     typos: &mut Typos,
 ) -> Result<Vec<(u64, u8)>, SearchError> {
-    let mut run = |fst: &fst::Map<D>, query: &[char], mode, anchor| {
-        let budget = WORK_BUDGET.saturating_sub(typos.work);
-        let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
-        typos.work += found.work;
-        match found.exhausted {
-            true => Err(SearchError::OverBudget),
-            false => Ok(found.terms),
-        }
-    };
-    match measure {
-        TypoDistance::Prefix => run(forwards, query, Mode::Prefix, None),
-        TypoDistance::Whole => {
-            let head = query.len().saturating_sub(1) / 2;
-            let tail = query.len().saturating_sub(1 + head);
-            let edits = (max_edits / 2) as u8;
-            let anchor = |chars| Some(Anchor { chars, edits });
-            let reversed: Vec<char> = query.iter().rev().copied().collect();
-            let mut found = run(forwards, query, Mode::Whole, anchor(head))?;
-            found.extend(run(backwards, &reversed, Mode::Whole, anchor(tail))?);
-            found.sort_unstable();
-            found.dedup();
-            Ok(found)
+    let head = query.len().saturating_sub(1) / 2;
+    let tail = query.len().saturating_sub(1 + head);
+    let edits = (max_edits / 2) as u8;
+    let anchor = |chars| Some(Anchor { chars, edits });
+    let reversed: Vec<char> = query.iter().rev().copied().collect();
+    let mut found = budgeted_walk(forwards, query, max_edits, Mode::Whole, anchor(head), typos)?;
+    found.extend(budgeted_walk(
+        backwards,
+        &reversed,
+        max_edits,
+        Mode::Whole,
+        anchor(tail),
+        typos,
+    )?);
+    found.sort_unstable();
+    found.dedup();
+    Ok(found)
+}
+
+/// One row walk within what is left of the search's work budget, counted
+/// against it.
+fn budgeted_walk<D: AsRef<[u8]>>(
+    fst: &fst::Map<D>,
+    query: &[char],
+    max_edits: usize,
+    mode: Mode,
+    anchor: Option<Anchor>,
+    typos: &mut Typos,
+) -> Result<Vec<(u64, u8)>, SearchError> {
+    let budget = WORK_BUDGET.saturating_sub(typos.work);
+    let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
+    typos.work += found.work;
+    match found.exhausted {
+        true => Err(SearchError::OverBudget),
+        false => Ok(found.terms),
+    }
+}
+
+/// The entries (among `admitted`, when given) whose term holds every gram
+/// of `list`: none when one of them is in no term.
+fn holding_all(
+    grams: &Grams,
+    list: &[&str],
+    admitted: Option<&RoaringBitmap>,
+) -> Result<RoaringBitmap, CorruptData> {
+    let mut bitmaps = Vec::with_capacity(list.len());
+    for gram in list {
+        match grams.entries(gram)? {
+            Some(b) => bitmaps.push(b),
+            None => return Ok(RoaringBitmap::new()),
         }
     }
+    // Smallest first, so that each intersection is as cheap as it can be.
+    bitmaps.sort_by_key(RoaringBitmap::len);
+    let mut candidates = admitted.cloned();
+    for b in bitmaps {
+        candidates = Some(match candidates {
+            Some(c) => c & b,
+            None => b,
+        });
+    }
+    Ok(candidates.unwrap_or_default())
 }
 
 /// The keys a Levenshtein automaton accepts, walked over a whole FST, with
@@ -698,16 +759,18 @@ mod tests {
     use crate::search::snapshot::{build, Grams};
 
     fn index_of(words: &[String]) -> Index {
-        index_with_forms(words, &[])
+        searchable(words, &[]).0
     }
 
-    /// An English index of `words` whose lexicon has `forms` (form, lemma).
-    fn index_with_forms(words: &[String], forms: &[(String, String)]) -> Index {
+    /// An English index of `words` whose lexicon has `forms` (form, lemma),
+    /// and every part of its grams, as a warm instance holds them.
+    fn searchable(words: &[String], forms: &[(String, String)]) -> (Index, Grams) {
         let mut lexicon = Lexicon::default();
         lexicon
             .add(LexiconKind::Forms, "en", forms.to_vec())
             .expect("forms");
-        build(english_postings(words), &lexicon).decode().unwrap()
+        let built = build(english_postings(words), &lexicon);
+        (built.decode().unwrap(), built.grams().unwrap())
     }
 
     /// One entry of dictionary `d` (English) per word, folded as given.
@@ -770,10 +833,10 @@ mod tests {
         words
     }
 
-    fn work(index: &Index, q: &str, match_type: MatchType) -> (u64, usize) {
+    fn work((index, grams): &(Index, Grams), q: &str, match_type: MatchType) -> (u64, usize) {
         let rule = MatchRule::new(q, match_type, true);
         let hits = index
-            .search(None, &rule, &Filters::default(), 0, 20)
+            .search(Some(grams), &rule, &Filters::default(), 0, 20)
             .expect("within the budget");
         assert!(hits.work <= WORK_BUDGET);
         (hits.work, hits.total)
@@ -784,18 +847,17 @@ mod tests {
     /// terms, except where the answer itself is that large.
     #[test]
     fn hostile_queries_stay_within_the_work_budget() {
-        let index = index_of(&hostile_corpus());
-        let longest = index.longest_term_chars();
+        let index = searchable(&hostile_corpus(), &[]);
+        let longest = index.0.longest_term_chars();
         assert_eq!(longest, 100);
         // 100 characters, 2 edits (3 as the extra edit), whole word.
         let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
         assert!(w < 3_000, "ab×50 exact read {w} nodes");
-        // A prefix search has no end to anchor on: with 2 edits it reads
-        // the terms' first two or three letters (here most of the 17,576
-        // three-letter prefixes), the cost left to remove
-        // (docs/benchmarks.md).
+        // A prefix search with 2 edits (3 as the extra edit) is anchored on
+        // its head and on the pieces after it: unanchored, it read most of
+        // the 17,576 three-letter prefixes (over 15,000 nodes here).
         let (w, _) = work(&index, &"a".repeat(100), MatchType::Prefix);
-        assert!(w < 25_000, "a×100 prefix read {w} nodes");
+        assert!(w < 8_000, "a×100 prefix read {w} nodes");
         // `xcon` is one edit from `con`, whose subtree of 4,096 terms is
         // the answer: listing it is the work, a few nodes a term.
         let (w, total) = work(&index, "xcon", MatchType::Prefix);
@@ -810,7 +872,7 @@ mod tests {
             most.1 = most.1.max(work(&index, &q, MatchType::Prefix).0);
         }
         assert!(most.0 < 5_000, "14 letters, exact: {} nodes", most.0);
-        assert!(most.1 < 60_000, "14 letters, prefix: {} nodes", most.1);
+        assert!(most.1 < 12_000, "14 letters, prefix: {} nodes", most.1);
     }
 
     /// A whole-word typo search reads about as many nodes whatever the size
@@ -819,8 +881,8 @@ mod tests {
     fn whole_word_typos_cost_what_the_query_needs() {
         let mut letters = Letters(7);
         let words: Vec<String> = (0..40_000).map(|i| letters.word(5 + i % 8)).collect();
-        let small = index_of(&words[..10_000]);
-        let large = index_of(&words);
+        let small = searchable(&words[..10_000], &[]);
+        let large = searchable(&words, &[]);
         let (mut on_small, mut on_large) = (0, 0);
         for w in words.iter().step_by(997).take(40) {
             let q: String = w.chars().rev().collect();
@@ -907,7 +969,7 @@ mod tests {
             work: WORK_BUDGET - 100,
         };
         assert_eq!(
-            index.typos(&rule, 1, &mut typos).unwrap_err(),
+            index.typos(None, &rule, 1, &mut typos).unwrap_err(),
             SearchError::OverBudget
         );
     }
@@ -930,8 +992,8 @@ mod tests {
     #[test]
     fn typos_of_forms_stay_within_the_work_budget() {
         let (words, forms) = hostile_with_forms();
-        let plain = index_of(&words);
-        let index = index_with_forms(&words, &forms);
+        let plain = searchable(&words, &[]);
+        let index = searchable(&words, &forms);
         let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
         assert!(w < 3_000, "ab×50 exact read {w} nodes");
         let (w, _) = work(&index, &"a".repeat(100), MatchType::Prefix);
@@ -954,8 +1016,9 @@ mod tests {
         let word = &words[1000];
         let typo = format!("{word}ign");
         let rule = MatchRule::new(&typo, MatchType::Exact, true);
+        let (index, grams) = index;
         let hits = index
-            .search(None, &rule, &Filters::default(), 0, 20)
+            .search(Some(&grams), &rule, &Filters::default(), 0, 20)
             .unwrap();
         let lemma = index.term_number(word).unwrap() as u32;
         assert!(hits
@@ -969,14 +1032,14 @@ mod tests {
     fn the_work_budget_covers_the_walk_over_the_forms() {
         let (words, forms) = hostile_with_forms();
         let plain = index_of(&words);
-        let index = index_with_forms(&words, &forms);
+        let index = searchable(&words, &forms).0;
         let rule = MatchRule::new("conabcing", MatchType::Exact, true);
         let spent = |index: &Index, work| {
             let mut typos = Typos {
                 walk: TypoWalk::Rows,
                 work,
             };
-            index.typos(&rule, 2, &mut typos).map(|_| typos.work)
+            index.typos(None, &rule, 2, &mut typos).map(|_| typos.work)
         };
         let terms = spent(&plain, 0).unwrap();
         let all = spent(&index, 0).unwrap();

@@ -6,7 +6,10 @@
 //! exhaustive `match`, so a new value does not compile until each place has
 //! decided what it means for it.
 
+use super::engine::EXTRA_EDIT_FROM;
 use super::pattern::{Pattern, PatternError};
+use super::snapshot::query_grams;
+use super::typo;
 use crate::error::ApiError;
 use crate::fold::fold;
 
@@ -86,15 +89,6 @@ impl MatchType {
         }
     }
 
-    /// Whether the query may need the snapshot's substring bitmaps
-    /// (`grams`; for a pattern, [`Pattern::needed_grams`] says which).
-    pub(crate) fn needs_grams(self) -> bool {
-        match self {
-            MatchType::Exact | MatchType::Prefix => false,
-            MatchType::Contains | MatchType::Pattern => true,
-        }
-    }
-
     /// Whether the query's own term is a tier of its own, ahead of the rest
     /// (a pattern's matches are all one tier, in the literal order).
     pub(crate) fn has_exact_tier(self) -> bool {
@@ -145,6 +139,40 @@ impl MatchRule {
             query: folded.to_string(),
             match_type,
             max_edits,
+        }
+    }
+}
+
+impl MatchRule {
+    /// The grams of the snapshot (substring bitmaps) a search with this rule
+    /// reads: a `contains` query's, a pattern's ([`Pattern::needed_grams`]),
+    /// and those of the pieces a prefix search with two or three edits
+    /// looks up (its own edits or the extra edit's, [`typo::prefix_split`]).
+    pub fn needed_grams(&self) -> Vec<String> {
+        let owned = |grams: Vec<&str>| grams.into_iter().map(str::to_string).collect();
+        match self.match_type {
+            MatchType::Exact => Vec::new(),
+            MatchType::Contains => owned(query_grams(&self.query)),
+            MatchType::Pattern => Pattern::from_query(&self.query).needed_grams(),
+            MatchType::Prefix => {
+                let chars: Vec<char> = self.query.chars().collect();
+                let mut edits = vec![self.max_edits];
+                if self.max_edits > 0 && chars.len() >= EXTRA_EDIT_FROM {
+                    edits.push(self.max_edits + 1);
+                }
+                let mut grams: Vec<String> = edits
+                    .into_iter()
+                    .filter_map(|k| typo::prefix_split(chars.len(), k))
+                    .flat_map(|split| split.pieces)
+                    .flat_map(|piece| {
+                        let text: String = chars[piece].iter().collect();
+                        owned(query_grams(&text))
+                    })
+                    .collect();
+                grams.sort_unstable();
+                grams.dedup();
+                grams
+            }
         }
     }
 }

@@ -476,10 +476,10 @@ proptest! {
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
         let match_type = if prefix { MatchType::Prefix } else { MatchType::Exact };
         let rule = MatchRule::new(&q, match_type, true);
-        let (index, _, _) = snapshot(&postings, &lexicon);
+        let (index, _, grams) = snapshot(&postings, &lexicon);
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
-            let hits = index.search_with(walk, None, &rule, &filters, offset, limit).unwrap();
+            let hits = index.search_with(walk, Some(&grams), &rule, &filters, offset, limit).unwrap();
             prop_assert_eq!(hits.total, total, "total of {:?} by {:?}", rule, walk);
             let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
             prop_assert_eq!(&got, &page, "page of {:?} by {:?}", rule, walk);

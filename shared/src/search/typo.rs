@@ -35,6 +35,97 @@ pub(crate) struct Anchor {
     pub edits: u8,
 }
 
+/// The fewest characters of a piece: one gram's own bitmap
+/// ([`GRAM_CHARS`](crate::search::snapshot::GRAM_CHARS)).
+const PIECE_MIN_CHARS: usize = 3;
+
+/// The head of an anchored prefix search: short, so that the pieces after
+/// it are long and held by few terms; two characters at least, so that the
+/// anchored walk reads the root's letters once and then follows the query.
+const HEAD_CHARS: usize = 2;
+
+/// How a prefix search with two or three edits anchors: the query is a
+/// head of [`HEAD_CHARS`], a middle character, then pieces with one
+/// character between each two (places in the query).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PrefixSplit {
+    pub head: usize,
+    pub pieces: Vec<std::ops::Range<usize>>,
+}
+
+/// The split of a prefix search of `query_chars` characters with
+/// `max_edits` edits, when it has one. Either the head is within one edit
+/// of the start of the term (a forward walk anchored on it, [`Anchor`]),
+/// or it took two edits or more and at most `max_edits - 2` are left for
+/// the rest: then one of the `max_edits - 1` pieces stands in the term
+/// unchanged (an edit touches at most one of them, a transposition with a
+/// character between them only the one it reaches), starting at most
+/// `max_edits` characters from where it starts in the query (the terms
+/// that hold it come from the grams). Without an anchor, a walk with two
+/// edits or more to spend reads every term's first two or three letters,
+/// since any two can be edited away.
+///
+/// `None` for one edit (cheap without an anchor) and when a piece would be
+/// shorter than [`PIECE_MIN_CHARS`].
+pub(crate) fn prefix_split(query_chars: usize, max_edits: usize) -> Option<PrefixSplit> {
+    if !(2..=3).contains(&max_edits) {
+        return None;
+    }
+    let start = HEAD_CHARS + 1;
+    let rest = query_chars.checked_sub(start)?;
+    let mut pieces = Vec::with_capacity(2);
+    match max_edits {
+        2 => pieces.push(start..query_chars),
+        _ => {
+            let first = rest.checked_sub(1)? / 2;
+            pieces.extend([start..start + first, start + first + 1..query_chars]);
+        }
+    }
+    pieces
+        .iter()
+        .all(|p| p.len() >= PIECE_MIN_CHARS)
+        .then_some(PrefixSplit {
+            head: HEAD_CHARS,
+            pieces,
+        })
+}
+
+/// The distance between `query` and the closest prefix of `term`, when it
+/// is at most `max`: the prefix walk's measure for one term, as a plain
+/// table of three rows.
+pub(crate) fn prefix_distance(query: &[char], term: &[char], max: u8) -> Option<u8> {
+    let width = query.len() + 1;
+    let cap = max.saturating_add(1);
+    let mut rows: Vec<u8> = Vec::with_capacity(width * 4);
+    rows.extend((0..width).map(|j| j.min(usize::from(cap)) as u8));
+    let mut best = rows[width - 1];
+    for (i, &c) in term.iter().enumerate() {
+        if rows.len() == 3 * width {
+            rows.drain(..width);
+        }
+        let (before, last) = (rows.len() - width, rows.len());
+        rows.push((i + 1).min(usize::from(cap)) as u8);
+        for j in 1..width {
+            let cost = u8::from(query[j - 1] != c);
+            let mut v = (rows[before + j] + 1)
+                .min(rows[last + j - 1] + 1)
+                .min(rows[before + j - 1] + cost);
+            if i >= 1 && j >= 2 && query[j - 1] == term[i - 1] && query[j - 2] == c {
+                v = v.min(rows[before - width + j - 2] + 1);
+            }
+            rows.push(v.min(cap));
+        }
+        let row = &rows[last..];
+        best = best.min(row[width - 1]);
+        if *row.iter().min().expect("a row has a cell") >= best {
+            // Cells never fall below their row's smallest: no later prefix
+            // is closer.
+            break;
+        }
+    }
+    (best <= max).then_some(best)
+}
+
 /// What a walk found: the values of the keys (term numbers in the terms
 /// FSTs) with their distance (1 to `max_edits`, each key once; distance 0 is
 /// left to the exact, literal and lemma tiers), the nodes it read, and
@@ -476,6 +567,51 @@ mod tests {
             found.sort_unstable();
             found.dedup();
             prop_assert_eq!(found, brute(&terms, &q, max, Mode::Whole));
+        }
+
+        /// A prefix search with two or three edits, anchored: the walk
+        /// anchored on the head (one edit) and the terms that hold one of
+        /// the pieces unchanged within `max` places of where it starts in
+        /// the query (found here by looking at every term) together find
+        /// every term the oracle finds, each at its distance.
+        #[test]
+        fn an_anchored_prefix_search_misses_nothing(
+            terms in proptest::collection::btree_set("[abcé日ж]{3,16}", 1..150),
+            pick in any::<usize>(), edits in edits(), max in 2..4usize,
+        ) {
+            let q = query(&terms, pick, &edits);
+            let split = prefix_split(q.len(), max);
+            prop_assume!(split.is_some());
+            let split = split.unwrap();
+            let anchor = Some(Anchor { chars: split.head, edits: 1 });
+            let mut found = walk(&fst_of(&terms, false), &q, max, Mode::Prefix, anchor, u64::MAX).terms;
+            for (t, term) in terms.iter().enumerate() {
+                let chars: Vec<char> = term.chars().collect();
+                let holds = |piece: &std::ops::Range<usize>| {
+                    let wanted = &q[piece.clone()];
+                    (piece.start.saturating_sub(max)..=piece.start + max)
+                        .any(|s| chars.get(s..s + wanted.len()) == Some(wanted))
+                };
+                if split.pieces.iter().any(holds) {
+                    if let Some(d) = prefix_distance(&q, &chars, max as u8).filter(|&d| d > 0) {
+                        found.push((t as u64, d));
+                    }
+                }
+            }
+            found.sort_unstable();
+            found.dedup();
+            prop_assert_eq!(found, brute(&terms, &q, max, Mode::Prefix));
+        }
+
+        /// One term's prefix distance is the oracle's, up to the limit.
+        #[test]
+        fn prefix_distance_is_the_oracles(
+            q in "[abé]{1,10}", term in "[abé]{0,14}", max in 0..4u8,
+        ) {
+            let (q, term): (Vec<char>, Vec<char>) = (q.chars().collect(), term.chars().collect());
+            let want = prefix_edit_distance(&q, &term, usize::from(max));
+            let want = (want <= usize::from(max)).then_some(want as u8);
+            prop_assert_eq!(prefix_distance(&q, &term, max), want);
         }
 
         /// A walk never reads more nodes than its budget, and says when it

@@ -498,6 +498,10 @@ mod typo_cost {
             .expect("forms");
         let plain = index(&headwords, &Lexicon::default());
         let with_forms = index(&headwords, &lexicon);
+        // The grams hold only the headwords, so one copy serves both indexes.
+        let grams = built(&headwords, &Lexicon::default())
+            .grams()
+            .expect("a fresh build decodes");
         // The forms section of one language: [1]["en"][u64][FST][u64][FST][pairs].
         let section = forms_section(&headwords, &lexicon);
         let fst_len = |at: usize| {
@@ -552,7 +556,8 @@ mod typo_cost {
                 }
                 let q = edit(&mut rng, form, if low >= 8 { 2 } else { 1 });
                 let rule = MatchRule::new(&q, match_type, true);
-                let search = |index: &Index| index.search(None, &rule, &Filters::default(), 0, 20);
+                let search =
+                    |index: &Index| index.search(Some(&grams), &rule, &Filters::default(), 0, 20);
                 let (Ok(a), Ok(b)) = (search(&plain), search(&with_forms)) else {
                     continue;
                 };

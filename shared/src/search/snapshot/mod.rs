@@ -151,6 +151,13 @@ impl Built {
         })
     }
 
+    /// Every part of the `grams` section, as a warm instance that has read
+    /// them all holds them: what the offline benchmarks search with.
+    pub fn grams(&self) -> Result<Grams, CorruptData> {
+        let (index, parts) = self.every_part()?;
+        Ok(Grams::new(index, parts))
+    }
+
     /// Decodes what a reader holds from this build's stored items, as the
     /// store would (every part of a paged section): what tests read a
     /// snapshot with.
@@ -160,7 +167,6 @@ impl Built {
     }
 
     /// The part index of a paged section and every one of its parts.
-    #[cfg(test)]
     fn every_part<P: PagedPart>(&self) -> Result<EveryPart<P>, CorruptData> {
         let items = self.section(P::SECTION);
         let index = PartIndex::decode(&items[0])?;
@@ -178,7 +184,6 @@ impl Built {
 }
 
 /// A paged section's part index and every one of its parts.
-#[cfg(test)]
 type EveryPart<P> = (
     std::sync::Arc<PartIndex>,
     std::collections::HashMap<usize, std::sync::Arc<P>>,
@@ -209,8 +214,7 @@ impl FromBuilt for Records {
 #[cfg(test)]
 impl FromBuilt for Grams {
     fn from_built(built: &Built) -> Result<Self, CorruptData> {
-        let (index, parts) = built.every_part()?;
-        Ok(Grams::new(index, parts))
+        built.grams()
     }
 }
 
