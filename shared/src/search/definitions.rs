@@ -15,6 +15,12 @@ use unicode_normalization::char::is_combining_mark;
 /// holds them to this list.
 pub const WORD_LIST_TITLES: [&str; 4] = ["Synonyms", "Antonyms", "Other forms", "See also"];
 
+/// The title of a plain-text line that glosses the sense above it in the
+/// dictionary's source language (`Gloss: rzepka w kolanie` under
+/// `kneecap`, WikDict's Polish–English): not the definition's language,
+/// so not indexed either.
+pub const GLOSS_TITLE: &str = "Gloss";
+
 /// The most words a reverse query may have, once folded.
 pub const MAX_QUERY_WORDS: usize = 50;
 
@@ -23,12 +29,13 @@ pub const MAX_QUERY_WORDS: usize = 50;
 const PHRASE_MARK: char = '\u{1}';
 
 /// The definition text of an entry: its `plainText` without the usage
-/// examples, the word lists ([`WORD_LIST_TITLES`]), the sense numbers
-/// (`2. `) and the labels (`[adm.] `), one line per sense.
+/// examples, the word lists ([`WORD_LIST_TITLES`]), the source-language
+/// glosses ([`GLOSS_TITLE`]), the sense numbers (`2. `) and the labels
+/// (`[adm.] `), one line per sense.
 pub fn definition_text(entry: &Entry) -> String {
     let is_example = |line: &str| entry.examples.iter().any(|e| e.trim() == line);
     let is_word_list = |line: &str| {
-        WORD_LIST_TITLES.iter().any(|title| {
+        WORD_LIST_TITLES.iter().chain([&GLOSS_TITLE]).any(|title| {
             line.strip_prefix(title)
                 .is_some_and(|r| r.starts_with(": "))
         })
@@ -184,6 +191,20 @@ mod tests {
         // A word list's title only counts as one with its colon.
         let e = entry("See also the house\n12. [x]", &[]);
         assert_eq!(definition_text(&e), "See also the house\n[x]");
+    }
+
+    /// WikDict's Polish–English: the Polish gloss under an English sense
+    /// is no English definition.
+    #[test]
+    fn source_language_glosses_are_no_definition() {
+        let e = entry(
+            "1. kneecap\nGloss: (potocznie, potoczny) rzepka w kolanie\n2. Adam's apple",
+            &[],
+        );
+        assert_eq!(definition_text(&e), "kneecap\nAdam's apple");
+        // Only as a title, with its colon.
+        let e = entry("Glossy paper\nGloss paint", &[]);
+        assert_eq!(definition_text(&e), "Glossy paper\nGloss paint");
     }
 
     #[test]

@@ -85,10 +85,26 @@ async fn entry_by_word_answers_the_city_for_lodz() {
     let entry = reply.data();
     assert_eq!(entry["word"], "Łódź");
     assert_eq!(entry["partOfSpeech"], "proper noun");
-    // The article's translation line. (Its Polish gloss, the next line,
-    // is read as another sense today: a quirk of the importer with
-    // WikDict's articles, not of folding.)
-    assert_eq!(entry["translations"][0], "Lodz", "{entry}");
+    // The article's translation line, alone: its Polish gloss, the next
+    // line, is the sense's gloss (`Gloss: …`), no translation.
+    assert_eq!(
+        entry["translations"],
+        serde_json::json!(["Lodz"]),
+        "{entry}"
+    );
+    let translations = entry["translations"].as_array().unwrap();
+    assert!(
+        !translations
+            .iter()
+            .any(|t| t.as_str().unwrap().starts_with('(')),
+        "{entry}"
+    );
+    assert!(
+        entry["plainText"].as_str().unwrap().contains(
+            "Gloss: (geografia, geograficzny) (administracja) miasto w centralnej Polsce"
+        ),
+        "{entry}"
+    );
     assert_eq!(entry["dictionaryId"], SOURCE);
     // Found by folding: no lemma, no inflection.
     assert!(reply.json["meta"].get("lemma").is_none(), "{}", reply.json);

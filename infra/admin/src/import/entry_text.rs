@@ -3,7 +3,7 @@
 //! the HTML is sanitized once more when finished.
 
 use super::html::{escape, sanitize};
-use shared::search::definitions::WORD_LIST_TITLES;
+use shared::search::definitions::{GLOSS_TITLE, WORD_LIST_TITLES};
 
 /// One sense as the importers hand it over.
 #[derive(Debug, Default)]
@@ -13,6 +13,11 @@ pub struct SenseText {
     /// The definition or the translations.
     pub text: String,
     pub notes: Vec<String>,
+    /// What the sense means in the source language (a bilingual
+    /// dictionary's glosses, WikDict's): shown under the sense, each on a
+    /// line of its own titled [`GLOSS_TITLE`], which reverse lookup does
+    /// not index: it reads the target language's words.
+    pub glosses: Vec<String>,
     pub examples: Vec<String>,
 }
 
@@ -80,6 +85,14 @@ impl EntryText {
                     .push_str(&format!(" <span class=\"note\">({})</span>", escape(note)));
                 line.push_str(&format!(" ({note})"));
             }
+            self.plain.push(line);
+            for gloss in &sense.glosses {
+                self.html.push_str(&format!(
+                    "<div class=\"gloss\"><i>{GLOSS_TITLE}:</i> {}</div>",
+                    escape(gloss)
+                ));
+                self.plain.push(format!("{GLOSS_TITLE}: {gloss}"));
+            }
             if !sense.examples.is_empty() {
                 self.html.push_str("<ul class=\"examples\">");
                 for example in &sense.examples {
@@ -89,7 +102,6 @@ impl EntryText {
                 self.html.push_str("</ul>");
             }
             self.html.push_str("</li>");
-            self.plain.push(line);
             self.examples.extend(sense.examples);
         }
         self.html.push_str("</ol>");
@@ -159,8 +171,35 @@ mod tests {
         assert!(html.contains("<ul class=\"examples\"><li><i>ein Haus — a house</i></li></ul>"));
     }
 
+    /// A source-language gloss is shown under its sense, in both texts.
+    #[test]
+    fn glosses_follow_their_sense() {
+        let mut text = EntryText::new("jabłko", None, Some("noun"));
+        text.senses(vec![
+            SenseText {
+                text: "kneecap".into(),
+                glosses: vec!["(potocznie, potoczny) rzepka <w> kolanie".into()],
+                ..Default::default()
+            },
+            SenseText {
+                text: "apple".into(),
+                glosses: vec!["owoc jabłoni".into(), "przedmiot".into()],
+                ..Default::default()
+            },
+        ]);
+        let (html, plain, _) = text.finish(true);
+        assert_eq!(
+            plain,
+            "1. kneecap\nGloss: (potocznie, potoczny) rzepka <w> kolanie\n2. apple\nGloss: owoc jabłoni\nGloss: przedmiot"
+        );
+        assert!(
+            html.contains("<li><span class=\"definition\">kneecap</span><div class=\"gloss\"><i>Gloss:</i> (potocznie, potoczny) rzepka &lt;w&gt; kolanie</div></li>"),
+            "{html}"
+        );
+    }
+
     /// What reverse lookup indexes of an entry's plain text is its senses'
-    /// text and notes: no number, label, word list or example.
+    /// text and notes: no number, label, gloss, word list or example.
     #[test]
     fn the_definition_text_is_the_senses_alone() {
         let mut text = EntryText::new("Haus", None, None);
@@ -168,6 +207,7 @@ mod tests {
             SenseText {
                 labels: vec!["adm.".into()],
                 text: "establishment".into(),
+                glosses: vec!["Einrichtung".into()],
                 ..Default::default()
             },
             SenseText {

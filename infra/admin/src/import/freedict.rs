@@ -33,6 +33,23 @@
 //! the others shown as its other forms; the IPA espeak made by spelling out
 //! a character it cannot read ("Chinese letter") is no pronunciation.
 //!
+//! The dictionaries WikDict made from Wiktionary ("FreeDict+WikDict
+//! dictionary" in their `00databaseshort`) follow each line of translations
+//! with a gloss in the source language that says which sense it translates:
+//!
+//! ```text
+//! jabłko /ˈjap.kɔ/ /ˈjap.w̥kɔ/ <n>
+//! 1. kneecap
+//! (potocznie, potoczny) rzepka w kolanie
+//! 3. apple 2.
+//! (spożywczy) owoc jabłoni
+//!  3.
+//! przedmiot w kształcie jabłka (1.1) lub je przypominający
+//! ```
+//!
+//! The gloss belongs to the sense above ([`Sense::glosses`]): it is no
+//! translation (see [`Layout::WikDict`] for how it is told apart).
+//!
 //! Each database becomes the bilingual dictionary named like its file
 //! (`freedict-eng-fra`), its languages read from that name and its licence
 //! from its `00databaseinfo` article.
@@ -70,17 +87,59 @@ pub struct Sense {
     /// (source sentence, translation)
     pub examples: Vec<(String, String)>,
     pub notes: Vec<String>,
+    /// What the sense means, said in the source language (WikDict's
+    /// glosses): neither a translation nor the target language's text.
+    pub glosses: Vec<String>,
+}
+
+/// How a dictionary lays out its articles, which the importer knows from
+/// its name or its database information ([`layout_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// The FreeDict tools' articles: every line of the body that is no
+    /// example, note or cross-reference is a sense's translations.
+    Plain,
+    /// The Japanese dictionaries, made from JMdict: every form in the
+    /// header, the part of speech on a line of its own.
+    JMdict,
+    /// The dictionaries made by WikDict. A line of translations is the
+    /// body's first line, or one that starts with a sense number (`2. `);
+    /// any other line after it, until the next numbered line, is a gloss
+    /// of that sense in the source language. Position decides, not form:
+    /// most glosses start with Wiktionary's labels in parentheses
+    /// (`(potocznie, potoczny) …`) but many do not (`sztuciec służący do
+    /// jedzenia`), and a single-sense article is not numbered. Where one
+    /// sense's translations stand for several of Wiktionary's senses, each
+    /// gloss is numbered with Wiktionary's number: after the translations
+    /// (`apple 2.`) and alone on a line (` 3.`) before the next gloss;
+    /// those numbers are dropped. (A gloss that itself began with `N. `
+    /// would be read as a sense: none of the fixture's does.)
+    WikDict,
+}
+
+/// The layout of a FreeDict dictionary from its source language and its
+/// `00databaseshort` and `00databaseinfo` articles (WikDict's are titled
+/// "… FreeDict+WikDict dictionary").
+pub fn layout_of(source_lang: &str, short: &str, info: &str) -> Layout {
+    if source_lang == "ja" {
+        Layout::JMdict
+    } else if short.contains("FreeDict+WikDict") || info.contains("FreeDict+WikDict") {
+        Layout::WikDict
+    } else {
+        Layout::Plain
+    }
 }
 
 /// Parses one article of a dictionary other than a Japanese one.
 #[cfg(test)]
 pub fn parse_article(text: &str) -> Option<Article> {
-    parse_article_of(text, false)
+    parse_article_of(text, Layout::Plain)
 }
 
-/// Parses one article (of a Japanese, JMdict, dictionary when `jmdict`);
-/// `None` when it has no headword line.
-pub fn parse_article_of(text: &str, jmdict: bool) -> Option<Article> {
+/// Parses one article laid out as `layout`; `None` when it has no headword
+/// line.
+pub fn parse_article_of(text: &str, layout: Layout) -> Option<Article> {
+    let jmdict = layout == Layout::JMdict;
     let mut lines = text.lines();
     let header = lines.by_ref().find(|l| !l.trim().is_empty())?.trim();
     let mut article = if jmdict {
@@ -120,6 +179,24 @@ pub fn parse_article_of(text: &str, jmdict: bool) -> Option<Article> {
                 .get_or_insert_with(Sense::default)
                 .notes
                 .push(rest.trim().to_string());
+        } else if layout == Layout::WikDict {
+            match (sense_number(line), current.as_mut()) {
+                // Wiktionary's number of the gloss that follows.
+                _ if is_bare_number(line) => {}
+                (None, Some(sense)) => {
+                    let gloss = line.trim_end_matches(';').trim_end();
+                    if !gloss.is_empty() && !sense.glosses.iter().any(|g| g == gloss) {
+                        sense.glosses.push(gloss.to_string());
+                    }
+                }
+                (numbered, _) => {
+                    if let Some(done) = current.take() {
+                        article.senses.push(done);
+                    }
+                    let translations = numbered.unwrap_or(line);
+                    current = Some(parse_sense(without_trailing_number(translations)));
+                }
+            }
         } else {
             if let Some(done) = current.take() {
                 article.senses.push(done);
@@ -367,11 +444,29 @@ fn strip_label<'a>(line: &'a str, labels: &[&str]) -> Option<&'a str> {
 }
 
 fn strip_sense_number(line: &str) -> &str {
+    sense_number(line).unwrap_or(line)
+}
+
+/// The rest of a line that starts with a sense number (`2. spoon` →
+/// `spoon`); `None` for any other line.
+fn sense_number(line: &str) -> Option<&str> {
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    if digits > 0 && line[digits..].starts_with(". ") {
-        line[digits + 2..].trim()
-    } else {
-        line
+    (digits > 0 && line[digits..].starts_with(". ")).then(|| line[digits + 2..].trim())
+}
+
+/// `3.` alone on its line.
+fn is_bare_number(line: &str) -> bool {
+    line.strip_suffix('.')
+        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `apple 2.` → `apple` (WikDict's number of the gloss that follows).
+fn without_trailing_number(line: &str) -> &str {
+    match line.rsplit_once(char::is_whitespace) {
+        Some((before, last)) if is_bare_number(last) && !before.trim().is_empty() => {
+            before.trim_end()
+        }
+        _ => line,
     }
 }
 
@@ -545,9 +640,14 @@ pub fn import_freedict(
     // The first index line of every (headword, part of speech), which is
     // what merge_articles merges on.
     let mut first_lines: HashMap<(String, Option<String>), usize> = HashMap::new();
-    let jmdict = source_lang == "ja";
+    let info = database.metadata("00databaseinfo").unwrap_or_default();
+    let layout = layout_of(
+        source_lang,
+        &database.metadata("00databaseshort").unwrap_or_default(),
+        &info,
+    );
     for line in database.articles() {
-        let Some(article) = parse_article_of(&database.article(line)?, jmdict) else {
+        let Some(article) = parse_article_of(&database.article(line)?, layout) else {
             continue;
         };
         for article in by_form(article) {
@@ -560,7 +660,7 @@ pub fn import_freedict(
     let index_file: Arc<Path> = database.index_path.as_path().into();
     let mut origins = HashMap::new();
     let dictionary_name = format!("{source_name}–{target_name} (FreeDict)");
-    let licence = freedict_licence(&database.metadata("00databaseinfo").unwrap_or_default());
+    let licence = freedict_licence(&info);
     let mut ordinals: HashMap<(String, Option<String>), usize> = HashMap::new();
     let entries: Vec<StoredEntry> = merge_articles(articles)
         .into_iter()
@@ -646,6 +746,7 @@ fn bilingual_entry(
             labels: sense.labels.clone(),
             text: sense.translations.join(", "),
             notes: sense.notes.clone(),
+            glosses: sense.glosses.clone(),
             examples,
         });
     }
@@ -784,7 +885,7 @@ mod tests {
     #[test]
     fn jmdict_articles_give_every_form_its_entry() {
         let text = " [ichi1]  [news2]  [nf29]  悪女 /(en)tʃˈaɪniːz(ja)lˈe̞tə (en)tʃˈaɪniːz(ja)lˈe̞tə/,  [ichi1]  [news2]  [nf29] あくじょ /äkˈɯᵝdʑo̞/\n(noun (common) (futsuumeishi))\nwicked or ugly woman\n";
-        let a = parse_article_of(text, true).unwrap();
+        let a = parse_article_of(text, Layout::JMdict).unwrap();
         assert_eq!(a.headword, "悪女");
         assert_eq!(a.phonetic, None);
         assert_eq!(a.part_of_speech.as_deref(), Some("noun"));
@@ -802,7 +903,7 @@ mod tests {
 
         // Restrictions, symbols without IPA, several part-of-speech lines.
         let text = "ザルガイ科 /sˈä (en)dʒˈapəniːz(ja)lˈe̞tə/, 笊貝科 /(en)tʃˈaɪniːz(ja)lˈe̞tə/,  (ザルガイ科)  ザルガイか /zˌäɽɯᵝɡäˈikä/,  () ギンザメ /ɡˌiũzˈäme̞/, →\n(nouns which may take the genitive case particle `no')\n (noun (common) (futsuumeishi))\nCardiidae\n";
-        let a = parse_article_of(text, true).unwrap();
+        let a = parse_article_of(text, Layout::JMdict).unwrap();
         assert_eq!(a.headword, "ザルガイ科");
         let forms: Vec<&str> = a.forms.iter().map(|(f, _)| f.as_str()).collect();
         assert_eq!(forms, vec!["笊貝科", "ザルガイか", "ギンザメ", "→"]);
@@ -815,6 +916,154 @@ mod tests {
                 .headword,
             "kto mieczem wojuje"
         );
+    }
+
+    /// freedict-pol-eng (WikDict), word for word: the Polish line under
+    /// each line of translations was a sense of its own, whose
+    /// "translations" were `(geografia` and `geograficzny) (administracja)
+    /// miasto w Polsce`.
+    const GDANSK: &str = "Gdańsk /ɡdãj̃sk/ <pn>\nGdańsk, Gdansk\n(geografia, geograficzny) (administracja) miasto w Polsce;\n";
+    const JABLKO: &str = "jabłko /ˈjap.kɔ/ /ˈjap.w̥kɔ/ <n>\n1. kneecap\n(potocznie, potoczny) rzepka w kolanie\n2. Adam's apple\n(potocznie, potoczny) wystająca grdyka u mężczyzn, jabłko Adama\n3. apple 2.\n(spożywczy) owoc jabłoni\n 3.\nprzedmiot w kształcie jabłka (1.1) lub je przypominający\n4. orb\nzłota kula z krzyżem, symbol władzy królewskiej;\n";
+
+    fn translations_and_glosses(article: &Article) -> Vec<(Vec<&str>, Vec<&str>)> {
+        article
+            .senses
+            .iter()
+            .map(|s| {
+                (
+                    s.translations.iter().map(String::as_str).collect(),
+                    s.glosses.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn wikdict_glosses_belong_to_their_sense() {
+        let a = parse_article_of(GDANSK, Layout::WikDict).unwrap();
+        assert_eq!(a.headword, "Gdańsk");
+        assert_eq!(a.part_of_speech.as_deref(), Some("proper noun"));
+        assert_eq!(
+            translations_and_glosses(&a),
+            [(
+                vec!["Gdańsk", "Gdansk"],
+                vec!["(geografia, geograficzny) (administracja) miasto w Polsce"]
+            )]
+        );
+
+        let a = parse_article_of(JABLKO, Layout::WikDict).unwrap();
+        assert_eq!(
+            translations_and_glosses(&a),
+            [
+                (
+                    vec!["kneecap"],
+                    vec!["(potocznie, potoczny) rzepka w kolanie"]
+                ),
+                (
+                    vec!["Adam's apple"],
+                    vec!["(potocznie, potoczny) wystająca grdyka u mężczyzn, jabłko Adama"]
+                ),
+                // Two of Wiktionary's senses (numbered 2. and 3. there)
+                // share the translation.
+                (
+                    vec!["apple"],
+                    vec![
+                        "(spożywczy) owoc jabłoni",
+                        "przedmiot w kształcie jabłka (1.1) lub je przypominający"
+                    ]
+                ),
+                (
+                    vec!["orb"],
+                    vec!["złota kula z krzyżem, symbol władzy królewskiej"]
+                ),
+            ]
+        );
+
+        // A gloss without labels, and a translation line followed directly
+        // by the next sense: no gloss, no sense made of the next line.
+        let a = parse_article_of(
+            "łyżka /ˈwɨʃka/ <n>\n1. shovel\n2. spoon\nsztuciec służący do jedzenia\n",
+            Layout::WikDict,
+        )
+        .unwrap();
+        assert_eq!(
+            translations_and_glosses(&a),
+            [
+                (vec!["shovel"], vec![]),
+                (vec!["spoon"], vec!["sztuciec służący do jedzenia"])
+            ]
+        );
+    }
+
+    /// Other dictionaries give translations on consecutive lines: each is a
+    /// sense, as before, and a trailing number stays.
+    #[test]
+    fn other_dictionaries_read_every_line_as_translations() {
+        let a = parse_article(GDANSK).unwrap();
+        assert_eq!(
+            translations_and_glosses(&a),
+            [
+                (vec!["Gdańsk", "Gdansk"], vec![]),
+                (
+                    vec![
+                        "(geografia",
+                        "geograficzny) (administracja) miasto w Polsce"
+                    ],
+                    vec![]
+                )
+            ]
+        );
+        let a = parse_article("Haus /hˈaʊs/ <n>\nhouse\nhome\nCatch 22.\n").unwrap();
+        assert_eq!(
+            translations_and_glosses(&a),
+            [
+                (vec!["house"], vec![]),
+                (vec!["home"], vec![]),
+                (vec!["Catch 22."], vec![])
+            ]
+        );
+    }
+
+    #[test]
+    fn the_layout_comes_from_the_database_information() {
+        let wikdict = "język polski-English FreeDict+WikDict dictionary ver. 2022.11.18";
+        assert_eq!(layout_of("pl", wikdict, ""), Layout::WikDict);
+        assert_eq!(layout_of("pl", "", wikdict), Layout::WikDict);
+        assert_eq!(
+            layout_of("de", "German-English FreeDict Dictionary ver. 1.9-fd1", ""),
+            Layout::Plain
+        );
+        assert_eq!(layout_of("ja", "", ""), Layout::JMdict);
+    }
+
+    #[test]
+    fn wikdict_fixture_keeps_glosses_out_of_translations_and_reverse_lookup() {
+        let imported = import_freedict(&fixture("freedict/freedict-pol-eng"), MAX).unwrap();
+        let lodz = find(&imported, "Łódź", Some("proper noun"));
+        assert_eq!(lodz.translations, vec!["Lodz"]);
+        assert_eq!(
+            lodz.plain_text,
+            "Lodz\nGloss: (geografia, geograficzny) (administracja) miasto w centralnej Polsce"
+        );
+        assert!(lodz.html_content.contains("miasto w centralnej Polsce"));
+        assert_eq!(shared::search::definitions::definition_text(lodz), "Lodz");
+        let jablko = find(&imported, "jabłko", Some("noun"));
+        assert_eq!(
+            jablko.translations,
+            vec!["kneecap", "Adam's apple", "apple", "orb"]
+        );
+        let polish = imported
+            .entries
+            .iter()
+            .flat_map(|e| &e.entry.translations)
+            .find(|t| t.starts_with('(') || t.contains("Polsce") || t.ends_with('.'));
+        assert_eq!(polish, None);
+        // The English dictionaries are read as ever.
+        let imported = import_freedict(&fixture("freedict/freedict-eng-fra"), MAX).unwrap();
+        assert!(!imported
+            .entries
+            .iter()
+            .any(|e| e.entry.plain_text.contains("Gloss: ")));
     }
 
     #[test]
@@ -850,8 +1099,12 @@ mod tests {
             "1. ",
             "Synonyms: {",
             "a\n[b\n<c\n\"d",
+            "a\n 3.\n1.\n2. \n;\n x 4.\n 5.",
+            "4.\n4. 4.\n 4.",
         ] {
-            let _ = parse_article(text);
+            for layout in [Layout::Plain, Layout::JMdict, Layout::WikDict] {
+                let _ = parse_article_of(text, layout);
+            }
         }
     }
 
@@ -879,6 +1132,22 @@ mod tests {
             !html.contains("<script") && !html.contains("onclick="),
             "{html}"
         );
+        // A WikDict gloss is escaped as well.
+        let article = parse_article_of(
+            "x /y/\nz\n<script>alert(1)</script> <b onclick=\"steal()\">bold</b>\n",
+            Layout::WikDict,
+        )
+        .unwrap();
+        assert_eq!(article.senses[0].glosses.len(), 1);
+        let stored = bilingual_entry(article, "id".into(), "freedict-pol-eng", "P–E", "pl", "en");
+        let html = stored.entry.html_content;
+        assert!(
+            !html.contains("<script")
+                && !html.contains("<b ")
+                && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{html}"
+        );
+        assert_eq!(stored.entry.translations, vec!["z"]);
     }
 
     #[test]

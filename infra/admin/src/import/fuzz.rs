@@ -148,8 +148,13 @@ proptest! {
     fn freedict_articles_parse_within_bounds(bytes in source_bytes()) {
         measure("freedict", &bytes, |b| {
             let text = String::from_utf8_lossy(b);
-            let _ = freedict::parse_article_of(&text, false);
-            let _ = freedict::parse_article_of(&text, true);
+            for layout in [
+                freedict::Layout::Plain,
+                freedict::Layout::JMdict,
+                freedict::Layout::WikDict,
+            ] {
+                let _ = freedict::parse_article_of(&text, layout);
+            }
         })?;
     }
 
