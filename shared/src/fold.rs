@@ -62,6 +62,29 @@ fn fold_pass(text: &str) -> String {
     out
 }
 
+/// Whether the first letter of `text` is a capital: what folding forgets
+/// and entry by word and search's exact matches still go by (`Lodz` asks
+/// for the city `Łódź`, `lodz` for the boat `łódź`). `None` when `text` has
+/// no letter or its first letter has no case (`日本`).
+pub fn capitalised(text: &str) -> Option<bool> {
+    let first = text.chars().find(|c| c.is_alphabetic())?;
+    if first.is_uppercase() {
+        Some(true)
+    } else if first.is_lowercase() {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Whether `headword` is capitalised as a typed word whose
+/// [`capitalised`] is `typed`: its first letter a capital when the typed
+/// one's is, and not when not. Every headword is, when the typed word's
+/// first letter has no case.
+pub fn capitalised_as(headword: &str, typed: Option<bool>) -> bool {
+    typed.is_none_or(|typed| capitalised(headword) == Some(typed))
+}
+
 /// The base letter a reader types for a lower-case letter that has no Unicode
 /// decomposition: stroked, barred and dotless letters of Latin alphabets
 /// (Danish and Norwegian `ø`, Polish `ł`, South Slavic `đ`, Turkish `ı`,
@@ -124,6 +147,22 @@ mod tests {
         assert_eq!(fold("Æsir"), "aesir");
         assert_eq!(fold("cœur"), "coeur");
         assert_eq!(fold("Œuvre"), "oeuvre");
+    }
+
+    #[test]
+    fn the_first_letter_decides_the_capitalisation() {
+        assert_eq!(capitalised("Łódź"), Some(true));
+        assert_eq!(capitalised("łódź"), Some(false));
+        assert_eq!(capitalised("LODZ"), Some(true));
+        assert_eq!(capitalised("'s-Hertogenbosch"), Some(false));
+        assert_eq!(capitalised("2 Łódź"), Some(true));
+        assert_eq!(capitalised("日本"), None);
+        assert_eq!(capitalised("42"), None);
+        assert!(capitalised_as("Łódź", Some(true)));
+        assert!(!capitalised_as("łódź", Some(true)));
+        assert!(capitalised_as("łódź", Some(false)));
+        assert!(!capitalised_as("日本", Some(false)));
+        assert!(capitalised_as("Łódź", None) && capitalised_as("łódź", None));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::access::auth::KeyRecord;
 use crate::access::quota::Period;
 use crate::error::ApiError;
-use crate::fold::fold;
+use crate::fold::{capitalised, capitalised_as, fold};
 use crate::model::{
     AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchPage, SearchResult,
     StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
@@ -620,7 +620,7 @@ fn closeness(headword: &str, word: &str) -> u8 {
     } else if headword.to_lowercase() == word.to_lowercase() {
         1
     } else if fold(headword) == fold(word) {
-        if capitalised(headword) == capitalised(word) {
+        if capitalised_as(headword, capitalised(word)) {
             2
         } else {
             3
@@ -628,13 +628,6 @@ fn closeness(headword: &str, word: &str) -> u8 {
     } else {
         4
     }
-}
-
-/// Whether the first letter of `text` is a capital.
-fn capitalised(text: &str) -> bool {
-    text.chars()
-        .find(|c| c.is_alphabetic())
-        .is_some_and(char::is_uppercase)
 }
 
 /// The entry "by word": the closest headword, then the lemma form, then the

@@ -2,8 +2,9 @@
 //! docs/api.md ("Matching and ranking", "Inflected forms") as set operations
 //! on ordinals.
 //!
-//! A search's matches fall into tiers that never overlap: the exact term,
-//! then literal matches (prefix, contains or a wildcard pattern, whose
+//! A search's matches fall into tiers that never overlap: the exact term
+//! (split in two: the headwords capitalised as the query was typed, then
+//! the others), then literal matches (prefix, contains or a wildcard pattern, whose
 //! matches are all in this tier), then the lemmas of the query as an
 //! inflected form, then typo matches by edit distance, of headwords and of
 //! inflected forms (whose lemmas match) alike (and, when those find fewer
@@ -18,6 +19,7 @@ use super::matching::{MatchRule, MatchType, TypoDistance};
 use super::pattern::{self, Nfa, Pattern, Plan};
 use super::snapshot::{query_grams, Grams, Index, GRAM_CHARS};
 use super::typo::{self, Anchor, Mode};
+use crate::fold::capitalised_as;
 use fst::{Automaton, IntoStreamer, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
 use rand::Rng;
@@ -203,8 +205,9 @@ impl Index {
     }
 
     /// The tiers of a query, unfiltered (a filter may only narrow the
-    /// candidates that a `contains` query has to check): exact, literal,
-    /// lemma, then one per edit distance.
+    /// candidates that a `contains` query has to check): exact (as typed,
+    /// then the rest: [`Index::by_capitalisation`]), literal, lemma, then
+    /// one per edit distance.
     fn tiers(
         &self,
         grams: Option<&Grams>,
@@ -243,7 +246,8 @@ impl Index {
             lemma -= &exact;
             lemma -= &literal;
         }
-        let mut tiers = vec![exact, literal, lemma];
+        let [typed, rest] = self.by_capitalisation(exact, rule.capitalised);
+        let mut tiers = vec![typed, rest, literal, lemma];
         if rule.max_edits > 0 && rule.match_type.typo_distance().is_some() {
             for mut found in self.typos(grams, rule, rule.max_edits, typos)? {
                 // An entry appears once, in its best tier: a headword's own
@@ -257,6 +261,26 @@ impl Index {
             }
         }
         Ok(tiers)
+    }
+
+    /// The exact tier in two: the entries whose headword is capitalised as
+    /// the query was typed, then the others (`Lodz` lists the city `Łódź`
+    /// before the boat `łódź`, `lodz` the boat first), each part in ordinal
+    /// order; all in the first when the query's first letter has no case.
+    fn by_capitalisation(
+        &self,
+        mut exact: RoaringBitmap,
+        typed: Option<bool>,
+    ) -> [RoaringBitmap; 2] {
+        if typed.is_none() {
+            return [exact, RoaringBitmap::new()];
+        }
+        let rest: RoaringBitmap = exact
+            .iter()
+            .filter(|&o| !capitalised_as(self.word(o), typed))
+            .collect();
+        exact -= &rest;
+        [exact, rest]
     }
 
     /// Whether some term can be within `edits` of the query: a query longer
@@ -794,6 +818,73 @@ mod tests {
                 phonetic: None,
             })
             .collect()
+    }
+
+    /// Among the exact matches, the headwords capitalised as the query was
+    /// typed come first; the other tiers keep their order, and paging and
+    /// `total` span both parts. The boat sorts before the city by id (as in
+    /// FreeDict's Polish–English), so only the capital of `Lodz` moves it.
+    #[test]
+    fn the_exact_matches_capitalised_as_the_query_come_first() {
+        let postings = [
+            ("łódź", "4eb735181a5b175f"),
+            ("Łódź", "cde954d980c405c5"),
+            ("łodzie", "1"),
+            ("Łodzianin", "2"),
+        ]
+        .map(|(word, id)| Posting {
+            definition: String::new(),
+            folded: crate::fold::fold(word),
+            word: word.into(),
+            dictionary: DictionaryRef {
+                id: "freedict-pol-eng".into(),
+                source_lang: "pl".into(),
+                target_lang: Some("en".into()),
+            },
+            part_of_speech: None,
+            has_audio: false,
+            id: id.into(),
+            preview: String::new(),
+            phonetic: None,
+        });
+        let index: Index = build(postings.to_vec(), &Lexicon::default())
+            .decode()
+            .unwrap();
+        let words = |rule: &MatchRule, offset, limit| {
+            let hits = index
+                .search(None, rule, &Filters::default(), offset, limit)
+                .unwrap();
+            let words: Vec<&str> = hits.ordinals.iter().map(|&o| index.word(o)).collect();
+            (hits.total, words.join(" "))
+        };
+        for (q, first) in [
+            ("Lodz", "Łódź łódź"),
+            ("lodz", "łódź Łódź"),
+            ("LODZ", "Łódź łódź"),
+            ("Łódź", "Łódź łódź"),
+            ("łódź", "łódź Łódź"),
+        ] {
+            for fuzzy in [false, true] {
+                let rule = MatchRule::of_query(q, MatchType::Prefix, fuzzy).unwrap();
+                let all = format!("{first} łodzie Łodzianin");
+                assert_eq!(words(&rule, 0, 10), (4, all), "{q}");
+                let rule = MatchRule::of_query(q, MatchType::Exact, fuzzy).unwrap();
+                assert_eq!(words(&rule, 0, 10), (2, first.to_string()), "{q}");
+            }
+        }
+        // Pages cut across the two parts and the next tier.
+        let rule = MatchRule::of_query("Lodz", MatchType::Prefix, true).unwrap();
+        assert_eq!(words(&rule, 1, 1), (4, "łódź".into()));
+        assert_eq!(words(&rule, 1, 2), (4, "łódź łodzie".into()));
+        // A query whose case is unknown (folded) or that has none keeps the
+        // ordinal order: the boat, by its id.
+        let rule = MatchRule::new("lodz", MatchType::Prefix, true);
+        assert_eq!(
+            words(&rule, 0, 10),
+            (4, "łódź Łódź łodzie Łodzianin".into())
+        );
+        let rule = MatchRule::of_query("  42", MatchType::Exact, true).unwrap();
+        assert_eq!(rule.capitalised, None);
     }
 
     /// Deterministic letters, so that the corpus is the same on every run.

@@ -11,7 +11,7 @@ use super::pattern::{Pattern, PatternError};
 use super::snapshot::query_grams;
 use super::typo;
 use crate::error::ApiError;
-use crate::fold::fold;
+use crate::fold::{capitalised, fold};
 
 /// `matchType`: how the query's text must stand in a headword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +114,13 @@ pub struct MatchRule {
     pub query: String,
     pub match_type: MatchType,
     pub max_edits: usize,
+    /// Whether the query's first letter was typed a capital
+    /// ([`capitalised`]), which folding forgets: the exact matches
+    /// capitalised as the query ([`crate::fold::capitalised_as`]) come
+    /// first in their tier (`Lodz` lists the city `Łódź` before the boat
+    /// `łódź`). `None` when its first letter has no case, or the query
+    /// comes folded.
+    pub capitalised: Option<bool>,
 }
 
 impl MatchRule {
@@ -124,11 +131,15 @@ impl MatchRule {
             MatchType::Exact | MatchType::Prefix | MatchType::Contains => fold(q),
             MatchType::Pattern => Pattern::parse(q)?.to_query(),
         };
-        Ok(Self::new(&query, match_type, fuzzy))
+        Ok(Self {
+            capitalised: capitalised(q),
+            ..Self::new(&query, match_type, fuzzy)
+        })
     }
 
     /// `folded` must already be folded (for a pattern, [`Pattern::to_query`]). Typo tolerance extends only the match
-    /// types that have a typo tier, and only when `fuzzy`.
+    /// types that have a typo tier, and only when `fuzzy`. The case it was
+    /// typed in is unknown: no capitalisation orders the exact matches.
     pub fn new(folded: &str, match_type: MatchType, fuzzy: bool) -> Self {
         let max_edits = if fuzzy && match_type.typo_distance().is_some() {
             allowed_edits(folded.chars().count())
@@ -139,6 +150,7 @@ impl MatchRule {
             query: folded.to_string(),
             match_type,
             max_edits,
+            capitalised: None,
         }
     }
 }

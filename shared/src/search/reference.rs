@@ -47,10 +47,13 @@ fn admit(filters: &Filters<'_>, p: &Posting) -> bool {
         })
 }
 
-/// A match as the reference sorts it: tier, commonness (most common first),
-/// length, folded headword, dictionary, id, and its index in the corpus.
+/// A match as the reference sorts it: tier, whether an exact match is not
+/// capitalised as the query was typed (those that are come first),
+/// commonness (most common first), length, folded headword, dictionary, id,
+/// and its index in the corpus.
 type Match<'a> = (
     usize,
+    bool,
     std::cmp::Reverse<(bool, usize)>,
     usize,
     &'a str,
@@ -74,6 +77,7 @@ fn matches<'a>(
             tier(rule, lexicon, p, max_edits).map(|t| {
                 (
                     t,
+                    t == 0 && !crate::fold::capitalised_as(&p.word, rule.capitalised),
                     std::cmp::Reverse(commonness(postings, lexicon, &p.folded)),
                     p.folded.chars().count(),
                     p.folded.as_str(),
@@ -96,7 +100,7 @@ fn search(
     limit: usize,
 ) -> (usize, Vec<usize>) {
     let mut found = matches(postings, lexicon, rule, filters, rule.max_edits);
-    let mut terms: Vec<&str> = found.iter().map(|m| m.3).collect();
+    let mut terms: Vec<&str> = found.iter().map(|m| m.4).collect();
     terms.sort_unstable();
     terms.dedup();
     // Too few headwords for a typo-tolerant query of 5 or more characters:
@@ -122,7 +126,7 @@ fn search(
         .into_iter()
         .skip(offset)
         .take(limit)
-        .map(|m| m.6)
+        .map(|m| m.7)
         .collect();
     (total, page)
 }
@@ -177,16 +181,33 @@ fn corpus() -> impl Strategy<Value = Vec<Posting>> {
     corpus_of(headword().boxed())
 }
 
+/// A corpus of `headword`s; about one in five is the twin of an earlier
+/// one with its first letter's case swapped (`Ab` beside `ab`), so that
+/// exact matches often differ in capitalisation.
 fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posting>> {
+    let twin = prop::option::weighted(0.2, any::<usize>());
     proptest::collection::vec(
-        (headword, 0..3usize, 0..4usize, any::<bool>(), any::<bool>()),
+        (
+            headword,
+            0..3usize,
+            0..4usize,
+            any::<bool>(),
+            any::<bool>(),
+            twin,
+        ),
         1..120,
     )
     .prop_map(|raw| {
+        let mut words: Vec<String> = Vec::new();
         let all: Vec<Posting> = raw
             .into_iter()
             .enumerate()
-            .map(|(i, (word, d, part, audio, hex))| {
+            .map(|(i, (word, d, part, audio, hex, twin))| {
+                let word = match twin {
+                    Some(k) if i > 0 => case_swapped(&words[k % i]),
+                    _ => word,
+                };
+                words.push(word.clone());
                 let (id, source, target) = DICTIONARIES[d];
                 Posting {
                     definition: String::new(),
@@ -212,6 +233,20 @@ fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posti
             .collect();
         rank_order(all, &Lexicon::default())
     })
+}
+
+/// `word` with its first character's case swapped.
+fn case_swapped(word: &str) -> String {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    let swapped: String = if first.is_uppercase() {
+        first.to_lowercase().collect()
+    } else {
+        first.to_uppercase().collect()
+    };
+    swapped + chars.as_str()
 }
 
 const LEXICON_LANGS: [&str; 3] = ["en", "fr", "de"];
@@ -397,6 +432,7 @@ proptest! {
         fresh in "[abcdex]{1,10}",
         match_type in prop_oneof![Just(MatchType::Exact), Just(MatchType::Prefix), Just(MatchType::Contains)],
         fuzzy in any::<bool>(),
+        typed in 0..3u8,
         choice in filter_choice(),
         offset in prop_oneof![Just(0usize), 0..40usize],
         limit in 1..40usize,
@@ -405,7 +441,20 @@ proptest! {
         prop_assume!(!q.is_empty());
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
-        let rule = MatchRule::new(&q, match_type, fuzzy);
+        // Folded (no capitalisation known), typed in lower case, or typed
+        // with a capital first letter: the exact matches capitalised so come
+        // first.
+        let rule = match typed {
+            0 => MatchRule::new(&q, match_type, fuzzy),
+            1 => MatchRule::of_query(&q, match_type, fuzzy).unwrap(),
+            _ => {
+                let mut chars = q.chars();
+                let first = chars.next().expect("not empty").to_uppercase();
+                let raw: String = first.chain(chars).collect();
+                MatchRule::of_query(&raw, match_type, fuzzy).unwrap()
+            }
+        };
+        prop_assert_eq!(&rule.query, &q);
         let (index, records, grams) = snapshot(&postings, &lexicon);
         let hits = index.search(Some(&grams), &rule, &filters, offset, limit).unwrap();
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);

@@ -5,8 +5,9 @@
 //! (data/fixture/freedict/freedict-pol-eng.*, from WikDict) has both of
 //! its `łódź` articles: the city `Łódź` and `łódź`, a boat.
 
-use blackbox::{enc, get_demo};
-use serde_json::Value;
+use blackbox::{demo_key, enc, get_demo, send};
+use reqwest::Method;
+use serde_json::{json, Value};
 
 const SOURCE: &str = "freedict-pol-eng";
 
@@ -54,12 +55,70 @@ async fn lodz_finds_lodz_first() {
     // The proper nouns alone: the city first.
     let results = search(&format!("q=Lodz&pos={}", enc("proper noun"))).await;
     assert_eq!(words(&results)[0], ("Łódź", SOURCE), "{results:?}");
-    // Typed with its letters, or in capitals, the same.
+    // Typed with its letters, or in capitals, the same two.
     for q in ["Łódź", "ŁÓDŹ", "lodz", "LODZ"] {
         let results = search(&format!("q={}&matchType=exact&fuzzy=false", enc(q))).await;
         let mut found = words(&results);
         found.sort();
         assert_eq!(found, [("Łódź", SOURCE), ("łódź", SOURCE)], "{q}");
+    }
+}
+
+/// The exact matches capitalised as `q` was typed come first, as entry by
+/// word chooses (docs/api.md, "Matching and ranking"): `Lodz` lists the city
+/// first, `lodz` the boat, though the boat's id sorts first.
+#[tokio::test]
+async fn the_capital_of_q_chooses_the_city_or_the_boat_first() {
+    for (q, first, second) in [
+        ("Lodz", "Łódź", "łódź"),
+        ("LODZ", "Łódź", "łódź"),
+        ("Łódź", "Łódź", "łódź"),
+        ("lodz", "łódź", "Łódź"),
+        ("łódź", "łódź", "Łódź"),
+    ] {
+        for matching in ["exact", "prefix"] {
+            for fuzzy in [true, false] {
+                let query = format!("q={}&matchType={matching}&fuzzy={fuzzy}", enc(q));
+                let results = search(&query).await;
+                let found = words(&results);
+                assert_eq!(
+                    found.get(..2),
+                    Some(&[(first, SOURCE), (second, SOURCE)][..]),
+                    "{query}: {found:?}"
+                );
+            }
+        }
+        // One result a page: the order and the total hold across pages.
+        for (offset, word) in [(0, first), (1, second)] {
+            let path = format!(
+                "/api/v1/api/search?q={}&matchType=exact&fuzzy=false&limit=1&offset={offset}",
+                enc(q)
+            );
+            let reply = get_demo(&path).await;
+            assert_eq!(reply.status, 200, "{}", reply.text);
+            assert_eq!(words(reply.data().as_array().unwrap()), [(word, SOURCE)]);
+            assert_eq!(reply.json["meta"]["total"], 2, "{path}");
+        }
+        // GraphQL's search is the same search.
+        let body = json!({
+            "query": "query($q: String!) { search(q: $q, matchType: \"exact\", fuzzy: false) { results { word } } }",
+            "variables": {"q": q},
+        });
+        let reply = send(
+            Method::POST,
+            "/api/v1/api/graphql",
+            Some(&demo_key()),
+            Some(body.to_string()),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        let listed: Vec<&str> = reply.json["data"]["search"]["results"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}", reply.text))
+            .iter()
+            .map(|r| r["word"].as_str().unwrap())
+            .collect();
+        assert_eq!(listed, [first, second], "GraphQL {q}");
     }
 }
 
