@@ -224,6 +224,12 @@ async fn every_match_type_filter_and_order_agrees_with_a_scan() {
         // Typos of inflected forms (`running`, `booked`).
         ("runnin", "prefix"),
         ("boked", "exact"),
+        // Long prefix searches with two edits (three as the extra edit),
+        // anchored on their head and on pieces read from the grams; one
+        // whose first letter is wrong.
+        ("dictoinarry", "prefix"),
+        ("xnformation", "prefix"),
+        ("intrenationall", "prefix"),
     ] {
         queries.push(Query::new(q, match_type));
         queries.push(Query {
