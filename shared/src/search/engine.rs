@@ -1030,7 +1030,7 @@ mod tests {
     #[test]
     fn a_pattern_over_budget_is_an_error_not_a_partial_answer() {
         let index = index_of(&hostile_corpus());
-        let rule = MatchRule::of_query("c*n", MatchType::Pattern, true).unwrap();
+        let rule = MatchRule::of_query("co*n", MatchType::Pattern, true).unwrap();
         let pattern = crate::search::pattern::Pattern::from_query(&rule.query);
         let mut typos = Typos {
             walk: TypoWalk::Rows,

@@ -12,6 +12,7 @@
 //! wildcards it checks the terms that hold the grams of its letters
 //! ([`Plan`]).
 
+use super::snapshot::ends_key;
 use crate::fold::fold;
 use fst::{IntoStreamer, Streamer};
 use std::cell::Cell;
@@ -179,9 +180,40 @@ impl Pattern {
         };
         let longest_run = self.runs().iter().map(|r| r.chars().count()).max();
         match best {
+            _ if self.ends().is_some() => Plan::Grams(self.grams()),
             Some((plan, score)) if (longest_run.unwrap_or(0) as i64) < score + 2 => plan,
             _ => Plan::Grams(self.grams()),
         }
+    }
+
+    /// The first and last letters of a pattern that has one letter alone at
+    /// each end and a `*` or three `?` between (`c*t`, `h???e`, `c?*ol*t`):
+    /// a walk from either end would read every term under one letter (up to
+    /// the pattern's length), where the entries that start and end with
+    /// both ([`ends_key`]) are a small share of them. Shorter patterns of
+    /// `?` (`c?t`) walk the few nodes of their length.
+    fn ends(&self) -> Option<(char, char)> {
+        let ones = self.tokens.iter().filter(|t| **t == Token::One).count();
+        if !self.tokens.contains(&Token::Any) && ones < 3 {
+            return None;
+        }
+        let lone = |mut tokens: std::slice::Iter<'_, Token>, from_end: bool| {
+            let mut next = || {
+                if from_end {
+                    tokens.next_back()
+                } else {
+                    tokens.next()
+                }
+            };
+            match (next(), next()) {
+                (Some(Token::Char(c)), Some(Token::One | Token::Any)) => Some(*c),
+                _ => None,
+            }
+        };
+        Some((
+            lone(self.tokens.iter(), false)?,
+            lone(self.tokens.iter(), true)?,
+        ))
     }
 
     /// The runs of literal characters between wildcards.
@@ -202,8 +234,25 @@ impl Pattern {
     /// the run itself up to [`GRAM_CHARS`], else each of its trigrams), or
     /// of every run when each is a single character.
     fn grams(&self) -> Vec<String> {
+        if let Some((first, last)) = self.ends() {
+            // The lone letters at the ends are in the key; the runs between
+            // them narrow it further.
+            let mut grams = Pattern {
+                tokens: self.tokens[1..self.tokens.len() - 1].to_vec(),
+            }
+            .runs_grams(true);
+            grams.push(ends_key(first, last));
+            grams.sort_unstable();
+            return grams;
+        }
+        self.runs_grams(false)
+    }
+
+    /// The grams of [`Pattern::grams`] from the runs alone; `long_only`
+    /// leaves out runs of one character even when no run is longer.
+    fn runs_grams(&self, long_only: bool) -> Vec<String> {
         let runs = self.runs();
-        let long = runs.iter().any(|r| r.chars().count() >= 2);
+        let long = long_only || runs.iter().any(|r| r.chars().count() >= 2);
         let mut grams: Vec<String> = runs
             .iter()
             .filter(|r| !long || r.chars().count() >= 2)
@@ -583,7 +632,20 @@ mod tests {
     fn plans_walk_from_the_better_end_or_read_grams() {
         let plan = |raw: &str| p(raw).plan();
         assert_eq!(plan("h?use"), Plan::Forwards);
-        assert_eq!(plan("c*t"), Plan::Forwards);
+        // One letter alone at each end: the entries that start and end with
+        // them, narrowed by the grams of the runs between.
+        let ends = |first, last| ends_key(first, last);
+        assert_eq!(plan("c*t"), Plan::Grams(vec![ends('c', 't')]));
+        assert_eq!(plan("h???e"), Plan::Grams(vec![ends('h', 'e')]));
+        assert_eq!(
+            plan("c?*ol*t"),
+            Plan::Grams(vec![ends('c', 't'), "ol".into()])
+        );
+        assert_eq!(plan("c*o*t"), Plan::Grams(vec![ends('c', 't')]));
+        // Short runs of `?` walk their few nodes; two letters at an end walk.
+        assert_eq!(plan("c?t"), Plan::Forwards);
+        assert_eq!(plan("h??e"), Plan::Forwards);
+        assert_eq!(plan("co*t"), Plan::Forwards);
         assert_eq!(plan("*ology"), Plan::Backwards);
         assert_eq!(plan("?*ology"), Plan::Backwards);
         assert_eq!(plan("un*able"), Plan::Backwards);

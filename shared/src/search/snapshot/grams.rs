@@ -1,6 +1,8 @@
 //! The `grams` section: for every 1- to [`GRAM_CHARS`]-character substring
 //! of a term, the bitmap of the entries whose term contains it (`contains`
-//! searches). The grams are grouped by key range into parts of about
+//! searches, patterns, the pieces of prefix typo searches), and per first
+//! and last letter the entries whose term starts and ends with them
+//! ([`ends_key`]). The grams are grouped by key range into parts of about
 //! [`PAGED_PART_BYTES`](super::parts::PAGED_PART_BYTES), each an FST over its
 //! grams and their bitmaps ([`KeyedPart`]), so that a query reads only the
 //! parts of its own grams. Encoder and decoder side by side.
@@ -35,6 +37,15 @@ fn grams_of(term: &str) -> BTreeSet<&str> {
     grams
 }
 
+/// The key of the entries whose term starts with `first` and ends with
+/// `last`: longer than any gram, so it never names a substring, and it
+/// sorts before every letter. A pattern whose only letters at its ends are
+/// one on each side (`c*t`, `h???e`) reads it instead of walking every term
+/// under its first letter.
+pub fn ends_key(first: char, last: char) -> String {
+    format!("\u{1}\u{1}{first}{last}")
+}
+
 /// The grams a `contains` search of `needle` (folded) reads: the needle
 /// itself up to [`GRAM_CHARS`] characters, else its distinct trigrams,
 /// as the engine looks them up.
@@ -58,13 +69,23 @@ pub fn query_grams(needle: &str) -> Vec<&str> {
 /// then the parts ([`KeyedPart`]s), each gram's value its bitmap.
 pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
     let mut bitmaps: HashMap<&str, RoaringBitmap> = HashMap::new();
+    let mut ends: HashMap<String, RoaringBitmap> = HashMap::new();
     for (term, range) in terms {
         for gram in grams_of(term) {
             bitmaps.entry(gram).or_default().insert_range(range.clone());
         }
+        let mut chars = term.chars();
+        if let (Some(first), Some(last)) = (chars.next(), chars.next_back()) {
+            ends.entry(ends_key(first, last))
+                .or_default()
+                .insert_range(range.clone());
+        }
     }
-    let mut sorted: Vec<(&str, Vec<u8>)> = bitmaps
+    let bitmaps = bitmaps
         .into_iter()
+        .map(|(gram, bitmap)| (gram.to_string(), bitmap))
+        .chain(ends);
+    let mut sorted: Vec<(String, Vec<u8>)> = bitmaps
         .map(|(gram, mut bitmap)| {
             bitmap.optimize();
             let mut bytes = Vec::with_capacity(bitmap.serialized_size());
@@ -74,7 +95,7 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
             (gram, bytes)
         })
         .collect();
-    sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     store_keyed(&sorted)
 }
 
@@ -163,6 +184,18 @@ mod tests {
         assert_eq!(grams.entries("col").unwrap().unwrap().len(), 2);
         assert_eq!(grams.entries("ec").unwrap().unwrap().len(), 1);
         assert!(grams.entries("xyz").unwrap().is_none());
+        // Per first and last letter: `ecole` and `col` end alike but start
+        // apart; the key is longer than any gram, so it names no substring.
+        assert_eq!(
+            grams.entries(&ends_key('e', 'e')).unwrap().unwrap().len(),
+            1
+        );
+        assert_eq!(
+            grams.entries(&ends_key('c', 'l')).unwrap().unwrap().len(),
+            1
+        );
+        assert!(grams.entries(&ends_key('c', 'e')).unwrap().is_none());
+        assert!(ends_key('a', 'b').chars().count() > GRAM_CHARS);
         assert_eq!(query_grams("ec"), ["ec"]);
         assert_eq!(query_grams("écolé"), ["col", "olé", "éco"]);
         // A pattern's grams are those a `contains` search of each run reads.

@@ -43,7 +43,7 @@ pub use self::core::Index;
 pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
-pub use grams::{query_grams, GramPart, Grams};
+pub use grams::{ends_key, query_grams, GramPart, Grams};
 pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
@@ -69,7 +69,9 @@ use std::ops::Range;
 /// 6: `core` holds every term's Zipf frequency, which search results show as
 /// `frequency` (core version 3).
 /// 7: the `definitions` section (reverse lookup).
-pub const FORMAT: u32 = 7;
+/// 8: `grams` also holds, per first and last letter, the entries whose term
+/// starts and ends with them (patterns such as `c*t`).
+pub const FORMAT: u32 = 8;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub(crate) const MAX_PART_BYTES: usize = 350_000;
@@ -490,7 +492,7 @@ mod tests {
         "core c7419bd3a2433035d52e7f7625edfa43a8d62803065b5e26b38d412da53b5e54",
         "terms 051e4faf868220ea730d9ea28f0c5538a4acaa6b8a356dee1cb38cfecbdf78b1",
         "records 86b6a0eeb0286d9d6c661e931bad5a8af9b4f864aab194eb9da62134b43bb0fa",
-        "grams ab46f32b8c820f60f73cc8daa47a65bbefc2164867b77f0f225e35c07968fabd",
+        "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
         "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",
         "definitions b13ba1ad9475ae93afbc4c8dc60d7ebb5fca3091269f05a318733d757c8a7570",
     ];
