@@ -12,7 +12,7 @@ use crate::model::{
 use crate::queries::{AutocompleteQuery, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery};
 use crate::runtime::app::App;
 use crate::search::definitions::MAX_QUERY_WORDS;
-use crate::search::engine::SearchError;
+use crate::search::engine::{needed_grams, SearchError};
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
@@ -61,7 +61,7 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
     let folded = fold(word);
     let suggesting = MatchRule::new(&folded, MatchType::Prefix, true);
     let needs = Needs {
-        grams: suggesting.needed_grams(),
+        grams: needed_grams(&suggesting),
         ..Needs::default()
     };
     let snapshot = app.store.snapshot(&needs).await?;
@@ -149,7 +149,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         return Ok(page(Vec::new(), 0));
     }
     // A query reads the parts of the grams it needs, known from the query.
-    let grams = rule.needed_grams();
+    let grams = needed_grams(&rule);
     let needs = Needs {
         records: true,
         grams,

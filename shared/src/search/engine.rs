@@ -15,7 +15,7 @@
 
 use super::codec::CorruptData;
 use super::filters::Filters;
-use super::matching::{MatchRule, MatchType, TypoDistance};
+use super::matching::{MatchRule, MatchType, TypoDistance, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::pattern::{self, Nfa, Pattern, Plan};
 use super::snapshot::{query_grams, Grams, Index, GRAM_CHARS};
 use super::typo::{self, Anchor, Mode};
@@ -33,10 +33,6 @@ const FILTER_CACHE: usize = 64;
 /// Prefixes of up to this many characters keep their literal matches in the
 /// instance: they are the few prefixes with the most terms.
 const CACHED_PREFIX_CHARS: usize = 2;
-/// A typo-tolerant search of at least [`EXTRA_EDIT_FROM`] characters that
-/// finds fewer distinct headwords than this allows one edit more.
-pub const EXTRA_EDIT_BELOW: usize = 5;
-pub const EXTRA_EDIT_FROM: usize = 5;
 
 /// FST nodes a search's typo walks may read (see [`SearchError::TooBroad`]).
 pub const WORK_BUDGET: u64 = 1_000_000;
@@ -659,6 +655,38 @@ impl Index {
         }
         cache.insert(key, admitted.clone());
         Some(admitted)
+    }
+}
+
+/// The grams of the snapshot (substring bitmaps) a search with `rule`
+/// reads: a `contains` query's, a pattern's ([`Pattern::needed_grams`]),
+/// and those of the pieces a prefix search with two or three edits looks
+/// up (its own edits or the extra edit's, [`typo::prefix_split`]).
+pub fn needed_grams(rule: &MatchRule) -> Vec<String> {
+    let owned = |grams: Vec<&str>| grams.into_iter().map(str::to_string).collect();
+    match rule.match_type {
+        MatchType::Exact => Vec::new(),
+        MatchType::Contains => owned(query_grams(&rule.query)),
+        MatchType::Pattern => Pattern::from_query(&rule.query).needed_grams(),
+        MatchType::Prefix => {
+            let chars: Vec<char> = rule.query.chars().collect();
+            let mut edits = vec![rule.max_edits];
+            if rule.max_edits > 0 && chars.len() >= EXTRA_EDIT_FROM {
+                edits.push(rule.max_edits + 1);
+            }
+            let mut grams: Vec<String> = edits
+                .into_iter()
+                .filter_map(|k| typo::prefix_split(chars.len(), k))
+                .flat_map(|split| split.pieces)
+                .flat_map(|piece| {
+                    let text: String = chars[piece].iter().collect();
+                    owned(query_grams(&text))
+                })
+                .collect();
+            grams.sort_unstable();
+            grams.dedup();
+            grams
+        }
     }
 }
 

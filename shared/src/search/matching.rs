@@ -6,10 +6,7 @@
 //! exhaustive `match`, so a new value does not compile until each place has
 //! decided what it means for it.
 
-use super::engine::EXTRA_EDIT_FROM;
 use super::pattern::{Pattern, PatternError};
-use super::snapshot::query_grams;
-use super::typo;
 use crate::error::ApiError;
 use crate::fold::{capitalised, fold};
 
@@ -99,6 +96,11 @@ impl MatchType {
     }
 }
 
+/// A typo-tolerant search of at least [`EXTRA_EDIT_FROM`] characters that
+/// finds fewer distinct headwords than this allows one edit more.
+pub const EXTRA_EDIT_BELOW: usize = 5;
+pub const EXTRA_EDIT_FROM: usize = 5;
+
 /// Typo tolerance: 1 edit from 4 characters, 2 from 8.
 pub(crate) fn allowed_edits(query_chars: usize) -> usize {
     match query_chars {
@@ -151,40 +153,6 @@ impl MatchRule {
             match_type,
             max_edits,
             capitalised: None,
-        }
-    }
-}
-
-impl MatchRule {
-    /// The grams of the snapshot (substring bitmaps) a search with this rule
-    /// reads: a `contains` query's, a pattern's ([`Pattern::needed_grams`]),
-    /// and those of the pieces a prefix search with two or three edits
-    /// looks up (its own edits or the extra edit's, [`typo::prefix_split`]).
-    pub fn needed_grams(&self) -> Vec<String> {
-        let owned = |grams: Vec<&str>| grams.into_iter().map(str::to_string).collect();
-        match self.match_type {
-            MatchType::Exact => Vec::new(),
-            MatchType::Contains => owned(query_grams(&self.query)),
-            MatchType::Pattern => Pattern::from_query(&self.query).needed_grams(),
-            MatchType::Prefix => {
-                let chars: Vec<char> = self.query.chars().collect();
-                let mut edits = vec![self.max_edits];
-                if self.max_edits > 0 && chars.len() >= EXTRA_EDIT_FROM {
-                    edits.push(self.max_edits + 1);
-                }
-                let mut grams: Vec<String> = edits
-                    .into_iter()
-                    .filter_map(|k| typo::prefix_split(chars.len(), k))
-                    .flat_map(|split| split.pieces)
-                    .flat_map(|piece| {
-                        let text: String = chars[piece].iter().collect();
-                        owned(query_grams(&text))
-                    })
-                    .collect();
-                grams.sort_unstable();
-                grams.dedup();
-                grams
-            }
         }
     }
 }

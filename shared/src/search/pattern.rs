@@ -12,7 +12,6 @@
 //! wildcards it checks the terms that hold the grams of its letters
 //! ([`Plan`]).
 
-use super::snapshot::ends_key;
 use crate::fold::fold;
 use fst::{IntoStreamer, Streamer};
 use std::cell::Cell;
@@ -294,6 +293,15 @@ fn push_run(tokens: &mut Vec<Token>, run: &str) {
     if run.ends_with(char::is_whitespace) && !folded.is_empty() {
         tokens.push(Token::Char(' '));
     }
+}
+
+/// The key of the entries whose term starts with `first` and ends with
+/// `last`: longer than any gram, so it never names a substring, and it
+/// sorts before every letter. A pattern whose only letters at its ends are
+/// one on each side (`c*t`, `h???e`) reads it instead of walking every term
+/// under its first letter.
+pub fn ends_key(first: char, last: char) -> String {
+    format!("\u{1}\u{1}{first}{last}")
 }
 
 /// How a pattern's matches are found.

@@ -2,10 +2,10 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::engine::{TypoWalk, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
+use super::engine::TypoWalk;
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
-use super::matching::{MatchRule, MatchType};
+use super::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::oracle;
 use super::postings::{DictionaryRef, Posting};
 use super::snapshot::{build, rank_order, Grams, Index, Records};

@@ -10,6 +10,7 @@
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::search::codec::CorruptData;
+use crate::search::pattern::ends_key;
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
@@ -35,15 +36,6 @@ fn grams_of(term: &str) -> BTreeSet<&str> {
         }
     }
     grams
-}
-
-/// The key of the entries whose term starts with `first` and ends with
-/// `last`: longer than any gram, so it never names a substring, and it
-/// sorts before every letter. A pattern whose only letters at its ends are
-/// one on each side (`c*t`, `h???e`) reads it instead of walking every term
-/// under its first letter.
-pub fn ends_key(first: char, last: char) -> String {
-    format!("\u{1}\u{1}{first}{last}")
 }
 
 /// The grams a `contains` search of `needle` (folded) reads: the needle

@@ -43,7 +43,7 @@ pub use self::core::Index;
 pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
-pub use grams::{ends_key, query_grams, GramPart, Grams};
+pub use grams::{query_grams, GramPart, Grams};
 pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
