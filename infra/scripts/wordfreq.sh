@@ -23,9 +23,11 @@ WORDFREQ_SHA256=4b1c6ecffc6198be3396d5cf871c4423ca71c907c231348d352dd54d62b97473
 MSGPACK=msgpack==1.2.4
 # The languages of the project's dictionaries (the default data set, the
 # fixture and the benchmark corpus: infra/scripts/lib.sh and
-# benchmark-corpus.sh). wordfreq 3.1.1 has `large_` lists for all but
+# benchmark-corpus.sh), and the largest source languages of every FreeDict
+# dictionary (CORPUS=all) that wordfreq has, for the lemma-coverage
+# benchmark: pl el sv nl pt. wordfreq 3.1.1 has `large_` lists for all but
 # Hungarian (`small_` only); it has no Esperanto (eo), so eo is left out.
-LANGS=(en fr de es it ja hu fi cs)
+LANGS=(en fr de es it ja hu fi cs pl el sv nl pt)
 
 # A virtual environment holding exactly msgpack.
 install_venv wordfreq-venv "$MSGPACK"
