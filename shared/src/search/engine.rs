@@ -424,20 +424,12 @@ impl Index {
         let list: Vec<&str> = list.iter().map(String::as_str).collect();
         let candidates = holding_all(grams, &list, admitted)?;
         let mut found = RoaringBitmap::new();
-        let mut ordinal = candidates.min();
-        while let Some(o) = ordinal {
-            let t = self.term_of(o);
-            typos.work += 1;
-            if typos.work > WORK_BUDGET {
-                return Err(SearchError::OverBudget);
-            }
+        self.each_candidate_term(&candidates, typos, |t| {
             // Every entry of a term matches with it (the filters apply later).
-            let range = self.term_entries(t);
             if nfa.matches(self.term(t)) {
-                found.insert_range(range.clone());
+                found.insert_range(self.term_entries(t));
             }
-            ordinal = candidates.range(range.end..).next();
-        }
+        })?;
         Ok(found)
     }
 
@@ -539,13 +531,7 @@ impl Index {
         }
         let max = max_edits as u8;
         let mut chars = Vec::new();
-        let mut ordinal = candidates.min();
-        while let Some(o) = ordinal {
-            let t = self.term_of(o);
-            typos.work += 1;
-            if typos.work > WORK_BUDGET {
-                return Err(SearchError::OverBudget);
-            }
+        self.each_candidate_term(&candidates, typos, |t| {
             chars.clear();
             chars.extend(self.term(t).chars());
             // A piece starts where it starts in the query, moved by at most
@@ -560,11 +546,31 @@ impl Index {
                     found.push((t as u64, d));
                 }
             }
-            ordinal = candidates.range(self.term_entries(t).end..).next();
-        }
+        })?;
         found.sort_unstable();
         found.dedup();
         Ok(found)
+    }
+
+    /// Calls `visit` with each distinct term of the candidate entries, in
+    /// order, counting one unit of work each against the budget.
+    fn each_candidate_term(
+        &self,
+        candidates: &RoaringBitmap,
+        typos: &mut Typos,
+        mut visit: impl FnMut(usize),
+    ) -> Result<(), SearchError> {
+        let mut ordinal = candidates.min();
+        while let Some(o) = ordinal {
+            let t = self.term_of(o);
+            typos.work += 1;
+            if typos.work > WORK_BUDGET {
+                return Err(SearchError::OverBudget);
+            }
+            visit(t);
+            ordinal = candidates.range(self.term_entries(t).end..).next();
+        }
+        Ok(())
     }
 
     /// Autocomplete: distinct headwords whose term starts with `prefix`,
