@@ -313,6 +313,15 @@ LEXICON_HUNSPELL=(
   "de hunspell-de-de 20161207-11 de_DE GPL-2.0-or-later"
   "es hunspell-es 1:7.5.0-1 es_ES GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+"
 )
+# Japanese's inflected forms (docs/data-model.md, "Japanese forms: IPADIC"):
+# the lexicon of IPADIC, /usr/share/mecab/dic/ipadic/*.csv of Debian 12's
+# IPADIC_PACKAGE, which the benchmark corpus' CORPUS=all imports
+# (import_ipadic_forms); not in the default data set. Its licence as the
+# package's copyright file states it: Debian's "BSD-3-Clause-with-ICOT-term",
+# whose text is SPDX's NAIST-2003.
+IPADIC_PACKAGE=mecab-ipadic
+IPADIC_VERSION=2.7.0-20070801+main-3
+IPADIC_LICENCE=NAIST-2003
 # The pinned spacy-lookups-data wheel (PyPI) whose tables lemma-lookups.sh
 # unpacks, and the languages taken from it (LEMMA_LOOKUP_LANGS): every source
 # language of a FreeDict dictionary of Debian (the benchmark corpus' CORPUS=all
@@ -495,6 +504,13 @@ import_lexicon() {
     "$admin" lexicon --origin "$origin" lookup-forms --lang "$lang" --licence "$licence" \
       "${merge_with[@]}" "$lookup"
   done
+}
+
+# import_ipadic_forms ADMIN DIR: the inflected forms of Japanese, from the
+# IPADIC lexicon in DIR (/usr/share/mecab/dic/ipadic of IPADIC_PACKAGE).
+import_ipadic_forms() {
+  "$1" lexicon --origin "Debian package $IPADIC_PACKAGE $IPADIC_VERSION" \
+    ipadic-forms --lang ja --licence "$IPADIC_LICENCE" "$2"
 }
 
 # load_data SET: the tables and bucket of template.yaml, the dictionaries of

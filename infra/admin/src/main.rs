@@ -91,6 +91,17 @@ enum LexiconSource {
         aff: PathBuf,
         dic: PathBuf,
     },
+    /// Japanese forms from IPADIC's lexicon (every `*.csv` of a directory,
+    /// EUC-JP, as Debian's mecab-ipadic ships them in
+    /// /usr/share/mecab/dic/ipadic): each conjugated row's surface and base form.
+    IpadicForms {
+        #[arg(long, default_value = "ja")]
+        lang: String,
+        /// The lexicon's licence (IPADIC's is NAIST-2003).
+        #[arg(long, default_value = "NAIST-2003")]
+        licence: String,
+        dir: PathBuf,
+    },
     /// Forms from lemma lookup tables (`<lang>_lemma_lookup*.json[.gz]` in a
     /// directory, as infra/scripts/lemma-lookups.sh unpacks them), merged
     /// with a Hunspell dictionary's forms (its derivations filtered out) or
@@ -274,6 +285,22 @@ async fn run_lexicon(
         } => {
             let origin = format!("Hunspell dictionary {}", aff.display());
             lexicon::hunspell_forms::read(&lang, &aff, &dic, origin, licence)
+        }
+        LexiconSource::IpadicForms { lang, licence, dir } => {
+            let origin = format!("IPADIC {}", dir.display());
+            let (list, rows) = lexicon::ipadic_forms::read(&lang, &dir, origin, licence)?;
+            let inflected: Vec<String> = rows
+                .inflected
+                .iter()
+                .map(|(pos, n)| format!("{pos} {n}"))
+                .collect();
+            say!(
+                "forms {lang}: {} rows, {} of them conjugated ({})",
+                rows.rows,
+                rows.inflected.values().sum::<usize>(),
+                inflected.join(", ")
+            );
+            Ok(list)
         }
         LexiconSource::LookupForms {
             lang,
