@@ -103,7 +103,9 @@ enum LexiconSource {
         dir: PathBuf,
     },
     /// Forms from lemma lookup tables (`<lang>_lemma_lookup*.json[.gz]` in a
-    /// directory, as infra/scripts/lemma-lookups.sh unpacks them), merged
+    /// directory, as infra/scripts/lemma-lookups.sh unpacks them) and a rule
+    /// lemmatizer's tables (`<lang>_lemma_{rules,index,exc}.json[.gz]`, run
+    /// in the generating direction; Greek's), merged
     /// with a Hunspell dictionary's forms (its derivations filtered out) or
     /// WordNet's when given: one list of the language from all of them.
     LookupForms {
@@ -330,6 +332,16 @@ async fn run_lexicon(
                 merged.derivations,
                 merged.wordnet
             );
+            if let Some(rules) = &merged.rules {
+                say!(
+                    "forms {lang}: of the rule tables, {} pairs made by the rules and {} exceptions; left out: {} junk lemmas and exceptions, {} made forms that are lemmas, {} that the exceptions give",
+                    rules.generated,
+                    rules.exceptions,
+                    rules.junk,
+                    rules.lemma_forms,
+                    rules.excepted
+                );
+            }
             if !merged.repaired.is_empty() {
                 say!(
                     "forms {lang}: double-encoded UTF-8 undone in {}",

@@ -19,7 +19,8 @@
 //! The lemma lookup tables (`spacy-lookups-data`, which
 //! infra/scripts/lemma-lookups.sh unpacks into `.local/lemma-lookups/tables`,
 //! or LEMMA_LOOKUPS_DIR) are tested alone for every language taken from them,
-//! and merged with Hunspell's forms as `make up` merges them.
+//! Greek's rule tables among them, and merged with Hunspell's forms as
+//! `make up` merges them.
 
 use super::lookup_forms::{self, Others};
 use super::{hunspell_forms, ipadic_forms, wordnet_forms, WordList};
@@ -567,4 +568,53 @@ fn merged_with_hunspell_derivations_give_way_to_the_inflected_lemma() {
         ],
         4,
     );
+}
+
+#[test]
+#[ignore = "needs the lemma lookup tables: infra/scripts/test.sh downloads them and runs this"]
+fn greek_forms_from_the_rule_tables() {
+    let (el, merged) = lookup("el", &Others::default());
+    assert_resolves(
+        &el,
+        &[
+            // Exceptions, as they are (articles, irregular verbs).
+            ("του", "το"),
+            ("τους", "το"),
+            ("οι", "ο"),
+            ("οι", "η"),
+            ("είναι", "είμαι"),
+            ("ήταν", "είμαι"),
+            ("είπε", "λέω"),
+            ("γυναικών", "γυναίκα"),
+            // Nouns by the rules: plurals and genitives.
+            ("πρόβατα", "πρόβατο"),
+            ("δρόμοι", "δρόμος"),
+            ("δρόμου", "δρόμος"),
+            ("σπίτια", "σπίτι"),
+            ("γυναίκες", "γυναίκα"),
+            ("άνθρωποι", "άνθρωπος"),
+            ("παιδιά", "παιδί"),
+            ("χώρες", "χώρα"),
+            ("μάτια", "μάτι"),
+            // Adjectives.
+            ("καλοί", "καλός"),
+            ("μεγάλοι", "μεγάλος"),
+            // Verbs.
+            ("γράφεις", "γράφω"),
+            ("γράφουμε", "γράφω"),
+            ("διαβάζει", "διαβάζω"),
+            ("μιλάει", "μιλώ"),
+            ("αγαπούσε", "αγαπώ"),
+        ],
+        20,
+    );
+    // A made form that is a word of its own gets no lemma from the rules,
+    // nor does a lemma that is all suffix make forms.
+    assert_not(&el, "πια", "πι");
+    assert_not(&el, "καλά", "καλώ");
+    assert_not(&el, "τα", "α");
+    let rules = merged.rules.expect("Greek's rule tables");
+    assert!(rules.generated > 400_000, "{rules:?}");
+    assert!(rules.exceptions > 500 && rules.junk < 100, "{rules:?}");
+    assert!(el.list.count > 400_000, "{} pairs", el.list.count);
 }
