@@ -21,10 +21,19 @@
 //! continuation classes differently): 361,285 shared, 1,149 only here (units
 //! with SI prefixes), 5 only there (`résolu` of `résoudre`).
 //!
+//! A word list (`word<TAB>…` lines, wordfreq's as infra/scripts/wordfreq.sh
+//! writes them) may propose more candidates: `unmunch` expands few of the
+//! Dutch dictionary's flags (`wordt`, `komt`, `werkte` never come out of it).
+//! A listed word may be a compound Hunspell accepts but does not list
+//! (`grondlijn`), which `hunspell -s` stems to its first part (`grond`); so
+//! the list's words are analysed with `hunspell -m` instead, and its analyses
+//! of compounds (those with `pa:` parts) give no pair.
+//!
 //! Candidates are stemmed by as many `hunspell` processes as there are
 //! cores (at most four), each given an equal share.
 
 use super::{LexiconError, WordList};
+use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
 use shared::search::lexicon::{LexiconKind, Pair};
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -39,11 +48,13 @@ const HUNSPELL: &str = "hunspell";
 const MAX_PROCESSES: usize = 4;
 const INSTALL_HINT: &str = "Debian's hunspell and hunspell-tools are needed on PATH (infra/scripts/lib.sh hunspell_tools unpacks them into .tools/hunspell)";
 
-/// The forms of `lang` in the Hunspell dictionary `aff` + `dic`.
+/// The forms of `lang` in the Hunspell dictionary `aff` + `dic`, stemming
+/// also the words of the list `words` when given.
 pub fn read(
     lang: &str,
     aff: &Path,
     dic: &Path,
+    words: Option<&Path>,
     origin: String,
     licence: String,
 ) -> Result<WordList, LexiconError> {
@@ -58,7 +69,13 @@ pub fn read(
     let expanded = run(Command::new(UNMUNCH).arg(dic).arg(aff), None)?;
     let candidates = candidates(&String::from_utf8_lossy(&expanded));
     let dictionary = Dictionary::new(aff, dic)?;
-    let pairs = stem_all(&dictionary.base, &candidates)?;
+    let mut pairs = stem_all(&dictionary.base, &candidates, Mode::Stem)?;
+    if let Some(path) = words {
+        let bytes = source::read(path, DEFAULT_MAX_SOURCE_BYTES)?;
+        let mut listed = listed(&String::from_utf8_lossy(&bytes));
+        listed.retain(|word| candidates.binary_search(word).is_err());
+        pairs.extend(stem_all(&dictionary.base, &listed, Mode::Analyse)?);
+    }
     Ok(WordList::new(
         LexiconKind::Forms,
         lang,
@@ -90,6 +107,15 @@ pub fn candidates(unmunched: &str) -> Vec<String> {
     words
 }
 
+/// The candidate words of a word list: the first field of each line.
+pub fn listed(list: &str) -> Vec<String> {
+    list.lines()
+        .map(|line| line.split('\t').next().unwrap_or("").trim())
+        .filter(|word| is_candidate(word))
+        .map(str::to_string)
+        .collect()
+}
+
 /// A word to stem: not empty, no apostrophe (French elisions), no inner
 /// whitespace, and not a compound's fragment (`-Aachen`, `Haus-`, which
 /// German's affixes make for compounding).
@@ -115,6 +141,35 @@ pub fn stem_pairs(stemmed: &str) -> Vec<Pair> {
             (!stem.is_empty() && !stem.contains(' ')).then(|| (form.to_string(), stem.to_string()))
         })
         .collect()
+}
+
+/// The pairs of `hunspell -m`'s output: `form  st:stem …` lines, one per
+/// analysis; an analysis of a compound (with `pa:` fields) gives none.
+pub fn analysis_pairs(analysed: &str) -> Vec<Pair> {
+    analysed
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            let form = fields.next()?;
+            let mut stem = None;
+            for field in fields {
+                if field.starts_with("pa:") {
+                    return None;
+                }
+                stem = stem.or(field.strip_prefix("st:"));
+            }
+            Some((form.to_string(), stem?.to_string()))
+        })
+        .collect()
+}
+
+/// How `hunspell` reads the candidates.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// `-s`: `form stem` lines.
+    Stem,
+    /// `-m`: `form  st:stem …` lines, compounds told apart.
+    Analyse,
 }
 
 /// The dictionary as `hunspell -d` names it: the path without extension of
@@ -165,8 +220,9 @@ impl Drop for Dictionary {
     }
 }
 
-/// Every candidate stemmed by `hunspell -s`, in parallel shares.
-fn stem_all(base: &Path, candidates: &[String]) -> Result<Vec<Pair>, LexiconError> {
+/// Every candidate stemmed by `hunspell -s` or analysed by `hunspell -m`, in
+/// parallel shares.
+fn stem_all(base: &Path, candidates: &[String], mode: Mode) -> Result<Vec<Pair>, LexiconError> {
     let processes = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, MAX_PROCESSES);
@@ -178,10 +234,14 @@ fn stem_all(base: &Path, candidates: &[String]) -> Result<Vec<Pair>, LexiconErro
                 scope.spawn(move || {
                     let mut input = words.join("\n");
                     input.push('\n');
+                    let flag = match mode {
+                        Mode::Stem => "-s",
+                        Mode::Analyse => "-m",
+                    };
                     run(
                         Command::new(HUNSPELL)
                             // No personal dictionary: only the one given.
-                            .args(["-s", "-i", "utf-8", "-p", "/dev/null", "-d"])
+                            .args([flag, "-i", "utf-8", "-p", "/dev/null", "-d"])
                             .arg(base),
                         Some(input.into_bytes()),
                     )
@@ -195,7 +255,11 @@ fn stem_all(base: &Path, candidates: &[String]) -> Result<Vec<Pair>, LexiconErro
     });
     let mut pairs = Vec::new();
     for output in outputs {
-        pairs.extend(stem_pairs(&String::from_utf8_lossy(&output?)));
+        let output = String::from_utf8_lossy(&output?).into_owned();
+        pairs.extend(match mode {
+            Mode::Stem => stem_pairs(&output),
+            Mode::Analyse => analysis_pairs(&output),
+        });
     }
     Ok(pairs)
 }
@@ -271,6 +335,12 @@ mod tests {
     }
 
     #[test]
+    fn a_word_list_proposes_its_first_column() {
+        let list = "wordt\t6.41\nkomt\t6.30\n\nl'eau\t3.1\n-jes\t2.0\nwerkte\n";
+        assert_eq!(listed(list), ["wordt", "komt", "werkte"]);
+    }
+
+    #[test]
     fn stem_lines_are_pairs_and_unknown_words_none() {
         let stemmed = "chevaux cheval\n\nallées allée\nallées aller\n\nxyzzy\n\nHäuser Haus\n";
         let want = [
@@ -281,6 +351,16 @@ mod tests {
         ]
         .map(|(a, b)| (a.to_string(), b.to_string()));
         assert_eq!(stem_pairs(stemmed), want);
+    }
+
+    #[test]
+    fn analyses_are_pairs_and_compounds_none() {
+        // As `hunspell -m` analyses with the Dutch dictionary.
+        let analysed = "wordt  st:word ts:VB3\n\nhuizen  st:huizen\nhuizen  st:huis ts:NN2\n\n\
+                        grondlijn  pa:grond st:grond pa:lijn\n\nxyzzy\n\n";
+        let want = [("wordt", "word"), ("huizen", "huizen"), ("huizen", "huis")]
+            .map(|(a, b)| (a.to_string(), b.to_string()));
+        assert_eq!(analysis_pairs(analysed), want);
     }
 
     #[test]

@@ -3,13 +3,15 @@
 //! and word frequencies"): per language, the **forms** (an inflected form and
 //! its lemma), the word **frequencies** and the **stop words**. Each list is
 //! read from a real source (lemma lookup tables, merged with WordNet's
-//! morphology or a Hunspell dictionary where the language has one;
-//! wordfreq's lists; Snowball's stop word lists), folded, deduplicated and
+//! morphology or a Hunspell dictionary where the language has one; a
+//! Hunspell dictionary alone, or pairs made by an analyser, where it has no
+//! tables; wordfreq's lists; Snowball's stop word lists), folded, deduplicated and
 //! sorted, then stored in the entries table as compressed chunks under
 //! `LX#<kind>#<lang>` and listed last under `LX`.
 
 pub mod hunspell_forms;
 pub mod lookup_forms;
+pub mod pairs_forms;
 #[cfg(test)]
 mod real_data;
 pub mod stop_words;

@@ -52,6 +52,7 @@ fn hunspell_in(dir: &Path, lang: &str, name: &str) -> WordList {
         lang,
         &dir.join(format!("{name}.aff")),
         &dir.join(format!("{name}.dic")),
+        None,
         String::new(),
         String::new(),
     )
