@@ -18,7 +18,7 @@
 //! and merged with Hunspell's forms as `make up` merges them.
 
 use super::lookup_forms::{self, Others};
-use super::{hunspell_forms, wordnet_forms, WordList};
+use super::{hunspell_forms, pairs_forms, wordnet_forms, WordList};
 use shared::fold::fold;
 use std::path::{Path, PathBuf};
 
@@ -511,4 +511,92 @@ fn merged_with_hunspell_derivations_give_way_to_the_inflected_lemma() {
         ],
         4,
     );
+}
+
+/// Where the benchmark corpus' CORPUS=all keeps its packages, wordfreq lists
+/// and Voikko's pairs: LEXICON_CORPUS_DIR, else `.local/corpus-all`.
+fn corpus(path: &str) -> PathBuf {
+    let path = std::env::var_os("LEXICON_CORPUS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.local/corpus-all"))
+        .join(path);
+    assert!(
+        path.exists(),
+        "{}: missing. Dutch's and Finnish's forms are made by the benchmark corpus' \
+         CORPUS=all (infra/scripts/benchmark-corpus.sh: lib.sh debian_packages, \
+         wordfreq.sh, import_forms_without_tables); run it, with network access, or \
+         point LEXICON_CORPUS_DIR at a folder laid out as it",
+        path.display()
+    );
+    path
+}
+
+#[test]
+#[ignore = "needs the benchmark corpus' CORPUS=all packages: benchmark-corpus.sh downloads them"]
+fn dutch_forms_from_hunspell_nl_and_wordfreq() {
+    let dir = corpus("root/usr/share/hunspell");
+    let lexicon = hunspell_forms::read(
+        "nl",
+        &dir.join("nl.aff"),
+        &dir.join("nl.dic"),
+        Some(&corpus("wordfreq/nl.tsv")),
+        String::new(),
+        String::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_resolves(
+        &lexicon,
+        &[
+            ("huizen", "huis"),
+            ("boeken", "boek"),
+            ("mensen", "mens"),
+            ("vrouwen", "vrouw"),
+            ("jaren", "jaar"),
+            ("grote", "groot"),
+            ("mooier", "mooi"),
+            ("nieuwe", "nieuw"),
+            // Verb forms stem to the verb's stem, not its infinitive.
+            ("wordt", "word"),
+            ("komt", "kom"),
+            ("werkte", "werk"),
+        ],
+        10,
+    );
+    // Irregular forms the dictionary lists as words of their own, and
+    // compounds, which hunspell -s would stem to their first part.
+    for (form, lemma) in [
+        ("heeft", "hebben"),
+        ("is", "zijn"),
+        ("wordt", "worden"),
+        ("grondlijn", "grond"),
+    ] {
+        assert_not(&lexicon, form, lemma);
+    }
+    assert!(lexicon.list.count > 50_000, "{} pairs", lexicon.list.count);
+}
+
+#[test]
+#[ignore = "needs the benchmark corpus' CORPUS=all Voikko pairs: benchmark-corpus.sh makes them"]
+fn finnish_forms_from_voikko() {
+    let lexicon = pairs_forms::read("fi", &corpus("voikko/fi.tsv"), String::new(), String::new())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_resolves(
+        &lexicon,
+        &[
+            ("on", "olla"),
+            ("ole", "olla"),
+            ("ovat", "olla"),
+            ("olisi", "olla"),
+            ("oli", "olla"),
+            ("sen", "se"),
+            ("talossa", "talo"),
+            ("miehet", "mies"),
+            ("kävin", "käydä"),
+            // An ambiguous form keeps every lemma.
+            ("siitä", "se"),
+            ("siitä", "siittää"),
+        ],
+        10,
+    );
+    assert!(lexicon.list.count > 400_000, "{} pairs", lexicon.list.count);
 }
