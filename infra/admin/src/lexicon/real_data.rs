@@ -16,6 +16,11 @@
 //! infra/scripts/lemma-lookups.sh unpacks into `.local/lemma-lookups/tables`,
 //! or LEMMA_LOOKUPS_DIR) are tested alone for every language taken from them,
 //! and merged with Hunspell's forms as `make up` merges them.
+//!
+//! The `corpus_` tests read Dutch's and Finnish's sources, which only the
+//! benchmark corpus' CORPUS=all downloads (into `.local/corpus-all`, or
+//! LEXICON_CORPUS_DIR); infra/scripts/test.sh skips them. Run them after it:
+//! `cargo test -p admin -- --ignored lexicon::real_data::corpus_`.
 
 use super::lookup_forms::{self, Others};
 use super::{hunspell_forms, pairs_forms, wordnet_forms, WordList};
@@ -533,7 +538,7 @@ fn corpus(path: &str) -> PathBuf {
 
 #[test]
 #[ignore = "needs the benchmark corpus' CORPUS=all packages: benchmark-corpus.sh downloads them"]
-fn dutch_forms_from_hunspell_nl_and_wordfreq() {
+fn corpus_dutch_forms_from_hunspell_nl_and_wordfreq() {
     let dir = corpus("root/usr/share/hunspell");
     let lexicon = hunspell_forms::read(
         "nl",
@@ -577,7 +582,7 @@ fn dutch_forms_from_hunspell_nl_and_wordfreq() {
 
 #[test]
 #[ignore = "needs the benchmark corpus' CORPUS=all Voikko pairs: benchmark-corpus.sh makes them"]
-fn finnish_forms_from_voikko() {
+fn corpus_finnish_forms_from_voikko() {
     let lexicon = pairs_forms::read("fi", &corpus("voikko/fi.tsv"), String::new(), String::new())
         .unwrap_or_else(|e| panic!("{e}"));
     assert_resolves(
