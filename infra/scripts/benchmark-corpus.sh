@@ -3,7 +3,7 @@
 # from their Debian packages, which are downloaded and unpacked (not
 # installed), and the lexicon (inflected forms of the languages of
 # DEFAULT_LEMMA_LOOKUP_LANGS, or with CORPUS=all of every language of
-# LEMMA_LOOKUP_LANGS and of Dutch and Finnish, word frequencies of the corpus' languages, the stop
+# LEMMA_LOOKUP_LANGS, of Dutch and Finnish and of Japanese from IPADIC, word frequencies of the corpus' languages, the stop
 # words of every language with a Snowball list), builds the
 # search index from them and measures every read path (target/release/latency). Prints each
 # step's figures; they go to docs/benchmarks.md. Resumable: run it again after
@@ -16,7 +16,8 @@
 #                package of the package lists (203 in Debian 12; a meta or
 #                virtual package, which holds no dictionary of its own, is left
 #                out and named), GCIDE, WordNet and the four MyThes thesauri
-#                (5 million entries, 4.5 million thesaurus links)
+#                (5 million entries, 4.5 million thesaurus links), and
+#                mecab-ipadic for Japanese's forms
 #
 # core and full go into the running local stack (`make up` first), into
 # .local/corpus/. DynamoDB Local keeps that data in native memory (about 4.5
@@ -106,6 +107,8 @@ mapfile -t -O "${#packages[@]}" packages < <(lexicon_packages | grep -v '^wordne
 if [ "$kind" = all ]; then
   for spec in "${LEXICON_HUNSPELL_ONLY[@]}"; do packages+=("$(cut -d' ' -f2 <<<"$spec")"); done
   packages+=("${VOIKKO_PACKAGES[@]}")
+  # Japanese's forms, from IPADIC.
+  packages+=("$IPADIC_PACKAGE")
 fi
 echo "==> ${#packages[@]} Debian packages ($freedict_count of them FreeDict dictionaries)"
 started=$SECONDS
@@ -170,7 +173,8 @@ time {
   fi
 }
 # Inflected forms of every source language of the corpus that a lemma
-# lookup table covers: every language taken from the tables for CORPUS=all.
+# lookup table covers: every language taken from the tables for CORPUS=all,
+# and Japanese from IPADIC.
 forms_langs=("${DEFAULT_LEMMA_LOOKUP_LANGS[@]}")
 if [ "$kind" = all ]; then forms_langs=("${LEMMA_LOOKUP_LANGS[@]}"); fi
 echo "==> lexicon: inflected forms of ${forms_langs[*]}"
@@ -178,6 +182,8 @@ time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/lemma-l
 if [ "$kind" = all ]; then
   echo "==> lexicon: inflected forms of the languages without tables (nl: Hunspell, fi: Voikko)"
   time import_forms_without_tables "$admin" "$corpus/root" "$corpus/wordfreq" "$corpus/voikko"
+  echo "==> lexicon: inflected forms of ja (IPADIC)"
+  time import_ipadic_forms "$admin" "$share/mecab/dic/ipadic"
 fi
 time "$admin" index
 echo "==> a cold instance's first request of each query class, three fresh processes each"

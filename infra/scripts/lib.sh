@@ -302,7 +302,8 @@ record_data_set() {
 
 # The lexicon (docs/data-model.md, "Lexicon: inflected forms and word
 # frequencies"): inflected forms of every language of LEMMA_LOOKUP_LANGS from
-# the lemma lookup tables of spacy-lookups-data (infra/scripts/lemma-lookups.sh),
+# the lemma lookup tables of spacy-lookups-data (infra/scripts/lemma-lookups.sh)
+# or, for LEMMA_RULE_LANGS, its rule lemmatizer's tables,
 # merged for English with WordNet's morphology and for French, German and
 # Spanish with these Hunspell dictionaries of Debian 12, as
 # "language package version file licence" (the file is
@@ -329,23 +330,40 @@ LEXICON_HUNSPELL_ONLY=(
 VOIKKO_PACKAGES=(libvoikko1 libhfstospell11 libarchive13 python3-libvoikko voikko-fi)
 VOIKKO_ORIGIN="Debian packages voikko-fi 2.5-1 and libvoikko1 4.3.1-1+b1: Voikko's baseforms of the words of wordfreq 3.1.1's Finnish list"
 VOIKKO_LICENCE="GPL-2.0-or-later AND CC-BY-SA-4.0"
+# Japanese's inflected forms (docs/data-model.md, "Japanese forms: IPADIC"):
+# the lexicon of IPADIC, /usr/share/mecab/dic/ipadic/*.csv of Debian 12's
+# IPADIC_PACKAGE, which the benchmark corpus' CORPUS=all imports
+# (import_ipadic_forms); not in the default data set. Its licence as the
+# package's copyright file states it: Debian's "BSD-3-Clause-with-ICOT-term",
+# whose text is SPDX's NAIST-2003.
+IPADIC_PACKAGE=mecab-ipadic
+IPADIC_VERSION=2.7.0-20070801+main-3
+IPADIC_LICENCE=NAIST-2003
 # The pinned spacy-lookups-data wheel (PyPI) whose tables lemma-lookups.sh
 # unpacks, and the languages taken from it (LEMMA_LOOKUP_LANGS): every source
 # language of a FreeDict dictionary of Debian (the benchmark corpus' CORPUS=all
 # imports them all) that it has a lemma lookup table of under an open licence
-# that the package records (lemma_lookup_source). Its other tables of FreeDict
-# source languages are left out: Danish (STO: no licence recorded), Dutch,
+# that the package records (lemma_lookup_source), and Greek, of which it has
+# no lookup table but the tables of spaCy's rule lemmatizer (lemmas, suffix
+# rules, exceptions: LEMMA_RULE_LANGS), which `dictadmin lexicon lookup-forms`
+# runs in the generating direction. Its other tables of FreeDict source
+# languages are left out: Danish (STO: no licence recorded), Dutch,
 # Lithuanian and Macedonian (neither source nor licence recorded) and Turkish
 # (Zargan's resources, CC BY-NC-SA 4.0: not open); Dutch has Hunspell's forms
-# instead (LEXICON_HUNSPELL_ONLY). It has none of Japanese, Esperanto or
-# Finnish (Voikko's forms: VOIKKO_PACKAGES). `make up`'s default data set and the benchmark corpus'
+# instead (LEXICON_HUNSPELL_ONLY). It has none of Japanese (IPADIC's forms:
+# IPADIC_PACKAGE), Esperanto or Finnish (Voikko's forms: VOIKKO_PACKAGES). `make up`'s default data set and the benchmark corpus'
 # core and full import only DEFAULT_LEMMA_LOOKUP_LANGS (docs/data-model.md,
 # "Lexicon").
 LEMMA_LOOKUPS_VERSION=1.0.5
 LEMMA_LOOKUPS_WHEEL="spacy_lookups_data-$LEMMA_LOOKUPS_VERSION-py2.py3-none-any.whl"
 LEMMA_LOOKUPS_SHA256=466f21f087e4144bc93800679437ec5a17be7d0888734b1ba880b3ecb0978bc6
 DEFAULT_LEMMA_LOOKUP_LANGS=(en fr de es it hu)
-LEMMA_LOOKUP_LANGS=("${DEFAULT_LEMMA_LOOKUP_LANGS[@]}" cs ga hr pl pt sr sv)
+LEMMA_LOOKUP_LANGS=("${DEFAULT_LEMMA_LOOKUP_LANGS[@]}" cs el ga hr pl pt sr sv)
+# The languages of LEMMA_LOOKUP_LANGS taken from rule tables
+# (<lang>_lemma_{index,rules,exc}.json.gz), not lookup tables. Only these:
+# the package's rule tables of English, French and Spanish would add
+# guessed forms to their lookup tables' and WordNet's or Hunspell's.
+LEMMA_RULE_LANGS=(el)
 # Where infra/scripts/lemma-lookups.sh writes the tables.
 lemma_lookups_dir="$state/lemma-lookups/tables"
 
@@ -354,7 +372,10 @@ lemma_lookups_dir="$state/lemma-lookups/tables"
 # Lists (ODbL 1.0) unless named here; Italian also has tables per part of
 # speech from morph-it! (CC BY-SA 2.0 or LGPL); Irish's are BuNaMo's, Polish's
 # PoliMorf's and SGJP's, Croatian's and Serbian's ReLDI's lexicons, as the
-# package's notes (<lang>_license.txt) say.
+# package's notes (<lang>_license.txt) say. Greek's rule tables: the rules and
+# exceptions written by spaCy's contributors (MIT, as the package), the
+# lemmas parsed from the Greek Wiktionary (CC BY-SA 3.0; spaCy pull request
+# 2558, issue 4241).
 lemma_lookup_source() {
   local package="spacy-lookups-data $LEMMA_LOOKUPS_VERSION (PyPI)"
   local origin="$package: Lemmatization Lists by Michal Měchura"
@@ -369,6 +390,8 @@ lemma_lookup_source() {
       "Apache-2.0" ;;
     sr) printf '%s\t%s\n' "$package: the Serbian lexicon of reldi-tagger (Ljubešić et al. 2016), in Cyrillic" \
       "Apache-2.0" ;;
+    el) printf '%s\t%s\n' "$package: spaCy's Greek rule lemmatizer tables, its rules and exceptions run in the generating direction (spaCy contributors), its lemmas from the Greek Wiktionary" \
+      "MIT AND CC-BY-SA-3.0" ;;
     *) printf '%s\t%s\n' "$origin" "ODbL-1.0" ;;
   esac
 }
@@ -474,7 +497,8 @@ import_stop_words() {
 
 # import_lexicon ADMIN WORDNET_DIR HUNSPELL_DIR LOOKUP_DIR [LANG...]: the
 # inflected forms, before `dictadmin index` reads them: of each LANG, by
-# default of every language that has lemma lookup tables in LOOKUP_DIR, one
+# default of every language that has lemma lookup tables or rule tables in
+# LOOKUP_DIR, one
 # list each, merged for English with WordNet's (exception lists and index
 # files in WORDNET_DIR) and for French, German and Spanish with Hunspell's
 # (the dictionaries of LEXICON_HUNSPELL in HUNSPELL_DIR; left out with a
@@ -487,9 +511,10 @@ import_lexicon() {
     echo "warning: the forms of French, German and Spanish are the lookup tables' alone: the Hunspell tools cannot be had (see above)" >&2
   fi
   [ ${#langs[@]} -gt 0 ] ||
-    mapfile -t langs < <(find "$lookup" -maxdepth 1 -name '*_lemma_lookup*.json*' -printf '%f\n' | cut -d_ -f1 | sort -u)
+    mapfile -t langs < <(find "$lookup" -maxdepth 1 \( -name '*_lemma_lookup*.json*' -o -name '*_lemma_rules.json*' \) \
+      -printf '%f\n' | cut -d_ -f1 | sort -u)
   if [ ${#langs[@]} -eq 0 ]; then
-    echo "no lemma lookup tables in $lookup" >&2
+    echo "no lemma lookup or rule tables in $lookup" >&2
     return 1
   fi
   for lang in "${langs[@]}"; do
@@ -553,6 +578,13 @@ import_forms_without_tables() {
   else
     echo "warning: no forms of fi: Voikko cannot be run (see above)" >&2
   fi
+}
+
+# import_ipadic_forms ADMIN DIR: the inflected forms of Japanese, from the
+# IPADIC lexicon in DIR (/usr/share/mecab/dic/ipadic of IPADIC_PACKAGE).
+import_ipadic_forms() {
+  "$1" lexicon --origin "Debian package $IPADIC_PACKAGE $IPADIC_VERSION" \
+    ipadic-forms --lang ja --licence "$IPADIC_LICENCE" "$2"
 }
 
 # load_data SET: the tables and bucket of template.yaml, the dictionaries of

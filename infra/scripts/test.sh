@@ -19,11 +19,12 @@ run_tests() {
 }
 
 # The lexicon's forms of the complete sources (WordNet, the Hunspell
-# dictionaries stemmed by Hunspell's tools, the lemma lookup tables):
+# dictionaries stemmed by Hunspell's tools, the lemma lookup tables, IPADIC):
 # downloaded once into .local/data, .tools/hunspell and .local/lemma-lookups;
 # without them these tests cannot run, which fails.
-echo "==> lexicon: inflected forms of the complete WordNet, Hunspell and lookup table data"
+echo "==> lexicon: inflected forms of the complete WordNet, Hunspell, lookup table and IPADIC data"
 mapfile -t lexicon_sources < <(lexicon_packages)
+lexicon_sources+=("$IPADIC_PACKAGE")
 if ! debian_packages "$state/data" "${lexicon_sources[@]}" || ! hunspell_tools; then
   echo "error: the lexicon's real-data tests need ${lexicon_sources[*]} and Debian's Hunspell tools, which cannot be downloaded (see above)" >&2
   exit 1

@@ -1,6 +1,7 @@
 //! Folding of headwords and queries into the form every match compares
 //! (docs/api.md, "Matching and ranking"): Unicode NFKD, combining marks removed,
-//! lower-cased, `ß`→`ss`, `æ`→`ae`, `œ`→`oe`, letters without a decomposition
+//! lower-cased, `ß`→`ss`, `æ`→`ae`, `œ`→`oe`, Greek final `ς`→`σ` (so that
+//! `ΤΟΥΣ`, whose capital lower-cases to `σ`, finds `τους`), letters without a decomposition
 //! to the letter a reader types for them (`ø`→`o`, `ł`→`l`, `đ`→`d`, `ı`→`i`,
 //! `þ`→`th` …), surrounding whitespace trimmed and inner whitespace collapsed to
 //! one space.
@@ -52,6 +53,9 @@ fn fold_pass(text: &str) -> String {
                 'æ' => out.push_str("ae"),
                 'œ' => out.push_str("oe"),
                 'þ' => out.push_str("th"),
+                // The form sigma takes at a word's end: the same letter, and
+                // what `Σ` lower-cases to is `σ` wherever it stands.
+                'ς' => out.push('σ'),
                 // Lower-casing can yield characters that decompose further (for
                 // example U+0130 `İ` → `i̇`); drop the marks those leave behind.
                 other if is_combining_mark(other) => {}
@@ -163,6 +167,14 @@ mod tests {
         assert!(capitalised_as("łódź", Some(false)));
         assert!(!capitalised_as("日本", Some(false)));
         assert!(capitalised_as("Łódź", None) && capitalised_as("łódź", None));
+    }
+
+    #[test]
+    fn greek_final_sigma_folds_to_sigma() {
+        assert_eq!(fold("τους"), "τουσ");
+        assert_eq!(fold("ΤΟΥΣ"), fold("τους"));
+        assert_eq!(fold("Σοφός"), "σοφοσ");
+        assert_eq!(fold("σοφόσ"), fold("σοφός"), "as wordfreq writes it");
     }
 
     #[test]

@@ -95,8 +95,21 @@ enum LexiconSource {
         aff: PathBuf,
         dic: PathBuf,
     },
+    /// Japanese forms from IPADIC's lexicon (every `*.csv` of a directory,
+    /// EUC-JP, as Debian's mecab-ipadic ships them in
+    /// /usr/share/mecab/dic/ipadic): each conjugated row's surface and base form.
+    IpadicForms {
+        #[arg(long, default_value = "ja")]
+        lang: String,
+        /// The lexicon's licence (IPADIC's is NAIST-2003).
+        #[arg(long, default_value = "NAIST-2003")]
+        licence: String,
+        dir: PathBuf,
+    },
     /// Forms from lemma lookup tables (`<lang>_lemma_lookup*.json[.gz]` in a
-    /// directory, as infra/scripts/lemma-lookups.sh unpacks them), merged
+    /// directory, as infra/scripts/lemma-lookups.sh unpacks them) and a rule
+    /// lemmatizer's tables (`<lang>_lemma_{rules,index,exc}.json[.gz]`, run
+    /// in the generating direction; Greek's), merged
     /// with a Hunspell dictionary's forms (its derivations filtered out) or
     /// WordNet's when given: one list of the language from all of them.
     LookupForms {
@@ -293,6 +306,22 @@ async fn run_lexicon(
             }
             lexicon::hunspell_forms::read(&lang, &aff, &dic, words.as_deref(), origin, licence)
         }
+        LexiconSource::IpadicForms { lang, licence, dir } => {
+            let origin = format!("IPADIC {}", dir.display());
+            let (list, rows) = lexicon::ipadic_forms::read(&lang, &dir, origin, licence)?;
+            let inflected: Vec<String> = rows
+                .inflected
+                .iter()
+                .map(|(pos, n)| format!("{pos} {n}"))
+                .collect();
+            say!(
+                "forms {lang}: {} rows, {} of them conjugated ({})",
+                rows.rows,
+                rows.inflected.values().sum::<usize>(),
+                inflected.join(", ")
+            );
+            Ok(list)
+        }
         LexiconSource::LookupForms {
             lang,
             licence,
@@ -321,6 +350,16 @@ async fn run_lexicon(
                 merged.derivations,
                 merged.wordnet
             );
+            if let Some(rules) = &merged.rules {
+                say!(
+                    "forms {lang}: of the rule tables, {} pairs made by the rules and {} exceptions; left out: {} junk lemmas and exceptions, {} made forms that are lemmas, {} that the exceptions give",
+                    rules.generated,
+                    rules.exceptions,
+                    rules.junk,
+                    rules.lemma_forms,
+                    rules.excepted
+                );
+            }
             if !merged.repaired.is_empty() {
                 say!(
                     "forms {lang}: double-encoded UTF-8 undone in {}",

@@ -8,10 +8,15 @@
 //! over the ten source languages with the most entries that have a list.
 //!
 //!   set -a; . infra/local/stack.env; set +a
-//!   cargo run --release -p bench --bin lemma-coverage -- .local/wordfreq/tsv [TOP]
+//!   cargo run --release -p bench --bin lemma-coverage -- .local/wordfreq/tsv [TOP [SHOWN]]
 //!
 //! WORDFREQ_DIR holds `<lang>.tsv` (`word<TAB>zipf`, most frequent first, as
-//! infra/scripts/wordfreq.sh writes them); TOP is 1,000 by default.
+//! infra/scripts/wordfreq.sh writes them); TOP is 1,000 by default, SHOWN
+//! (the unresolved words printed per language) 12.
+//!
+//! wordfreq's number tokens (`00`, `0,000`, `1`, `00th`: it writes every
+//! digit but a lone one as `0`) are no words, have no lemma and are left out
+//! of the list before its top words are taken.
 
 use shared::fold::fold;
 use shared::search::snapshot::Index;
@@ -22,8 +27,13 @@ use std::path::Path;
 const LANGUAGES: usize = 10;
 /// Words of each list that are looked at, by default.
 const TOP: usize = 1_000;
-/// Unresolved words shown per language, to read the misses.
+/// Unresolved words shown per language by default, to read the misses.
 const SHOWN_MISSES: usize = 12;
+
+/// A wordfreq token written with a digit is a number, not a word.
+fn is_number_token(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit())
+}
 
 /// Per source language: its entries, and the terms that are headwords of
 /// one of its dictionaries.
@@ -40,14 +50,15 @@ fn headwords_by_language(index: &Index) -> HashMap<String, (usize, HashSet<usize
     langs
 }
 
-/// The first `top` distinct folded words of a wordfreq list.
+/// The first `top` distinct folded words of a wordfreq list, number
+/// tokens left out.
 fn top_words(path: &Path, top: usize) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut seen = HashSet::new();
     text.lines()
         .filter_map(|line| line.split('\t').next())
         .map(fold)
-        .filter(|w| !w.is_empty() && seen.insert(w.clone()))
+        .filter(|w| !w.is_empty() && !is_number_token(w) && seen.insert(w.clone()))
         .take(top)
         .collect()
 }
@@ -57,10 +68,13 @@ async fn main() {
     let mut args = std::env::args().skip(1);
     let dir = args
         .next()
-        .expect("usage: lemma-coverage WORDFREQ_DIR [TOP]");
+        .expect("usage: lemma-coverage WORDFREQ_DIR [TOP [SHOWN]]");
     let top: usize = args
         .next()
         .map_or(TOP, |n| n.parse().expect("TOP is a number"));
+    let shown_misses: usize = args
+        .next()
+        .map_or(SHOWN_MISSES, |n| n.parse().expect("SHOWN is a number"));
     let snapshot = bench::stack_snapshot().await;
     let index = &snapshot.index;
     let by_language = headwords_by_language(index);
@@ -99,7 +113,7 @@ async fn main() {
         };
         let shown: Vec<&str> = unresolved
             .iter()
-            .take(SHOWN_MISSES)
+            .take(shown_misses)
             .map(|w| w.as_str())
             .collect();
         println!(
@@ -119,5 +133,19 @@ async fn main() {
             "\nsource languages without a list in {dir}: {}",
             missing.join(", ")
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_top_words_leave_out_number_tokens_and_fold_duplicates() {
+        let path = std::env::temp_dir().join(format!("wordfreq-{}.tsv", std::process::id()));
+        std::fs::write(&path, "the\t7.7\n00\t6.1\nThe\t6.0\n0,000\t5.9\n1\t5.8\n00th\t5.5\nété\t5.4\nb2b\t5.0\nhouse\t4.9\n").unwrap();
+        let words = top_words(&path, 3);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(words, ["the", "ete", "house"]);
     }
 }

@@ -30,7 +30,7 @@
 //! form inflects a derivative of the stem, not the stem. The derivative's
 //! own pair (`Zeitung` → `Zeit`) goes with it.
 
-use super::{hunspell_forms, wordnet_forms, LexiconError, WordList};
+use super::{hunspell_forms, rule_forms, wordnet_forms, LexiconError, WordList};
 use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
 use shared::fold::fold;
 use shared::search::lexicon::{LexiconKind, Pair};
@@ -56,6 +56,8 @@ pub struct Merged {
     pub derivations: usize,
     /// The tables found double-encoded, and read repaired (file names).
     pub repaired: Vec<String>,
+    /// What the rule tables gave, when the language has them.
+    pub rules: Option<rule_forms::Counts>,
 }
 
 /// The forms of `lang`: its tables in `dir`, merged with the other sources.
@@ -68,7 +70,18 @@ pub fn read(
 ) -> Result<(WordList, Merged), LexiconError> {
     let mut tables = Vec::new();
     let mut repaired = Vec::new();
-    for path in table_files(dir, lang)? {
+    let files = table_files(dir, lang)?;
+    let rules = rule_forms::read(dir, lang)?;
+    if files.is_empty() && rules.is_none() {
+        return Err(LexiconError::Input {
+            path: dir.to_path_buf(),
+            message: format!(
+                "no lemma lookup table of {lang} ({lang}_lemma_lookup*.json or .json.gz) \
+                 nor rule tables ({lang}_lemma_rules.json or .json.gz)"
+            ),
+        });
+    }
+    for path in files {
         let bytes = source::read(&path, DEFAULT_MAX_SOURCE_BYTES)?;
         let pairs = parse_table(&path, &bytes)?;
         match undo_double_encoding(&pairs) {
@@ -84,6 +97,10 @@ pub fn read(
             None => tables.extend(pairs),
         }
     }
+    let rule_counts = rules.map(|(pairs, counts)| {
+        tables.extend(pairs);
+        counts
+    });
     let tables = folded(tables);
     let hunspell = match others.hunspell {
         Some((aff, dic)) => {
@@ -97,13 +114,13 @@ pub fn read(
     };
     let (pairs, mut merged) = merge(tables, hunspell, wordnet);
     merged.repaired = repaired;
+    merged.rules = rule_counts;
     let list = WordList::from_folded(LexiconKind::Forms, lang, origin, licence, pairs);
     Ok((list, merged))
 }
 
-/// The tables of `lang` in `dir`, sorted: `<lang>_lemma_lookup.json` and
-/// `<lang>_lemma_lookup_<pos>.json`, each gzipped (`.json.gz`) or not. None
-/// is an error.
+/// The lookup tables of `lang` in `dir`, sorted: `<lang>_lemma_lookup.json`
+/// and `<lang>_lemma_lookup_<pos>.json`, each gzipped (`.json.gz`) or not.
 pub fn table_files(dir: &Path, lang: &str) -> Result<Vec<PathBuf>, LexiconError> {
     let entries = std::fs::read_dir(dir).map_err(|e| LexiconError::Input {
         path: dir.to_path_buf(),
@@ -132,12 +149,6 @@ pub fn table_files(dir: &Path, lang: &str) -> Result<Vec<PathBuf>, LexiconError>
         })
         .collect();
     files.sort();
-    if files.is_empty() {
-        return Err(LexiconError::Input {
-            path: dir.to_path_buf(),
-            message: format!("no lemma lookup table of {lang} ({prefix}*.json or .json.gz)"),
-        });
-    }
     Ok(files)
 }
 
@@ -233,6 +244,7 @@ pub fn merge(tables: Vec<Pair>, hunspell: Vec<Pair>, wordnet: Vec<Pair>) -> (Vec
         wordnet: wordnet.len(),
         derivations: 0,
         repaired: Vec::new(),
+        rules: None,
     };
     let mut pairs = tables;
     for pair in hunspell {
@@ -409,10 +421,55 @@ mod tests {
                 "it_lemma_lookup_verb.json.gz"
             ]
         );
-        let err = table_files(&dir, "hu").unwrap_err();
-        assert!(err
-            .to_string()
-            .ends_with("no lemma lookup table of hu (hu_lemma_lookup*.json or .json.gz)"));
+        assert!(table_files(&dir, "hu").unwrap().is_empty());
+        let err = read("hu", &dir, &Others::default(), String::new(), String::new()).unwrap_err();
+        assert!(err.to_string().ends_with(
+            "no lemma lookup table of hu (hu_lemma_lookup*.json or .json.gz) \
+             nor rule tables (hu_lemma_rules.json or .json.gz)"
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn rule_tables_are_read_beside_the_lookup_tables_and_folded() {
+        let dir = std::env::temp_dir().join(format!("lookup-forms-rules-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("el_lemma_index.json"),
+            r#"{"noun": ["πρόβατο", "ουρανός"]}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("el_lemma_rules.json"),
+            r#"{"noun": [["α", "ο"], ["ού", "ός"], ["οί", "ός"]]}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("el_lemma_exc.json"),
+            r#"{"det": {"τους": ["το"]}, "propn": {"Αιγύπτου": ["Αίγυπτος"]}}"#,
+        )
+        .unwrap();
+        let (list, merged) =
+            read("el", &dir, &Others::default(), String::new(), String::new()).unwrap();
+        // Accents and case folded, the final sigma kept as it is written.
+        assert_eq!(
+            list.pairs,
+            pairs(&[
+                ("αιγυπτου", "αιγυπτος"),
+                ("ουρανοι", "ουρανος"),
+                ("ουρανου", "ουρανος"),
+                ("προβατα", "προβατο"),
+                ("τους", "το"),
+            ])
+        );
+        let rules = merged.rules.unwrap();
+        assert_eq!((rules.generated, rules.exceptions), (3, 2));
+        assert_eq!(merged.tables, 5);
+        // A lookup table of the language joins them.
+        std::fs::write(dir.join("el_lemma_lookup.json"), r#"{"ήταν": "είμαι"}"#).unwrap();
+        let (list, _) = read("el", &dir, &Others::default(), String::new(), String::new()).unwrap();
+        assert_eq!(list.pairs.len(), 6);
+        assert!(list.pairs.contains(&("ηταν".into(), "ειμαι".into())));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -516,6 +573,7 @@ mod tests {
                 wordnet: 2,
                 derivations: 0,
                 repaired: Vec::new(),
+                rules: None,
             }
         );
         let list = WordList::from_folded(

@@ -12,10 +12,15 @@
 //! most umlaut plurals, `Bücher`, `Männer`, as words of their own, so only
 //! the ones its affix rules make are named).
 //!
+//! Japanese's forms are IPADIC's, as Debian's `mecab-ipadic` ships it
+//! (in `.local/data/root` too, where infra/scripts/test.sh unpacks it; not
+//! part of the default data set).
+//!
 //! The lemma lookup tables (`spacy-lookups-data`, which
 //! infra/scripts/lemma-lookups.sh unpacks into `.local/lemma-lookups/tables`,
 //! or LEMMA_LOOKUPS_DIR) are tested alone for every language taken from them,
-//! and merged with Hunspell's forms as `make up` merges them.
+//! Greek's rule tables among them, and merged with Hunspell's forms as
+//! `make up` merges them.
 //!
 //! The `corpus_` tests read Dutch's and Finnish's sources, which only the
 //! benchmark corpus' CORPUS=all downloads (into `.local/corpus-all`, or
@@ -23,7 +28,7 @@
 //! `cargo test -p admin -- --ignored lexicon::real_data::corpus_`.
 
 use super::lookup_forms::{self, Others};
-use super::{hunspell_forms, pairs_forms, wordnet_forms, WordList};
+use super::{hunspell_forms, ipadic_forms, pairs_forms, wordnet_forms, WordList};
 use shared::fold::fold;
 use std::path::{Path, PathBuf};
 
@@ -275,6 +280,59 @@ fn spanish_forms_from_hunspell_es() {
     assert!(lexicon.list.count > 500_000, "{} pairs", lexicon.list.count);
 }
 
+#[test]
+#[ignore = "needs the Debian data: infra/scripts/test.sh downloads it and runs this"]
+fn japanese_forms_from_ipadic() {
+    let dir = data_root().join("usr/share/mecab/dic/ipadic");
+    assert!(
+        dir.exists(),
+        "{}: missing. This test reads Debian's mecab-ipadic, which infra/scripts/test.sh \
+         downloads; run it, or `bash -c '. infra/scripts/lib.sh && debian_packages \
+         \"$state/data\" mecab-ipadic'`, with network access",
+        dir.display()
+    );
+    let (lexicon, rows) = ipadic_forms::read("ja", &dir, String::new(), String::new())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_resolves(
+        &lexicon,
+        &[
+            // Verbs, in kana and in kanji: each spelling is a row of its own.
+            ("なっ", "なる"),
+            ("成っ", "成る"),
+            ("行っ", "行く"),
+            ("いっ", "いく"),
+            ("行か", "行く"),
+            ("食べ", "食べる"),
+            ("たべ", "たべる"),
+            ("書い", "書く"),
+            ("読ん", "読む"),
+            ("死ん", "死ぬ"),
+            ("思っ", "思う"),
+            ("言わ", "言う"),
+            ("分から", "分かる"),
+            ("わから", "わかる"),
+            ("引き込ま", "引き込む"),
+            ("し", "する"),
+            ("来", "来る"),
+            ("こ", "くる"),
+            // Adjectives.
+            ("よかっ", "よい"),
+            ("良かっ", "良い"),
+            ("なかっ", "ない"),
+            ("悪く", "悪い"),
+            // Auxiliaries.
+            ("だっ", "だ"),
+            ("られ", "られる"),
+            ("まし", "ます"),
+        ],
+        20,
+    );
+    // A particle is its own base form: no pair.
+    assert!(!lexicon.pairs.iter().any(|(form, _)| form == "って"));
+    assert!(rows.rows > 390_000, "{rows:?}");
+    assert!(lexicon.list.count > 100_000, "{} pairs", lexicon.list.count);
+}
+
 /// The committed excerpts give the forms the black-box tests search for.
 #[test]
 #[ignore = "needs Debian's Hunspell tools: infra/scripts/test.sh unpacks them and runs this"]
@@ -516,6 +574,55 @@ fn merged_with_hunspell_derivations_give_way_to_the_inflected_lemma() {
         ],
         4,
     );
+}
+
+#[test]
+#[ignore = "needs the lemma lookup tables: infra/scripts/test.sh downloads them and runs this"]
+fn greek_forms_from_the_rule_tables() {
+    let (el, merged) = lookup("el", &Others::default());
+    assert_resolves(
+        &el,
+        &[
+            // Exceptions, as they are (articles, irregular verbs).
+            ("του", "το"),
+            ("τους", "το"),
+            ("οι", "ο"),
+            ("οι", "η"),
+            ("είναι", "είμαι"),
+            ("ήταν", "είμαι"),
+            ("είπε", "λέω"),
+            ("γυναικών", "γυναίκα"),
+            // Nouns by the rules: plurals and genitives.
+            ("πρόβατα", "πρόβατο"),
+            ("δρόμοι", "δρόμος"),
+            ("δρόμου", "δρόμος"),
+            ("σπίτια", "σπίτι"),
+            ("γυναίκες", "γυναίκα"),
+            ("άνθρωποι", "άνθρωπος"),
+            ("παιδιά", "παιδί"),
+            ("χώρες", "χώρα"),
+            ("μάτια", "μάτι"),
+            // Adjectives.
+            ("καλοί", "καλός"),
+            ("μεγάλοι", "μεγάλος"),
+            // Verbs.
+            ("γράφεις", "γράφω"),
+            ("γράφουμε", "γράφω"),
+            ("διαβάζει", "διαβάζω"),
+            ("μιλάει", "μιλώ"),
+            ("αγαπούσε", "αγαπώ"),
+        ],
+        20,
+    );
+    // A made form that is a word of its own gets no lemma from the rules,
+    // nor does a lemma that is all suffix make forms.
+    assert_not(&el, "πια", "πι");
+    assert_not(&el, "καλά", "καλώ");
+    assert_not(&el, "τα", "α");
+    let rules = merged.rules.expect("Greek's rule tables");
+    assert!(rules.generated > 400_000, "{rules:?}");
+    assert!(rules.exceptions > 500 && rules.junk < 100, "{rules:?}");
+    assert!(el.list.count > 400_000, "{} pairs", el.list.count);
 }
 
 /// Where the benchmark corpus' CORPUS=all keeps its packages, wordfreq lists

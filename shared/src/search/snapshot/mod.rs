@@ -71,7 +71,9 @@ use std::ops::Range;
 /// 7: the `definitions` section (reverse lookup).
 /// 8: `grams` also holds, per first and last letter, the entries whose term
 /// starts and ends with them (patterns such as `c*t`).
-pub const FORMAT: u32 = 8;
+/// 9: Greek final `ς` folded to `σ` (`fold`): the terms of Greek words and
+/// the entries' item keys change, so Greek dictionaries need a re-import.
+pub const FORMAT: u32 = 9;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub(crate) const MAX_PART_BYTES: usize = 350_000;
