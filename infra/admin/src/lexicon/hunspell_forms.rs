@@ -29,10 +29,15 @@
 //! the list's words are analysed with `hunspell -m` instead, and its analyses
 //! of compounds (those with `pa:` parts) give no pair.
 //!
+//! Dutch's candidates are all analysed so: the dictionary gives a finite
+//! verb form its verb's stem (`komt` `st:kom`, a noun too), and
+//! `dutch_verbs` tells those by their tag and puts the infinitive in the
+//! stem's place, one the dictionary lists as a verb (`komen`).
+//!
 //! Candidates are stemmed by as many `hunspell` processes as there are
 //! cores (at most four), each given an equal share.
 
-use super::{LexiconError, WordList};
+use super::{dutch_verbs, LexiconError, WordList};
 use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
 use shared::search::lexicon::{LexiconKind, Pair};
 use std::collections::HashSet;
@@ -69,13 +74,28 @@ pub fn read(
     let expanded = run(Command::new(UNMUNCH).arg(dic).arg(aff), None)?;
     let candidates = candidates(&String::from_utf8_lossy(&expanded));
     let dictionary = Dictionary::new(aff, dic)?;
-    let mut pairs = stem_all(&dictionary.base, &candidates, Mode::Stem)?;
+    let base = &dictionary.base;
+    let dutch = lang == "nl";
+    let (mut pairs, mut analysed) = if dutch {
+        (Vec::new(), analyse(base, &candidates)?)
+    } else {
+        (
+            stem_pairs(&hunspell_all(base, &candidates, "-s")?),
+            Vec::new(),
+        )
+    };
     if let Some(path) = words {
         let bytes = source::read(path, DEFAULT_MAX_SOURCE_BYTES)?;
         let mut listed = listed(&String::from_utf8_lossy(&bytes));
         listed.retain(|word| candidates.binary_search(word).is_err());
-        pairs.extend(stem_all(&dictionary.base, &listed, Mode::Analyse)?);
+        analysed.extend(analyse(base, &listed)?);
     }
+    if dutch {
+        let participles = dutch_verbs::participles_to_check(&analysed);
+        let verbs = dutch_verbs::verbs_of_participles(analyse(base, &participles)?);
+        analysed = dutch_verbs::with_infinitives(analysed, |word| verbs.contains(word));
+    }
+    pairs.extend(analysed.into_iter().map(|a| (a.form, a.stem)));
     Ok(WordList::new(
         LexiconKind::Forms,
         lang,
@@ -143,33 +163,38 @@ pub fn stem_pairs(stemmed: &str) -> Vec<Pair> {
         .collect()
 }
 
-/// The pairs of `hunspell -m`'s output: `form  st:stem …` lines, one per
+/// One analysis of `hunspell -m`: the form, its stem (`st:`) and its first
+/// tag (`ts:`), if any.
+#[derive(Debug, PartialEq)]
+pub struct Analysis {
+    pub form: String,
+    pub stem: String,
+    pub tag: Option<String>,
+}
+
+/// The analyses of `hunspell -m`'s output: `form  st:stem …` lines, one per
 /// analysis; an analysis of a compound (with `pa:` fields) gives none.
-pub fn analysis_pairs(analysed: &str) -> Vec<Pair> {
+pub fn analyses(analysed: &str) -> Vec<Analysis> {
     analysed
         .lines()
         .filter_map(|line| {
             let mut fields = line.split_whitespace();
             let form = fields.next()?;
-            let mut stem = None;
+            let (mut stem, mut tag) = (None, None);
             for field in fields {
                 if field.starts_with("pa:") {
                     return None;
                 }
                 stem = stem.or(field.strip_prefix("st:"));
+                tag = tag.or(field.strip_prefix("ts:"));
             }
-            Some((form.to_string(), stem?.to_string()))
+            Some(Analysis {
+                form: form.to_string(),
+                stem: stem?.to_string(),
+                tag: tag.map(str::to_string),
+            })
         })
         .collect()
-}
-
-/// How `hunspell` reads the candidates.
-#[derive(Clone, Copy)]
-enum Mode {
-    /// `-s`: `form stem` lines.
-    Stem,
-    /// `-m`: `form  st:stem …` lines, compounds told apart.
-    Analyse,
 }
 
 /// The dictionary as `hunspell -d` names it: the path without extension of
@@ -220,9 +245,14 @@ impl Drop for Dictionary {
     }
 }
 
-/// Every candidate stemmed by `hunspell -s` or analysed by `hunspell -m`, in
-/// parallel shares.
-fn stem_all(base: &Path, candidates: &[String], mode: Mode) -> Result<Vec<Pair>, LexiconError> {
+/// Every candidate analysed by `hunspell -m`.
+fn analyse(base: &Path, candidates: &[String]) -> Result<Vec<Analysis>, LexiconError> {
+    Ok(analyses(&hunspell_all(base, candidates, "-m")?))
+}
+
+/// The output of `hunspell <flag>` (`-s` stems, `-m` analyses) given every
+/// candidate, run in parallel shares.
+fn hunspell_all(base: &Path, candidates: &[String], flag: &str) -> Result<String, LexiconError> {
     let processes = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, MAX_PROCESSES);
@@ -234,10 +264,6 @@ fn stem_all(base: &Path, candidates: &[String], mode: Mode) -> Result<Vec<Pair>,
                 scope.spawn(move || {
                     let mut input = words.join("\n");
                     input.push('\n');
-                    let flag = match mode {
-                        Mode::Stem => "-s",
-                        Mode::Analyse => "-m",
-                    };
                     run(
                         Command::new(HUNSPELL)
                             // No personal dictionary: only the one given.
@@ -253,15 +279,11 @@ fn stem_all(base: &Path, candidates: &[String], mode: Mode) -> Result<Vec<Pair>,
             .map(|h| h.join().expect("a stemming thread panicked"))
             .collect()
     });
-    let mut pairs = Vec::new();
+    let mut all = String::new();
     for output in outputs {
-        let output = String::from_utf8_lossy(&output?).into_owned();
-        pairs.extend(match mode {
-            Mode::Stem => stem_pairs(&output),
-            Mode::Analyse => analysis_pairs(&output),
-        });
+        all.push_str(&String::from_utf8_lossy(&output?));
     }
-    Ok(pairs)
+    Ok(all)
 }
 
 /// Runs a tool, feeding it `input` (from another thread, so that neither
@@ -354,13 +376,23 @@ mod tests {
     }
 
     #[test]
-    fn analyses_are_pairs_and_compounds_none() {
+    fn analyses_have_stems_and_tags_and_compounds_none() {
         // As `hunspell -m` analyses with the Dutch dictionary.
         let analysed = "wordt  st:word ts:VB3\n\nhuizen  st:huizen\nhuizen  st:huis ts:NN2\n\n\
-                        grondlijn  pa:grond st:grond pa:lijn\n\nxyzzy\n\n";
-        let want = [("wordt", "word"), ("huizen", "huizen"), ("huizen", "huis")]
-            .map(|(a, b)| (a.to_string(), b.to_string()));
-        assert_eq!(analysis_pairs(analysed), want);
+                        grondlijn  pa:grond st:grond pa:lijn\n\nxyzzy\n\n\
+                        Loose  st:Loo ts:NN1d\tts:AJe\n";
+        let want = [
+            ("wordt", "word", Some("VB3")),
+            ("huizen", "huizen", None),
+            ("huizen", "huis", Some("NN2")),
+            ("Loose", "Loo", Some("NN1d")),
+        ]
+        .map(|(form, stem, tag)| Analysis {
+            form: form.into(),
+            stem: stem.into(),
+            tag: tag.map(Into::into),
+        });
+        assert_eq!(analyses(analysed), want);
     }
 
     #[test]

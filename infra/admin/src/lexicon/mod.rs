@@ -10,6 +10,7 @@
 //! sorted, then stored in the entries table as compressed chunks under
 //! `LX#<kind>#<lang>` and listed last under `LX`.
 
+pub mod dutch_verbs;
 pub mod hunspell_forms;
 pub mod ipadic_forms;
 pub mod lookup_forms;
