@@ -667,20 +667,29 @@ fn corpus_dutch_forms_from_hunspell_nl_and_wordfreq() {
             ("grote", "groot"),
             ("mooier", "mooi"),
             ("nieuwe", "nieuw"),
-            // Verb forms stem to the verb's stem, not its infinitive.
-            ("wordt", "word"),
-            ("komt", "kom"),
-            ("werkte", "werk"),
+            // Finite verb forms get their infinitive.
+            ("wordt", "worden"),
+            ("komt", "komen"),
+            ("werkte", "werken"),
+            ("maakt", "maken"),
+            ("hebt", "hebben"),
+            ("gaat", "gaan"),
+            ("loopt", "lopen"),
+            ("zegt", "zeggen"),
+            ("leest", "lezen"),
         ],
         10,
     );
-    // Irregular forms the dictionary lists as words of their own, and
-    // compounds, which hunspell -s would stem to their first part.
+    // Irregular forms the dictionary lists as words of their own; compounds,
+    // which hunspell -s would stem to their first part; verb forms never get
+    // the stem (`kom`, "bowl") nor a look-alike verb (`benen` for `bent`).
     for (form, lemma) in [
         ("heeft", "hebben"),
         ("is", "zijn"),
-        ("wordt", "worden"),
         ("grondlijn", "grond"),
+        ("komt", "kom"),
+        ("wordt", "word"),
+        ("bent", "benen"),
     ] {
         assert_not(&lexicon, form, lemma);
     }
