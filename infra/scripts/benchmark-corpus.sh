@@ -3,7 +3,7 @@
 # from their Debian packages, which are downloaded and unpacked (not
 # installed), and the lexicon (inflected forms of the languages of
 # DEFAULT_LEMMA_LOOKUP_LANGS, or with CORPUS=all of every language of
-# LEMMA_LOOKUP_LANGS and of Japanese from IPADIC, word frequencies of the corpus' languages, the stop
+# LEMMA_LOOKUP_LANGS, of Dutch and Finnish and of Japanese from IPADIC, word frequencies of the corpus' languages, the stop
 # words of every language with a Snowball list), builds the
 # search index from them and measures every read path (target/release/latency). Prints each
 # step's figures; they go to docs/benchmarks.md. Resumable: run it again after
@@ -101,10 +101,15 @@ case "$kind" in
 esac
 freedict_count=${#packages[@]}
 packages+=(dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es)
-# The lexicon: the Hunspell dictionaries of French, German and Spanish.
+# The lexicon: the Hunspell dictionaries of French, German and Spanish; for
+# CORPUS=all also Dutch's, and Voikko for Finnish.
 mapfile -t -O "${#packages[@]}" packages < <(lexicon_packages | grep -v '^wordnet-base$')
-# Japanese's forms, from IPADIC, for every dictionary's corpus only.
-if [ "$kind" = all ]; then packages+=("$IPADIC_PACKAGE"); fi
+if [ "$kind" = all ]; then
+  for spec in "${LEXICON_HUNSPELL_ONLY[@]}"; do packages+=("$(cut -d' ' -f2 <<<"$spec")"); done
+  packages+=("${VOIKKO_PACKAGES[@]}")
+  # Japanese's forms, from IPADIC.
+  packages+=("$IPADIC_PACKAGE")
+fi
 echo "==> ${#packages[@]} Debian packages ($freedict_count of them FreeDict dictionaries)"
 started=$SECONDS
 debian_packages "$corpus" "${packages[@]}"
@@ -175,6 +180,8 @@ if [ "$kind" = all ]; then forms_langs=("${LEMMA_LOOKUP_LANGS[@]}"); fi
 echo "==> lexicon: inflected forms of ${forms_langs[*]}"
 time import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$corpus/lemma-lookups" "${forms_langs[@]}"
 if [ "$kind" = all ]; then
+  echo "==> lexicon: inflected forms of the languages without tables (nl: Hunspell, fi: Voikko)"
+  time import_forms_without_tables "$admin" "$corpus/root" "$corpus/wordfreq" "$corpus/voikko"
   echo "==> lexicon: inflected forms of ja (IPADIC)"
   time import_ipadic_forms "$admin" "$share/mecab/dic/ipadic"
 fi

@@ -314,6 +314,22 @@ LEXICON_HUNSPELL=(
   "de hunspell-de-de 20161207-11 de_DE GPL-2.0-or-later"
   "es hunspell-es 1:7.5.0-1 es_ES GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+"
 )
+# Two FreeDict source languages of the benchmark corpus' CORPUS=all without
+# lemma lookup tables get forms of other sources (import_forms_without_tables;
+# docs/data-model.md, "Dutch and Finnish forms"). Dutch: this Hunspell
+# dictionary alone (same fields as LEXICON_HUNSPELL), stemming also the
+# words of wordfreq's Dutch list, which unmunch does not make.
+LEXICON_HUNSPELL_ONLY=(
+  "nl hunspell-nl 2:2.20.19-2 nl BSD-3-Clause OR CC-BY-3.0"
+)
+# Finnish: Voikko's analyses of the words of wordfreq's Finnish list
+# (infra/scripts/voikko-forms.py), from these Debian 12 packages, unpacked
+# and run in place: the library with what it links to, its Python binding
+# (ctypes) and the Finnish dictionary, whose copyright file says GPL 2 or
+# later. The forms are words of wordfreq's list (CC BY-SA 4.0) too.
+VOIKKO_PACKAGES=(libvoikko1 libhfstospell11 libarchive13 python3-libvoikko voikko-fi)
+VOIKKO_ORIGIN="Debian packages voikko-fi 2.5-1 and libvoikko1 4.3.1-1+b1: Voikko's baseforms of the words of wordfreq 3.1.1's Finnish list"
+VOIKKO_LICENCE="GPL-2.0-or-later AND CC-BY-SA-4.0"
 # Japanese's inflected forms (docs/data-model.md, "Japanese forms: IPADIC"):
 # the lexicon of IPADIC, /usr/share/mecab/dic/ipadic/*.csv of Debian 12's
 # IPADIC_PACKAGE, which the benchmark corpus' CORPUS=all imports
@@ -333,8 +349,9 @@ IPADIC_LICENCE=NAIST-2003
 # runs in the generating direction. Its other tables of FreeDict source
 # languages are left out: Danish (STO: no licence recorded), Dutch,
 # Lithuanian and Macedonian (neither source nor licence recorded) and Turkish
-# (Zargan's resources, CC BY-NC-SA 4.0: not open). It has none of Japanese,
-# Esperanto or Finnish. `make up`'s default data set and the benchmark corpus'
+# (Zargan's resources, CC BY-NC-SA 4.0: not open); Dutch has Hunspell's forms
+# instead (LEXICON_HUNSPELL_ONLY). It has none of Japanese (IPADIC's forms:
+# IPADIC_PACKAGE), Esperanto or Finnish (Voikko's forms: VOIKKO_PACKAGES). `make up`'s default data set and the benchmark corpus'
 # core and full import only DEFAULT_LEMMA_LOOKUP_LANGS (docs/data-model.md,
 # "Lexicon").
 LEMMA_LOOKUPS_VERSION=1.0.5
@@ -520,6 +537,47 @@ import_lexicon() {
     "$admin" lexicon --origin "$origin" lookup-forms --lang "$lang" --licence "$licence" \
       "${merge_with[@]}" "$lookup"
   done
+}
+
+# voikko_forms ROOT WORDS_TSV OUT_TSV: Finnish forms (form<TAB>lemma) of the
+# words of a wordfreq list, by infra/scripts/voikko-forms.py with the packages
+# of VOIKKO_PACKAGES that debian_packages unpacked into ROOT (its libraries'
+# directory put on LD_LIBRARY_PATH, which the loader reads only at start).
+voikko_forms() {
+  local lib
+  lib="$(compgen -G "$1/usr/lib/*/libvoikko.so.1" | head -n 1)"
+  if [ -z "$lib" ]; then
+    echo "$1: no libvoikko.so.1 (debian_packages DIR ${VOIKKO_PACKAGES[*]})" >&2
+    return 1
+  fi
+  LD_LIBRARY_PATH="${lib%/*}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    python3 "$root/infra/scripts/voikko-forms.py" "$@"
+}
+
+# import_forms_without_tables ADMIN ROOT WORDFREQ_DIR OUT_DIR: the inflected
+# forms of the languages without lemma lookup tables: of LEXICON_HUNSPELL_ONLY
+# (the dictionaries in ROOT/usr/share/hunspell, stemming also the words of
+# WORDFREQ_DIR/<lang>.tsv) and Finnish (voikko_forms with ROOT, its pairs
+# written into OUT_DIR/fi.tsv). A language whose tools cannot be had is left
+# out with a warning, as import_lexicon leaves out Hunspell.
+import_forms_without_tables() {
+  local admin="$1" share="$2/usr/share" words="$3" out="$4" spec lang package version file licence
+  if hunspell_tools; then
+    for spec in "${LEXICON_HUNSPELL_ONLY[@]}"; do
+      read -r lang package version file licence <<<"$spec"
+      "$admin" lexicon --origin "Debian package $package $version, stemming also the words of wordfreq 3.1.1's list" \
+        hunspell-forms --lang "$lang" --licence "($licence) AND CC-BY-SA-4.0" --words "$words/$lang.tsv" \
+        "$share/hunspell/$file.aff" "$share/hunspell/$file.dic"
+    done
+  else
+    echo "warning: no forms of ${LEXICON_HUNSPELL_ONLY[*]%% *}: the Hunspell tools cannot be had (see above)" >&2
+  fi
+  mkdir -p "$out"
+  if voikko_forms "$2" "$words/fi.tsv" "$out/fi.tsv"; then
+    "$admin" lexicon --origin "$VOIKKO_ORIGIN" pairs-forms --lang fi --licence "$VOIKKO_LICENCE" "$out/fi.tsv"
+  else
+    echo "warning: no forms of fi: Voikko cannot be run (see above)" >&2
+  fi
 }
 
 # import_ipadic_forms ADMIN DIR: the inflected forms of Japanese, from the

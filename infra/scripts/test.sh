@@ -30,7 +30,8 @@ if ! debian_packages "$state/data" "${lexicon_sources[@]}" || ! hunspell_tools; 
   exit 1
 fi
 "$root/infra/scripts/lemma-lookups.sh" "$lemma_lookups_dir"
-run_tests -p admin --quiet -- --ignored lexicon::real_data
+# Not the corpus_ tests: their data is the benchmark corpus' (CORPUS=all).
+run_tests -p admin --quiet -- --ignored lexicon::real_data --skip lexicon::real_data::corpus_
 
 echo "==> building the functions and dictadmin"
 cargo build --workspace --bins --quiet

@@ -88,6 +88,10 @@ enum LexiconSource {
         /// The dictionary's licence, as its package states it (MPL-2.0, GPL-2.0-or-later…).
         #[arg(long)]
         licence: String,
+        /// Also stem the words of this list (`word<TAB>…` lines, a wordfreq
+        /// list): candidates `unmunch` does not make.
+        #[arg(long)]
+        words: Option<PathBuf>,
         aff: PathBuf,
         dic: PathBuf,
     },
@@ -123,6 +127,16 @@ enum LexiconSource {
         wordnet: Option<PathBuf>,
         /// The directory holding the tables.
         tables: PathBuf,
+    },
+    /// Forms from `form<TAB>lemma` lines made elsewhere (Finnish's by
+    /// infra/scripts/voikko-forms.py), one pair a line.
+    PairsForms {
+        #[arg(long)]
+        lang: String,
+        /// The pairs' licence, as their sources state it.
+        #[arg(long)]
+        licence: String,
+        tsv: PathBuf,
     },
     /// Word frequencies: `word<TAB>zipf` lines, as infra/scripts/wordfreq.sh writes them.
     Wordfreq {
@@ -282,11 +296,15 @@ async fn run_lexicon(
         LexiconSource::HunspellForms {
             lang,
             licence,
+            words,
             aff,
             dic,
         } => {
-            let origin = format!("Hunspell dictionary {}", aff.display());
-            lexicon::hunspell_forms::read(&lang, &aff, &dic, origin, licence)
+            let mut origin = format!("Hunspell dictionary {}", aff.display());
+            if let Some(words) = &words {
+                origin += &format!(", stemming also the words of {}", words.display());
+            }
+            lexicon::hunspell_forms::read(&lang, &aff, &dic, words.as_deref(), origin, licence)
         }
         LexiconSource::IpadicForms { lang, licence, dir } => {
             let origin = format!("IPADIC {}", dir.display());
@@ -349,6 +367,10 @@ async fn run_lexicon(
                 );
             }
             Ok(list)
+        }
+        LexiconSource::PairsForms { lang, licence, tsv } => {
+            let origin = format!("pairs of {}", tsv.display());
+            lexicon::pairs_forms::read(&lang, &tsv, origin, licence)
         }
         LexiconSource::Wordfreq { lang, licence, tsv } => {
             lexicon::wordfreq::read(&lang, &tsv, "wordfreq".to_string(), licence)

@@ -21,10 +21,24 @@
 //! continuation classes differently): 361,285 shared, 1,149 only here (units
 //! with SI prefixes), 5 only there (`résolu` of `résoudre`).
 //!
+//! A word list (`word<TAB>…` lines, wordfreq's as infra/scripts/wordfreq.sh
+//! writes them) may propose more candidates: `unmunch` expands few of the
+//! Dutch dictionary's flags (`wordt`, `komt`, `werkte` never come out of it).
+//! A listed word may be a compound Hunspell accepts but does not list
+//! (`grondlijn`), which `hunspell -s` stems to its first part (`grond`); so
+//! the list's words are analysed with `hunspell -m` instead, and its analyses
+//! of compounds (those with `pa:` parts) give no pair.
+//!
+//! Dutch's candidates are all analysed so: the dictionary gives a finite
+//! verb form its verb's stem (`komt` `st:kom`, a noun too), and
+//! `dutch_verbs` tells those by their tag and puts the infinitive in the
+//! stem's place, one the dictionary lists as a verb (`komen`).
+//!
 //! Candidates are stemmed by as many `hunspell` processes as there are
 //! cores (at most four), each given an equal share.
 
-use super::{LexiconError, WordList};
+use super::{dutch_verbs, LexiconError, WordList};
+use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
 use shared::search::lexicon::{LexiconKind, Pair};
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -39,11 +53,13 @@ const HUNSPELL: &str = "hunspell";
 const MAX_PROCESSES: usize = 4;
 const INSTALL_HINT: &str = "Debian's hunspell and hunspell-tools are needed on PATH (infra/scripts/lib.sh hunspell_tools unpacks them into .tools/hunspell)";
 
-/// The forms of `lang` in the Hunspell dictionary `aff` + `dic`.
+/// The forms of `lang` in the Hunspell dictionary `aff` + `dic`, stemming
+/// also the words of the list `words` when given.
 pub fn read(
     lang: &str,
     aff: &Path,
     dic: &Path,
+    words: Option<&Path>,
     origin: String,
     licence: String,
 ) -> Result<WordList, LexiconError> {
@@ -58,7 +74,28 @@ pub fn read(
     let expanded = run(Command::new(UNMUNCH).arg(dic).arg(aff), None)?;
     let candidates = candidates(&String::from_utf8_lossy(&expanded));
     let dictionary = Dictionary::new(aff, dic)?;
-    let pairs = stem_all(&dictionary.base, &candidates)?;
+    let base = &dictionary.base;
+    let dutch = lang == "nl";
+    let (mut pairs, mut analysed) = if dutch {
+        (Vec::new(), analyse(base, &candidates)?)
+    } else {
+        (
+            stem_pairs(&hunspell_all(base, &candidates, "-s")?),
+            Vec::new(),
+        )
+    };
+    if let Some(path) = words {
+        let bytes = source::read(path, DEFAULT_MAX_SOURCE_BYTES)?;
+        let mut listed = listed(&String::from_utf8_lossy(&bytes));
+        listed.retain(|word| candidates.binary_search(word).is_err());
+        analysed.extend(analyse(base, &listed)?);
+    }
+    if dutch {
+        let participles = dutch_verbs::participles_to_check(&analysed);
+        let verbs = dutch_verbs::verbs_of_participles(analyse(base, &participles)?);
+        analysed = dutch_verbs::with_infinitives(analysed, |word| verbs.contains(word));
+    }
+    pairs.extend(analysed.into_iter().map(|a| (a.form, a.stem)));
     Ok(WordList::new(
         LexiconKind::Forms,
         lang,
@@ -90,6 +127,15 @@ pub fn candidates(unmunched: &str) -> Vec<String> {
     words
 }
 
+/// The candidate words of a word list: the first field of each line.
+pub fn listed(list: &str) -> Vec<String> {
+    list.lines()
+        .map(|line| line.split('\t').next().unwrap_or("").trim())
+        .filter(|word| is_candidate(word))
+        .map(str::to_string)
+        .collect()
+}
+
 /// A word to stem: not empty, no apostrophe (French elisions), no inner
 /// whitespace, and not a compound's fragment (`-Aachen`, `Haus-`, which
 /// German's affixes make for compounding).
@@ -113,6 +159,40 @@ pub fn stem_pairs(stemmed: &str) -> Vec<Pair> {
             let (form, stem) = line.trim().split_once(' ')?;
             let stem = stem.trim();
             (!stem.is_empty() && !stem.contains(' ')).then(|| (form.to_string(), stem.to_string()))
+        })
+        .collect()
+}
+
+/// One analysis of `hunspell -m`: the form, its stem (`st:`) and its first
+/// tag (`ts:`), if any.
+#[derive(Debug, PartialEq)]
+pub struct Analysis {
+    pub form: String,
+    pub stem: String,
+    pub tag: Option<String>,
+}
+
+/// The analyses of `hunspell -m`'s output: `form  st:stem …` lines, one per
+/// analysis; an analysis of a compound (with `pa:` fields) gives none.
+pub fn analyses(analysed: &str) -> Vec<Analysis> {
+    analysed
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            let form = fields.next()?;
+            let (mut stem, mut tag) = (None, None);
+            for field in fields {
+                if field.starts_with("pa:") {
+                    return None;
+                }
+                stem = stem.or(field.strip_prefix("st:"));
+                tag = tag.or(field.strip_prefix("ts:"));
+            }
+            Some(Analysis {
+                form: form.to_string(),
+                stem: stem?.to_string(),
+                tag: tag.map(str::to_string),
+            })
         })
         .collect()
 }
@@ -165,8 +245,14 @@ impl Drop for Dictionary {
     }
 }
 
-/// Every candidate stemmed by `hunspell -s`, in parallel shares.
-fn stem_all(base: &Path, candidates: &[String]) -> Result<Vec<Pair>, LexiconError> {
+/// Every candidate analysed by `hunspell -m`.
+fn analyse(base: &Path, candidates: &[String]) -> Result<Vec<Analysis>, LexiconError> {
+    Ok(analyses(&hunspell_all(base, candidates, "-m")?))
+}
+
+/// The output of `hunspell <flag>` (`-s` stems, `-m` analyses) given every
+/// candidate, run in parallel shares.
+fn hunspell_all(base: &Path, candidates: &[String], flag: &str) -> Result<String, LexiconError> {
     let processes = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, MAX_PROCESSES);
@@ -181,7 +267,7 @@ fn stem_all(base: &Path, candidates: &[String]) -> Result<Vec<Pair>, LexiconErro
                     run(
                         Command::new(HUNSPELL)
                             // No personal dictionary: only the one given.
-                            .args(["-s", "-i", "utf-8", "-p", "/dev/null", "-d"])
+                            .args([flag, "-i", "utf-8", "-p", "/dev/null", "-d"])
                             .arg(base),
                         Some(input.into_bytes()),
                     )
@@ -193,11 +279,11 @@ fn stem_all(base: &Path, candidates: &[String]) -> Result<Vec<Pair>, LexiconErro
             .map(|h| h.join().expect("a stemming thread panicked"))
             .collect()
     });
-    let mut pairs = Vec::new();
+    let mut all = String::new();
     for output in outputs {
-        pairs.extend(stem_pairs(&String::from_utf8_lossy(&output?)));
+        all.push_str(&String::from_utf8_lossy(&output?));
     }
-    Ok(pairs)
+    Ok(all)
 }
 
 /// Runs a tool, feeding it `input` (from another thread, so that neither
@@ -271,6 +357,12 @@ mod tests {
     }
 
     #[test]
+    fn a_word_list_proposes_its_first_column() {
+        let list = "wordt\t6.41\nkomt\t6.30\n\nl'eau\t3.1\n-jes\t2.0\nwerkte\n";
+        assert_eq!(listed(list), ["wordt", "komt", "werkte"]);
+    }
+
+    #[test]
     fn stem_lines_are_pairs_and_unknown_words_none() {
         let stemmed = "chevaux cheval\n\nallées allée\nallées aller\n\nxyzzy\n\nHäuser Haus\n";
         let want = [
@@ -281,6 +373,26 @@ mod tests {
         ]
         .map(|(a, b)| (a.to_string(), b.to_string()));
         assert_eq!(stem_pairs(stemmed), want);
+    }
+
+    #[test]
+    fn analyses_have_stems_and_tags_and_compounds_none() {
+        // As `hunspell -m` analyses with the Dutch dictionary.
+        let analysed = "wordt  st:word ts:VB3\n\nhuizen  st:huizen\nhuizen  st:huis ts:NN2\n\n\
+                        grondlijn  pa:grond st:grond pa:lijn\n\nxyzzy\n\n\
+                        Loose  st:Loo ts:NN1d\tts:AJe\n";
+        let want = [
+            ("wordt", "word", Some("VB3")),
+            ("huizen", "huizen", None),
+            ("huizen", "huis", Some("NN2")),
+            ("Loose", "Loo", Some("NN1d")),
+        ]
+        .map(|(form, stem, tag)| Analysis {
+            form: form.into(),
+            stem: stem.into(),
+            tag: tag.map(Into::into),
+        });
+        assert_eq!(analyses(analysed), want);
     }
 
     #[test]

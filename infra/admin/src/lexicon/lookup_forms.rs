@@ -104,7 +104,7 @@ pub fn read(
     let tables = folded(tables);
     let hunspell = match others.hunspell {
         Some((aff, dic)) => {
-            hunspell_forms::read(lang, aff, dic, String::new(), String::new())?.pairs
+            hunspell_forms::read(lang, aff, dic, None, String::new(), String::new())?.pairs
         }
         None => Vec::new(),
     };

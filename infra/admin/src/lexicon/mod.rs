@@ -4,14 +4,17 @@
 //! its lemma), the word **frequencies** and the **stop words**. Each list is
 //! read from a real source (lemma lookup tables or, for Greek, a rule
 //! lemmatizer's tables, merged with WordNet's morphology or a Hunspell
-//! dictionary where the language has one; IPADIC for Japanese;
+//! dictionary where the language has one; a Hunspell dictionary alone, or
+//! pairs made by an analyser, where it has no tables; IPADIC for Japanese;
 //! wordfreq's lists; Snowball's stop word lists), folded, deduplicated and
 //! sorted, then stored in the entries table as compressed chunks under
 //! `LX#<kind>#<lang>` and listed last under `LX`.
 
+pub mod dutch_verbs;
 pub mod hunspell_forms;
 pub mod ipadic_forms;
 pub mod lookup_forms;
+pub mod pairs_forms;
 #[cfg(test)]
 mod real_data;
 pub mod rule_forms;

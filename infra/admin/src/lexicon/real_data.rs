@@ -21,9 +21,14 @@
 //! or LEMMA_LOOKUPS_DIR) are tested alone for every language taken from them,
 //! Greek's rule tables among them, and merged with Hunspell's forms as
 //! `make up` merges them.
+//!
+//! The `corpus_` tests read Dutch's and Finnish's sources, which only the
+//! benchmark corpus' CORPUS=all downloads (into `.local/corpus-all`, or
+//! LEXICON_CORPUS_DIR); infra/scripts/test.sh skips them. Run them after it:
+//! `cargo test -p admin -- --ignored lexicon::real_data::corpus_`.
 
 use super::lookup_forms::{self, Others};
-use super::{hunspell_forms, ipadic_forms, wordnet_forms, WordList};
+use super::{hunspell_forms, ipadic_forms, pairs_forms, wordnet_forms, WordList};
 use shared::fold::fold;
 use std::path::{Path, PathBuf};
 
@@ -57,6 +62,7 @@ fn hunspell_in(dir: &Path, lang: &str, name: &str) -> WordList {
         lang,
         &dir.join(format!("{name}.aff")),
         &dir.join(format!("{name}.dic")),
+        None,
         String::new(),
         String::new(),
     )
@@ -617,4 +623,101 @@ fn greek_forms_from_the_rule_tables() {
     assert!(rules.generated > 400_000, "{rules:?}");
     assert!(rules.exceptions > 500 && rules.junk < 100, "{rules:?}");
     assert!(el.list.count > 400_000, "{} pairs", el.list.count);
+}
+
+/// Where the benchmark corpus' CORPUS=all keeps its packages, wordfreq lists
+/// and Voikko's pairs: LEXICON_CORPUS_DIR, else `.local/corpus-all`.
+fn corpus(path: &str) -> PathBuf {
+    let path = std::env::var_os("LEXICON_CORPUS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.local/corpus-all"))
+        .join(path);
+    assert!(
+        path.exists(),
+        "{}: missing. Dutch's and Finnish's forms are made by the benchmark corpus' \
+         CORPUS=all (infra/scripts/benchmark-corpus.sh: lib.sh debian_packages, \
+         wordfreq.sh, import_forms_without_tables); run it, with network access, or \
+         point LEXICON_CORPUS_DIR at a folder laid out as it",
+        path.display()
+    );
+    path
+}
+
+#[test]
+#[ignore = "needs the benchmark corpus' CORPUS=all packages: benchmark-corpus.sh downloads them"]
+fn corpus_dutch_forms_from_hunspell_nl_and_wordfreq() {
+    let dir = corpus("root/usr/share/hunspell");
+    let lexicon = hunspell_forms::read(
+        "nl",
+        &dir.join("nl.aff"),
+        &dir.join("nl.dic"),
+        Some(&corpus("wordfreq/nl.tsv")),
+        String::new(),
+        String::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_resolves(
+        &lexicon,
+        &[
+            ("huizen", "huis"),
+            ("boeken", "boek"),
+            ("mensen", "mens"),
+            ("vrouwen", "vrouw"),
+            ("jaren", "jaar"),
+            ("grote", "groot"),
+            ("mooier", "mooi"),
+            ("nieuwe", "nieuw"),
+            // Finite verb forms get their infinitive.
+            ("wordt", "worden"),
+            ("komt", "komen"),
+            ("werkte", "werken"),
+            ("maakt", "maken"),
+            ("hebt", "hebben"),
+            ("gaat", "gaan"),
+            ("loopt", "lopen"),
+            ("zegt", "zeggen"),
+            ("leest", "lezen"),
+        ],
+        10,
+    );
+    // Irregular forms the dictionary lists as words of their own; compounds,
+    // which hunspell -s would stem to their first part; verb forms never get
+    // the stem (`kom`, "bowl") nor a look-alike verb (`benen` for `bent`).
+    for (form, lemma) in [
+        ("heeft", "hebben"),
+        ("is", "zijn"),
+        ("grondlijn", "grond"),
+        ("komt", "kom"),
+        ("wordt", "word"),
+        ("bent", "benen"),
+    ] {
+        assert_not(&lexicon, form, lemma);
+    }
+    assert!(lexicon.list.count > 50_000, "{} pairs", lexicon.list.count);
+}
+
+#[test]
+#[ignore = "needs the benchmark corpus' CORPUS=all Voikko pairs: benchmark-corpus.sh makes them"]
+fn corpus_finnish_forms_from_voikko() {
+    let lexicon = pairs_forms::read("fi", &corpus("voikko/fi.tsv"), String::new(), String::new())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_resolves(
+        &lexicon,
+        &[
+            ("on", "olla"),
+            ("ole", "olla"),
+            ("ovat", "olla"),
+            ("olisi", "olla"),
+            ("oli", "olla"),
+            ("sen", "se"),
+            ("talossa", "talo"),
+            ("miehet", "mies"),
+            ("kävin", "käydä"),
+            // An ambiguous form keeps every lemma.
+            ("siitä", "se"),
+            ("siitä", "siittää"),
+        ],
+        10,
+    );
+    assert!(lexicon.list.count > 400_000, "{} pairs", lexicon.list.count);
 }
