@@ -161,7 +161,7 @@ if [ "$kind" = all ]; then
 fi
 
 echo "==> word frequencies (before the dictionaries, whose entries are stamped from them)"
-time import_frequencies "$admin" "$corpus/wordfreq" en fr de es ja hu fi cs
+time import_frequencies "$admin" "$corpus/wordfreq" en fr de es ja hu fi cs pl el sv nl pt
 echo "==> stop words of every language with a list (${#STOP_WORDS_LANGS[@]})"
 time import_stop_words "$admin" "$corpus/stop-words"
 time {
