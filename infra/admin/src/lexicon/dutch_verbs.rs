@@ -9,7 +9,7 @@
 //! (`hunspell_forms` runs `hunspell -m` on them). Being a word is not
 //! enough: `bennen` is the plural of `ben`, "basket".
 
-use super::hunspell_forms::Analysis;
+use super::hunspell_analysis::Analysis;
 use std::collections::HashSet;
 
 /// The present participles (`komend`) of every spelling of the

@@ -11,6 +11,7 @@
 //! `LX#<kind>#<lang>` and listed last under `LX`.
 
 pub mod dutch_verbs;
+mod hunspell_analysis;
 pub mod hunspell_forms;
 pub mod ipadic_forms;
 pub mod lookup_forms;
