@@ -7,17 +7,20 @@
 //! participle of infinitives only (`komend` `st:komen ts:PPn`, by their
 //! flag `Vi`), so a spelling is a verb when its participle is analysed so
 //! (`hunspell_forms` runs `hunspell -m` on them). Being a word is not
-//! enough: `bennen` is the plural of `ben`, "basket".
+//! enough: `bennen` is the plural of `ben`, "basket". A stem is also a form
+//! of its own, the first person (`ik heb`, `ik weet`), which the dictionary
+//! lists as a bare word (`heb  st:heb`): it gets its infinitive too.
 
 use super::hunspell_analysis::Analysis;
 use std::collections::HashSet;
 
 /// The present participles (`komend`) of every spelling of the
-/// infinitives of `analyses`' finite verb forms, sorted and distinct.
+/// infinitives of `analyses`' finite verb forms and bare words, sorted and
+/// distinct.
 pub fn participles_to_check(analyses: &[Analysis]) -> Vec<String> {
     let mut participles: Vec<String> = analyses
         .iter()
-        .filter(|a| a.tag.as_deref().is_some_and(is_stem_tag))
+        .filter(|a| a.tag.as_deref().is_some_and(is_stem_tag) || is_bare(a))
         .flat_map(|a| infinitives(&a.stem))
         .map(|infinitive| format!("{infinitive}d"))
         .collect();
@@ -39,19 +42,41 @@ pub fn verbs_of_participles(analyses: Vec<Analysis>) -> HashSet<String> {
 /// `analyses` with each finite verb form's stem replaced by the first
 /// spelling of its infinitive that `is_verb` (`komt` → `komen`, `balt` →
 /// `ballen` although `balen` is a verb too). A form with none is dropped,
-/// never left with the stem; other analyses are kept as they are.
+/// never left with the stem. A bare word that is a verb's stem keeps its
+/// analysis and gains one to that infinitive (`heb` → `hebben`; not `ben`,
+/// whose only spelling `bennen` is no verb); other analyses are kept as
+/// they are.
 pub fn with_infinitives(analyses: Vec<Analysis>, is_verb: impl Fn(&str) -> bool) -> Vec<Analysis> {
-    analyses
-        .into_iter()
-        .filter_map(|mut analysis| {
-            if analysis.tag.as_deref().is_some_and(is_stem_tag) {
-                analysis.stem = infinitives(&analysis.stem)
-                    .into_iter()
-                    .find(|s| is_verb(s))?;
+    let infinitive = |stem: &str| infinitives(stem).into_iter().find(|s| is_verb(s));
+    let mut out = Vec::with_capacity(analyses.len());
+    for mut analysis in analyses {
+        if analysis.tag.as_deref().is_some_and(is_stem_tag) {
+            if let Some(verb) = infinitive(&analysis.stem) {
+                analysis.stem = verb;
+                out.push(analysis);
             }
-            Some(analysis)
-        })
-        .collect()
+        } else if is_bare(&analysis) {
+            let verb = infinitive(&analysis.stem);
+            let form = analysis.form.clone();
+            out.push(analysis);
+            if let Some(verb) = verb {
+                out.push(Analysis {
+                    form,
+                    stem: verb,
+                    tag: None,
+                });
+            }
+        } else {
+            out.push(analysis);
+        }
+    }
+    out
+}
+
+/// A word the dictionary lists as it is (`heb  st:heb`), with no tag: a
+/// noun, an infinitive, or a verb's stem used as its first person.
+fn is_bare(analysis: &Analysis) -> bool {
+    analysis.tag.is_none() && analysis.form == analysis.stem
 }
 
 /// Whether an analysis's `ts:` tag is of a finite verb form, whose `st:` is
@@ -264,6 +289,9 @@ mod tests {
             analysis("mensen", "mens", Some("NN2")),
             analysis("gezakte", "gezakt", Some("VBpe")),
             analysis("kom", "kom", None),
+            // No verb of that spelling, and not bare: as they are.
+            analysis("ben", "ben", None),
+            analysis("huizen", "huis", None),
         ];
         let want = vec![
             analysis("komt", "komen", Some("VB3")),
@@ -275,7 +303,11 @@ mod tests {
             analysis("balden", "ballen", Some("VBh")),
             analysis("mensen", "mens", Some("NN2")),
             analysis("gezakte", "gezakt", Some("VBpe")),
+            // A bare stem, the first person, gains its infinitive.
             analysis("kom", "kom", None),
+            analysis("kom", "komen", None),
+            analysis("ben", "ben", None),
+            analysis("huizen", "huis", None),
         ];
         assert_eq!(with_infinitives(analysed, |w| words.contains(&w)), want);
     }
@@ -286,10 +318,11 @@ mod tests {
             analysis("komt", "kom", Some("VB3")),
             analysis("gaat", "ga", Some("VB3")),
             analysis("mensen", "mens", Some("NN2")),
+            analysis("heb", "heb", None),
         ];
         assert_eq!(
             participles_to_check(&analysed),
-            ["gaand", "komend", "kommend"]
+            ["gaand", "hebbend", "komend", "kommend"]
         );
         let verbs = verbs_of_participles(vec![
             analysis("komend", "komen", Some("PPn")),
