@@ -61,6 +61,17 @@ pub enum LexiconError {
     Write(#[from] WriteError),
 }
 
+/// A source list's whole text, within the size every source is read to;
+/// one that is not UTF-8 is refused, naming the file.
+fn read_text(path: &std::path::Path) -> Result<String, LexiconError> {
+    let bytes =
+        crate::formats::source::read(path, crate::formats::source::DEFAULT_MAX_SOURCE_BYTES)?;
+    String::from_utf8(bytes).map_err(|_| LexiconError::Input {
+        path: path.to_path_buf(),
+        message: "not UTF-8".into(),
+    })
+}
+
 /// Pairs encoded at a time. `encode_chunks` compresses what it is given,
 /// and halves it and starts again while the result is over a chunk's
 /// 350 KB: given a whole list of half a million pairs, it would compress

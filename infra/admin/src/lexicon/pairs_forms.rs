@@ -4,8 +4,7 @@
 //! Blank lines are skipped; any other line without exactly two non-empty
 //! fields is an error naming it. Pairs are folded as every list's are.
 
-use super::{LexiconError, WordList};
-use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
+use super::{read_text, LexiconError, WordList};
 use shared::search::lexicon::{LexiconKind, Pair};
 use std::path::Path;
 
@@ -16,11 +15,7 @@ pub fn read(
     origin: String,
     licence: String,
 ) -> Result<WordList, LexiconError> {
-    let bytes = source::read(path, DEFAULT_MAX_SOURCE_BYTES)?;
-    let text = String::from_utf8(bytes).map_err(|_| LexiconError::Input {
-        path: path.to_path_buf(),
-        message: "not UTF-8".into(),
-    })?;
+    let text = read_text(path)?;
     Ok(WordList::new(
         LexiconKind::Forms,
         lang,

@@ -4,8 +4,7 @@
 //! folded; where folding merges words (`The`, `the`), the highest frequency
 //! is kept. A pair is `(folded word, Zipf × 100 as text)`: `("the", "773")`.
 
-use super::{LexiconError, WordList};
-use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
+use super::{read_text, LexiconError, WordList};
 use shared::fold::fold;
 use shared::search::lexicon::{zipf_centis, LexiconKind};
 use std::collections::HashMap;
@@ -18,11 +17,7 @@ pub fn read(
     origin: String,
     licence: String,
 ) -> Result<WordList, LexiconError> {
-    let bytes = source::read(path, DEFAULT_MAX_SOURCE_BYTES)?;
-    let text = String::from_utf8(bytes).map_err(|_| LexiconError::Input {
-        path: path.to_path_buf(),
-        message: "not UTF-8".into(),
-    })?;
+    let text = read_text(path)?;
     let best = parse(path, &text)?;
     Ok(WordList::from_folded(
         LexiconKind::Frequencies,

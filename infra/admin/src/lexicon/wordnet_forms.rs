@@ -42,8 +42,7 @@
 //! ASCII letters are inflected: `mother-in-law`, `a.m.` and `3d` have no
 //! regular forms.
 
-use super::{LexiconError, WordList};
-use crate::formats::source::{self, DEFAULT_MAX_SOURCE_BYTES};
+use super::{read_text, LexiconError, WordList};
 use crate::formats::wordnet::parse_index_line;
 use shared::search::lexicon::{LexiconKind, Pair};
 use std::path::Path;
@@ -147,14 +146,6 @@ pub fn read(dir: &Path) -> Result<WordList, LexiconError> {
         LICENCE.into(),
         pairs,
     ))
-}
-
-fn read_text(path: &Path) -> Result<String, LexiconError> {
-    let bytes = source::read(path, DEFAULT_MAX_SOURCE_BYTES)?;
-    String::from_utf8(bytes).map_err(|_| LexiconError::Input {
-        path: path.to_path_buf(),
-        message: "not UTF-8".into(),
-    })
 }
 
 /// The pairs of an exception list: `form lemma [lemma…]` per line.
