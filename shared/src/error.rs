@@ -15,6 +15,10 @@ pub enum ApiError {
     /// 401: a well-formed header whose key is unknown (or malformed).
     #[error("Invalid API key")]
     InvalidKey,
+    /// 401: a header meant to carry a key that is not `Bearer <key>` (a tab
+    /// for the space, no space, a bare key).
+    #[error("Malformed Authorization header: send \"Bearer <key>\"")]
+    MalformedAuthorization,
     /// 403: the key exists but was disabled.
     #[error("API key disabled")]
     KeyDisabled,
@@ -36,9 +40,13 @@ pub enum ApiError {
     /// 413: a request body over the limit.
     #[error("Request body too large")]
     PayloadTooLarge,
-    /// 429: the key's quota for the period is used up.
+    /// 429: fewer units remain in the key's quota for the period than the
+    /// request costs (`remaining`, for the RateLimit headers).
     #[error("Quota exceeded")]
-    QuotaExceeded { retry_after_secs: u64 },
+    QuotaExceeded {
+        retry_after_secs: u64,
+        remaining: u64,
+    },
     /// 503: storage throttled, unreachable or failing after the SDK's
     /// retries, or the request's deadline passed.
     #[error("Service temporarily unavailable")]
@@ -54,6 +62,30 @@ pub enum ApiError {
     Internal(String),
 }
 
+/// Caller input as an error message may quote it: at most `max_chars`
+/// characters (then `…`), with the characters that act in HTML or on a
+/// terminal (`<`, `>`, `&`, backquotes, control characters but the line
+/// break) shown as U+FFFD, so that a message pasted into a page or printed
+/// in a log cannot act.
+pub(crate) fn shown(value: &str, max_chars: usize) -> String {
+    let mut shown: String = value
+        .chars()
+        .take(max_chars)
+        .map(|c| {
+            let acts = (c.is_control() && c != '\n') || matches!(c, '<' | '>' | '&' | '`');
+            if acts {
+                char::REPLACEMENT_CHARACTER
+            } else {
+                c
+            }
+        })
+        .collect();
+    if value.chars().nth(max_chars).is_some() {
+        shown.push('…');
+    }
+    shown
+}
+
 /// Seconds a client should wait after a 503.
 pub(crate) const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
 
@@ -65,7 +97,7 @@ impl ApiError {
     pub fn status(&self) -> u16 {
         match self {
             Self::BadRequest(_) => 400,
-            Self::MissingKey | Self::InvalidKey => 401,
+            Self::MissingKey | Self::InvalidKey | Self::MalformedAuthorization => 401,
             Self::KeyDisabled => 403,
             Self::EntryNotFound { .. }
             | Self::UnknownDictionary(_)
@@ -82,7 +114,9 @@ impl ApiError {
     /// The `Retry-After` value in seconds, for the statuses that carry one.
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
-            Self::QuotaExceeded { retry_after_secs } => Some(*retry_after_secs),
+            Self::QuotaExceeded {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
             Self::Unavailable | Self::IndexOfAnotherRelease => Some(UNAVAILABLE_RETRY_AFTER_SECS),
             _ => None,
         }
@@ -149,7 +183,8 @@ mod tests {
         assert_eq!(ApiError::PayloadTooLarge.status(), 413);
         assert_eq!(
             ApiError::QuotaExceeded {
-                retry_after_secs: 9
+                retry_after_secs: 9,
+                remaining: 0,
             }
             .status(),
             429
@@ -188,7 +223,8 @@ mod tests {
         assert_eq!(ApiError::NoAudio.public_message(), "No audio found");
         assert_eq!(
             ApiError::QuotaExceeded {
-                retry_after_secs: 1
+                retry_after_secs: 1,
+                remaining: 0,
             }
             .public_message(),
             "Quota exceeded"

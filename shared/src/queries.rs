@@ -7,7 +7,7 @@
 //! once, below, and both sources go through it in the same order, so the
 //! first bad parameter gives the same 400 message either way.
 
-use crate::error::ApiError;
+use crate::error::{shown, ApiError};
 use crate::search::filters::LangFilter;
 use crate::search::matching::MatchType;
 use crate::search::pattern::Pattern;
@@ -88,7 +88,7 @@ pub(crate) fn validate_text(name: &str, value: &str, max_chars: usize) -> Result
 
 /// Dictionary ids are short, lower-case ASCII slugs (`freedict-eng-fra`).
 /// Anything else cannot name a dictionary: 404 as for any unknown id, with the
-/// echoed value shortened so that hostile input is not reflected at length.
+/// echoed value [`shown`] so that hostile input is not reflected as given.
 pub(crate) fn validate_dictionary_id(name: &str, value: &str) -> Result<String, ApiError> {
     let value = value.trim();
     if value.is_empty() {
@@ -101,7 +101,7 @@ pub(crate) fn validate_dictionary_id(name: &str, value: &str) -> Result<String, 
     if well_formed {
         Ok(value.to_string())
     } else {
-        Err(ApiError::UnknownDictionary(shorten(value, 64)))
+        Err(ApiError::UnknownDictionary(shown(value, 64)))
     }
 }
 
@@ -119,16 +119,6 @@ pub(crate) fn validate_entry_id(name: &str, value: &str) -> Result<String, ApiEr
         Err(ApiError::bad_request(format!(
             "{name} must be an entry id (letters, digits, '-' or '_', at most 128)"
         )))
-    }
-}
-
-fn shorten(value: &str, max_chars: usize) -> String {
-    if value.chars().count() <= max_chars {
-        value.to_string()
-    } else {
-        let mut short: String = value.chars().take(max_chars).collect();
-        short.push('…');
-        short
     }
 }
 
@@ -364,7 +354,15 @@ mod tests {
         );
         let err = validate_dictionary_id("source", "<script>").unwrap_err();
         assert_eq!(err.status(), 404);
-        assert_eq!(err.public_message(), "Unknown dictionary: <script>");
+        assert_eq!(
+            err.public_message(),
+            "Unknown dictionary: \u{FFFD}script\u{FFFD}"
+        );
+        let err = validate_dictionary_id("source", "a\"b`c&d\u{1b}[31m").unwrap_err();
+        assert_eq!(
+            err.public_message(),
+            "Unknown dictionary: a\"b\u{FFFD}c\u{FFFD}d\u{FFFD}[31m"
+        );
         let long = validate_dictionary_id("source", &"x".repeat(500))
             .unwrap_err()
             .public_message();

@@ -291,10 +291,20 @@ fn internal(err: crate::search::codec::CorruptData) -> ApiError {
     ApiError::Internal(err.to_string())
 }
 
-/// The entries a search finds, read whole, in search order, those with
-/// usage examples only (GraphQL `examples`).
+/// Entries GraphQL's `examples` reads for its one unit: its search's first
+/// page of them, as many as `random` reads at most (`count` 10), in one
+/// BatchGetItem.
+pub const EXAMPLE_ENTRIES: u32 = 10;
+
+/// The entries a search finds, at most [`EXAMPLE_ENTRIES`] of them read
+/// whole, in search order, those with usage examples only (GraphQL
+/// `examples`).
 pub async fn examples(app: &App, p: &SearchQuery) -> Result<Vec<Entry>, ApiError> {
-    let page = search(app, p).await?;
+    let first_page = SearchQuery {
+        limit: p.limit.min(EXAMPLE_ENTRIES),
+        ..p.clone()
+    };
+    let page = search(app, &first_page).await?;
     let keys: Vec<(String, String)> = page
         .results
         .iter()

@@ -46,9 +46,21 @@ pub(crate) fn parse_authorization(header: Option<&[u8]>) -> Result<String, ApiEr
     if text.is_empty() {
         return Err(ApiError::MissingKey);
     }
-    let (scheme, token) = text.split_once(' ').ok_or(ApiError::MissingKey)?;
+    // `Bearer`, one or more spaces, the key (RFC 6750). Another scheme
+    // carries no API key; anything else (a tab for the space, no space, a
+    // bare key) is a header the caller meant for one and wrote wrongly.
+    let Some((scheme, token)) = text.split_once(' ') else {
+        return Err(ApiError::MalformedAuthorization);
+    };
     if !scheme.eq_ignore_ascii_case("bearer") {
-        return Err(ApiError::MissingKey);
+        let is_scheme = scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        return Err(if is_scheme {
+            ApiError::MissingKey
+        } else {
+            ApiError::MalformedAuthorization
+        });
     }
     let token = token.trim();
     if is_well_formed_key(token) {
@@ -388,9 +400,26 @@ mod tests {
             parse_authorization(Some(b"Basic dXNlcjpwYXNz")),
             Err(ApiError::MissingKey)
         );
+    }
+
+    #[test]
+    fn headers_meant_for_a_key_but_written_wrongly_say_so() {
+        for header in [
+            KEY.to_string(),
+            format!("Bearer\t{KEY}"),
+            format!("Bearer{KEY}"),
+            format!("Bearer\t{KEY} x"),
+            "Bearer".to_string(),
+        ] {
+            assert_eq!(
+                parse_authorization(Some(header.as_bytes())),
+                Err(ApiError::MalformedAuthorization),
+                "{header:?}"
+            );
+        }
         assert_eq!(
-            parse_authorization(Some(KEY.as_bytes())),
-            Err(ApiError::MissingKey)
+            ApiError::MalformedAuthorization.public_message(),
+            "Malformed Authorization header: send \"Bearer <key>\""
         );
     }
 

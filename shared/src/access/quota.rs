@@ -9,7 +9,8 @@ use crate::error::ApiError;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use std::collections::HashMap;
 use time::{Date, Month, OffsetDateTime, Time};
 
 /// The quota period containing `now`: its label (`2026-11`) and the first
@@ -99,9 +100,10 @@ impl QuotaCounter {
 
     /// Counts `units` requests against the key's quota for the period
     /// containing `now`: one atomic conditional update. 429 when fewer than
-    /// `units` remain; a refused request counts nothing. The update is sent
-    /// once, never retried: an attempt that timed out may still have been
-    /// applied, and a retry would count it twice.
+    /// `units` remain, telling how many do; a refused request counts
+    /// nothing. The update is sent once, never retried: an attempt that
+    /// timed out may still have been applied, and a retry would count it
+    /// twice.
     pub async fn consume(
         &self,
         record: &KeyRecord,
@@ -112,8 +114,10 @@ impl QuotaCounter {
         let limit = record.limit();
         let reset_secs = period.seconds_until_reset(now);
         if units > limit {
+            let used = self.used(record, now).await?;
             return Err(ApiError::QuotaExceeded {
                 retry_after_secs: reset_secs,
+                remaining: limit.saturating_sub(used),
             });
         }
         let result = self
@@ -137,6 +141,7 @@ impl QuotaCounter {
                 AttributeValue::N(period.counter_expires_at().to_string()),
             )
             .return_values(ReturnValue::UpdatedNew)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .customize()
             .config_override(
                 aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
@@ -144,28 +149,64 @@ impl QuotaCounter {
             .send()
             .await;
         match result {
-            Ok(output) => {
-                let used = output
-                    .attributes()
-                    .and_then(|a| a.get("used"))
-                    .and_then(|v| v.as_n().ok())
-                    .and_then(|n| n.parse::<u64>().ok())
-                    .unwrap_or(limit);
-                Ok(QuotaState {
-                    limit,
-                    remaining: limit.saturating_sub(used),
-                    reset_secs,
-                })
-            }
-            Err(SdkError::ServiceError(e))
-                if matches!(e.err(), UpdateItemError::ConditionalCheckFailedException(_)) =>
-            {
-                Err(ApiError::QuotaExceeded {
-                    retry_after_secs: reset_secs,
-                })
-            }
+            Ok(output) => Ok(QuotaState {
+                limit,
+                remaining: limit.saturating_sub(used_of(output.attributes()).unwrap_or(limit)),
+                reset_secs,
+            }),
+            Err(SdkError::ServiceError(e)) => match e.err() {
+                UpdateItemError::ConditionalCheckFailedException(refused) => {
+                    // The counter as the refusal found it: what remains is
+                    // what `/me/usage` says remains.
+                    let used = match used_of(refused.item()) {
+                        Some(used) => used,
+                        None => self.used(record, now).await?,
+                    };
+                    Err(ApiError::QuotaExceeded {
+                        retry_after_secs: reset_secs,
+                        remaining: limit.saturating_sub(used),
+                    })
+                }
+                _ => Err(SdkError::ServiceError(e).into()),
+            },
             Err(other) => Err(other.into()),
         }
+    }
+
+    /// Gives back `units` that a request counted in the period containing
+    /// `now` for work it then did not do (a GraphQL document that failed
+    /// validation): one atomic update that never takes the counter below
+    /// zero, sent once as [`Self::consume`] is. The key's state after it.
+    pub async fn give_back(
+        &self,
+        record: &KeyRecord,
+        now: OffsetDateTime,
+        units: u64,
+    ) -> Result<QuotaState, ApiError> {
+        let period = Period::containing(now);
+        let limit = record.limit();
+        let output = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("pk", AttributeValue::S(usage_pk(&record.key_hash)))
+            .key("sk", AttributeValue::S(usage_sk(&period)))
+            .update_expression("SET #used = #used - :units")
+            .condition_expression("#used >= :units")
+            .expression_attribute_names("#used", "used")
+            .expression_attribute_values(":units", AttributeValue::N(units.to_string()))
+            .return_values(ReturnValue::UpdatedNew)
+            .customize()
+            .config_override(
+                aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
+            )
+            .send()
+            .await?;
+        Ok(QuotaState {
+            limit,
+            remaining: limit.saturating_sub(used_of(output.attributes()).unwrap_or(limit)),
+            reset_secs: period.seconds_until_reset(now),
+        })
     }
 
     /// Requests used in the period containing `now` (not counted itself).
@@ -180,14 +221,13 @@ impl QuotaCounter {
             .consistent_read(true)
             .send()
             .await?;
-        Ok(output
-            .item
-            .as_ref()
-            .and_then(|item| item.get("used"))
-            .and_then(|v| v.as_n().ok())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0))
+        Ok(used_of(output.item()).unwrap_or(0))
     }
+}
+
+/// The `used` count of a counter item, if it has one.
+fn used_of(item: Option<&HashMap<String, AttributeValue>>) -> Option<u64> {
+    item?.get("used")?.as_n().ok()?.parse().ok()
 }
 
 #[cfg(test)]

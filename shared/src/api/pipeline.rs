@@ -222,17 +222,30 @@ pub async fn serve(app: &'static App, endpoint: &Endpoint, request: Request) -> 
                 api_request.units = units;
             }
             Err(err) => {
-                if let ApiError::QuotaExceeded { retry_after_secs } = err {
+                if let ApiError::QuotaExceeded {
+                    retry_after_secs,
+                    remaining,
+                } = err
+                {
                     quota = Some(QuotaState {
                         limit: record.limit(),
-                        remaining: 0,
+                        remaining,
                         reset_secs: retry_after_secs,
                     });
                 }
                 return Err(err);
             }
         }
-        handler(app, &api_request).await
+        let reply = handler(app, &api_request).await?;
+        let unused = reply.unused_units().min(units);
+        if unused > 0 {
+            // A failed give-back leaves the request counted as charged.
+            match app.quota.give_back(&record, now, unused).await {
+                Ok(state) => quota = Some(state),
+                Err(_) => tracing::warn!(request_id, unused, "charged units not given back"),
+            }
+        }
+        Ok(reply)
     };
     let outcome = match tokio::time::timeout(budget, work).await {
         Ok(outcome) => outcome,

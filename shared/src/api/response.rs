@@ -27,8 +27,14 @@ pub enum Reply {
     },
     /// 302 to `location` (audio).
     Redirect { location: String },
-    /// A complete body with its own status (GraphQL answers).
-    Raw { status: u16, body: Value },
+    /// A complete body with its own status (GraphQL answers), and the units
+    /// its request was charged for work that did not run, which the
+    /// pipeline gives back to the key's quota.
+    Raw {
+        status: u16,
+        body: Value,
+        unused_units: u64,
+    },
 }
 
 impl Reply {
@@ -39,6 +45,22 @@ impl Reply {
             meta: Map::new(),
             cache_seconds: None,
         }
+    }
+
+    /// Units charged for work that did not run, to be given back.
+    pub(crate) fn unused_units(&self) -> u64 {
+        match self {
+            Self::Raw { unused_units, .. } => *unused_units,
+            _ => 0,
+        }
+    }
+
+    /// The same answer, giving back `units` charged for work that did not run.
+    pub(crate) fn giving_back(mut self, units: u64) -> Self {
+        if let Self::Raw { unused_units, .. } = &mut self {
+            *unused_units = units;
+        }
+        self
     }
 
     pub(crate) fn with_meta(mut self, name: &str, value: impl Into<Value>) -> Self {
@@ -62,11 +84,15 @@ const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
 const EXPOSED_HEADERS: &str =
     "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Location";
 
+/// What every answer starts with: its status, CORS, and `nosniff`, so that
+/// no browser reads a JSON answer (which may quote the caller's input) as
+/// anything but its declared type.
 pub(crate) fn base_response(status: u16) -> lambda_http::http::response::Builder {
     Response::builder()
         .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
         .header("access-control-allow-origin", "*")
         .header("access-control-expose-headers", EXPOSED_HEADERS)
+        .header("x-content-type-options", "nosniff")
 }
 
 fn json_body(builder: lambda_http::http::response::Builder, body: &Value) -> Response<Body> {
@@ -131,7 +157,7 @@ pub(crate) fn reply_response(reply: Reply, took_ms: u64, audience: Audience) -> 
                 ErrorStyle::Envelope,
             ),
         },
-        Reply::Raw { status, body } => json_body(
+        Reply::Raw { status, body, .. } => json_body(
             base_response(status).header("cache-control", "no-store"),
             &body,
         ),
@@ -170,7 +196,10 @@ pub(crate) fn graphql_code(err: &ApiError) -> &'static str {
         ApiError::BadRequest(_) | ApiError::PayloadTooLarge | ApiError::MethodNotAllowed { .. } => {
             "BAD_USER_INPUT"
         }
-        ApiError::MissingKey | ApiError::InvalidKey | ApiError::KeyDisabled => "UNAUTHENTICATED",
+        ApiError::MissingKey
+        | ApiError::InvalidKey
+        | ApiError::MalformedAuthorization
+        | ApiError::KeyDisabled => "UNAUTHENTICATED",
         ApiError::EntryNotFound { .. }
         | ApiError::UnknownDictionary(_)
         | ApiError::NoAudio
@@ -224,6 +253,7 @@ mod tests {
         let response = error_response(
             &ApiError::QuotaExceeded {
                 retry_after_secs: 42,
+                remaining: 0,
             },
             ErrorStyle::Envelope,
         );
@@ -287,5 +317,40 @@ mod tests {
             body_json(&response)["errors"][0]["extensions"]["code"],
             "UNAVAILABLE"
         );
+    }
+
+    #[test]
+    fn every_answer_says_nosniff_once() {
+        let answers = [
+            reply_response(Reply::json(1), 1, Audience::Keyed),
+            reply_response(
+                Reply::Redirect {
+                    location: "https://cdn.example/a.mp3".into(),
+                },
+                1,
+                Audience::Keyed,
+            ),
+            reply_response(
+                Reply::Raw {
+                    status: 400,
+                    body: json!({}),
+                    unused_units: 0,
+                },
+                1,
+                Audience::Keyed,
+            ),
+            error_response(&ApiError::UnknownPath, ErrorStyle::Envelope),
+            error_response(&ApiError::Unavailable, ErrorStyle::Graphql),
+            preflight(),
+        ];
+        for response in answers {
+            let values = response.headers().get_all("x-content-type-options");
+            assert_eq!(
+                values.iter().collect::<Vec<_>>(),
+                ["nosniff"],
+                "{}",
+                response.status()
+            );
+        }
     }
 }

@@ -99,7 +99,6 @@ pub(crate) fn page_response(body: &[u8], head_only: bool) -> Response<Body> {
 fn content_response(content_type: &str, body: &[u8], head_only: bool) -> Response<Body> {
     let mut builder = base_response(200)
         .header("content-type", content_type)
-        .header("x-content-type-options", "nosniff")
         // Short: a new deployment's pages are seen within minutes.
         .header("cache-control", "public, max-age=300")
         .header("content-length", body.len().to_string());

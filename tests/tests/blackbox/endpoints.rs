@@ -48,6 +48,11 @@ async fn every_endpoint_answers_a_json_envelope() {
             "{path}"
         );
         assert!(reply.json["ok"].is_boolean(), "{path}: {}", reply.text);
+        assert_eq!(
+            reply.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
         if reply.json["ok"] == true {
             assert!(reply.json["meta"]["took_ms"].is_u64(), "{path}");
         } else {
@@ -212,5 +217,37 @@ async fn unknown_paths_are_404_envelopes() {
         let reply = get_demo(path).await;
         assert_eq!(reply.status, 404, "{path}: {}", reply.text);
         assert_eq!(reply.error(), "Not found");
+    }
+}
+
+/// Every answer, whatever its status or shape, tells browsers not to sniff
+/// its type: the JSON answers, the error envelopes before the key and
+/// after it, GraphQL's, the preflight, an unknown path and the pages.
+#[tokio::test]
+async fn every_answer_says_nosniff() {
+    let graphql = Some(r#"{"query":"{ __typename }"}"#.to_string());
+    let replies = [
+        get_demo("/api/v1/api/search?q=bank").await,
+        get("/api/v1/api/search?q=bank", None).await,
+        get_demo("/api/v1/api/search?limit=0").await,
+        send(
+            Method::POST,
+            "/api/v1/api/graphql",
+            Some(&demo_key()),
+            graphql,
+        )
+        .await,
+        send(Method::OPTIONS, "/api/v1/api/search", None, None).await,
+        get("/api/v1/nowhere", None).await,
+        get("/", None).await,
+    ];
+    for reply in replies {
+        assert_eq!(
+            reply.header("x-content-type-options"),
+            Some("nosniff"),
+            "{} {}",
+            reply.status,
+            reply.text.chars().take(80).collect::<String>()
+        );
     }
 }

@@ -125,3 +125,73 @@ async fn a_document_that_fails_validation_costs_one() {
     }
     assert_eq!(used(&key).await, 2);
 }
+
+/// The fragment chain of issue 36: each fragment spreads the next twice, a
+/// kilobyte that expands to millions of selections.
+fn fragment_chain(levels: usize) -> String {
+    let mut query = String::from("{ search(q: \"bank\", limit: 1) { results { ...F0 } } }\n");
+    for i in 0..levels - 1 {
+        query.push_str(&format!(
+            "fragment F{i} on SearchResult {{ ...F{n} ...F{n} }}\n",
+            n = i + 1
+        ));
+    }
+    query.push_str(&format!(
+        "fragment F{} on SearchResult {{ id }}\n",
+        levels - 1
+    ));
+    query
+}
+
+/// Chains of 19, 23 and 40 levels are refused by admission, each counted
+/// once, while a trivial request sent alongside answers (before admission,
+/// 23 levels held the function for 25 s and answered 503; 40 never ended).
+/// How long each takes beside the trivial one is in docs/benchmarks.md.
+#[tokio::test]
+async fn fragment_chains_are_refused_unrun_beside_a_trivial_request() {
+    let (key, _) = create_key("free", Some(100));
+    let chains = [19, 23, 40].map(fragment_chain);
+    let (trivial, refused) = tokio::join!(
+        graphql(&key, "{ __typename }"),
+        futures::future::join_all(chains.iter().map(|chain| graphql(&key, chain)))
+    );
+    assert_eq!(trivial.status, 200, "{}", trivial.text);
+    assert_eq!(trivial.json["data"]["__typename"], "Query");
+    for reply in refused {
+        assert_eq!(reply.status, 400, "{}", reply.text);
+        assert_eq!(
+            reply.json["errors"][0]["message"],
+            "Query expands to more than 2000 selections (fragments expanded)."
+        );
+        assert_eq!(
+            reply.json["errors"][0]["extensions"]["code"],
+            "BAD_USER_INPUT"
+        );
+    }
+    assert_eq!(used(&key).await, 4, "each counted once");
+
+    // A key with nothing left gets its 429 for the chain, not the work.
+    let (spent, _) = create_key("free", Some(1));
+    assert_eq!(graphql(&spent, "{ __typename }").await.status, 200);
+    let reply = graphql(&spent, &chains[2]).await;
+    assert_eq!(reply.status, 429, "{}", reply.text);
+    assert_eq!(
+        reply.json["errors"][0]["extensions"]["code"],
+        "QUOTA_EXCEEDED"
+    );
+    assert_eq!(reply.header("ratelimit-remaining"), Some("0"));
+}
+
+/// At 4 of 5 units, a document of 3 is refused whole, and the headers say
+/// what `me/usage` says: 1 remains.
+#[tokio::test]
+async fn a_refusal_tells_what_remains() {
+    let (key, _) = create_key("free", Some(5));
+    let reply = graphql(&key, &format!("{{ {} }}", searches(4))).await;
+    assert_eq!(reply.header("ratelimit-remaining"), Some("1"));
+    let reply = graphql(&key, &format!("{{ {} }}", searches(3))).await;
+    assert_eq!(reply.status, 429, "{}", reply.text);
+    assert_eq!(reply.header("ratelimit-remaining"), Some("1"));
+    let usage = get("/api/v1/api/me/usage", Some(&key)).await;
+    assert_eq!(usage.data()["remaining"], 1);
+}

@@ -27,6 +27,38 @@ async fn missing_malformed_unknown_and_absurd_keys_are_401() {
     }
 }
 
+/// A header meant to carry a key but written wrongly says what is wrong; a
+/// header of another scheme carries no key.
+#[tokio::test]
+async fn malformed_authorization_headers_say_so() {
+    let key = blackbox::demo_key();
+    for (header, message) in [
+        (
+            format!("Bearer\t{key}"),
+            "Malformed Authorization header: send \"Bearer <key>\"",
+        ),
+        (
+            format!("Bearer{key}"),
+            "Malformed Authorization header: send \"Bearer <key>\"",
+        ),
+        (
+            key.clone(),
+            "Malformed Authorization header: send \"Bearer <key>\"",
+        ),
+        ("Basic dXNlcjpwYXNz".to_string(), "Missing API key"),
+    ] {
+        let response = blackbox::client()
+            .get(format!("{}{ENTRY}", blackbox::api_url()))
+            .header("Authorization", &header)
+            .send()
+            .await
+            .expect("the local stack answers");
+        assert_eq!(response.status().as_u16(), 401, "{header:?}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["error"], message, "{header:?}");
+    }
+}
+
 #[tokio::test]
 async fn disabled_keys_are_403() {
     let (secret, key_id) = create_key("free", None);

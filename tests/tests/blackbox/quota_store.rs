@@ -134,7 +134,10 @@ async fn a_new_month_starts_at_zero() {
     store.quota.consume(&record, november, 1).await.unwrap();
     store.quota.consume(&record, november, 1).await.unwrap();
     match store.quota.consume(&record, november, 1).await {
-        Err(ApiError::QuotaExceeded { retry_after_secs }) => assert_eq!(retry_after_secs, 1),
+        Err(ApiError::QuotaExceeded {
+            retry_after_secs,
+            remaining,
+        }) => assert_eq!((retry_after_secs, remaining), (1, 0)),
         other => panic!("expected 429, got {other:?}"),
     }
     assert_eq!(store.quota.used(&record, november).await.unwrap(), 2);
@@ -175,4 +178,46 @@ async fn usage_report_moves_its_reset_date_with_the_clock() {
     let report = service::usage(&december, &record).await.unwrap();
     assert_eq!((report.usage, report.remaining), (0, 50_000));
     assert_eq!(report.reset_date, "2027-01-01T00:00:00Z");
+}
+
+/// A refusal tells what remains, as `/me/usage` would: at 4 of 5 a request
+/// of 3 units is refused with 1 remaining, and one of 6 (more than the
+/// whole limit) too. Units given back are counted off at once, never below
+/// zero.
+#[tokio::test]
+async fn a_refusal_says_what_remains_and_units_come_back() {
+    let (store, _) = key_store().await;
+    let (secret, _) = create_key("free", Some(5));
+    let record = store.keys.authenticate(&secret).await.unwrap();
+    let now = end_of_november();
+    assert_eq!(
+        store
+            .quota
+            .consume(&record, now, 4)
+            .await
+            .unwrap()
+            .remaining,
+        1
+    );
+    for units in [3, 6] {
+        match store.quota.consume(&record, now, units).await {
+            Err(ApiError::QuotaExceeded { remaining, .. }) => assert_eq!(remaining, 1, "{units}"),
+            other => panic!("expected 429, got {other:?}"),
+        }
+    }
+    assert_eq!(
+        store
+            .quota
+            .give_back(&record, now, 3)
+            .await
+            .unwrap()
+            .remaining,
+        4
+    );
+    assert_eq!(store.quota.used(&record, now).await.unwrap(), 1);
+    assert!(
+        store.quota.give_back(&record, now, 2).await.is_err(),
+        "never below zero"
+    );
+    assert_eq!(store.quota.used(&record, now).await.unwrap(), 1);
 }

@@ -110,6 +110,11 @@ async fn graphql_counts_one_unit_per_root_field() {
     assert_eq!(body(&response)["data"], Value::Null);
     assert_eq!(calls.take_operations(), ["UpdateItem"]);
     assert_eq!(
+        header(&response, "ratelimit-remaining"),
+        2,
+        "what remains, as me/usage says: the refusal took nothing"
+    );
+    assert_eq!(
         usage(app, &secret).await,
         3,
         "the refused query counted nothing"
@@ -151,6 +156,74 @@ async fn a_query_that_cannot_run_counts_one_and_one_over_the_limit_nothing() {
         "over the root-field limit: the usage read for the headers, no counter update"
     );
     assert_eq!(usage(app, &secret).await, 2, "not counted");
+}
+
+/// The fragment chain of issue 36: each fragment spreads the next twice.
+fn fragment_chain(levels: usize) -> String {
+    let mut query = String::from("{ search(q: \"bank\", limit: 1) { results { ...F0 } } }\n");
+    for i in 0..levels - 1 {
+        query.push_str(&format!(
+            "fragment F{i} on SearchResult {{ ...F{n} ...F{n} }}\n",
+            n = i + 1
+        ));
+    }
+    query.push_str(&format!(
+        "fragment F{} on SearchResult {{ id }}\n",
+        levels - 1
+    ));
+    query
+}
+
+#[tokio::test]
+async fn a_document_built_to_hide_work_is_refused_unrun_and_a_spent_key_gets_429_first() {
+    let (app, calls) = recorded_app().await;
+    let app: &'static App = Box::leak(Box::new(app));
+    let (secret, _) = create_key("free", Some(3));
+    for levels in [19, 23, 40] {
+        let response = serve(
+            app,
+            &routes::GRAPHQL,
+            graphql(&fragment_chain(levels), &secret),
+        )
+        .await;
+        assert_eq!(response.status(), 400, "{levels}");
+        assert_eq!(
+            body(&response)["errors"][0]["message"],
+            "Query expands to more than 2000 selections (fragments expanded).",
+            "{levels}"
+        );
+        if levels == 19 {
+            // The key and the counter: nothing of the index, no entry.
+            assert_eq!(calls.take_operations(), ["GetItem", "UpdateItem"]);
+        }
+    }
+    // Three units, three chains answered: the fourth finds none left, and
+    // is refused by the counter's one update before its document is looked
+    // at any further.
+    assert_eq!(usage(app, &secret).await, 3);
+    calls.take();
+    let response = serve(app, &routes::GRAPHQL, graphql(&fragment_chain(40), &secret)).await;
+    assert_eq!(response.status(), 429);
+    assert_eq!(header(&response, "ratelimit-remaining"), 0);
+    assert_eq!(calls.take_operations(), ["UpdateItem"]);
+}
+
+#[tokio::test]
+async fn a_document_that_fails_validation_gives_back_all_but_one_unit() {
+    let (app, calls) = recorded_app().await;
+    let app: &'static App = Box::leak(Box::new(app));
+    let (secret, _) = create_key("free", Some(10));
+    let unknown_field = r#"{ a: search(q: "bank") { total } b: search(q: "x") { total } c: search(q: "x") { nope } }"#;
+    let response = serve(app, &routes::GRAPHQL, graphql(unknown_field, &secret)).await;
+    assert_eq!(response.status(), 400, "{:?}", body(&response));
+    // The key, charged three before validation, given two back after it:
+    // the headers say what me/usage says.
+    assert_eq!(
+        calls.take_operations(),
+        ["GetItem", "UpdateItem", "UpdateItem"]
+    );
+    assert_eq!(header(&response, "ratelimit-remaining"), 9);
+    assert_eq!(usage(app, &secret).await, 1);
 }
 
 #[tokio::test]

@@ -15,14 +15,14 @@
 
 use super::introspection::is_introspection;
 use async_graphql::extensions::{
-    Extension, ExtensionContext, ExtensionFactory, NextExecute, NextResolve, ResolveInfo,
+    Extension, ExtensionContext, ExtensionFactory, NextResolve, ResolveInfo,
 };
 use async_graphql::parser::types::{
     Directive, ExecutableDocument, OperationDefinition, Selection, SelectionSet,
 };
 use async_graphql::{
-    ErrorExtensionValues, Name, PathSegment, Positioned, Response, ServerError, ServerResult,
-    Value, Variables,
+    ErrorExtensionValues, Name, PathSegment, Positioned, ServerError, ServerResult, Value,
+    Variables,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -226,34 +226,6 @@ impl Extension for PaidFields {
     }
 }
 
-/// Marks a request that is only validated, to be priced: it stops before
-/// execution.
-pub(crate) struct PricingOnly;
-
-/// Stops a request marked [`PricingOnly`] after validation: nothing resolves.
-pub(crate) struct StopWhenPricing;
-
-impl ExtensionFactory for StopWhenPricing {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(StopWhenPricing)
-    }
-}
-
-#[async_graphql::async_trait::async_trait]
-impl Extension for StopWhenPricing {
-    async fn execute(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        operation_name: Option<&str>,
-        next: NextExecute<'_>,
-    ) -> Response {
-        if ctx.data_opt::<PricingOnly>().is_some() {
-            return Response::default();
-        }
-        next.run(ctx, operation_name).await
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{answer, units_of_body};
@@ -434,14 +406,19 @@ mod tests {
             })
     }
 
-    /// Runs `body` charged `units`: its status, the root resolvers that ran
-    /// and those the guard refused.
-    fn run(body: &[u8], units: u64) -> (u16, usize, usize) {
+    /// Runs `body` charged `units`: its status, the root resolvers that ran,
+    /// those the guard refused and the units given back.
+    fn run(body: &[u8], units: u64) -> (u16, usize, usize, u64) {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
         let reply = runtime.block_on(answer(body, units, |r| r)).unwrap();
-        let Reply::Raw { status, body } = reply else {
+        let Reply::Raw {
+            status,
+            body,
+            unused_units,
+        } = reply
+        else {
             panic!("GraphQL answers raw")
         };
         let errors = body["errors"].as_array().cloned().unwrap_or_default();
@@ -452,36 +429,61 @@ mod tests {
             .filter(|e| e["extensions"]["code"] == "QUOTA_EXCEEDED")
             .count();
         let ran = errors.iter().filter(at_root).count() - refused;
-        (status, ran, refused)
+        (status, ran, refused, unused_units)
     }
 
     fn price(body: &[u8]) -> u64 {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        runtime.block_on(units_of_body(body))
+        units_of_body(body)
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
 
-        /// The units charged are the root resolvers that run (at least 1),
+        /// The units charged, less those given back, are the root resolvers
+        /// that run (at least 1); a document that runs gives nothing back;
         /// and with one unit fewer, one of them is refused rather than run.
         #[test]
         fn units_charged_are_the_resolvers_that_run((query, variables) in document()) {
             let body = json!({"query": query, "variables": variables}).to_string();
             let units = price(body.as_bytes());
-            let (status, ran, refused) = run(body.as_bytes(), units);
+            let (status, ran, refused, unused) = run(body.as_bytes(), units);
             prop_assert_eq!(refused, 0, "the count missed a field: {}", query);
             if units == 0 {
                 prop_assert_eq!((status, ran), (400, 0), "over the limit runs nothing: {}", query);
             } else {
-                prop_assert_eq!(units, ran.max(1) as u64, "{} → status {}", query, status);
+                prop_assert_eq!(units - unused, ran.max(1) as u64, "{} → status {}", query, status);
+            }
+            if ran > 0 {
+                prop_assert_eq!(unused, 0, "{}", query);
             }
             if units > 0 {
-                let (_, ran_short, refused_short) = run(body.as_bytes(), units - 1);
+                let (_, ran_short, refused_short, _) = run(body.as_bytes(), units - 1);
                 prop_assert!((ran_short as u64) < units, "a resolver ran unpaid: {}", query);
                 prop_assert_eq!(ran_short + refused_short, ran, "{}", query);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Documents up to the body limit: one that admission refuses costs
+        /// 1 and runs nothing; one it admits is answered and charged what
+        /// runs, at least 1; nothing runs unpaid.
+        #[test]
+        fn documents_up_to_the_body_limit_run_nothing_unpaid(
+            query in super::super::admission::large_document()
+        ) {
+            let body = json!({"query": query, "variables": {"v": true}}).to_string();
+            let units = price(body.as_bytes());
+            let (status, ran, refused, unused) = run(body.as_bytes(), units);
+            prop_assert_eq!(refused, 0);
+            prop_assert!(status == 200 || status == 400, "status {}", status);
+            let document = async_graphql::parser::parse_query(&query).unwrap();
+            if super::super::admission::admit(&document).is_err() {
+                prop_assert_eq!((units, status, ran, unused), (1, 400, 0, 0));
+            } else {
+                prop_assert_eq!(units - unused, ran.max(1) as u64);
             }
         }
     }
@@ -491,9 +493,9 @@ mod tests {
         let charge = |query: &str| {
             let body = json!({ "query": query }).to_string();
             let units = price(body.as_bytes());
-            let (status, ran, refused) = run(body.as_bytes(), units);
+            let (status, ran, refused, unused) = run(body.as_bytes(), units);
             assert_eq!(refused, 0, "{query}");
-            (units, status, ran)
+            (units - unused, status, ran)
         };
         let searches: String = (1..=9)
             .map(|i| format!("s{i}: search(q: \"\") {{ total }} "))
@@ -514,8 +516,14 @@ mod tests {
         assert_eq!(charge(deep), (3, 200, 3));
         let duplicates = "{ search(q: \"\") { total } search(q: \"\") { total } ... on Query { search(q: \"\") { total } } }";
         assert_eq!(charge(duplicates), (3, 200, 3));
-        // A validation failure (an unknown field) costs 1 and runs nothing.
+        // A validation failure (an unknown field) costs 1 and runs nothing:
+        // charged for its root fields, it gives back all but one.
         assert_eq!(charge("{ search(q: \"\") { total } nope }"), (1, 400, 0));
+        let body =
+            json!({ "query": "{ a: search(q: \"\") { total } b: search(q: \"\") { nope } }" });
+        let body = body.to_string();
+        assert_eq!(price(body.as_bytes()), 2);
+        assert_eq!(run(body.as_bytes(), 2), (400, 0, 0, 1));
         assert_eq!(charge("{ __typename }"), (1, 200, 0));
     }
 }

@@ -6,11 +6,12 @@
 //! shared pipeline, exactly as for REST.
 
 use crate::access::auth::KeyRecord;
+mod admission;
 mod cost;
 mod introspection;
 use crate::api::pipeline::ApiRequest;
 use crate::api::response::{graphql_code, Reply};
-use crate::error::ApiError;
+use crate::error::{shown, ApiError};
 use crate::model::{Dictionary, Entry, RandomItem, SearchPage, ThesaurusItem, UsageRecord};
 use crate::queries::{
     out_of_range, path_word, validate_dictionary_id, validate_entry_id, within_length,
@@ -51,7 +52,6 @@ pub fn schema() -> &'static DictionarySchema {
         Schema::build(Query, EmptyMutation, EmptySubscription)
             .limit_depth(MAX_DEPTH)
             .limit_complexity(MAX_COMPLEXITY)
-            .extension(cost::StopWhenPricing)
             .extension(cost::PaidFields)
             .finish()
     })
@@ -65,43 +65,31 @@ fn unlimited() -> &'static DictionarySchema {
     static SCHEMA: OnceLock<DictionarySchema> = OnceLock::new();
     SCHEMA.get_or_init(|| {
         Schema::build(Query, EmptyMutation, EmptySubscription)
-            .extension(cost::StopWhenPricing)
             .extension(cost::PaidFields)
             .finish()
     })
 }
 
-/// What a request costs against the quota, known before anything runs: one
-/// unit per root data field that executes (`cost`), at least 1; 1 for a
-/// request that cannot run (not JSON, a syntax error, a validation failure);
-/// nothing for one over the root-field limit, which is answered 400 unrun.
+/// What a request costs against the quota, known from its text alone
+/// (parsed, admitted and its root fields counted, each in time linear in
+/// the body) so that the quota is asked before any other work: one unit per
+/// root data field that executes (`cost`), at least 1; 1 for a request that
+/// cannot run (not JSON, a syntax error, refused by admission); nothing for
+/// one over the root-field limit, which is answered 400 unrun. A document
+/// that then fails validation gives back all but 1 ([`answer`]).
 pub fn units(req: &ApiRequest) -> BoxFuture<'_, u64> {
-    Box::pin(units_of_body(&req.body))
+    let units = units_of_body(&req.body);
+    Box::pin(async move { units })
 }
 
-async fn units_of_body(body: &[u8]) -> u64 {
+fn units_of_body(body: &[u8]) -> u64 {
     let Some(request) = parse_request(body) else {
         return 1;
     };
     match plan(request) {
         Plan::Refuse(_) => 1,
         Plan::TooManyRootFields => 0,
-        Plan::Run {
-            mut request,
-            engine,
-            root_fields,
-            introspects,
-        } => {
-            if introspects && data_limits(&mut request).await.is_err() {
-                return 1;
-            }
-            let request = (*request).data(cost::PricingOnly);
-            if engine.execute(request).await.errors.is_empty() {
-                cost::units_of(&root_fields)
-            } else {
-                1
-            }
-        }
+        Plan::Run { root_fields, .. } => cost::units_of(&root_fields),
     }
 }
 
@@ -135,6 +123,18 @@ fn plan(mut request: async_graphql::Request) -> Plan {
             introspects: false,
         };
     };
+    // Before anything else reads the document: what it expands to.
+    if let Err(message) = admission::admit(&document) {
+        return Plan::Refuse(message);
+    }
+    // Quoted by the engine's "Unknown operation" message, so held to a name.
+    if let Some(name) = request.operation_name.as_deref().filter(|n| !n.is_empty()) {
+        if !is_graphql_name(name) {
+            return Plan::Refuse(format!(
+                "operationName must be a GraphQL name (letters, digits and '_', at most {MAX_NAME_CHARS} characters)"
+            ));
+        }
+    }
     let mut root_fields = Vec::new();
     if let Some(operation) = chosen_operation(&document, request.operation_name.as_deref()) {
         if let Some(message) = missing_variable(operation, &request.variables) {
@@ -198,7 +198,9 @@ pub(crate) async fn handle(app: &'static App, req: &ApiRequest) -> Result<Reply,
 }
 
 /// Answers `body`, whose request was charged `units`; `with_data` gives the
-/// resolvers what they read (the App, the key).
+/// resolvers what they read (the App, the key). A document that fails
+/// validation runs nothing and costs 1, as any document that cannot run:
+/// its answer gives back the rest of what was charged for its root fields.
 async fn answer(
     body: &[u8],
     units: u64,
@@ -224,9 +226,10 @@ async fn answer(
             introspects,
         } => (request, engine, root_fields, introspects),
     };
+    let unrun = units.saturating_sub(1);
     if introspects {
         if let Err(message) = data_limits(&mut request).await {
-            return Ok(bad_request(&message));
+            return Ok(bad_request(&message).giving_back(unrun));
         }
     }
     let response = engine
@@ -248,11 +251,15 @@ async fn answer(
     let mut body = serde_json::to_value(&response)
         .map_err(|e| ApiError::Internal(format!("GraphQL response: {e}")))?;
     // Errors the engine raised itself (parsing, validation, limits) carry no
-    // code: they are all the caller's to fix.
+    // code: they are all the caller's to fix. A syntax error quotes the line
+    // of the document it is on, which may be the whole body: shown cut.
     if let Some(errors) = body.get_mut("errors").and_then(Value::as_array_mut) {
         for error in errors {
             if error.pointer("/extensions/code").is_none() {
                 error["extensions"] = json!({"code": "BAD_USER_INPUT"});
+                if let Some(message) = error["message"].as_str() {
+                    error["message"] = json!(shown(message, MAX_MESSAGE_CHARS));
+                }
             }
         }
     }
@@ -275,6 +282,7 @@ async fn answer(
     Ok(Reply::Raw {
         status: if request_failed { 400 } else { 200 },
         body,
+        unused_units: if request_failed { unrun } else { 0 },
     })
 }
 
@@ -294,6 +302,23 @@ fn parse_request(body: &[u8]) -> Option<async_graphql::Request> {
     let value: Value = serde_json::from_slice(body).ok()?;
     value.get("query")?.as_str()?;
     serde_json::from_value(value).ok()
+}
+
+/// The longest message of the engine's answered as it is.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// The longest `operationName` taken: far beyond any a client writes.
+const MAX_NAME_CHARS: usize = 128;
+
+/// Whether `name` is a GraphQL name (`/[_A-Za-z][_0-9A-Za-z]*/`), which an
+/// error message may quote as it is.
+fn is_graphql_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    name.len() <= MAX_NAME_CHARS
+        && bytes
+            .next()
+            .is_some_and(|b| b == b'_' || b.is_ascii_alphabetic())
+        && bytes.all(|b| b == b'_' || b.is_ascii_alphanumeric())
 }
 
 /// The operation a request runs: the one named by `operationName`, or the
@@ -379,6 +404,7 @@ fn bad_request(message: &str) -> Reply {
             "data": null,
             "errors": [{"message": message, "extensions": {"code": "BAD_USER_INPUT"}}],
         }),
+        unused_units: 0,
     }
 }
 
@@ -531,7 +557,7 @@ impl Query {
     }
 
     /// The usage examples of the entries whose headword is `q` (exactly, after
-    /// folding), in search order.
+    /// folding), in search order: of the first 10 such entries.
     #[graphql(complexity = "10 + child_complexity")]
     #[allow(unused_variables)]
     async fn examples(
@@ -545,7 +571,7 @@ impl Query {
         let query = SearchQuery {
             match_type: MatchType::Exact,
             fuzzy: false,
-            limit: 100,
+            limit: service::EXAMPLE_ENTRIES,
             ..SearchQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?
         };
         let entries = service::examples(app(ctx), &query)
@@ -891,6 +917,51 @@ mod tests {
         );
         let all_skipped = json!({"data": null});
         assert_eq!(complete_root(&all_skipped, &[]), json!({}));
+    }
+
+    #[test]
+    fn engine_messages_quote_the_document_cut_and_defused() {
+        let query = format!(
+            "{{ search(q: \"a\") {{ total }} <script>{} }}",
+            "x".repeat(10_000)
+        );
+        let body = json!({ "query": query }).to_string();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let Reply::Raw { status, body, .. } =
+            runtime.block_on(answer(body.as_bytes(), 1, |r| r)).unwrap()
+        else {
+            panic!("GraphQL answers raw")
+        };
+        assert_eq!(status, 400);
+        let message = body["errors"][0]["message"].as_str().unwrap();
+        assert!(message.contains("script"), "{message}");
+        assert!(
+            message.chars().count() <= MAX_MESSAGE_CHARS + 1,
+            "{message}"
+        );
+        assert!(
+            !message.contains('<') && !message.contains('>'),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn operation_names_are_graphql_names() {
+        for name in ["Q", "_a1", "searchBank_2", &"x".repeat(MAX_NAME_CHARS)] {
+            assert!(is_graphql_name(name), "{name}");
+        }
+        for name in [
+            "1a",
+            "a-b",
+            "x\"; DROP TABLE keys; --",
+            "<script>",
+            "a b",
+            &"x".repeat(MAX_NAME_CHARS + 1),
+        ] {
+            assert!(!is_graphql_name(name), "{name}");
+        }
     }
 
     #[test]
