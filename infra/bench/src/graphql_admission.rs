@@ -38,9 +38,7 @@ fn chain(levels: usize, p: &str) -> String {
 /// A fan-out chain that fills the body limit: each fragment spreads the
 /// next four times under an alias and a directive.
 fn full_body(p: &str) -> String {
-    let mut query = format!(
-        "query($v: Boolean = true) {{ search(q: \"bank\") {{ ...{p}0 }} }}\n"
-    );
+    let mut query = format!("query($v: Boolean = true) {{ search(q: \"bank\") {{ ...{p}0 }} }}\n");
     let mut i = 0;
     while query.len() < 60 * 1024 {
         query.push_str(&format!(
@@ -103,7 +101,9 @@ fn api_request(query: &str) -> ApiRequest {
     ApiRequest {
         path_params: Vec::new(),
         query: shared::api::params::QueryParams::parse(""),
-        body: serde_json::json!({ "query": query }).to_string().into_bytes(),
+        body: serde_json::json!({ "query": query })
+            .to_string()
+            .into_bytes(),
         headers: Default::default(),
         request_id: "bench".into(),
         key: None,
@@ -160,7 +160,9 @@ async fn main() {
     );
     println!("|---|---|---|---|---|---|---|");
     for (i, (name, document)) in lines.iter().enumerate() {
-        let bytes = serde_json::json!({ "query": document("R0x0_") }).to_string().len();
+        let bytes = serde_json::json!({ "query": document("R0x0_") })
+            .to_string()
+            .len();
         let (p50, p99, _) = bench::stats(&mut whole[i]);
         let (a50, a99, _) = bench::stats(&mut admission[i]);
         println!(
