@@ -6,7 +6,6 @@
 //! and the tests' reference all tokenize through these functions.
 
 use crate::fold::fold;
-use crate::model::Entry;
 use unicode_normalization::char::is_combining_mark;
 
 /// The titles of the word lists an entry's plain text may end with
@@ -28,20 +27,19 @@ pub const MAX_QUERY_WORDS: usize = 50;
 /// one key beside its words, and no word holds this character.
 const PHRASE_MARK: char = '\u{1}';
 
-/// The definition text of an entry: its `plainText` without the usage
-/// examples, the word lists ([`WORD_LIST_TITLES`]), the source-language
+/// The definition text of an entry: its `plainText` without its usage
+/// `examples`, the word lists ([`WORD_LIST_TITLES`]), the source-language
 /// glosses ([`GLOSS_TITLE`]), the sense numbers (`2. `) and the labels
 /// (`[adm.] `), one line per sense.
-pub fn definition_text(entry: &Entry) -> String {
-    let is_example = |line: &str| entry.examples.iter().any(|e| e.trim() == line);
+pub fn definition_text(plain_text: &str, examples: &[String]) -> String {
+    let is_example = |line: &str| examples.iter().any(|e| e.trim() == line);
     let is_word_list = |line: &str| {
         WORD_LIST_TITLES.iter().chain([&GLOSS_TITLE]).any(|title| {
             line.strip_prefix(title)
                 .is_some_and(|r| r.starts_with(": "))
         })
     };
-    entry
-        .plain_text
+    plain_text
         .lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !is_example(line) && !is_word_list(line))
@@ -173,38 +171,36 @@ impl Bm25 {
 mod tests {
     use super::*;
 
-    fn entry(plain_text: &str, examples: &[&str]) -> Entry {
-        Entry {
-            plain_text: plain_text.into(),
-            examples: examples.iter().map(|e| e.to_string()).collect(),
-            ..Entry::default()
-        }
+    /// The definition text of an entry of `plain_text` with `examples`.
+    fn definition(plain_text: &str, examples: &[&str]) -> String {
+        let examples: Vec<String> = examples.iter().map(|e| e.to_string()).collect();
+        definition_text(plain_text, &examples)
     }
 
     #[test]
     fn a_definition_is_the_plain_text_without_examples_numbers_labels_and_word_lists() {
-        let e = entry(
+        let text = definition(
             "1. [adm.] [Obs.] establishment\n2. house (building)\nSynonyms: Heim\nOther forms: Häuser\nein Haus — a house",
             &["ein Haus — a house"],
         );
-        assert_eq!(definition_text(&e), "establishment\nhouse (building)");
+        assert_eq!(text, "establishment\nhouse (building)");
         // A word list's title only counts as one with its colon.
-        let e = entry("See also the house\n12. [x]", &[]);
-        assert_eq!(definition_text(&e), "See also the house\n[x]");
+        let text = definition("See also the house\n12. [x]", &[]);
+        assert_eq!(text, "See also the house\n[x]");
     }
 
     /// WikDict's Polish–English: the Polish gloss under an English sense
     /// is no English definition.
     #[test]
     fn source_language_glosses_are_no_definition() {
-        let e = entry(
+        let text = definition(
             "1. kneecap\nGloss: (potocznie, potoczny) rzepka w kolanie\n2. Adam's apple",
             &[],
         );
-        assert_eq!(definition_text(&e), "kneecap\nAdam's apple");
+        assert_eq!(text, "kneecap\nAdam's apple");
         // Only as a title, with its colon.
-        let e = entry("Glossy paper\nGloss paint", &[]);
-        assert_eq!(definition_text(&e), "Glossy paper\nGloss paint");
+        let text = definition("Glossy paper\nGloss paint", &[]);
+        assert_eq!(text, "Glossy paper\nGloss paint");
     }
 
     #[test]

@@ -811,10 +811,10 @@ fn automaton_typos<D: AsRef<[u8]>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::lexicon::{Lexicon, LexiconKind};
-    use crate::search::matching::MatchType;
-    use crate::search::postings::{DictionaryRef, Posting};
-    use crate::search::snapshot::{build, Grams};
+    use crate::lexicon::{Lexicon, LexiconKind};
+    use crate::matching::MatchType;
+    use crate::postings::{DictionaryRef, Posting};
+    use crate::snapshot::{build, Grams};
 
     fn index_of(words: &[String]) -> Index {
         searchable(words, &[]).0
@@ -1028,7 +1028,7 @@ mod tests {
         let run = |raw: &str| {
             let rule = MatchRule::of_query(raw, MatchType::Pattern, true).unwrap();
             let hits = index.search(Some(&grams), &rule, &Filters::default(), 0, 20);
-            let glob = crate::search::pattern::Pattern::from_query(&rule.query).nfa();
+            let glob = crate::pattern::Pattern::from_query(&rule.query).nfa();
             if let Ok(hits) = &hits {
                 assert!(hits.work <= WORK_BUDGET, "{raw}");
                 let matching = words.iter().filter(|w| glob.matches(w)).count();
@@ -1065,7 +1065,7 @@ mod tests {
     fn a_pattern_over_budget_is_an_error_not_a_partial_answer() {
         let index = index_of(&hostile_corpus());
         let rule = MatchRule::of_query("co*n", MatchType::Pattern, true).unwrap();
-        let pattern = crate::search::pattern::Pattern::from_query(&rule.query);
+        let pattern = crate::pattern::Pattern::from_query(&rule.query);
         let mut typos = Typos {
             walk: TypoWalk::Rows,
             work: WORK_BUDGET - 100,
@@ -1180,7 +1180,7 @@ mod tests {
     /// one form of the term 0, whose backwards key may point elsewhere than
     /// its forwards one.
     fn forms_section(forwards: (&str, u64), backwards: (&str, u64), lemma: u32) -> Vec<u8> {
-        use crate::search::codec::{put_str, put_varint};
+        use crate::codec::{put_str, put_varint};
         let mut out = Vec::new();
         put_varint(&mut out, 1);
         put_str(&mut out, "en");
@@ -1197,7 +1197,7 @@ mod tests {
 
     #[test]
     fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
-        use crate::search::snapshot::Section;
+        use crate::snapshot::Section;
         let built = {
             let postings = vec![Posting {
                 definition: String::new(),

@@ -1,11 +1,25 @@
-//! Search: the stored forms it is built from and held in ([`postings`]
-//! manifests, the index [`snapshot`], both on the byte [`codec`]), the
-//! inflected forms and word frequencies it ranks with ([`lexicon`]), how a
-//! query matches ([`matching`], wildcard patterns in [`pattern`]) and what
-//! it may answer from ([`filters`]), how
-//! a query runs over the snapshot ([`engine`]), reverse lookup from the
-//! words of definitions ([`definitions`], [`reverse`]), and the rules
-//! stated naively for the tests ([`oracle`]).
+//! The search engine: the stored forms it is built from and held in
+//! ([`postings`] manifests, the index [`snapshot`], both on the byte
+//! [`codec`]), how words are compared ([`fold`]), the inflected forms and
+//! word frequencies it ranks with ([`lexicon`]), how a query matches
+//! ([`matching`], wildcard patterns in [`pattern`]) and what it may answer
+//! from ([`filters`]), how a query runs over the snapshot ([`engine`]),
+//! reverse lookup from the words of definitions ([`definitions`],
+//! [`reverse`]), and the rules stated naively for the tests ([`oracle`]).
+//!
+//! It knows nothing of HTTP, storage services or GraphQL: its errors are its
+//! own ([`InvalidParameter`], [`engine::SearchError`], [`codec::CorruptData`]),
+//! and the API layer (the `shared` crate, which re-exports it as
+//! `shared::search`) gives them their statuses. A drift test
+//! (`tests/drift/tests/crate_layers.rs`) holds its dependencies to that.
+
+/// A query parameter the engine reads (`matchType`, `lang`) that is not one
+/// of its values: the message says what it must be.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidParameter(pub String);
+
+pub mod fold;
 
 pub mod codec;
 pub mod definitions;

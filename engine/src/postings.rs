@@ -11,7 +11,6 @@
 //! self-contained.
 
 use super::codec::{compressed_chunks, inflate, put_id, put_str, put_varint, CorruptData, Reader};
-use crate::model::StoredEntry;
 use std::collections::HashMap;
 
 /// Version 2 added the preview and the phonetic, which search results show;
@@ -58,25 +57,6 @@ impl DictionaryRef {
 }
 
 impl Posting {
-    /// An entry as search lists it.
-    pub fn of_entry(entry: &crate::model::Entry) -> Self {
-        Self {
-            folded: crate::fold::fold(&entry.word),
-            word: entry.word.clone(),
-            dictionary: DictionaryRef {
-                id: entry.dictionary_id.clone(),
-                source_lang: entry.source_lang.clone(),
-                target_lang: entry.target_lang.clone(),
-            },
-            part_of_speech: entry.part_of_speech.clone(),
-            has_audio: entry.has_audio,
-            id: entry.id.clone(),
-            preview: super::preview(&entry.plain_text),
-            phonetic: entry.phonetic.clone(),
-            definition: super::definitions::definition_text(entry),
-        }
-    }
-
     /// The order of headwords equally common (decisions.md): shorter first,
     /// then alphabetically by folded form, then dictionary, then id. Manifests
     /// are written in it; the snapshot puts commonness before it
@@ -92,15 +72,10 @@ impl Posting {
 }
 
 /// The chunks of a dictionary's postings manifest (stored with
-/// `items::manifest_items`): a posting of every entry, and `kept`, postings
-/// of entries of an earlier import that stay (`--no-prune`), in rank-key
-/// order so that the same source always gives the same items.
-pub fn manifest_chunks(entries: &[StoredEntry], kept: &[Posting]) -> Vec<Vec<u8>> {
-    let mut postings: Vec<Posting> = entries
-        .iter()
-        .map(|e| Posting::of_entry(&e.entry))
-        .chain(kept.iter().cloned())
-        .collect();
+/// `items::manifest_items`): a posting of every entry and of the entries of
+/// an earlier import that stay (`--no-prune`), in rank-key order so that
+/// the same source always gives the same items.
+pub fn manifest_chunks(mut postings: Vec<Posting>) -> Vec<Vec<u8>> {
     postings.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
     let refs: Vec<&Posting> = postings.iter().collect();
     encode_chunks(&refs)

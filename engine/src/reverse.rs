@@ -225,9 +225,9 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::lexicon::{Lexicon, LexiconKind};
-    use crate::search::postings::{DictionaryRef, Posting};
-    use crate::search::snapshot::{build, PagedPart, PartIndex, Section};
+    use crate::lexicon::{Lexicon, LexiconKind};
+    use crate::postings::{DictionaryRef, Posting};
+    use crate::snapshot::{build, PagedPart, PartIndex, Section};
     use std::sync::Arc;
 
     fn entry(word: &str, dictionary: (&str, &str, Option<&str>), definition: &str) -> Posting {
@@ -450,10 +450,8 @@ mod tests {
                     .iter()
                     .map(|&p| {
                         let bytes = items[parts.part_items(p)].concat();
-                        let part = crate::search::snapshot::DefinitionPart::decode(
-                            parts.first_key(p),
-                            bytes,
-                        );
+                        let part =
+                            crate::snapshot::DefinitionPart::decode(parts.first_key(p), bytes);
                         (p, Arc::new(part.unwrap()))
                     })
                     .collect(),

@@ -36,7 +36,7 @@ pub(crate) struct Anchor {
 }
 
 /// The fewest characters of a piece: one gram's own bitmap
-/// ([`GRAM_CHARS`](crate::search::snapshot::GRAM_CHARS)).
+/// ([`GRAM_CHARS`](crate::snapshot::GRAM_CHARS)).
 const PIECE_MIN_CHARS: usize = 3;
 
 /// The head of an anchored prefix search: short, so that the pieces after
@@ -454,7 +454,7 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::oracle::{edit_distance, prefix_edit_distance};
+    use crate::oracle::{edit_distance, prefix_edit_distance};
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 

@@ -129,6 +129,13 @@ impl ApiError {
     }
 }
 
+/// A parameter the search engine could not read is the caller's to fix.
+impl From<crate::search::InvalidParameter> for ApiError {
+    fn from(err: crate::search::InvalidParameter) -> Self {
+        Self::BadRequest(err.0)
+    }
+}
+
 /// Storage errors. Whatever went wrong on the way to DynamoDB or S3, or
 /// inside them (throttling, timeouts, unreachable endpoints, a response cut
 /// off mid-read, a service error we do not know), is a fault that may pass:

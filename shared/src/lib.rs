@@ -6,7 +6,10 @@
 //! - [`runtime`]: what a function builds once per cold start, its
 //!   configuration and logging;
 //! - the domain at the root: the product's rules ([`service`]), the typed
-//!   queries ([`queries`]), the models, folding, errors, and [`search`].
+//!   queries ([`queries`]), the models and errors;
+//! - [`search`]: the search engine, a crate of its own (`engine/`) that
+//!   knows no HTTP, storage service or GraphQL, re-exported here with its
+//!   folding ([`fold`]).
 //!
 //! Functions stay thin: they pick an endpoint from [`api::routes`] and hand it
 //! to [`api::pipeline::run`].
@@ -14,13 +17,13 @@
 pub mod access;
 pub mod api;
 pub mod error;
-pub mod fold;
 pub mod model;
 pub mod queries;
 pub mod runtime;
-pub mod search;
 pub mod service;
 pub mod storage;
 
+pub use engine as search;
+pub use engine::fold;
 pub use error::ApiError;
 pub use runtime::app::App;

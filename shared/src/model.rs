@@ -2,6 +2,9 @@
 //! camelCase names, `targetLang` always present (null for monolingual),
 //! optional fields omitted when the source has nothing for them.
 
+use crate::fold::fold;
+use crate::search::definitions::definition_text;
+use crate::search::postings::{DictionaryRef, Posting};
 use serde::{Deserialize, Serialize};
 
 /// A dictionary as listed by `GET /api/v1/api/dictionaries`.
@@ -117,6 +120,28 @@ pub struct Entry {
     /// gives it as `meta.inflection`, GraphQL as a field.
     #[serde(skip)]
     pub inflection: Option<String>,
+}
+
+impl Entry {
+    /// The entry as search lists it: the posting its dictionary's manifest
+    /// holds.
+    pub fn posting(&self) -> Posting {
+        Posting {
+            folded: fold(&self.word),
+            word: self.word.clone(),
+            dictionary: DictionaryRef {
+                id: self.dictionary_id.clone(),
+                source_lang: self.source_lang.clone(),
+                target_lang: self.target_lang.clone(),
+            },
+            part_of_speech: self.part_of_speech.clone(),
+            has_audio: self.has_audio,
+            id: self.id.clone(),
+            preview: crate::search::preview(&self.plain_text),
+            phonetic: self.phonetic.clone(),
+            definition: definition_text(&self.plain_text, &self.examples),
+        }
+    }
 }
 
 #[async_graphql::ComplexObject]

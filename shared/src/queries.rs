@@ -192,7 +192,7 @@ pub(crate) fn path_word(value: &str) -> Result<String, ApiError> {
 }
 
 fn lang(source: &impl ParamSource) -> Result<Option<LangFilter>, ApiError> {
-    source.text("lang")?.map(LangFilter::parse).transpose()
+    Ok(source.text("lang")?.map(LangFilter::parse).transpose()?)
 }
 
 /// `source`: a dictionary id, if given (its existence is checked by storage).
@@ -204,7 +204,7 @@ fn dictionary(source: &impl ParamSource) -> Result<Option<String>, ApiError> {
 }
 
 fn match_type(source: &impl ParamSource) -> Result<MatchType, ApiError> {
-    MatchType::parse(source.text("matchType")?)
+    Ok(MatchType::parse(source.text("matchType")?)?)
 }
 
 fn pos(source: &impl ParamSource) -> Result<Option<String>, ApiError> {

@@ -11,8 +11,8 @@
 //! Encoders and decoder side by side.
 
 use super::forms::Forms;
-use crate::search::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
-use crate::search::postings::{put_tables, read_tables, DictionaryRef, Posting};
+use crate::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
+use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
@@ -133,13 +133,13 @@ fn split_terms(section: Vec<u8>) -> Result<(fst::Map<FstBytes>, fst::Map<FstByte
 /// The `core` and `terms` sections, decoded: what every search, autocomplete
 /// and random request reads.
 pub struct Index {
-    pub(in crate::search) dictionaries: Vec<DictionaryRef>,
-    pub(in crate::search) parts: Vec<String>,
+    pub(crate) dictionaries: Vec<DictionaryRef>,
+    pub(crate) parts: Vec<String>,
     /// Term `t` is `term_text[term_ends[t - 1]..term_ends[t]]`.
     term_text: Vec<u8>,
     term_ends: Vec<u32>,
     /// The first ordinal of every term, and the number of entries last.
-    pub(in crate::search) term_first: Vec<u32>,
+    pub(crate) term_first: Vec<u32>,
     /// The most characters of any term.
     longest_term_chars: usize,
     /// Every term's Zipf frequency × 100, up to the last listed one: terms
@@ -147,20 +147,20 @@ pub struct Index {
     term_frequency: Vec<u16>,
     entry_dictionary: Vec<u16>,
     entry_part: Vec<u16>,
-    pub(in crate::search) audio: RoaringBitmap,
-    pub(in crate::search) by_dictionary: Vec<RoaringBitmap>,
-    pub(in crate::search) by_part: Vec<RoaringBitmap>,
+    pub(crate) audio: RoaringBitmap,
+    pub(crate) by_dictionary: Vec<RoaringBitmap>,
+    pub(crate) by_part: Vec<RoaringBitmap>,
     own_words: RoaringBitmap,
     own_word_text: Vec<u8>,
     own_word_ends: Vec<u32>,
-    pub(in crate::search) terms: fst::Map<FstBytes>,
+    pub(crate) terms: fst::Map<FstBytes>,
     /// Every term spelled backwards, to its number.
-    pub(in crate::search) reversed: fst::Map<FstBytes>,
+    pub(crate) reversed: fst::Map<FstBytes>,
     pub(super) forms: Forms,
     /// Filter bitmaps of recent requests (see `query.rs`).
-    pub(in crate::search) filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+    pub(crate) filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
     /// Literal matches of short prefixes, the largest sets (see `query.rs`).
-    pub(in crate::search) prefix_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+    pub(crate) prefix_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
 }
 
 impl Index {

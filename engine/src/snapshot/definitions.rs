@@ -19,10 +19,10 @@
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
-use crate::search::codec::{put_str, put_varint, CorruptData, Reader};
-use crate::search::definitions::{is_phrase_key, phrase_key, phrases, stop_word_key, words, Bm25};
-use crate::search::lexicon::Lexicon;
-use crate::search::postings::Posting;
+use crate::codec::{put_str, put_varint, CorruptData, Reader};
+use crate::definitions::{is_phrase_key, phrase_key, phrases, stop_word_key, words, Bm25};
+use crate::lexicon::Lexicon;
+use crate::postings::Posting;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 

@@ -6,9 +6,9 @@
 //! with the methods at the end of this file.
 
 use super::Index;
-use crate::search::codec::{put_str, put_varint, CorruptData, Reader};
-use crate::search::lexicon::Lexicon;
-use crate::search::postings::{DictionaryRef, Posting};
+use crate::codec::{put_str, put_varint, CorruptData, Reader};
+use crate::lexicon::Lexicon;
+use crate::postings::{DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
@@ -222,7 +222,7 @@ impl Index {
     /// The lemmas of the form whose value in either forms FST is `at`;
     /// corrupt when they lie beyond the pairs (the backwards FST's values
     /// are checked here, not when decoded).
-    pub(in crate::search) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
+    pub(crate) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
         let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
         let pairs = first
             .checked_add(count)
@@ -241,13 +241,13 @@ impl Index {
     }
 
     /// The forms FST, forwards and spelled backwards (typo walks).
-    pub(in crate::search) fn form_fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
+    pub(crate) fn form_fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
         (&self.forms.index, &self.forms.reversed)
     }
 
     /// Whether some form can be within `edits` of a query of `chars`
     /// characters.
-    pub(in crate::search) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
+    pub(crate) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
         !self.forms.index.is_empty() && chars <= self.forms.longest_bytes + edits
     }
 
@@ -263,7 +263,7 @@ impl Index {
     }
 
     /// The entries of a lemma in the dictionaries of its language.
-    pub(in crate::search) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
+    pub(crate) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
         let mut entries = RoaringBitmap::new();
         let language = self.forms.langs.iter().position(|lang| lang == lemma.lang);
         if let Some(l) = language.filter(|_| lemma.term < self.term_count()) {

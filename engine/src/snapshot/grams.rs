@@ -9,8 +9,8 @@
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
-use crate::search::codec::CorruptData;
-use crate::search::pattern::ends_key;
+use crate::codec::CorruptData;
+use crate::pattern::ends_key;
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
@@ -158,10 +158,10 @@ mod tests {
     use super::super::tests::posting;
     use super::super::{build, rank_order, Index};
     use super::*;
-    use crate::search::filters::Filters;
-    use crate::search::lexicon::Lexicon;
-    use crate::search::matching::{MatchRule, MatchType};
-    use crate::search::pattern::Pattern;
+    use crate::filters::Filters;
+    use crate::lexicon::Lexicon;
+    use crate::matching::{MatchRule, MatchType};
+    use crate::pattern::Pattern;
     use proptest::prelude::*;
 
     #[test]
@@ -191,7 +191,7 @@ mod tests {
         assert_eq!(query_grams("ec"), ["ec"]);
         assert_eq!(query_grams("écolé"), ["col", "olé", "éco"]);
         // A pattern's grams are those a `contains` search of each run reads.
-        assert_eq!(crate::search::pattern::GRAM_CHARS, GRAM_CHARS);
+        assert_eq!(crate::pattern::GRAM_CHARS, GRAM_CHARS);
         let pattern = Pattern::parse("*écolé?ab*").unwrap();
         assert_eq!(pattern.needed_grams(), ["ab", "col", "eco", "ole"]);
         let mut wanted: Vec<&str> = query_grams("ecole");

@@ -76,7 +76,7 @@ use std::ops::Range;
 pub const FORMAT: u32 = 9;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
-pub(crate) const MAX_PART_BYTES: usize = 350_000;
+pub const MAX_PART_BYTES: usize = 350_000;
 
 /// The sections of a snapshot, in the order they are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -285,7 +285,7 @@ fn term_ranges(postings: &[Posting]) -> Vec<(&str, Range<u32>)> {
 /// below is the one place that says which sections make it: the store loads
 /// its [`Assemble::SECTIONS`] and hands them to [`Assemble::assemble`], and
 /// so do the tests ([`Built::decode`]).
-pub(crate) trait Assemble: Sized {
+pub trait Assemble: Sized {
     /// The sections it is decoded from.
     const SECTIONS: &'static [Section];
 
@@ -321,7 +321,7 @@ pub trait PagedPart: Sized + Send + Sync + 'static {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::postings::DictionaryRef;
+    use crate::postings::DictionaryRef;
 
     pub(crate) fn posting(word: &str, dict: &str, id: &str) -> Posting {
         Posting {

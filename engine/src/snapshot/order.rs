@@ -3,8 +3,8 @@
 //! dictionary, id). A snapshot numbers its entries and terms in this order,
 //! so it is decided once, here, when a build is written.
 
-use crate::search::lexicon::{Commonness, Lexicon};
-use crate::search::postings::Posting;
+use crate::lexicon::{Commonness, Lexicon};
+use crate::postings::Posting;
 use std::collections::{BTreeSet, HashMap};
 
 /// Sorts postings into the rank order within a tier: the commonness of

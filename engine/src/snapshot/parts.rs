@@ -6,7 +6,7 @@
 //! a part's items are known from the index alone.
 
 use super::MAX_PART_BYTES;
-use crate::search::codec::{put_varint, CorruptData, Reader};
+use crate::codec::{put_varint, CorruptData, Reader};
 use std::ops::Range;
 
 /// What a part of a paged section aims at: a query reads whole parts, so

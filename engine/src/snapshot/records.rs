@@ -6,8 +6,8 @@
 
 use super::parts::{group, PartIndex};
 use super::{PagedPart, Section};
-use crate::search::codec::{compress, inflate, put_id, put_str, CorruptData, Reader};
-use crate::search::postings::Posting;
+use crate::codec::{compress, inflate, put_id, put_str, CorruptData, Reader};
+use crate::postings::Posting;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -204,7 +204,7 @@ mod tests {
     use super::super::tests::posting;
     use super::super::{build, rank_order};
     use super::*;
-    use crate::search::lexicon::Lexicon;
+    use crate::lexicon::Lexicon;
     use proptest::prelude::*;
 
     /// Postings whose previews barely compress, so that a few thousand

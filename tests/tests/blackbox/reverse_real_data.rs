@@ -114,7 +114,7 @@ async fn a_translation_finds_its_entry() {
 #[ignore = "needs the default data set: infra/scripts/real-data-test.sh"]
 async fn a_gloss_finds_its_entry() {
     let first_gloss = |entry: &Entry| {
-        let text = definition_text(entry);
+        let text = definition_text(&entry.plain_text, &entry.examples);
         // The gloss, without the notes in parentheses (`(also: respond)`).
         let line = text.lines().next()?.split(';').next()?;
         let mut gloss = String::new();

@@ -227,7 +227,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            shared::search::definitions::definition_text(&entry),
+            shared::search::definitions::definition_text(&entry.plain_text, &entry.examples),
             "establishment\nhouse (building)"
         );
     }

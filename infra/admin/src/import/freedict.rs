@@ -1046,7 +1046,10 @@ mod tests {
             "Lodz\nGloss: (geografia, geograficzny) (administracja) miasto w centralnej Polsce"
         );
         assert!(lodz.html_content.contains("miasto w centralnej Polsce"));
-        assert_eq!(shared::search::definitions::definition_text(lodz), "Lodz");
+        assert_eq!(
+            shared::search::definitions::definition_text(&lodz.plain_text, &lodz.examples),
+            "Lodz"
+        );
         let jablko = find(&imported, "jabłko", Some("noun"));
         assert_eq!(
             jablko.translations,

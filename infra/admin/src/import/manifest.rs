@@ -12,7 +12,12 @@ use shared::storage::items::{self, Item};
 /// rank order (so that the same source always gives the same items), and
 /// `kept`: postings of entries of an earlier import that stay (`--no-prune`).
 pub fn manifest_items(dictionary_id: &str, entries: &[StoredEntry], kept: &[Posting]) -> Vec<Item> {
-    let chunks = shared::search::postings::manifest_chunks(entries, kept);
+    let postings = entries
+        .iter()
+        .map(|e| e.entry.posting())
+        .chain(kept.iter().cloned())
+        .collect();
+    let chunks = shared::search::postings::manifest_chunks(postings);
     items::manifest_items(&items::manifest_pk(dictionary_id), chunks)
 }
 
@@ -39,11 +44,8 @@ mod tests {
             assert_eq!(count, items.len());
             decoded.extend(decode_chunk(&bytes).unwrap());
         }
-        let mut expected: Vec<Posting> = imported
-            .entries
-            .iter()
-            .map(|e| Posting::of_entry(&e.entry))
-            .collect();
+        let mut expected: Vec<Posting> =
+            imported.entries.iter().map(|e| e.entry.posting()).collect();
         expected.sort_by(|a, b| a.rank_key().cmp(&b.rank_key()));
         assert_eq!(decoded, expected);
         assert!(decoded.len() > 100, "the fixture has entries");
