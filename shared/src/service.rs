@@ -296,12 +296,15 @@ fn internal(err: crate::search::codec::CorruptData) -> ApiError {
 /// BatchGetItem.
 pub const EXAMPLE_ENTRIES: u32 = 10;
 
-/// The entries a search finds, at most [`EXAMPLE_ENTRIES`] of them read
-/// whole, in search order, those with usage examples only (GraphQL
-/// `examples`).
+/// The entries whose headword is `p.q` exactly (no typos, whatever `p`'s
+/// match type), at most [`EXAMPLE_ENTRIES`] of them read whole, in search
+/// order, those with usage examples only (GraphQL `examples`).
 pub async fn examples(app: &App, p: &SearchQuery) -> Result<Vec<Entry>, ApiError> {
     let first_page = SearchQuery {
-        limit: p.limit.min(EXAMPLE_ENTRIES),
+        match_type: MatchType::Exact,
+        fuzzy: false,
+        limit: EXAMPLE_ENTRIES,
+        offset: 0,
         ..p.clone()
     };
     let page = search(app, &first_page).await?;

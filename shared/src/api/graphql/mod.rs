@@ -18,7 +18,6 @@ use crate::queries::{
     AutocompleteQuery, ParamSource, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
 };
 use crate::runtime::app::App;
-use crate::search::matching::MatchType;
 use crate::service;
 use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition};
 use async_graphql::{
@@ -567,13 +566,7 @@ impl Query {
         lang: Option<String>,
         source: Option<String>,
     ) -> FieldResult<Option<Vec<UsageExample>>> {
-        // The headword exactly: no typos, and every entry it has.
-        let query = SearchQuery {
-            match_type: MatchType::Exact,
-            fuzzy: false,
-            limit: service::EXAMPLE_ENTRIES,
-            ..SearchQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?
-        };
+        let query = SearchQuery::read(&FieldArguments::of(ctx)?).map_err(field_error)?;
         let entries = service::examples(app(ctx), &query)
             .await
             .map_err(field_error)?;
