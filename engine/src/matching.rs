@@ -1,6 +1,6 @@
 //! How a folded query matches a headword (docs/api.md, "Matching and
 //! ranking"): the match types, the typo tolerance and the rule a query runs
-//! with. `engine.rs` applies them to the index snapshot.
+//! with. The `engine` module applies them to the index snapshot.
 //!
 //! Everything a match type decides is a method of [`MatchType`] with an
 //! exhaustive `match`, so a new value does not compile until each place has

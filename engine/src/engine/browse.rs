@@ -1,0 +1,102 @@
+//! Browsing: autocomplete and random picks, and the filter bitmaps every
+//! query is narrowed by.
+
+use super::FILTER_CACHE;
+use crate::filters::Filters;
+use crate::snapshot::Index;
+use fst::{Automaton, IntoStreamer, Streamer};
+use rand::Rng;
+use roaring::RoaringBitmap;
+use std::sync::Arc;
+
+impl Index {
+    /// Autocomplete: distinct headwords whose term starts with `prefix`,
+    /// alphabetical by term, then by headword; at most `limit`.
+    pub fn autocomplete(&self, prefix: &str, filters: &Filters<'_>, limit: usize) -> Vec<String> {
+        let admitted = self.admitted(filters);
+        let mut words: Vec<String> = Vec::new();
+        let mut stream = self
+            .terms
+            .search(fst::automaton::Str::new(prefix).starts_with())
+            .into_stream();
+        while let Some((_, t)) = stream.next() {
+            if words.len() >= limit {
+                break;
+            }
+            let range = self.term_entries(t as usize);
+            let mut here: Vec<&str> = match &admitted {
+                Some(a) if a.range_cardinality(range.clone()) == 0 => continue,
+                Some(a) => a.range(range).map(|o| self.word(o)).collect(),
+                None => range.map(|o| self.word(o)).collect(),
+            };
+            here.sort_unstable();
+            here.dedup();
+            words.extend(here.into_iter().map(str::to_string));
+        }
+        words.truncate(limit);
+        words
+    }
+
+    /// `count` distinct entries drawn uniformly from those that pass the
+    /// filters (fewer when fewer pass).
+    pub fn random(&self, filters: &Filters<'_>, count: usize, rng: &mut impl Rng) -> Vec<u32> {
+        let admitted = self.admitted(filters);
+        let pool = admitted
+            .as_ref()
+            .map_or(u64::from(self.entries()), |a| a.len());
+        let amount = count.min(pool as usize);
+        rand::seq::index::sample(rng, pool as usize, amount)
+            .into_iter()
+            .filter_map(|n| match &admitted {
+                Some(a) => a.select(n as u32),
+                None => Some(n as u32),
+            })
+            .collect()
+    }
+
+    /// The entries that pass the filters, or `None` when every entry does.
+    /// Cached per combination of filters.
+    pub(crate) fn admitted(&self, filters: &Filters<'_>) -> Option<Arc<RoaringBitmap>> {
+        if filters.is_empty() {
+            return None;
+        }
+        let key = format!("{filters:?}");
+        if let Some(hit) = self.filter_cache.lock().expect("not poisoned").get(&key) {
+            return Some(hit.clone());
+        }
+        let mut sets: Vec<RoaringBitmap> = Vec::new();
+        if filters.lang.is_some() || filters.source.is_some() {
+            sets.push(
+                self.dictionaries
+                    .iter()
+                    .zip(&self.by_dictionary)
+                    .filter(|(d, _)| filters.admit_dictionary(d))
+                    .map(|(_, b)| b)
+                    .fold(RoaringBitmap::new(), |acc, b| acc | b),
+            );
+        }
+        if let Some(want) = filters.part_of_speech {
+            sets.push(
+                self.parts
+                    .iter()
+                    .zip(&self.by_part)
+                    .filter(|(have, _)| have.trim().eq_ignore_ascii_case(want.trim()))
+                    .map(|(_, b)| b)
+                    .fold(RoaringBitmap::new(), |acc, b| acc | b),
+            );
+        }
+        if filters.has_audio {
+            sets.push(self.audio.clone());
+        }
+        sets.sort_by_key(RoaringBitmap::len);
+        let mut sets = sets.into_iter();
+        let first = sets.next().unwrap_or_default();
+        let admitted = Arc::new(sets.fold(first, |acc, b| acc & b));
+        let mut cache = self.filter_cache.lock().expect("not poisoned");
+        if cache.len() >= FILTER_CACHE {
+            cache.clear();
+        }
+        cache.insert(key, admitted.clone());
+        Some(admitted)
+    }
+}

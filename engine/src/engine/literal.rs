@@ -1,0 +1,142 @@
+//! Literal matches: the terms under a prefix, those that contain a
+//! substring, and those a wildcard pattern matches.
+
+use super::{holding_all, SearchError, Typos, CACHED_PREFIX_CHARS, WORK_BUDGET};
+use crate::codec::CorruptData;
+use crate::pattern::{self, Nfa, Pattern, Plan};
+use crate::snapshot::{query_grams, Grams, Index, GRAM_CHARS};
+use fst::{Automaton, IntoStreamer, Streamer};
+use roaring::RoaringBitmap;
+use std::sync::Arc;
+
+impl Index {
+    /// Entries whose term starts with `prefix` and is longer: the terms the
+    /// FST lists under the prefix. Short prefixes have the most terms, so
+    /// their sets are kept for the next request.
+    pub(super) fn longer_with_prefix(&self, prefix: &str) -> RoaringBitmap {
+        let cached = prefix.chars().count() <= CACHED_PREFIX_CHARS;
+        if cached {
+            if let Some(hit) = self.prefix_cache.lock().expect("not poisoned").get(prefix) {
+                return hit.as_ref().clone();
+            }
+        }
+        let mut terms: Vec<u32> = Vec::new();
+        let mut stream = self
+            .terms
+            .search(fst::automaton::Str::new(prefix).starts_with())
+            .into_stream();
+        while let Some((term, t)) = stream.next() {
+            if term.len() > prefix.len() {
+                terms.push(t as u32);
+            }
+        }
+        terms.sort_unstable();
+        let found = RoaringBitmap::from_sorted_iter(
+            terms
+                .into_iter()
+                .flat_map(|t| self.term_entries(t as usize)),
+        )
+        .expect("terms are distinct ranges in order");
+        // Only prefixes of some term are kept, so the cache holds at most
+        // every entry twice over (its 1- and 2-character prefix), whatever
+        // queries arrive.
+        if cached && !found.is_empty() {
+            self.prefix_cache
+                .lock()
+                .expect("not poisoned")
+                .insert(prefix.to_string(), Arc::new(found.clone()));
+        }
+        found
+    }
+
+    /// Entries whose term contains `needle`: its own bitmap up to three
+    /// characters; longer, the entries that hold all its trigrams, checked.
+    pub(super) fn containing(
+        &self,
+        grams: &Grams,
+        needle: &str,
+        admitted: Option<&RoaringBitmap>,
+    ) -> Result<RoaringBitmap, CorruptData> {
+        if needle.chars().count() <= GRAM_CHARS {
+            return Ok(grams.entries(needle)?.unwrap_or_default());
+        }
+        let candidates = holding_all(grams, &query_grams(needle), admitted)?;
+        // Candidates come in ordinal order, so terms are checked once each.
+        let mut found = RoaringBitmap::new();
+        let mut current: Option<(usize, bool)> = None;
+        for ordinal in &candidates {
+            let t = match current {
+                Some((t, _)) if self.term_first[t + 1] > ordinal => t,
+                _ => self.term_of(ordinal),
+            };
+            let matches = match current {
+                Some((ct, m)) if ct == t => m,
+                _ => self.term(t).contains(needle),
+            };
+            current = Some((t, matches));
+            if matches {
+                found.insert(ordinal);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Entries whose term matches a wildcard pattern, found as its
+    /// [`Plan`] says: a walk of the terms FST (or of the backwards one, with
+    /// the pattern reversed) by the pattern's automaton, or the terms that
+    /// hold the grams of its letters, each checked. The transitions a walk
+    /// reads, or the terms checked, count against the work budget.
+    pub(super) fn matching_pattern(
+        &self,
+        grams: Option<&Grams>,
+        pattern: &Pattern,
+        admitted: Option<&RoaringBitmap>,
+        typos: &mut Typos,
+    ) -> Result<RoaringBitmap, SearchError> {
+        let budget = WORK_BUDGET.saturating_sub(typos.work);
+        let (fst, nfa) = match pattern.plan() {
+            Plan::Forwards => (&self.terms, pattern.nfa()),
+            Plan::Backwards => (&self.reversed, pattern.reversed().nfa()),
+            Plan::Grams(list) => {
+                let grams = grams.ok_or(CorruptData("pattern search without its grams"))?;
+                return self.checked_pattern(grams, &list, &pattern.nfa(), admitted, typos);
+            }
+        };
+        let mut found = pattern::walk(fst, &nfa, budget);
+        typos.work += found.work;
+        if found.exhausted {
+            return Err(SearchError::OverBudget);
+        }
+        found.terms.sort_unstable();
+        Ok(RoaringBitmap::from_sorted_iter(
+            found
+                .terms
+                .into_iter()
+                .flat_map(|t| self.term_entries(t as usize)),
+        )
+        .expect("terms are distinct ranges in order"))
+    }
+
+    /// The entries that hold every gram of `list` (and pass `admitted`)
+    /// whose term `nfa` matches; each distinct term checked counts one
+    /// against the budget.
+    fn checked_pattern(
+        &self,
+        grams: &Grams,
+        list: &[String],
+        nfa: &Nfa,
+        admitted: Option<&RoaringBitmap>,
+        typos: &mut Typos,
+    ) -> Result<RoaringBitmap, SearchError> {
+        let list: Vec<&str> = list.iter().map(String::as_str).collect();
+        let candidates = holding_all(grams, &list, admitted)?;
+        let mut found = RoaringBitmap::new();
+        self.each_candidate_term(&candidates, typos, |t| {
+            // Every entry of a term matches with it (the filters apply later).
+            if nfa.matches(self.term(t)) {
+                found.insert_range(self.term_entries(t));
+            }
+        })?;
+        Ok(found)
+    }
+}

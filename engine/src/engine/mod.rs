@@ -1,0 +1,333 @@
+//! Search, autocomplete and random over an in-memory [`Index`]: the rules of
+//! docs/api.md ("Matching and ranking", "Inflected forms") as set operations
+//! on ordinals.
+//!
+//! A search's matches fall into tiers that never overlap: the exact term
+//! (split in two: the headwords capitalised as the query was typed, then
+//! the others), then literal matches (prefix, contains or a wildcard pattern, whose
+//! matches are all in this tier), then the lemmas of the query as an
+//! inflected form, then typo matches by edit distance, of headwords and of
+//! inflected forms (whose lemmas match) alike (and, when those find fewer
+//! than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
+//! Within a tier the order is the ordinal order, so each tier is a bitmap, a
+//! filter is an intersection, `total` is a sum of cardinalities and a page is
+//! a run of set bits.
+
+use crate::codec::CorruptData;
+use crate::filters::Filters;
+use crate::fold::capitalised_as;
+use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
+use crate::pattern::Pattern;
+use crate::snapshot::{query_grams, Grams, Index};
+use crate::typo;
+use roaring::RoaringBitmap;
+use std::collections::HashSet;
+
+mod browse;
+mod literal;
+#[cfg(test)]
+mod tests;
+mod typos;
+
+/// Filter bitmaps kept per instance: a handful of filter combinations make up
+/// most traffic, and a bitmap is at most a few hundred KB.
+const FILTER_CACHE: usize = 64;
+/// Prefixes of up to this many characters keep their literal matches in the
+/// instance: they are the few prefixes with the most terms.
+const CACHED_PREFIX_CHARS: usize = 2;
+
+/// FST nodes a search's typo walks may read (see [`SearchError::TooBroad`]).
+pub const WORK_BUDGET: u64 = 1_000_000;
+
+/// One page of matches (ordinals, in order), the number of all matches and
+/// the FST nodes its typo walks read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hits {
+    pub total: usize,
+    pub ordinals: Vec<u32>,
+    pub work: u64,
+}
+
+/// How the typo tiers are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypoWalk {
+    /// The walk of `typo.rs`, whose cost follows the query: what search uses.
+    Rows,
+    /// A Levenshtein automaton over the whole term FST, as before: kept as
+    /// the baseline of the typo benchmark and a second reference for tests.
+    Automaton,
+}
+
+/// Why a search has no answer.
+#[derive(Debug, PartialEq)]
+pub enum SearchError {
+    Corrupt(CorruptData),
+    /// Its typo walks would read more than [`WORK_BUDGET`] nodes.
+    OverBudget,
+}
+
+impl From<CorruptData> for SearchError {
+    fn from(e: CorruptData) -> Self {
+        SearchError::Corrupt(e)
+    }
+}
+
+/// The typo walks of one search and what they have read.
+struct Typos {
+    walk: TypoWalk,
+    work: u64,
+}
+
+impl Index {
+    /// The matches of `rule` that pass `filters`, and the page
+    /// `offset..offset + limit`. A `contains` search needs `grams`.
+    pub fn search(
+        &self,
+        grams: Option<&Grams>,
+        rule: &MatchRule,
+        filters: &Filters<'_>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Hits, SearchError> {
+        self.search_with(TypoWalk::Rows, grams, rule, filters, offset, limit)
+    }
+
+    /// [`Index::search`] with the typo tiers found by `walk`.
+    pub fn search_with(
+        &self,
+        walk: TypoWalk,
+        grams: Option<&Grams>,
+        rule: &MatchRule,
+        filters: &Filters<'_>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Hits, SearchError> {
+        let mut typos = Typos { walk, work: 0 };
+        let admitted = self.admitted(filters);
+        let mut tiers = self.tiers(grams, rule, admitted.as_deref(), &mut typos)?;
+        if let Some(admitted) = &admitted {
+            for tier in &mut tiers {
+                *tier &= admitted.as_ref();
+            }
+        }
+        if rule.max_edits > 0
+            && rule.query.chars().count() >= EXTRA_EDIT_FROM
+            && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
+        {
+            let mut further = self
+                .typos(grams, rule, rule.max_edits + 1, &mut typos)?
+                .pop()
+                .expect("one bitmap per distance");
+            for tier in &tiers {
+                further -= tier;
+            }
+            if let Some(admitted) = &admitted {
+                further &= admitted.as_ref();
+            }
+            tiers.push(further);
+        }
+        let total = tiers.iter().map(|t| t.len() as usize).sum();
+        let mut skip = offset;
+        let mut ordinals = Vec::with_capacity(limit.min(total));
+        for tier in &tiers {
+            if ordinals.len() == limit {
+                break;
+            }
+            let len = tier.len() as usize;
+            if skip >= len {
+                skip -= len;
+                continue;
+            }
+            let first = tier.select(skip as u32).expect("skip is below the length");
+            ordinals.extend(tier.range(first..).take(limit - ordinals.len()));
+            skip = 0;
+        }
+        Ok(Hits {
+            total,
+            ordinals,
+            work: typos.work,
+        })
+    }
+
+    /// The tiers of a query, unfiltered (a filter may only narrow the
+    /// candidates that a `contains` query has to check): exact (as typed,
+    /// then the rest: [`Index::by_capitalisation`]), literal, lemma, then
+    /// one per edit distance.
+    fn tiers(
+        &self,
+        grams: Option<&Grams>,
+        rule: &MatchRule,
+        admitted: Option<&RoaringBitmap>,
+        typos: &mut Typos,
+    ) -> Result<Vec<RoaringBitmap>, SearchError> {
+        let mut exact = RoaringBitmap::new();
+        if let Some(t) = self
+            .term_number(&rule.query)
+            .filter(|_| rule.match_type.has_exact_tier())
+        {
+            exact.insert_range(self.term_entries(t));
+        }
+        let literal = match rule.match_type {
+            MatchType::Exact => RoaringBitmap::new(),
+            MatchType::Prefix => self.longer_with_prefix(&rule.query),
+            MatchType::Contains => {
+                let grams = grams.ok_or(CorruptData("contains search without its grams"))?;
+                let mut found = self.containing(grams, &rule.query, admitted)?;
+                found -= &exact;
+                found
+            }
+            MatchType::Pattern => {
+                let pattern = Pattern::from_query(&rule.query);
+                self.matching_pattern(grams, &pattern, admitted, typos)?
+            }
+        };
+        let mut lemma = RoaringBitmap::new();
+        if rule.match_type.has_lemma_tier() {
+            for l in self.lemmas(&rule.query) {
+                lemma |= self.lemma_entries(l);
+            }
+            // A lemma may itself start with the query (`a` is a form of
+            // French `avoir`): it stays a literal match.
+            lemma -= &exact;
+            lemma -= &literal;
+        }
+        let [typed, rest] = self.by_capitalisation(exact, rule.capitalised);
+        let mut tiers = vec![typed, rest, literal, lemma];
+        if rule.max_edits > 0 && rule.match_type.typo_distance().is_some() {
+            for mut found in self.typos(grams, rule, rule.max_edits, typos)? {
+                // An entry appears once, in its best tier: a headword's own
+                // distance is never 0 here, but a lemma reached through a
+                // form may be an exact, literal or lemma match, or a closer
+                // typo.
+                for tier in &tiers {
+                    found -= tier;
+                }
+                tiers.push(found);
+            }
+        }
+        Ok(tiers)
+    }
+
+    /// The exact tier in two: the entries whose headword is capitalised as
+    /// the query was typed, then the others (`Lodz` lists the city `Łódź`
+    /// before the boat `łódź`, `lodz` the boat first), each part in ordinal
+    /// order; all in the first when the query's first letter has no case.
+    fn by_capitalisation(
+        &self,
+        mut exact: RoaringBitmap,
+        typed: Option<bool>,
+    ) -> [RoaringBitmap; 2] {
+        if typed.is_none() {
+            return [exact, RoaringBitmap::new()];
+        }
+        let rest: RoaringBitmap = exact
+            .iter()
+            .filter(|&o| !capitalised_as(self.word(o), typed))
+            .collect();
+        exact -= &rest;
+        [exact, rest]
+    }
+
+    /// Whether some term can be within `edits` of the query: a query longer
+    /// than the longest term by more than that is not (a long string of
+    /// garbage builds no automaton and walks nothing).
+    fn within_reach(&self, rule: &MatchRule, edits: usize) -> bool {
+        rule.query.chars().count() <= self.longest_term_chars() + edits
+    }
+
+    /// Whether the tiers hold fewer than `n` distinct terms.
+    fn has_fewer_terms(&self, tiers: &[RoaringBitmap], n: usize) -> bool {
+        let mut seen = HashSet::new();
+        for tier in tiers {
+            let mut next = tier.min();
+            while let Some(ordinal) = next {
+                let t = self.term_of(ordinal);
+                seen.insert(t);
+                if seen.len() >= n {
+                    return false;
+                }
+                next = tier.range(self.term_first[t + 1]..).next();
+            }
+        }
+        true
+    }
+
+    /// Calls `visit` with each distinct term of the candidate entries, in
+    /// order, counting one unit of work each against the budget.
+    fn each_candidate_term(
+        &self,
+        candidates: &RoaringBitmap,
+        typos: &mut Typos,
+        mut visit: impl FnMut(usize),
+    ) -> Result<(), SearchError> {
+        let mut ordinal = candidates.min();
+        while let Some(o) = ordinal {
+            let t = self.term_of(o);
+            typos.work += 1;
+            if typos.work > WORK_BUDGET {
+                return Err(SearchError::OverBudget);
+            }
+            visit(t);
+            ordinal = candidates.range(self.term_entries(t).end..).next();
+        }
+        Ok(())
+    }
+}
+
+/// The grams of the snapshot (substring bitmaps) a search with `rule`
+/// reads: a `contains` query's, a pattern's ([`Pattern::needed_grams`]),
+/// and those of the pieces a prefix search with two or three edits looks
+/// up (its own edits or the extra edit's, [`typo::prefix_split`]).
+pub fn needed_grams(rule: &MatchRule) -> Vec<String> {
+    let owned = |grams: Vec<&str>| grams.into_iter().map(str::to_string).collect();
+    match rule.match_type {
+        MatchType::Exact => Vec::new(),
+        MatchType::Contains => owned(query_grams(&rule.query)),
+        MatchType::Pattern => Pattern::from_query(&rule.query).needed_grams(),
+        MatchType::Prefix => {
+            let chars: Vec<char> = rule.query.chars().collect();
+            let mut edits = vec![rule.max_edits];
+            if rule.max_edits > 0 && chars.len() >= EXTRA_EDIT_FROM {
+                edits.push(rule.max_edits + 1);
+            }
+            let mut grams: Vec<String> = edits
+                .into_iter()
+                .filter_map(|k| typo::prefix_split(chars.len(), k))
+                .flat_map(|split| split.pieces)
+                .flat_map(|piece| {
+                    let text: String = chars[piece].iter().collect();
+                    owned(query_grams(&text))
+                })
+                .collect();
+            grams.sort_unstable();
+            grams.dedup();
+            grams
+        }
+    }
+}
+
+/// The entries (among `admitted`, when given) whose term holds every gram
+/// of `list`: none when one of them is in no term.
+fn holding_all(
+    grams: &Grams,
+    list: &[&str],
+    admitted: Option<&RoaringBitmap>,
+) -> Result<RoaringBitmap, CorruptData> {
+    let mut bitmaps = Vec::with_capacity(list.len());
+    for gram in list {
+        match grams.entries(gram)? {
+            Some(b) => bitmaps.push(b),
+            None => return Ok(RoaringBitmap::new()),
+        }
+    }
+    // Smallest first, so that each intersection is as cheap as it can be.
+    bitmaps.sort_by_key(RoaringBitmap::len);
+    let mut candidates = admitted.cloned();
+    for b in bitmaps {
+        candidates = Some(match candidates {
+            Some(c) => c & b,
+            None => b,
+        });
+    }
+    Ok(candidates.unwrap_or_default())
+}

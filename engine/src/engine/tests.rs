@@ -1,0 +1,434 @@
+use super::*;
+use crate::lexicon::{Lexicon, LexiconKind};
+use crate::matching::MatchType;
+use crate::postings::{DictionaryRef, Posting};
+use crate::snapshot::{build, Grams};
+
+fn index_of(words: &[String]) -> Index {
+    searchable(words, &[]).0
+}
+
+/// An English index of `words` whose lexicon has `forms` (form, lemma),
+/// and every part of its grams, as a warm instance holds them.
+fn searchable(words: &[String], forms: &[(String, String)]) -> (Index, Grams) {
+    let mut lexicon = Lexicon::default();
+    lexicon
+        .add(LexiconKind::Forms, "en", forms.to_vec())
+        .expect("forms");
+    let built = build(english_postings(words), &lexicon);
+    (built.decode().unwrap(), built.grams().unwrap())
+}
+
+/// One entry of dictionary `d` (English) per word, folded as given.
+fn english_postings(words: &[String]) -> Vec<Posting> {
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| Posting {
+            definition: String::new(),
+            folded: w.clone(),
+            word: w.clone(),
+            dictionary: DictionaryRef {
+                id: "d".into(),
+                source_lang: "en".into(),
+                target_lang: None,
+            },
+            part_of_speech: None,
+            has_audio: false,
+            id: format!("{i}"),
+            preview: String::new(),
+            phonetic: None,
+        })
+        .collect()
+}
+
+/// Among the exact matches, the headwords capitalised as the query was
+/// typed come first; the other tiers keep their order, and paging and
+/// `total` span both parts. The boat sorts before the city by id (as in
+/// FreeDict's Polish–English), so only the capital of `Lodz` moves it.
+#[test]
+fn the_exact_matches_capitalised_as_the_query_come_first() {
+    let postings = [
+        ("łódź", "4eb735181a5b175f"),
+        ("Łódź", "cde954d980c405c5"),
+        ("łodzie", "1"),
+        ("Łodzianin", "2"),
+    ]
+    .map(|(word, id)| Posting {
+        definition: String::new(),
+        folded: crate::fold::fold(word),
+        word: word.into(),
+        dictionary: DictionaryRef {
+            id: "freedict-pol-eng".into(),
+            source_lang: "pl".into(),
+            target_lang: Some("en".into()),
+        },
+        part_of_speech: None,
+        has_audio: false,
+        id: id.into(),
+        preview: String::new(),
+        phonetic: None,
+    });
+    let index: Index = build(postings.to_vec(), &Lexicon::default())
+        .decode()
+        .unwrap();
+    let words = |rule: &MatchRule, offset, limit| {
+        let hits = index
+            .search(None, rule, &Filters::default(), offset, limit)
+            .unwrap();
+        let words: Vec<&str> = hits.ordinals.iter().map(|&o| index.word(o)).collect();
+        (hits.total, words.join(" "))
+    };
+    for (q, first) in [
+        ("Lodz", "Łódź łódź"),
+        ("lodz", "łódź Łódź"),
+        ("LODZ", "Łódź łódź"),
+        ("Łódź", "Łódź łódź"),
+        ("łódź", "łódź Łódź"),
+    ] {
+        for fuzzy in [false, true] {
+            let rule = MatchRule::of_query(q, MatchType::Prefix, fuzzy).unwrap();
+            let all = format!("{first} łodzie Łodzianin");
+            assert_eq!(words(&rule, 0, 10), (4, all), "{q}");
+            let rule = MatchRule::of_query(q, MatchType::Exact, fuzzy).unwrap();
+            assert_eq!(words(&rule, 0, 10), (2, first.to_string()), "{q}");
+        }
+    }
+    // Pages cut across the two parts and the next tier.
+    let rule = MatchRule::of_query("Lodz", MatchType::Prefix, true).unwrap();
+    assert_eq!(words(&rule, 1, 1), (4, "łódź".into()));
+    assert_eq!(words(&rule, 1, 2), (4, "łódź łodzie".into()));
+    // A query whose case is unknown (folded) or that has none keeps the
+    // ordinal order: the boat, by its id.
+    let rule = MatchRule::new("lodz", MatchType::Prefix, true);
+    assert_eq!(
+        words(&rule, 0, 10),
+        (4, "łódź Łódź łodzie Łodzianin".into())
+    );
+    let rule = MatchRule::of_query("  42", MatchType::Exact, true).unwrap();
+    assert_eq!(rule.capitalised, None);
+}
+
+/// Deterministic letters, so that the corpus is the same on every run.
+struct Letters(u64);
+
+impl Letters {
+    fn word(&mut self, len: usize) -> String {
+        (0..len)
+            .map(|_| {
+                self.0 = self
+                    .0
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                char::from(b'a' + (self.0 >> 59) as u8 % 26)
+            })
+            .collect()
+    }
+}
+
+/// 20,000 random words, two prefixes that head 4,096 terms each, and
+/// two words of 100 letters, so that no query is out of reach.
+fn hostile_corpus() -> Vec<String> {
+    let mut letters = Letters(26);
+    let mut words: Vec<String> = (0..20_000).map(|i| letters.word(4 + i % 9)).collect();
+    for head in ["con", "pro"] {
+        for i in 0..4096u32 {
+            let tail: String = (0..3)
+                .map(|k| char::from(b'a' + (i >> (4 * k) & 15) as u8))
+                .collect();
+            words.push(format!("{head}{tail}"));
+        }
+    }
+    words.push(format!("{}ba", "ab".repeat(49)));
+    words.push(format!("{}b", "a".repeat(99)));
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+fn work((index, grams): &(Index, Grams), q: &str, match_type: MatchType) -> (u64, usize) {
+    let rule = MatchRule::new(q, match_type, true);
+    let hits = index
+        .search(Some(grams), &rule, &Filters::default(), 0, 20)
+        .expect("within the budget");
+    assert!(hits.work <= WORK_BUDGET);
+    (hits.work, hits.total)
+}
+
+/// Queries built to cost the most stay within a small, counted amount of
+/// work: each reads a few thousand FST nodes of a corpus of 28,000
+/// terms, except where the answer itself is that large.
+#[test]
+fn hostile_queries_stay_within_the_work_budget() {
+    let index = searchable(&hostile_corpus(), &[]);
+    let longest = index.0.longest_term_chars();
+    assert_eq!(longest, 100);
+    // 100 characters, 2 edits (3 as the extra edit), whole word.
+    let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
+    assert!(w < 3_000, "ab×50 exact read {w} nodes");
+    // A prefix search with 2 edits (3 as the extra edit) is anchored on
+    // its head and on the pieces after it: unanchored, it read most of
+    // the 17,576 three-letter prefixes (over 15,000 nodes here).
+    let (w, _) = work(&index, &"a".repeat(100), MatchType::Prefix);
+    assert!(w < 8_000, "a×100 prefix read {w} nodes");
+    // `xcon` is one edit from `con`, whose subtree of 4,096 terms is
+    // the answer: listing it is the work, a few nodes a term.
+    let (w, total) = work(&index, "xcon", MatchType::Prefix);
+    assert!(total >= 4_096, "{total}");
+    assert!(w < 4 * total as u64 + 3_000, "xcon prefix read {w} nodes");
+    // Random 14-letter strings: 2 edits, and 3 as the extra edit.
+    let mut letters = Letters(14);
+    let mut most = (0, 0);
+    for _ in 0..50 {
+        let q = letters.word(14);
+        most.0 = most.0.max(work(&index, &q, MatchType::Exact).0);
+        most.1 = most.1.max(work(&index, &q, MatchType::Prefix).0);
+    }
+    assert!(most.0 < 5_000, "14 letters, exact: {} nodes", most.0);
+    assert!(most.1 < 12_000, "14 letters, prefix: {} nodes", most.1);
+}
+
+/// A whole-word typo search reads about as many nodes whatever the size
+/// of the corpus: four times the terms, not four times the work.
+#[test]
+fn whole_word_typos_cost_what_the_query_needs() {
+    let mut letters = Letters(7);
+    let words: Vec<String> = (0..40_000).map(|i| letters.word(5 + i % 8)).collect();
+    let small = searchable(&words[..10_000], &[]);
+    let large = searchable(&words, &[]);
+    let (mut on_small, mut on_large) = (0, 0);
+    for w in words.iter().step_by(997).take(40) {
+        let q: String = w.chars().rev().collect();
+        on_small += work(&small, &q, MatchType::Exact).0;
+        on_large += work(&large, &q, MatchType::Exact).0;
+    }
+    assert!(on_large < 2 * on_small, "{on_small} → {on_large}");
+}
+
+/// Patterns built to cost the most: each reads what its answer needs or
+/// is refused over the budget, never reads past it, and never panics.
+#[test]
+fn hostile_patterns_stay_within_the_work_budget() {
+    let words = hostile_corpus();
+    let built = build(english_postings(&words), &Lexicon::default());
+    let index: Index = built.decode().unwrap();
+    let grams: Grams = built.decode().unwrap();
+    let run = |raw: &str| {
+        let rule = MatchRule::of_query(raw, MatchType::Pattern, true).unwrap();
+        let hits = index.search(Some(&grams), &rule, &Filters::default(), 0, 20);
+        let glob = crate::pattern::Pattern::from_query(&rule.query).nfa();
+        if let Ok(hits) = &hits {
+            assert!(hits.work <= WORK_BUDGET, "{raw}");
+            let matching = words.iter().filter(|w| glob.matches(w)).count();
+            assert_eq!(hits.total, matching, "{raw}");
+        }
+        hits.map(|h| (h.work, h.total))
+    };
+    // The answer is the work: 4,096 terms under `con`.
+    let (w, total) = run("con*").unwrap();
+    assert_eq!(total, 4_096);
+    assert!(w < 4 * total as u64 + 3_000, "con* read {w}");
+    // Leading `?`s walk from the end; trailing ones from the start.
+    let (w, _) = run(&format!("{}ab", "?".repeat(98))).unwrap();
+    assert!(w < 2_000, "?×98 ab read {w}");
+    let (w, _) = run(&format!("ab{}", "?".repeat(98))).unwrap();
+    assert!(w < 2_000, "ab ?×98 read {w}");
+    let (w, total) = run(&format!("a{}b", "?".repeat(98))).unwrap();
+    assert_eq!(total, 1);
+    assert!(w < 20_000, "a ?×98 b read {w}");
+    // Both ends wildcards: the terms that hold the grams, checked once.
+    let (w, _) = run("*a*b*a*b*").unwrap();
+    assert!(w <= index.term_count() as u64, "*a*b*a*b* checked {w}");
+    let (w, _) = run(&"*ab".repeat(30)).unwrap();
+    assert!(w <= index.term_count() as u64, "*ab×30 checked {w}");
+    // `?` before and after the only letters: every term of the length.
+    let (w, _) = run("??????ab??????").unwrap();
+    assert!(w < 200_000, "?×6 ab ?×6 read {w}");
+    let (w, _) = run("?*?a?b?*?").unwrap();
+    assert!(w <= index.term_count() as u64, "?*?a?b?*? checked {w}");
+}
+
+/// A pattern that would read more than the budget is refused, not cut.
+#[test]
+fn a_pattern_over_budget_is_an_error_not_a_partial_answer() {
+    let index = index_of(&hostile_corpus());
+    let rule = MatchRule::of_query("co*n", MatchType::Pattern, true).unwrap();
+    let pattern = crate::pattern::Pattern::from_query(&rule.query);
+    let mut typos = Typos {
+        walk: TypoWalk::Rows,
+        work: WORK_BUDGET - 100,
+    };
+    assert_eq!(
+        index
+            .matching_pattern(None, &pattern, None, &mut typos)
+            .unwrap_err(),
+        SearchError::OverBudget
+    );
+    let mut typos = Typos {
+        walk: TypoWalk::Rows,
+        work: 0,
+    };
+    assert!(index
+        .matching_pattern(None, &pattern, None, &mut typos)
+        .is_ok());
+}
+
+#[test]
+fn a_walk_over_budget_is_an_error_not_a_partial_answer() {
+    let index = index_of(&hostile_corpus());
+    let rule = MatchRule::new("xcon", MatchType::Prefix, true);
+    let mut typos = Typos {
+        walk: TypoWalk::Rows,
+        work: WORK_BUDGET - 100,
+    };
+    assert_eq!(
+        index.typos(None, &rule, 1, &mut typos).unwrap_err(),
+        SearchError::OverBudget
+    );
+}
+
+/// The hostile corpus with three forms of every word (`-s`, `-ed`,
+/// `-ing`): 80,000 forms beside its 28,000 terms.
+fn hostile_with_forms() -> (Vec<String>, Vec<(String, String)>) {
+    let words = hostile_corpus();
+    let forms = words
+        .iter()
+        .flat_map(|w| ["s", "ed", "ing"].map(|end| (format!("{w}{end}"), w.clone())))
+        .collect();
+    (words, forms)
+}
+
+/// Typos of forms are walked like typos of terms, anchored on both ends:
+/// the hostile queries stay within the bounds they have without forms
+/// (random 14-letter strings read under 800 nodes more, never the forms'
+/// first letters with every edit to spend), and `work` counts them.
+#[test]
+fn typos_of_forms_stay_within_the_work_budget() {
+    let (words, forms) = hostile_with_forms();
+    let plain = searchable(&words, &[]);
+    let index = searchable(&words, &forms);
+    let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
+    assert!(w < 3_000, "ab×50 exact read {w} nodes");
+    let (w, _) = work(&index, &"a".repeat(100), MatchType::Prefix);
+    assert!(w < 25_000, "a×100 prefix read {w} nodes");
+    let mut letters = Letters(14);
+    let (mut most, mut more) = (0, 0);
+    for _ in 0..50 {
+        let q = letters.word(14);
+        for match_type in [MatchType::Exact, MatchType::Prefix] {
+            let with = work(&index, &q, match_type).0;
+            let without = work(&plain, &q, match_type).0;
+            assert!(with > without, "{q} {match_type:?}: {with} ≤ {without}");
+            most = most.max(with);
+            more = more.max(with - without);
+        }
+    }
+    assert!(most < 60_000, "14 letters: {most} nodes");
+    assert!(more < 3_000, "14 letters: {more} nodes more for the forms");
+    // A typo of a form of a hostile word: its lemma, at distance 1.
+    let word = &words[1000];
+    let typo = format!("{word}ign");
+    let rule = MatchRule::new(&typo, MatchType::Exact, true);
+    let (index, grams) = index;
+    let hits = index
+        .search(Some(&grams), &rule, &Filters::default(), 0, 20)
+        .unwrap();
+    let lemma = index.term_number(word).unwrap() as u32;
+    assert!(hits
+        .ordinals
+        .contains(&index.term_entries(lemma as usize).start));
+}
+
+/// The forms' walks spend the same budget as the terms': a search whose
+/// terms walk fits but whose forms walk does not is over the budget.
+#[test]
+fn the_work_budget_covers_the_walk_over_the_forms() {
+    let (words, forms) = hostile_with_forms();
+    let plain = index_of(&words);
+    let index = searchable(&words, &forms).0;
+    let rule = MatchRule::new("conabcing", MatchType::Exact, true);
+    let spent = |index: &Index, work| {
+        let mut typos = Typos {
+            walk: TypoWalk::Rows,
+            work,
+        };
+        index.typos(None, &rule, 2, &mut typos).map(|_| typos.work)
+    };
+    let terms = spent(&plain, 0).unwrap();
+    let all = spent(&index, 0).unwrap();
+    assert!(all > terms, "{all} ≤ {terms}");
+    assert!(spent(&index, WORK_BUDGET - all).is_ok());
+    assert_eq!(
+        spent(&index, WORK_BUDGET - terms - 1).unwrap_err(),
+        SearchError::OverBudget
+    );
+}
+
+/// A forms section written by hand (the layout of `snapshot/forms.rs`):
+/// one form of the term 0, whose backwards key may point elsewhere than
+/// its forwards one.
+fn forms_section(forwards: (&str, u64), backwards: (&str, u64), lemma: u32) -> Vec<u8> {
+    use crate::codec::{put_str, put_varint};
+    let mut out = Vec::new();
+    put_varint(&mut out, 1);
+    put_str(&mut out, "en");
+    for (key, value) in [forwards, backwards] {
+        let fst = fst::Map::from_iter([(key, value)]).unwrap().into_fst();
+        let bytes = fst.into_inner();
+        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        out.extend(bytes);
+    }
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&lemma.to_le_bytes());
+    out
+}
+
+#[test]
+fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
+    use crate::snapshot::Section;
+    let built = {
+        let postings = vec![Posting {
+            definition: String::new(),
+            folded: "run".into(),
+            word: "run".into(),
+            dictionary: DictionaryRef {
+                id: "d".into(),
+                source_lang: "en".into(),
+                target_lang: None,
+            },
+            part_of_speech: None,
+            has_audio: false,
+            id: "1".into(),
+            preview: String::new(),
+            phonetic: None,
+        }];
+        build(postings, &Lexicon::default())
+    };
+    let core = built.section(Section::Core).concat();
+    let terms = || built.section(Section::Terms).concat();
+    // One edit in the head: only the backwards walk (on the tail `ns`)
+    // reaches `runs`.
+    let rule = MatchRule::new("xuns", MatchType::Exact, true);
+    let search = |forms| {
+        let index = Index::decode(&core, terms(), forms).unwrap();
+        index.search(None, &rule, &Filters::default(), 0, 10)
+    };
+    let sound = search(forms_section(("runs", 1), ("snur", 1), 0)).unwrap();
+    assert_eq!(
+        sound.total, 1,
+        "`xuns` is one edit from `runs`, a form of `run`"
+    );
+    for beyond in [(1 << 32) | 1, 2, u64::MAX] {
+        assert!(matches!(
+            search(forms_section(("runs", 1), ("snur", beyond), 0)),
+            Err(SearchError::Corrupt(_))
+        ));
+    }
+    // The forwards FST is checked whole when decoded.
+    for forms in [
+        forms_section(("runs", 2), ("snur", 1), 0),
+        forms_section(("runs", 1), ("snur", 1), 7),
+    ] {
+        assert!(Index::decode(&core, terms(), forms).is_err());
+    }
+}

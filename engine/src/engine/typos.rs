@@ -1,0 +1,273 @@
+//! The typo tiers: the row walks over the term FSTs (forwards and
+//! backwards), anchored on the head of a prefix query or on a piece of its
+//! rest, and the Levenshtein automaton kept as the typo benchmark's baseline.
+
+use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
+use crate::codec::CorruptData;
+use crate::matching::{MatchRule, TypoDistance};
+use crate::snapshot::{query_grams, Grams, Index};
+use crate::typo::{self, Anchor, Mode};
+use fst::{IntoStreamer, Streamer};
+use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
+use roaring::RoaringBitmap;
+use std::sync::OnceLock;
+
+/// Levenshtein automaton builders for 1 to 3 edits (3 only as the extra
+/// edit of a long query), transpositions costing one (the distance of
+/// docs/api.md). Building one takes up to 25 ms (3 edits), so each is built
+/// once per process, when first needed.
+fn automaton_builder(edits: usize) -> &'static LevenshteinAutomatonBuilder {
+    static BUILDERS: [OnceLock<LevenshteinAutomatonBuilder>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let edits = edits.clamp(1, 3);
+    BUILDERS[edits - 1].get_or_init(|| LevenshteinAutomatonBuilder::new(edits as u8, true))
+}
+
+fn exact_distance(dfa: &DFA, state: u32) -> Option<u8> {
+    match dfa.distance(state) {
+        Distance::Exact(d) => Some(d),
+        Distance::AtLeast(_) => None,
+    }
+}
+
+/// A Levenshtein DFA run over terms in prefix mode: a term's distance is the
+/// smallest distance between the query and any of its prefixes (docs/api.md:
+/// for `prefix`, the edits apply to the prefix). The state is the DFA's and
+/// the best distance of a prefix so far. (The crate's own prefix DFA
+/// misses some prefixes once the query is used up: `edaeae` is 2 edits from
+/// `eaae`, a prefix of `eaaec`, which it puts at 3.)
+struct PrefixDistance<'a>(&'a DFA);
+
+impl fst::Automaton for PrefixDistance<'_> {
+    type State = (u32, Option<u8>);
+
+    fn start(&self) -> Self::State {
+        let state = self.0.initial_state();
+        (state, exact_distance(self.0, state))
+    }
+
+    fn is_match(&self, state: &Self::State) -> bool {
+        state.1.is_some()
+    }
+
+    fn can_match(&self, state: &Self::State) -> bool {
+        state.1.is_some() || state.0 != SINK_STATE
+    }
+
+    fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
+        let next = self.0.transition(state.0, byte);
+        let here = exact_distance(self.0, next);
+        let best = match (state.1, here) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        (next, best)
+    }
+}
+
+impl Index {
+    /// Typo matches within `max_edits`, one bitmap per edit distance from 1
+    /// up: the entries of the terms at that distance (by the match type's
+    /// measure), and the lemmas of the inflected forms whose whole word is
+    /// at that distance, in the dictionaries of the form's language
+    /// (`attched` → `attached` → `attach`). A lemma reached through a form
+    /// may match in an earlier tier as well: the caller keeps it there.
+    pub(super) fn typos(
+        &self,
+        grams: Option<&Grams>,
+        rule: &MatchRule,
+        max_edits: usize,
+        typos: &mut Typos,
+    ) -> Result<Vec<RoaringBitmap>, SearchError> {
+        let mut tiers = vec![RoaringBitmap::new(); max_edits];
+        let Some(measure) = rule.match_type.typo_distance() else {
+            return Ok(tiers);
+        };
+        let query: Vec<char> = rule.query.chars().collect();
+        if self.within_reach(rule, max_edits) {
+            let found = match typos.walk {
+                TypoWalk::Rows => match measure {
+                    TypoDistance::Prefix => self.prefix_typos(grams, &query, max_edits, typos)?,
+                    TypoDistance::Whole => {
+                        whole_word_typos(&self.terms, &self.reversed, &query, max_edits, typos)?
+                    }
+                },
+                TypoWalk::Automaton => {
+                    automaton_typos(&self.terms, &rule.query, max_edits, measure)
+                }
+            };
+            let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
+            for (t, d) in found {
+                by_distance[usize::from(d) - 1].push(t as u32);
+            }
+            for (tier, mut terms) in tiers.iter_mut().zip(by_distance) {
+                terms.sort_unstable();
+                *tier = RoaringBitmap::from_sorted_iter(
+                    terms
+                        .into_iter()
+                        .flat_map(|t| self.term_entries(t as usize)),
+                )
+                .expect("terms are distinct ranges in order");
+            }
+        }
+        // A form is a whole word: its distance is the whole word's, whatever
+        // the match type (`runnin` is a prefix of no form's lemma, but one
+        // edit from `running`).
+        if rule.match_type.has_lemma_tier() && self.form_within_reach(query.len(), max_edits) {
+            let (forwards, backwards) = self.form_fsts();
+            let whole = TypoDistance::Whole;
+            let found = match typos.walk {
+                TypoWalk::Rows => whole_word_typos(forwards, backwards, &query, max_edits, typos)?,
+                TypoWalk::Automaton => automaton_typos(forwards, &rule.query, max_edits, whole),
+            };
+            for (at, d) in found {
+                for lemma in self.lemmas_at(at)? {
+                    tiers[usize::from(d) - 1] |= self.lemma_entries(lemma);
+                }
+            }
+        }
+        Ok(tiers)
+    }
+    /// The terms whose start is within `max_edits` of the query, with their
+    /// distance. With two or three edits and a long enough query, anchored
+    /// ([`typo::prefix_split`]): a walk that follows only the terms whose
+    /// start is within one edit of the query's head, and the terms that
+    /// hold one of the pieces after it unchanged where it can stand, each
+    /// measured (one unit of work each); else one walk.
+    fn prefix_typos(
+        &self,
+        grams: Option<&Grams>,
+        query: &[char],
+        max_edits: usize,
+        typos: &mut Typos,
+    ) -> Result<Vec<(u64, u8)>, SearchError> {
+        let Some(split) = typo::prefix_split(query.len(), max_edits) else {
+            return budgeted_walk(&self.terms, query, max_edits, Mode::Prefix, None, typos);
+        };
+        let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
+        let anchor = Anchor {
+            chars: split.head,
+            edits: 1,
+        };
+        let mut found = budgeted_walk(
+            &self.terms,
+            query,
+            max_edits,
+            Mode::Prefix,
+            Some(anchor),
+            typos,
+        )?;
+        let mut candidates = RoaringBitmap::new();
+        for piece in &split.pieces {
+            let text: String = query[piece.clone()].iter().collect();
+            candidates |= holding_all(grams, &query_grams(&text), None)?;
+        }
+        let max = max_edits as u8;
+        let mut chars = Vec::new();
+        self.each_candidate_term(&candidates, typos, |t| {
+            chars.clear();
+            chars.extend(self.term(t).chars());
+            // A piece starts where it starts in the query, moved by at most
+            // one character per edit.
+            let holds = |piece: &std::ops::Range<usize>| {
+                let wanted = &query[piece.clone()];
+                (piece.start.saturating_sub(max_edits)..=piece.start + max_edits)
+                    .any(|s| chars.get(s..s + wanted.len()) == Some(wanted))
+            };
+            if split.pieces.iter().any(holds) {
+                if let Some(d) = typo::prefix_distance(query, &chars, max).filter(|&d| d > 0) {
+                    found.push((t as u64, d));
+                }
+            }
+        })?;
+        found.sort_unstable();
+        found.dedup();
+        Ok(found)
+    }
+}
+
+/// The keys of an FST and its backwards twin within `max_edits` of the
+/// whole query by the row walk (`typo.rs`), with their values. The query
+/// splits around a middle character into a head and a tail: an edit
+/// changes at most one of them (a transposition with the middle character
+/// only the one it reaches), so one of them holds at most half the edits.
+/// One walk over the keys follows only those whose start is within that
+/// many edits of the head, another over the keys spelled backwards those
+/// whose end is within it of the tail; neither has to try every key's first
+/// letters with every edit still to spend.
+fn whole_word_typos<D: AsRef<[u8]>>(
+    forwards: &fst::Map<D>,
+    backwards: &fst::Map<D>,
+    query: &[char],
+    max_edits: usize,
+    typos: &mut Typos,
+) -> Result<Vec<(u64, u8)>, SearchError> {
+    let head = query.len().saturating_sub(1) / 2;
+    let tail = query.len().saturating_sub(1 + head);
+    let edits = (max_edits / 2) as u8;
+    let anchor = |chars| Some(Anchor { chars, edits });
+    let reversed: Vec<char> = query.iter().rev().copied().collect();
+    let mut found = budgeted_walk(forwards, query, max_edits, Mode::Whole, anchor(head), typos)?;
+    found.extend(budgeted_walk(
+        backwards,
+        &reversed,
+        max_edits,
+        Mode::Whole,
+        anchor(tail),
+        typos,
+    )?);
+    found.sort_unstable();
+    found.dedup();
+    Ok(found)
+}
+
+/// One row walk within what is left of the search's work budget, counted
+/// against it.
+fn budgeted_walk<D: AsRef<[u8]>>(
+    fst: &fst::Map<D>,
+    query: &[char],
+    max_edits: usize,
+    mode: Mode,
+    anchor: Option<Anchor>,
+    typos: &mut Typos,
+) -> Result<Vec<(u64, u8)>, SearchError> {
+    let budget = WORK_BUDGET.saturating_sub(typos.work);
+    let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
+    typos.work += found.work;
+    match found.exhausted {
+        true => Err(SearchError::OverBudget),
+        false => Ok(found.terms),
+    }
+}
+
+/// The keys a Levenshtein automaton accepts, walked over a whole FST, with
+/// their values and distances (1 to `max_edits`).
+fn automaton_typos<D: AsRef<[u8]>>(
+    fst: &fst::Map<D>,
+    query: &str,
+    max_edits: usize,
+    measure: TypoDistance,
+) -> Vec<(u64, u8)> {
+    let dfa = automaton_builder(max_edits).build_dfa(query);
+    let mut found = Vec::new();
+    let mut add = |value: u64, distance: Option<u8>| {
+        if let Some(d) = distance.filter(|d| (1..=max_edits).contains(&usize::from(*d))) {
+            found.push((value, d));
+        }
+    };
+    match measure {
+        TypoDistance::Prefix => {
+            let mut stream = fst.search_with_state(PrefixDistance(&dfa)).into_stream();
+            while let Some((_, value, (_, best))) = stream.next() {
+                add(value, best);
+            }
+        }
+        TypoDistance::Whole => {
+            let mut stream = fst.search_with_state(&dfa).into_stream();
+            while let Some((_, value, state)) = stream.next() {
+                add(value, exact_distance(&dfa, state));
+            }
+        }
+    }
+    found
+}
