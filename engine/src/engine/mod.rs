@@ -23,6 +23,8 @@ use crate::typo;
 use roaring::RoaringBitmap;
 use std::collections::HashSet;
 
+#[cfg(any(test, feature = "automaton-baseline"))]
+mod automaton;
 mod browse;
 mod literal;
 #[cfg(test)]
@@ -54,7 +56,9 @@ pub enum TypoWalk {
     /// The walk of `typo.rs`, whose cost follows the query: what search uses.
     Rows,
     /// A Levenshtein automaton over the whole term FST, as before: kept as
-    /// the baseline of the typo benchmark and a second reference for tests.
+    /// the baseline of the typo benchmark and a second reference for tests
+    /// (the `automaton-baseline` feature).
+    #[cfg(any(test, feature = "automaton-baseline"))]
     Automaton,
 }
 
