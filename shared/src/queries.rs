@@ -229,6 +229,24 @@ pub struct SearchQuery {
 }
 
 impl SearchQuery {
+    /// A search of `q` with every other parameter at its default, as a
+    /// request that gives only `q` would have it (no filter, the default
+    /// page), `match_type` and `fuzzy` as given: for the benchmarks and
+    /// tests that search in-process.
+    pub fn new(q: &str, match_type: MatchType, fuzzy: bool) -> Self {
+        Self {
+            q: q.to_string(),
+            lang: None,
+            source: None,
+            match_type,
+            pos: None,
+            has_audio: HAS_AUDIO.default,
+            fuzzy,
+            limit: SEARCH_LIMIT.default,
+            offset: OFFSET.default,
+        }
+    }
+
     pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
         let query = Self {
             q: source.required_text("q")?,
@@ -344,6 +362,14 @@ mod tests {
     fn message(err: ApiError) -> String {
         assert_eq!(err.status(), 400, "{err:?}");
         err.public_message()
+    }
+
+    #[test]
+    fn a_new_search_has_the_defaults_of_a_request_of_q_alone() {
+        let read = SearchQuery::read(&Values(vec![("q", "bank")])).unwrap();
+        assert_eq!(SearchQuery::new("bank", MatchType::Prefix, true), read);
+        let read = SearchQuery::read(&Values(vec![("q", "bank"), ("matchType", "exact")])).unwrap();
+        assert_eq!(SearchQuery::new("bank", MatchType::Exact, true), read);
     }
 
     #[test]

@@ -49,17 +49,7 @@ type Scenario<'a> = (
 );
 
 fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
-    SearchQuery {
-        q: q.into(),
-        lang: None,
-        source: None,
-        match_type,
-        pos: None,
-        has_audio: false,
-        fuzzy,
-        limit: 20,
-        offset: 0,
-    }
+    SearchQuery::new(q, match_type, fuzzy)
 }
 
 /// Random entries of the snapshot and what queries are made of them.

@@ -14,15 +14,8 @@ use shared::service;
 
 fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
     SearchQuery {
-        q: q.into(),
-        lang: None,
-        source: None,
-        match_type,
-        pos: None,
-        has_audio: false,
-        fuzzy,
         limit: 100,
-        offset: 0,
+        ..SearchQuery::new(q, match_type, fuzzy)
     }
 }
 

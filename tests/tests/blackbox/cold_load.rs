@@ -92,17 +92,7 @@ async fn a_cold_load_survives_the_deadline_of_the_request_that_started_it() {
 }
 
 fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
-    SearchQuery {
-        q: q.into(),
-        lang: None,
-        source: None,
-        match_type,
-        pos: None,
-        has_audio: false,
-        fuzzy,
-        limit: 20,
-        offset: 0,
-    }
+    SearchQuery::new(q, match_type, fuzzy)
 }
 
 /// Requests of every kind that reach a cold instance together share its
