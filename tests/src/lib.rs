@@ -106,6 +106,35 @@ pub async fn get_demo(path: &str) -> Reply {
     get(path, Some(&demo_key())).await
 }
 
+/// The GraphQL endpoint.
+pub const GRAPHQL_PATH: &str = "/api/v1/api/graphql";
+
+/// POSTs a GraphQL request body (`{"query": …, "variables": …}`) with
+/// `key`, if any.
+pub async fn graphql_body(key: Option<&str>, body: &Value) -> Reply {
+    send(
+        reqwest::Method::POST,
+        GRAPHQL_PATH,
+        key,
+        Some(body.to_string()),
+    )
+    .await
+}
+
+/// POSTs `query` with `variables` and `key`.
+pub async fn graphql_as(key: &str, query: &str, variables: Value) -> Reply {
+    graphql_body(
+        Some(key),
+        &serde_json::json!({"query": query, "variables": variables}),
+    )
+    .await
+}
+
+/// POSTs `query` with `variables` and the demo key.
+pub async fn graphql(query: &str, variables: Value) -> Reply {
+    graphql_as(&demo_key(), query, variables).await
+}
+
 pub async fn send(
     method: reqwest::Method,
     path: &str,

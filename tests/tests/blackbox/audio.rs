@@ -3,7 +3,7 @@
 //! Speex as the primary format. Entries list their formats and each
 //! format's URL, over REST and GraphQL.
 
-use blackbox::{client, demo_key, enc, get_demo, send, stack_clients};
+use blackbox::{client, demo_key, enc, get_demo, stack_clients};
 use serde_json::{json, Value};
 
 async fn entry(source: &str, word: &str) -> Value {
@@ -225,13 +225,7 @@ async fn graphql_lists_the_formats_and_their_urls() {
             "query": query,
             "variables": {"id": rest["id"], "source": source, "word": word},
         });
-        let reply = send(
-            reqwest::Method::POST,
-            "/api/v1/api/graphql",
-            Some(&demo_key()),
-            Some(body.to_string()),
-        )
-        .await;
+        let reply = blackbox::graphql_body(Some(&demo_key()), &body).await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         assert!(reply.json.get("errors").is_none(), "{}", reply.text);
         for field in ["entry", "wordEntry"] {

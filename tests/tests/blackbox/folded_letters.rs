@@ -5,8 +5,7 @@
 //! (data/fixture/freedict/freedict-pol-eng.*, from WikDict) has both of
 //! its `łódź` articles: the city `Łódź` and `łódź`, a boat.
 
-use blackbox::{demo_key, enc, get_demo, send};
-use reqwest::Method;
+use blackbox::{demo_key, enc, get_demo};
 use serde_json::{json, Value};
 
 const SOURCE: &str = "freedict-pol-eng";
@@ -104,13 +103,7 @@ async fn the_capital_of_q_chooses_the_city_or_the_boat_first() {
             "query": "query($q: String!) { search(q: $q, matchType: \"exact\", fuzzy: false) { results { word } } }",
             "variables": {"q": q},
         });
-        let reply = send(
-            Method::POST,
-            "/api/v1/api/graphql",
-            Some(&demo_key()),
-            Some(body.to_string()),
-        )
-        .await;
+        let reply = blackbox::graphql_body(Some(&demo_key()), &body).await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         let listed: Vec<&str> = reply.json["data"]["search"]["results"]
             .as_array()

@@ -5,10 +5,7 @@
 //! GraphQL, and the order of a search's tiers.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use blackbox::{
-    demo_key, dictadmin_path, enc, get_demo, repo_root, send, stack_clients, stack_env,
-};
-use reqwest::Method;
+use blackbox::{dictadmin_path, enc, get_demo, repo_root, stack_clients, stack_env};
 use serde_json::{json, Value};
 use shared::fold::fold;
 
@@ -153,14 +150,8 @@ async fn within_a_tier_results_are_ordered_by_frequency() {
     }
 }
 
-async fn graphql(query: &str, variables: Value) -> Value {
-    let reply = send(
-        Method::POST,
-        "/api/v1/api/graphql",
-        Some(&demo_key()),
-        Some(json!({"query": query, "variables": variables}).to_string()),
-    )
-    .await;
+async fn graphql_data(query: &str, variables: Value) -> Value {
+    let reply = blackbox::graphql(query, variables).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     assert!(reply.json.get("errors").is_none(), "{}", reply.text);
     reply.json["data"].clone()
@@ -169,7 +160,7 @@ async fn graphql(query: &str, variables: Value) -> Value {
 #[tokio::test]
 async fn graphql_gives_the_same_frequencies() {
     let rest = search("q=ba&limit=30").await;
-    let data = graphql(
+    let data = graphql_data(
         "query($q: String!) { search(q: $q, limit: 30) { results { id dictionaryId word frequency } } }",
         json!({"q": "ba"}),
     )
@@ -188,7 +179,7 @@ async fn graphql_gives_the_same_frequencies() {
         ("freedict-eng-fra", "house", listed("en", "house").unwrap()),
         ("freedict-eng-fra", "abbatial", 0.0),
     ] {
-        let data = graphql(
+        let data = graphql_data(
             "query($s: String!, $w: String!) { wordEntry(word: $w, source: $s) { id frequency } }",
             json!({"s": source, "w": word}),
         )
@@ -196,7 +187,7 @@ async fn graphql_gives_the_same_frequencies() {
         let entry = &data["wordEntry"];
         assert_eq!(frequency(entry), expected, "{source} {word}");
         let id = entry["id"].as_str().unwrap();
-        let data = graphql(
+        let data = graphql_data(
             "query($s: String!, $id: String!) { entry(id: $id, source: $s) { frequency } }",
             json!({"s": source, "id": id}),
         )

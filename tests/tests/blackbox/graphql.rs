@@ -2,22 +2,14 @@
 //! REST endpoint, and bad requests get clear GraphQL errors with the right
 //! code and status.
 
-use blackbox::{demo_key, enc, get_demo, send};
+use blackbox::{demo_key, enc, get_demo, graphql, send};
 use reqwest::Method;
 use serde_json::{json, Value};
 
 const PATH: &str = "/api/v1/api/graphql";
 
 async fn graphql_with(key: Option<&str>, body: Value) -> blackbox::Reply {
-    send(Method::POST, PATH, key, Some(body.to_string())).await
-}
-
-async fn graphql(query: &str, variables: Value) -> blackbox::Reply {
-    graphql_with(
-        Some(&demo_key()),
-        json!({"query": query, "variables": variables}),
-    )
-    .await
+    blackbox::graphql_body(key, &body).await
 }
 
 /// The `data.<field>` of a successful GraphQL answer.

@@ -8,13 +8,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 async fn graphql(key: &str, query: &str) -> blackbox::Reply {
-    send(
-        Method::POST,
-        "/api/v1/api/graphql",
-        Some(key),
-        Some(json!({ "query": query }).to_string()),
-    )
-    .await
+    blackbox::graphql_as(key, query, json!({})).await
 }
 
 async fn used(key: &str) -> u64 {

@@ -5,8 +5,7 @@
 //! more. The fixture's lexicon is the committed excerpt of WordNet's and
 //! Hunspell's data and of wordfreq's lists (data/fixture/LICENSES.md).
 
-use blackbox::{demo_key, enc, get_demo, send};
-use reqwest::Method;
+use blackbox::{demo_key, enc, get_demo};
 use serde_json::{json, Value};
 
 /// Entry by word: the entry's headword and its `meta`.
@@ -211,13 +210,7 @@ async fn graphql_gives_lemma_and_inflection_as_fields() {
         "query": "query($w: String!) { wordEntry(word: $w, source: \"freedict-deu-eng\") { word lemma inflection } plain: wordEntry(word: \"Haus\", source: \"freedict-deu-eng\") { word lemma inflection } search(q: $w, matchType: \"exact\", fuzzy: false) { total results { word } } }",
         "variables": {"w": "Häuser"},
     });
-    let reply = send(
-        Method::POST,
-        "/api/v1/api/graphql",
-        Some(&demo_key()),
-        Some(body.to_string()),
-    )
-    .await;
+    let reply = blackbox::graphql_body(Some(&demo_key()), &body).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     let data = &reply.json["data"];
     assert_eq!(

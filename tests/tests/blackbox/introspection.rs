@@ -6,8 +6,7 @@
 //! field by field: shared's `introspection` unit tests, and
 //! tests/clients/test_introspection.py through graphql-core.)
 
-use blackbox::{create_key, demo_key, recorded_app, repo_root, send};
-use reqwest::Method;
+use blackbox::{create_key, demo_key, recorded_app, repo_root};
 use serde_json::{json, Value};
 use shared::api::pipeline;
 use shared::api::routes;
@@ -27,7 +26,7 @@ fn standard_queries() -> Vec<(String, String)> {
 }
 
 async fn graphql(key: &str, body: Value) -> blackbox::Reply {
-    send(Method::POST, PATH, Some(key), Some(body.to_string())).await
+    blackbox::graphql_body(Some(key), &body).await
 }
 
 #[tokio::test]

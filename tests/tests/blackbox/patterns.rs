@@ -4,8 +4,7 @@
 //! fewer than 2 letters is a 400; GraphQL answers as REST does.
 
 use crate::search::{page_through, Query};
-use blackbox::{all_entries, demo_key, enc, get_demo, send, stored_lexicon};
-use reqwest::Method;
+use blackbox::{all_entries, demo_key, enc, get_demo, stored_lexicon};
 use serde_json::{json, Value};
 use shared::fold::fold;
 use shared::search::matching::MatchType;
@@ -187,13 +186,7 @@ async fn graphql_search_takes_a_pattern() {
         "query": "query($q: String!) { search(q: $q, matchType: \"pattern\", limit: 50) { total results { id dictionaryId word } } }",
         "variables": {"q": "c*t"},
     });
-    let reply = send(
-        Method::POST,
-        "/api/v1/api/graphql",
-        Some(&demo_key()),
-        Some(body.to_string()),
-    )
-    .await;
+    let reply = blackbox::graphql_body(Some(&demo_key()), &body).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     let page = &reply.json["data"]["search"];
     assert_eq!(page["total"], rest.json["meta"]["total"]);
@@ -209,13 +202,7 @@ async fn graphql_search_takes_a_pattern() {
     let body = json!({
         "query": "{ search(q: \"?a\", matchType: \"pattern\") { total } }",
     });
-    let reply = send(
-        Method::POST,
-        "/api/v1/api/graphql",
-        Some(&demo_key()),
-        Some(body.to_string()),
-    )
-    .await;
+    let reply = blackbox::graphql_body(Some(&demo_key()), &body).await;
     assert!(
         reply
             .text

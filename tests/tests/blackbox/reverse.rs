@@ -8,7 +8,7 @@
 //! catch` (WordNet's `puppy`, "a young dog", is no lemma of the fixture's
 //! index files, so it is no entry).
 
-use blackbox::{create_key, demo_key, enc, get, get_demo, send, Reply};
+use blackbox::{create_key, demo_key, enc, get, get_demo, graphql, send, Reply};
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashSet};
@@ -303,16 +303,6 @@ async fn every_request_costs_one_unit() {
     assert_eq!(remaining(&two), 5);
     let usage = get("/api/v1/api/me/usage", Some(&key)).await;
     assert_eq!(usage.data()["usage"], 5);
-}
-
-async fn graphql(query: &str, variables: Value) -> Reply {
-    send(
-        Method::POST,
-        "/api/v1/api/graphql",
-        Some(&demo_key()),
-        Some(json!({"query": query, "variables": variables}).to_string()),
-    )
-    .await
 }
 
 /// REST leaves absent optional fields and empty lists out; GraphQL gives

@@ -155,16 +155,9 @@ async fn house_starts_with_the_synonyms_several_dictionaries_give_and_lists_word
         assert_eq!(word, word.trim(), "{item}");
     }
 
-    let reply = blackbox::send(
-        reqwest::Method::POST,
-        "/api/v1/api/graphql",
-        Some(&blackbox::demo_key()),
-        Some(
-            serde_json::json!({
-                "query": "{ thesaurus(word: \"house\", lang: \"en\") { word relationshipType dictionaryId } }"
-            })
-            .to_string(),
-        ),
+    let reply = blackbox::graphql(
+        "{ thesaurus(word: \"house\", lang: \"en\") { word relationshipType dictionaryId } }",
+        serde_json::json!({}),
     )
     .await;
     let listed = |items: &[Value]| -> Vec<(String, String, String)> {
