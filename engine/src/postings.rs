@@ -48,6 +48,16 @@ pub struct DictionaryRef {
 }
 
 impl DictionaryRef {
+    /// A dictionary of `id` from `source_lang`, into `target_lang` when it
+    /// is bilingual.
+    pub fn new(id: &str, source_lang: &str, target_lang: Option<&str>) -> Self {
+        Self {
+            id: id.to_string(),
+            source_lang: source_lang.to_string(),
+            target_lang: target_lang.map(str::to_string),
+        }
+    }
+
     /// The language its entries' definitions are written in: the target
     /// language of a bilingual dictionary (its translations), else the
     /// source language.
@@ -57,6 +67,24 @@ impl DictionaryRef {
 }
 
 impl Posting {
+    /// A posting of a bare headword: `word` folded, in `dictionary` under
+    /// `id`, with no part of speech, audio, preview, pronunciation or
+    /// definition (what the tests and benchmarks that search headwords
+    /// build; set the other fields with `..`).
+    pub fn headword(word: &str, dictionary: DictionaryRef, id: impl Into<String>) -> Self {
+        Self {
+            folded: crate::fold::fold(word),
+            word: word.to_string(),
+            dictionary,
+            part_of_speech: None,
+            has_audio: false,
+            id: id.into(),
+            preview: String::new(),
+            phonetic: None,
+            definition: String::new(),
+        }
+    }
+
     /// The order of headwords equally common (decisions.md): shorter first,
     /// then alphabetically by folded form, then dictionary, then id. Manifests
     /// are written in it; the snapshot puts commonness before it

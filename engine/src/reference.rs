@@ -210,23 +210,18 @@ fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posti
                 words.push(word.clone());
                 let (id, source, target) = DICTIONARIES[d];
                 Posting {
-                    definition: String::new(),
-                    folded: crate::fold::fold(&word),
-                    word: word.clone(),
-                    dictionary: DictionaryRef {
-                        id: id.into(),
-                        source_lang: source.into(),
-                        target_lang: target.map(Into::into),
-                    },
                     part_of_speech: PARTS[part].map(Into::into),
                     has_audio: audio,
-                    id: if hex {
-                        format!("{:016x}", i * 104_729)
-                    } else {
-                        format!("id-{i}")
-                    },
                     preview: format!("{word} {i}"),
-                    phonetic: None,
+                    ..Posting::headword(
+                        &word,
+                        DictionaryRef::new(id, source, target),
+                        if hex {
+                            format!("{:016x}", i * 104_729)
+                        } else {
+                            format!("id-{i}")
+                        },
+                    )
                 }
             })
             .filter(|p| !p.folded.is_empty())
@@ -587,19 +582,8 @@ fn random_is_uniform_over_admitted_entries() {
             .iter()
             .enumerate()
             .map(|(i, w)| Posting {
-                definition: String::new(),
-                folded: w.to_string(),
-                word: w.to_string(),
-                dictionary: DictionaryRef {
-                    id: "d".into(),
-                    source_lang: "en".into(),
-                    target_lang: None,
-                },
-                part_of_speech: None,
                 has_audio: i < 4,
-                id: format!("{i}"),
-                preview: String::new(),
-                phonetic: None,
+                ..Posting::headword(w, DictionaryRef::new("d", "en", None), format!("{i}"))
             })
             .collect();
         rank_order(all, &Lexicon::default())
@@ -623,21 +607,11 @@ fn random_is_uniform_over_admitted_entries() {
 }
 
 fn en_posting(word: &str, id: usize) -> Posting {
-    Posting {
-        definition: String::new(),
-        folded: crate::fold::fold(word),
-        word: word.to_string(),
-        dictionary: DictionaryRef {
-            id: "c-en".into(),
-            source_lang: "en".into(),
-            target_lang: None,
-        },
-        part_of_speech: None,
-        has_audio: false,
-        id: format!("id-{id}"),
-        preview: String::new(),
-        phonetic: None,
-    }
+    Posting::headword(
+        word,
+        DictionaryRef::new("c-en", "en", None),
+        format!("id-{id}"),
+    )
 }
 
 /// Both engines on a hand-made corpus: the words of each search's page.
@@ -978,19 +952,14 @@ fn corpus_with_definitions() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
             .map(|(i, (word, definition, d, part, audio))| {
                 let (id, source, target) = DICTIONARIES[d];
                 Posting {
-                    folded: word.to_string(),
-                    word: word.to_string(),
-                    dictionary: DictionaryRef {
-                        id: id.into(),
-                        source_lang: source.into(),
-                        target_lang: target.map(Into::into),
-                    },
+                    definition,
                     part_of_speech: PARTS[part].map(Into::into),
                     has_audio: audio,
-                    id: format!("id-{i}"),
-                    preview: String::new(),
-                    phonetic: None,
-                    definition,
+                    ..Posting::headword(
+                        word,
+                        DictionaryRef::new(id, source, target),
+                        format!("id-{i}"),
+                    )
                 }
             })
             .collect();

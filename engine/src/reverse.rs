@@ -231,20 +231,10 @@ mod tests {
     use std::sync::Arc;
 
     fn entry(word: &str, dictionary: (&str, &str, Option<&str>), definition: &str) -> Posting {
+        let (id, source, target) = dictionary;
         Posting {
-            folded: crate::fold::fold(word),
-            word: word.into(),
-            dictionary: DictionaryRef {
-                id: dictionary.0.into(),
-                source_lang: dictionary.1.into(),
-                target_lang: dictionary.2.map(Into::into),
-            },
-            part_of_speech: None,
-            has_audio: false,
-            id: word.into(),
-            preview: String::new(),
-            phonetic: None,
             definition: definition.into(),
+            ..Posting::headword(word, DictionaryRef::new(id, source, target), word)
         }
     }
 

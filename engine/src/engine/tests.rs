@@ -24,21 +24,7 @@ fn english_postings(words: &[String]) -> Vec<Posting> {
     words
         .iter()
         .enumerate()
-        .map(|(i, w)| Posting {
-            definition: String::new(),
-            folded: w.clone(),
-            word: w.clone(),
-            dictionary: DictionaryRef {
-                id: "d".into(),
-                source_lang: "en".into(),
-                target_lang: None,
-            },
-            part_of_speech: None,
-            has_audio: false,
-            id: format!("{i}"),
-            preview: String::new(),
-            phonetic: None,
-        })
+        .map(|(i, w)| Posting::headword(w, DictionaryRef::new("d", "en", None), format!("{i}")))
         .collect()
 }
 
@@ -54,20 +40,12 @@ fn the_exact_matches_capitalised_as_the_query_come_first() {
         ("łodzie", "1"),
         ("Łodzianin", "2"),
     ]
-    .map(|(word, id)| Posting {
-        definition: String::new(),
-        folded: crate::fold::fold(word),
-        word: word.into(),
-        dictionary: DictionaryRef {
-            id: "freedict-pol-eng".into(),
-            source_lang: "pl".into(),
-            target_lang: Some("en".into()),
-        },
-        part_of_speech: None,
-        has_audio: false,
-        id: id.into(),
-        preview: String::new(),
-        phonetic: None,
+    .map(|(word, id)| {
+        Posting::headword(
+            word,
+            DictionaryRef::new("freedict-pol-eng", "pl", Some("en")),
+            id,
+        )
     });
     let index: Index = build(postings.to_vec(), &Lexicon::default())
         .decode()
@@ -387,21 +365,11 @@ fn forms_section(forwards: (&str, u64), backwards: (&str, u64), lemma: u32) -> V
 fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
     use crate::snapshot::Section;
     let built = {
-        let postings = vec![Posting {
-            definition: String::new(),
-            folded: "run".into(),
-            word: "run".into(),
-            dictionary: DictionaryRef {
-                id: "d".into(),
-                source_lang: "en".into(),
-                target_lang: None,
-            },
-            part_of_speech: None,
-            has_audio: false,
-            id: "1".into(),
-            preview: String::new(),
-            phonetic: None,
-        }];
+        let postings = vec![Posting::headword(
+            "run",
+            DictionaryRef::new("d", "en", None),
+            "1",
+        )];
         build(postings, &Lexicon::default())
     };
     let core = built.section(Section::Core).concat();

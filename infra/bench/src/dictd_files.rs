@@ -39,18 +39,12 @@ pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<(
         if folded.is_empty() {
             continue;
         }
-        postings.push(Posting {
-            folded,
-            word: word.to_string(),
-            dictionary: dictionary.clone(),
-            part_of_speech: None,
-            has_audio: false,
-            id: postings.len().to_string(),
-            preview: String::new(),
-            phonetic: None,
-            // The dictd comparison is of headword search only.
-            definition: String::new(),
-        });
+        // The dictd comparison is of headword search only.
+        postings.push(Posting::headword(
+            word,
+            dictionary.clone(),
+            postings.len().to_string(),
+        ));
     }
     Ok(())
 }

@@ -201,19 +201,12 @@ async fn a_page_reads_only_its_record_parts() {
     };
     let postings: Vec<Posting> = (0..160_000u64)
         .map(|i| Posting {
-            definition: String::new(),
-            folded: format!("w{i}"),
-            word: format!("W{i}"),
-            dictionary: DictionaryRef {
-                id: "d".into(),
-                source_lang: "en".into(),
-                target_lang: None,
-            },
-            part_of_speech: None,
-            has_audio: false,
-            id: format!("{:016x}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             preview: letters(160),
-            phonetic: None,
+            ..Posting::headword(
+                &format!("W{i}"),
+                DictionaryRef::new("d", "en", None),
+                format!("{:016x}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            )
         })
         .collect();
     let postings = rank_order(postings, &Default::default());

@@ -283,19 +283,12 @@ mod tests {
     #[test]
     fn every_audio_key_the_new_import_does_not_name_goes() {
         let posting = Posting {
-            definition: String::new(),
-            word: "maison".into(),
-            folded: "maison".into(),
-            dictionary: DictionaryRef {
-                id: "freedict-fra-eng".into(),
-                source_lang: "fr".into(),
-                target_lang: Some("en".into()),
-            },
-            part_of_speech: None,
             has_audio: true,
-            id: "00ff".into(),
-            preview: String::new(),
-            phonetic: None,
+            ..Posting::headword(
+                "maison",
+                DictionaryRef::new("freedict-fra-eng", "fr", Some("en")),
+                "00ff",
+            )
         };
         let key = |format| audio_key("freedict-fra-eng", "00ff", format);
         let (mp3, spx) = (key(AudioFormat::Mp3), key(AudioFormat::Spx));

@@ -425,20 +425,12 @@ mod typo_cost {
         let postings = headwords
             .iter()
             .enumerate()
-            .map(|(i, w)| Posting {
-                definition: String::new(),
-                folded: w.clone(),
-                word: w.clone(),
-                dictionary: DictionaryRef {
-                    id: "wordnet-en".into(),
-                    source_lang: "en".into(),
-                    target_lang: None,
-                },
-                part_of_speech: None,
-                has_audio: false,
-                id: format!("{i}"),
-                preview: String::new(),
-                phonetic: None,
+            .map(|(i, w)| {
+                Posting::headword(
+                    w,
+                    DictionaryRef::new("wordnet-en", "en", None),
+                    format!("{i}"),
+                )
             })
             .collect();
         build(postings, lexicon)
