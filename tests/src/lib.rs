@@ -362,21 +362,22 @@ pub struct OracleEntry {
 /// scan; request paths never do).
 pub async fn all_entries() -> Vec<OracleEntry> {
     let (clients, config) = stack_clients().await;
-    let mut out = Vec::new();
-    let mut start = None;
-    loop {
-        let page = clients
-            .dynamodb
-            .scan()
-            .table_name(&config.entries_table)
-            .index_name("ByWord")
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .expect("scan");
-        for item in page.items.unwrap_or_default() {
+    let items: Vec<_> = clients
+        .dynamodb
+        .scan()
+        .table_name(&config.entries_table)
+        .index_name("ByWord")
+        .into_paginator()
+        .items()
+        .send()
+        .try_collect()
+        .await
+        .expect("scan");
+    items
+        .iter()
+        .map(|item| {
             let s = |n: &str| item.get(n).and_then(|v| v.as_s().ok()).cloned();
-            out.push(OracleEntry {
+            OracleEntry {
                 dictionary: s("dictionaryId").unwrap(),
                 id: s("id").unwrap(),
                 word: s("word").unwrap(),
@@ -384,13 +385,9 @@ pub async fn all_entries() -> Vec<OracleEntry> {
                 has_audio: item.get("hasAudio").and_then(|v| v.as_bool().ok()) == Some(&true),
                 source_lang: s("sourceLang").unwrap(),
                 target_lang: s("targetLang"),
-            });
-        }
-        start = page.last_evaluated_key;
-        if start.is_none() {
-            return out;
-        }
-    }
+            }
+        })
+        .collect()
 }
 
 /// The lexicon the stack's index was built with (forms and frequencies of
@@ -402,28 +399,19 @@ pub async fn stored_lexicon() -> shared::search::lexicon::Lexicon {
     let partition = |pk: String| {
         let (clients, table) = (&clients, &config.entries_table);
         async move {
-            let mut items = Vec::new();
-            let mut start = None;
-            loop {
-                let page = clients
-                    .dynamodb
-                    .query()
-                    .table_name(table)
-                    .key_condition_expression("pk = :pk")
-                    .expression_attribute_values(
-                        ":pk",
-                        aws_sdk_dynamodb::types::AttributeValue::S(pk.clone()),
-                    )
-                    .set_exclusive_start_key(start)
-                    .send()
-                    .await
-                    .expect("query");
-                items.extend(page.items.unwrap_or_default());
-                start = page.last_evaluated_key;
-                if start.is_none() {
-                    return items;
-                }
-            }
+            let items: Vec<items::Item> = clients
+                .dynamodb
+                .query()
+                .table_name(table)
+                .key_condition_expression("pk = :pk")
+                .expression_attribute_values(":pk", aws_sdk_dynamodb::types::AttributeValue::S(pk))
+                .into_paginator()
+                .items()
+                .send()
+                .try_collect()
+                .await
+                .expect("query");
+            items
         }
     };
     let mut lexicon = shared::search::lexicon::Lexicon::default();

@@ -334,24 +334,18 @@ impl KeyStore {
     /// Every key record, oldest first. For the admin tool's listing, never a
     /// request path: a Scan is fine there.
     pub async fn list(&self) -> Result<Vec<KeyRecord>, SdkError<ScanError, HttpResponse>> {
-        let mut records = Vec::new();
-        let mut start = None;
-        loop {
-            let output = self
-                .client
-                .scan()
-                .table_name(&self.table)
-                .filter_expression("sk = :sk")
-                .expression_attribute_values(":sk", AttributeValue::S(KEY_RECORD_SK.into()))
-                .set_exclusive_start_key(start)
-                .send()
-                .await?;
-            records.extend(output.items().iter().filter_map(KeyRecord::from_item));
-            start = output.last_evaluated_key;
-            if start.is_none() {
-                break;
-            }
-        }
+        let items: Vec<_> = self
+            .client
+            .scan()
+            .table_name(&self.table)
+            .filter_expression("sk = :sk")
+            .expression_attribute_values(":sk", AttributeValue::S(KEY_RECORD_SK.into()))
+            .into_paginator()
+            .items()
+            .send()
+            .try_collect()
+            .await?;
+        let mut records: Vec<KeyRecord> = items.iter().filter_map(KeyRecord::from_item).collect();
         records.sort_by(|a, b| a.created_at.cmp(&b.created_at));
         Ok(records)
     }

@@ -455,26 +455,19 @@ impl Store {
         if key_value.len() > items::MAX_PARTITION_KEY_BYTES {
             return Ok(Vec::new());
         }
-        let mut found = Vec::new();
-        let mut start_key = None;
-        loop {
-            let output = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .set_index_name(index.map(str::to_string))
-                .key_condition_expression("#k = :v")
-                .expression_attribute_names("#k", key_name)
-                .expression_attribute_values(":v", AttributeValue::S(key_value.clone()))
-                .set_exclusive_start_key(start_key)
-                .send()
-                .await?;
-            found.extend(output.items.unwrap_or_default());
-            start_key = output.last_evaluated_key;
-            if start_key.is_none() {
-                return Ok(found);
-            }
-        }
+        Ok(self
+            .client
+            .query()
+            .table_name(&self.table)
+            .set_index_name(index.map(str::to_string))
+            .key_condition_expression("#k = :v")
+            .expression_attribute_names("#k", key_name)
+            .expression_attribute_values(":v", AttributeValue::S(key_value))
+            .into_paginator()
+            .items()
+            .send()
+            .try_collect()
+            .await?)
     }
 
     /// What a request needs of the current index snapshot. A warm instance

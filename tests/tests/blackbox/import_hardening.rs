@@ -77,25 +77,22 @@ async fn all_items(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
 ) -> BTreeMap<(String, String), shared::storage::items::Item> {
-    let mut items = BTreeMap::new();
-    let mut start = None;
-    loop {
-        let page = client
-            .scan()
-            .table_name(table)
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .unwrap();
-        for item in page.items() {
+    let scanned: Vec<shared::storage::items::Item> = client
+        .scan()
+        .table_name(table)
+        .into_paginator()
+        .items()
+        .send()
+        .try_collect()
+        .await
+        .unwrap();
+    scanned
+        .into_iter()
+        .map(|item| {
             let s = |k: &str| item[k].as_s().unwrap().clone();
-            items.insert((s("pk"), s("sk")), item.clone());
-        }
-        start = page.last_evaluated_key;
-        if start.is_none() {
-            return items;
-        }
-    }
+            ((s("pk"), s("sk")), item)
+        })
+        .collect()
 }
 
 /// The headwords of the dictionary's entries, and (headword, relation, word)

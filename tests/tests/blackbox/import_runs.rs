@@ -54,27 +54,24 @@ async fn keys_of(
     table: &str,
     dictionary: &str,
 ) -> BTreeSet<(String, String)> {
-    let mut keys = BTreeSet::new();
-    let mut start = None;
-    loop {
-        let page = client
-            .scan()
-            .table_name(table)
-            .filter_expression("dictionaryId = :d")
-            .expression_attribute_values(":d", AttributeValue::S(dictionary.into()))
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .unwrap();
-        for item in page.items() {
+    let scanned: Vec<shared::storage::items::Item> = client
+        .scan()
+        .table_name(table)
+        .filter_expression("dictionaryId = :d")
+        .expression_attribute_values(":d", AttributeValue::S(dictionary.into()))
+        .into_paginator()
+        .items()
+        .send()
+        .try_collect()
+        .await
+        .unwrap();
+    scanned
+        .iter()
+        .map(|item| {
             let s = |k: &str| item[k].as_s().unwrap().clone();
-            keys.insert((s("pk"), s("sk")));
-        }
-        start = page.last_evaluated_key;
-        if start.is_none() {
-            return keys;
-        }
-    }
+            (s("pk"), s("sk"))
+        })
+        .collect()
 }
 
 fn fixture(name: &str) -> String {

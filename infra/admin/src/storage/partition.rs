@@ -23,38 +23,34 @@ pub async fn read(
     sk_prefix: Option<&str>,
     keys_only: bool,
 ) -> Result<Vec<Item>, QueryError> {
-    let mut items = Vec::new();
-    let mut start_key = None;
-    loop {
-        let mut query = client
-            .query()
-            .table_name(table)
-            .expression_attribute_names("#pk", "pk")
-            .expression_attribute_values(":pk", AttributeValue::S(pk.to_string()))
-            .set_exclusive_start_key(start_key);
-        query = match sk_prefix {
-            Some(prefix) => query
-                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                .expression_attribute_names("#sk", "sk")
-                .expression_attribute_values(":prefix", AttributeValue::S(prefix.to_string())),
-            None => query.key_condition_expression("#pk = :pk"),
-        };
-        if keys_only {
-            query = query
-                .projection_expression("#pk, #sk")
-                .expression_attribute_names("#sk", "sk");
-        }
-        let output = query.send().await.map_err(|e| QueryError {
+    let mut query = client
+        .query()
+        .table_name(table)
+        .expression_attribute_names("#pk", "pk")
+        .expression_attribute_values(":pk", AttributeValue::S(pk.to_string()));
+    query = match sk_prefix {
+        Some(prefix) => query
+            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+            .expression_attribute_names("#sk", "sk")
+            .expression_attribute_values(":prefix", AttributeValue::S(prefix.to_string())),
+        None => query.key_condition_expression("#pk = :pk"),
+    };
+    if keys_only {
+        query = query
+            .projection_expression("#pk, #sk")
+            .expression_attribute_names("#sk", "sk");
+    }
+    query
+        .into_paginator()
+        .items()
+        .send()
+        .try_collect()
+        .await
+        .map_err(|e| QueryError {
             table: table.to_string(),
             pk: pk.to_string(),
             message: aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
-        })?;
-        items.extend(output.items.unwrap_or_default());
-        start_key = output.last_evaluated_key;
-        if start_key.is_none() {
-            return Ok(items);
-        }
-    }
+        })
 }
 
 /// The primary key (`pk`, `sk`) of an item, if both are strings.
