@@ -201,6 +201,26 @@ pub fn dictadmin_path() -> PathBuf {
     profile_dir.join("dictadmin")
 }
 
+/// Runs dictadmin against `table` instead of the stack's entries table (a
+/// scratch table of one test), with `extra_env` and its import state in
+/// `state_dir`: its output, whether or not it succeeded.
+pub fn dictadmin_on_table(
+    table: &str,
+    args: &[&str],
+    extra_env: &[(&str, &str)],
+    state_dir: &std::path::Path,
+) -> std::process::Output {
+    Command::new(dictadmin_path())
+        .current_dir(repo_root())
+        .args(args)
+        .envs(stack_env())
+        .env("ENTRIES_TABLE", table)
+        .envs(extra_env.iter().copied())
+        .env("DICTADMIN_STATE_DIR", state_dir)
+        .output()
+        .expect("dictadmin runs")
+}
+
 /// A function binary of this build (`entry-by-word`, …), beside dictadmin.
 pub fn function_binary(name: &str) -> PathBuf {
     dictadmin_path().with_file_name(name)

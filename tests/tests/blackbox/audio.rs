@@ -344,14 +344,7 @@ fn state_dir() -> std::path::PathBuf {
 /// Runs dictadmin against `table` instead of the stack's entries table; its
 /// standard output.
 fn dictadmin_into(table: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new(blackbox::dictadmin_path())
-        .current_dir(blackbox::repo_root())
-        .args(args)
-        .envs(blackbox::stack_env())
-        .env("ENTRIES_TABLE", table)
-        .env("DICTADMIN_STATE_DIR", state_dir())
-        .output()
-        .expect("dictadmin runs");
+    let out = dictadmin_output(table, args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -490,14 +483,7 @@ async fn a_re_import_deletes_the_renditions_no_entry_names() {
 
 /// Runs dictadmin against `table`; its output, whether or not it succeeds.
 fn dictadmin_output(table: &str, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(blackbox::dictadmin_path())
-        .current_dir(blackbox::repo_root())
-        .args(args)
-        .envs(blackbox::stack_env())
-        .env("ENTRIES_TABLE", table)
-        .env("DICTADMIN_STATE_DIR", state_dir())
-        .output()
-        .expect("dictadmin runs")
+    blackbox::dictadmin_on_table(table, args, &[], &state_dir())
 }
 
 /// The objects of the stack's bucket under a dictionary's audio prefix.

@@ -5,7 +5,7 @@
 //! GraphQL, and the order of a search's tiers.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use blackbox::{dictadmin_path, enc, get_demo, repo_root, stack_clients, stack_env};
+use blackbox::{enc, get_demo, repo_root, stack_clients};
 use serde_json::{json, Value};
 use shared::fold::fold;
 
@@ -199,17 +199,8 @@ async fn graphql_gives_the_same_frequencies() {
 /// Runs dictadmin against `table` instead of the stack's entries table, and
 /// gives its output; it must succeed.
 fn dictadmin_on(table: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new(dictadmin_path())
-        .current_dir(repo_root())
-        .args(args)
-        .envs(stack_env())
-        .env("ENTRIES_TABLE", table)
-        .env(
-            "DICTADMIN_STATE_DIR",
-            std::env::temp_dir().join(format!("import-state-frequency-{}", std::process::id())),
-        )
-        .output()
-        .expect("dictadmin runs");
+    let state = std::env::temp_dir().join(format!("import-state-frequency-{}", std::process::id()));
+    let out = blackbox::dictadmin_on_table(table, args, &[], &state);
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

@@ -6,7 +6,7 @@
 //! and drops it afterwards; the dictionary is a Swahili MyThes thesaurus
 //! (`mythes-sw`) that no fixture has.
 
-use blackbox::{dictadmin_path, listed_dictionary, repo_root, stack_clients, stack_env};
+use blackbox::{listed_dictionary, repo_root, stack_clients};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -15,18 +15,8 @@ const DICTIONARY: &str = "mythes-sw";
 
 /// Runs dictadmin against `table` instead of the stack's entries table.
 fn dictadmin(table: &str, args: &[&str], extra_env: &[(&str, &str)]) -> Output {
-    Command::new(dictadmin_path())
-        .current_dir(repo_root())
-        .args(args)
-        .envs(stack_env())
-        .env("ENTRIES_TABLE", table)
-        .envs(extra_env.iter().copied())
-        .env(
-            "DICTADMIN_STATE_DIR",
-            std::env::temp_dir().join(format!("hardening-state-{}", std::process::id())),
-        )
-        .output()
-        .expect("dictadmin runs")
+    let state = std::env::temp_dir().join(format!("hardening-state-{}", std::process::id()));
+    blackbox::dictadmin_on_table(table, args, extra_env, &state)
 }
 
 fn text(out: &Output) -> (String, String) {

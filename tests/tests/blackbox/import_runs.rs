@@ -2,26 +2,15 @@
 //! killed import resumes without listing a half-written dictionary.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use blackbox::{dictadmin_path, listed_dictionary, repo_root, stack_clients, stack_env};
+use blackbox::{listed_dictionary, repo_root, stack_clients};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Runs dictadmin against `table` instead of the stack's entries table.
 fn dictadmin(table: &str, args: &[&str], extra_env: &[(&str, &str)]) -> Output {
-    let root = repo_root();
-    Command::new(dictadmin_path())
-        .current_dir(&root)
-        .args(args)
-        .envs(stack_env())
-        .env("ENTRIES_TABLE", table)
-        .envs(extra_env.iter().copied())
-        .env(
-            "DICTADMIN_STATE_DIR",
-            std::env::temp_dir().join(format!("import-state-{}", std::process::id())),
-        )
-        .output()
-        .expect("dictadmin runs")
+    let state = std::env::temp_dir().join(format!("import-state-{}", std::process::id()));
+    blackbox::dictadmin_on_table(table, args, extra_env, &state)
 }
 
 /// A fresh entries table for one test, made by `dictadmin setup` from
