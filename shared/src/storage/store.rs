@@ -820,3 +820,6 @@ async fn batch_get_group(
     }
     Ok(found)
 }
+
+#[cfg(test)]
+mod tests;

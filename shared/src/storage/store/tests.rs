@@ -1,0 +1,167 @@
+//! The store's loads ([`Slots`]) without a network: each key loaded once
+//! and shared by every request that needs it, a load that failed started
+//! again, and a load that a request gave up on left running for the next.
+
+use super::*;
+use std::sync::atomic::AtomicUsize;
+use tokio::sync::Notify;
+
+/// A `start` for [`Slots::get`] that counts its calls and the keys asked
+/// for, waits for `gate` when one is given, and gives each key its square
+/// (or fails when `fail` says so).
+fn counting_start(
+    calls: Arc<AtomicUsize>,
+    asked: Arc<Mutex<Vec<Vec<u32>>>>,
+    gate: Option<Arc<Notify>>,
+    fail: bool,
+) -> impl FnOnce(Vec<u32>) -> BoxFuture<'static, Result<HashMap<u32, u32>, ApiError>> {
+    move |keys| {
+        calls.fetch_add(1, Ordering::SeqCst);
+        asked.lock().unwrap().push(keys.clone());
+        async move {
+            if let Some(gate) = gate {
+                gate.notified().await;
+            }
+            if fail {
+                return Err(ApiError::Unavailable);
+            }
+            Ok(keys.into_iter().map(|k| (k, k * k)).collect())
+        }
+        .boxed()
+    }
+}
+
+async fn values(loading: Vec<Loading<u32>>) -> Result<Vec<u32>, ApiError> {
+    let loaded = try_join_all(loading).await?;
+    Ok(loaded.into_iter().map(|v| *v).collect())
+}
+
+#[tokio::test]
+async fn each_key_is_loaded_once_and_only_the_missing_ones_are_started() {
+    let slots: Slots<u32, u32> = Slots::default();
+    let (calls, asked) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(Mutex::new(Vec::new())),
+    );
+    let first = slots.get(
+        &[1, 2],
+        counting_start(calls.clone(), asked.clone(), None, false),
+    );
+    assert_eq!(values(first).await, Ok(vec![1, 4]));
+    let second = slots.get(
+        &[2, 3],
+        counting_start(calls.clone(), asked.clone(), None, false),
+    );
+    assert_eq!(values(second).await, Ok(vec![4, 9]));
+    let third = slots.get(
+        &[1, 3],
+        counting_start(calls.clone(), asked.clone(), None, false),
+    );
+    assert_eq!(values(third).await, Ok(vec![1, 9]));
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        2,
+        "the third found both loaded"
+    );
+    assert_eq!(*asked.lock().unwrap(), vec![vec![1, 2], vec![3]]);
+}
+
+#[tokio::test]
+async fn requests_that_need_a_load_under_way_join_it() {
+    let slots: Arc<Slots<u32, u32>> = Arc::new(Slots::default());
+    let (calls, asked) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(Mutex::new(Vec::new())),
+    );
+    let gate = Arc::new(Notify::new());
+    let waiting: Vec<_> = (0..8)
+        .map(|_| {
+            slots.get(
+                &[7],
+                counting_start(calls.clone(), asked.clone(), Some(gate.clone()), false),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "one load for eight requests"
+    );
+    gate.notify_one();
+    for loading in waiting {
+        assert_eq!(values(loading).await, Ok(vec![49]));
+    }
+}
+
+#[tokio::test]
+async fn a_failed_load_is_started_again_by_the_next_request() {
+    let slots: Slots<u32, u32> = Slots::default();
+    let (calls, asked) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(Mutex::new(Vec::new())),
+    );
+    let failed = slots.get(
+        &[5],
+        counting_start(calls.clone(), asked.clone(), None, true),
+    );
+    assert_eq!(values(failed).await, Err(ApiError::Unavailable));
+    let again = slots.get(
+        &[5],
+        counting_start(calls.clone(), asked.clone(), None, false),
+    );
+    assert_eq!(values(again).await, Ok(vec![25]));
+    assert_eq!(calls.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_load_a_request_gave_up_on_runs_on_for_the_next() {
+    let slots: Slots<u32, u32> = Slots::default();
+    let (calls, asked) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(Mutex::new(Vec::new())),
+    );
+    let gate = Arc::new(Notify::new());
+    let given_up = slots.get(
+        &[3],
+        counting_start(calls.clone(), asked.clone(), Some(gate.clone()), false),
+    );
+    // The first request's deadline passes while the load waits.
+    let timed_out = tokio::time::timeout(Duration::from_millis(10), values(given_up)).await;
+    assert!(timed_out.is_err());
+    gate.notify_one();
+    let next = slots.get(
+        &[3],
+        counting_start(calls.clone(), asked.clone(), None, false),
+    );
+    assert_eq!(values(next).await, Ok(vec![9]));
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "joined, not started again");
+}
+
+#[tokio::test]
+async fn a_load_that_leaves_out_a_key_is_an_internal_error_for_that_key() {
+    let slots: Slots<u32, u32> = Slots::default();
+    let loading = slots.get(&[1, 2], |_| async { Ok(HashMap::from([(1, 10)])) }.boxed());
+    let mut loading = loading.into_iter();
+    assert_eq!(*loading.next().unwrap().await.unwrap(), 10);
+    assert!(matches!(
+        loading.next().unwrap().await,
+        Err(ApiError::Internal(_))
+    ));
+}
+
+#[tokio::test]
+async fn one_loads_a_single_value_once() {
+    let slots: Slots<(), String> = Slots::default();
+    let calls = Arc::new(AtomicUsize::new(0));
+    for _ in 0..3 {
+        let calls = calls.clone();
+        let value = slots
+            .one((), move || {
+                calls.fetch_add(1, Ordering::SeqCst);
+                async { Ok("index".to_string()) }
+            })
+            .await;
+        assert_eq!(value.unwrap().as_str(), "index");
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}
