@@ -130,6 +130,20 @@ pub async fn graphql_as(key: &str, query: &str, variables: Value) -> Reply {
     .await
 }
 
+/// The GraphQL document of issue 36, built to hide work: a search whose
+/// result spreads `F0`, each fragment spreading the next twice, the last
+/// selecting `id` (a kilobyte at 20 levels, a million selections expanded).
+pub fn fragment_chain(levels: usize) -> String {
+    let mut query = String::from("{ search(q: \"bank\", limit: 1) { results { ...F0 } } }\n");
+    for i in 0..levels - 1 {
+        query.push_str(&format!(
+            "fragment F{i} on SearchResult {{ ...F{n} ...F{n} }}\n",
+            n = i + 1
+        ));
+    }
+    query + &format!("fragment F{} on SearchResult {{ id }}\n", levels - 1)
+}
+
 /// POSTs `query` with `variables` and the demo key.
 pub async fn graphql(query: &str, variables: Value) -> Reply {
     graphql_as(&demo_key(), query, variables).await
@@ -408,6 +422,25 @@ pub async fn all_entries() -> Vec<OracleEntry> {
             }
         })
         .collect()
+}
+
+/// Every item a Scan finds, page by page (tests may scan; request paths
+/// never do).
+pub async fn scanned(
+    scan: aws_sdk_dynamodb::operation::scan::builders::ScanFluentBuilder,
+) -> Vec<shared::storage::items::Item> {
+    scan.into_paginator()
+        .items()
+        .send()
+        .try_collect()
+        .await
+        .expect("scan")
+}
+
+/// An item's primary key (`pk`, `sk`).
+pub fn key_of(item: &shared::storage::items::Item) -> (String, String) {
+    let s = |k: &str| item[k].as_s().expect("a string key").clone();
+    (s("pk"), s("sk"))
 }
 
 /// The lexicon the stack's index was built with (forms and frequencies of

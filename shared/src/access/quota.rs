@@ -8,8 +8,10 @@ use crate::access::auth::KeyRecord;
 use crate::error::ApiError;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
+use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemOutput};
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use std::collections::HashMap;
 use time::{Date, Month, OffsetDateTime, Time};
 
@@ -120,15 +122,10 @@ impl QuotaCounter {
                 remaining: limit.saturating_sub(used),
             });
         }
-        let result = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .key("pk", AttributeValue::S(usage_pk(&record.key_hash)))
-            .key("sk", AttributeValue::S(usage_sk(&period)))
+        let update = self
+            .counter_update(record, &period)
             .update_expression("SET #used = if_not_exists(#used, :zero) + :units, #exp = :exp")
             .condition_expression("attribute_not_exists(#used) OR #used <= :most_used_before")
-            .expression_attribute_names("#used", "used")
             .expression_attribute_names("#exp", "expiresAt")
             .expression_attribute_values(":zero", AttributeValue::N("0".into()))
             .expression_attribute_values(":units", AttributeValue::N(units.to_string()))
@@ -140,15 +137,8 @@ impl QuotaCounter {
                 ":exp",
                 AttributeValue::N(period.counter_expires_at().to_string()),
             )
-            .return_values(ReturnValue::UpdatedNew)
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .customize()
-            .config_override(
-                aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
-            )
-            .send()
-            .await;
-        match result {
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
+        match send_once(update).await {
             Ok(output) => Ok(QuotaState {
                 limit,
                 remaining: limit.saturating_sub(used_of(output.attributes()).unwrap_or(limit)),
@@ -185,28 +175,29 @@ impl QuotaCounter {
     ) -> Result<QuotaState, ApiError> {
         let period = Period::containing(now);
         let limit = record.limit();
-        let output = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .key("pk", AttributeValue::S(usage_pk(&record.key_hash)))
-            .key("sk", AttributeValue::S(usage_sk(&period)))
+        let update = self
+            .counter_update(record, &period)
             .update_expression("SET #used = #used - :units")
             .condition_expression("#used >= :units")
-            .expression_attribute_names("#used", "used")
-            .expression_attribute_values(":units", AttributeValue::N(units.to_string()))
-            .return_values(ReturnValue::UpdatedNew)
-            .customize()
-            .config_override(
-                aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
-            )
-            .send()
-            .await?;
+            .expression_attribute_values(":units", AttributeValue::N(units.to_string()));
+        let output = send_once(update).await?;
         Ok(QuotaState {
             limit,
             remaining: limit.saturating_sub(used_of(output.attributes()).unwrap_or(limit)),
             reset_secs: period.seconds_until_reset(now),
         })
+    }
+
+    /// An update of `record`'s counter for `period`, whose count `#used`
+    /// names, answering the count after it.
+    fn counter_update(&self, record: &KeyRecord, period: &Period) -> UpdateItemFluentBuilder {
+        self.client
+            .update_item()
+            .table_name(&self.table)
+            .key("pk", AttributeValue::S(usage_pk(&record.key_hash)))
+            .key("sk", AttributeValue::S(usage_sk(period)))
+            .expression_attribute_names("#used", "used")
+            .return_values(ReturnValue::UpdatedNew)
     }
 
     /// Requests used in the period containing `now` (not counted itself).
@@ -223,6 +214,20 @@ impl QuotaCounter {
             .await?;
         Ok(used_of(output.item()).unwrap_or(0))
     }
+}
+
+/// Sends a counter update once, never retried by the SDK: an attempt that
+/// timed out may still have been applied, and a retry would count it twice.
+async fn send_once(
+    update: UpdateItemFluentBuilder,
+) -> Result<UpdateItemOutput, SdkError<UpdateItemError, HttpResponse>> {
+    update
+        .customize()
+        .config_override(
+            aws_sdk_dynamodb::config::Builder::new().retry_config(RetryConfig::disabled()),
+        )
+        .send()
+        .await
 }
 
 /// The `used` count of a counter item, if it has one.

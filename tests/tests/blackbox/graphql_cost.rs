@@ -120,23 +120,6 @@ async fn a_document_that_fails_validation_costs_one() {
     assert_eq!(used(&key).await, 2);
 }
 
-/// The fragment chain of issue 36: each fragment spreads the next twice, a
-/// kilobyte that expands to millions of selections.
-fn fragment_chain(levels: usize) -> String {
-    let mut query = String::from("{ search(q: \"bank\", limit: 1) { results { ...F0 } } }\n");
-    for i in 0..levels - 1 {
-        query.push_str(&format!(
-            "fragment F{i} on SearchResult {{ ...F{n} ...F{n} }}\n",
-            n = i + 1
-        ));
-    }
-    query.push_str(&format!(
-        "fragment F{} on SearchResult {{ id }}\n",
-        levels - 1
-    ));
-    query
-}
-
 /// Chains of 19, 23 and 40 levels are refused by admission, each counted
 /// once, while a trivial request sent alongside answers (before admission,
 /// 23 levels held the function for 25 s and answered 503; 40 never ended).
@@ -144,7 +127,7 @@ fn fragment_chain(levels: usize) -> String {
 #[tokio::test]
 async fn fragment_chains_are_refused_unrun_beside_a_trivial_request() {
     let (key, _) = create_key("free", Some(100));
-    let chains = [19, 23, 40].map(fragment_chain);
+    let chains = [19, 23, 40].map(blackbox::fragment_chain);
     let (trivial, refused) = tokio::join!(
         graphql(&key, "{ __typename }"),
         futures::future::join_all(chains.iter().map(|chain| graphql(&key, chain)))

@@ -538,16 +538,7 @@ fn table() -> Vec<Case> {
     let forty: String = (0..40).map(|i| format!("f{i}: __typename ")).collect();
     // Documents built to hide work (issue 36): each is refused by admission
     // before validation, priced 1.
-    let chain = |levels: usize| {
-        let mut query = String::from("{ search(q: \"bank\", limit: 1) { results { ...F0 } } }");
-        for i in 0..levels - 1 {
-            query.push_str(&format!(
-                " fragment F{i} on SearchResult {{ ...F{n} ...F{n} }}",
-                n = i + 1
-            ));
-        }
-        query + &format!(" fragment F{} on SearchResult {{ id }}", levels - 1)
-    };
+    let chain = blackbox::fragment_chain;
     let aliases: String = (0..2_100).map(|i| format!("a{i}: total ")).collect();
     let spreads = format!(
         "query($v: Boolean = true) {{ search(q: \"a\") {{ {} }} }} fragment T on SearchPage {{ total @include(if: $v) }}",

@@ -67,21 +67,11 @@ async fn all_items(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
 ) -> BTreeMap<(String, String), shared::storage::items::Item> {
-    let scanned: Vec<shared::storage::items::Item> = client
-        .scan()
-        .table_name(table)
-        .into_paginator()
-        .items()
-        .send()
-        .try_collect()
+    let scan = client.scan().table_name(table);
+    blackbox::scanned(scan)
         .await
-        .unwrap();
-    scanned
         .into_iter()
-        .map(|item| {
-            let s = |k: &str| item[k].as_s().unwrap().clone();
-            ((s("pk"), s("sk")), item)
-        })
+        .map(|item| (blackbox::key_of(&item), item))
         .collect()
 }
 

@@ -43,23 +43,15 @@ async fn keys_of(
     table: &str,
     dictionary: &str,
 ) -> BTreeSet<(String, String)> {
-    let scanned: Vec<shared::storage::items::Item> = client
+    let scan = client
         .scan()
         .table_name(table)
         .filter_expression("dictionaryId = :d")
-        .expression_attribute_values(":d", AttributeValue::S(dictionary.into()))
-        .into_paginator()
-        .items()
-        .send()
-        .try_collect()
+        .expression_attribute_values(":d", AttributeValue::S(dictionary.into()));
+    blackbox::scanned(scan)
         .await
-        .unwrap();
-    scanned
         .iter()
-        .map(|item| {
-            let s = |k: &str| item[k].as_s().unwrap().clone();
-            (s("pk"), s("sk"))
-        })
+        .map(blackbox::key_of)
         .collect()
 }
 

@@ -158,22 +158,6 @@ async fn a_query_that_cannot_run_counts_one_and_one_over_the_limit_nothing() {
     assert_eq!(usage(app, &secret).await, 2, "not counted");
 }
 
-/// The fragment chain of issue 36: each fragment spreads the next twice.
-fn fragment_chain(levels: usize) -> String {
-    let mut query = String::from("{ search(q: \"bank\", limit: 1) { results { ...F0 } } }\n");
-    for i in 0..levels - 1 {
-        query.push_str(&format!(
-            "fragment F{i} on SearchResult {{ ...F{n} ...F{n} }}\n",
-            n = i + 1
-        ));
-    }
-    query.push_str(&format!(
-        "fragment F{} on SearchResult {{ id }}\n",
-        levels - 1
-    ));
-    query
-}
-
 #[tokio::test]
 async fn a_document_built_to_hide_work_is_refused_unrun_and_a_spent_key_gets_429_first() {
     let (app, calls) = recorded_app().await;
@@ -183,7 +167,7 @@ async fn a_document_built_to_hide_work_is_refused_unrun_and_a_spent_key_gets_429
         let response = serve(
             app,
             &routes::GRAPHQL,
-            graphql(&fragment_chain(levels), &secret),
+            graphql(&blackbox::fragment_chain(levels), &secret),
         )
         .await;
         assert_eq!(response.status(), 400, "{levels}");
@@ -202,7 +186,12 @@ async fn a_document_built_to_hide_work_is_refused_unrun_and_a_spent_key_gets_429
     // at any further.
     assert_eq!(usage(app, &secret).await, 3);
     calls.take();
-    let response = serve(app, &routes::GRAPHQL, graphql(&fragment_chain(40), &secret)).await;
+    let response = serve(
+        app,
+        &routes::GRAPHQL,
+        graphql(&blackbox::fragment_chain(40), &secret),
+    )
+    .await;
     assert_eq!(response.status(), 429);
     assert_eq!(header(&response, "ratelimit-remaining"), 0);
     assert_eq!(calls.take_operations(), ["UpdateItem"]);
