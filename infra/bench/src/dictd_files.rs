@@ -35,16 +35,12 @@ pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<(
         {
             continue;
         }
-        let folded = shared::fold::fold(word);
-        if folded.is_empty() {
+        // The dictd comparison is of headword search only.
+        let posting = Posting::headword(word, dictionary.clone(), postings.len().to_string());
+        if posting.folded.is_empty() {
             continue;
         }
-        // The dictd comparison is of headword search only.
-        postings.push(Posting::headword(
-            word,
-            dictionary.clone(),
-            postings.len().to_string(),
-        ));
+        postings.push(posting);
     }
     Ok(())
 }

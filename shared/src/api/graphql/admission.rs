@@ -14,7 +14,7 @@
 
 use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
 use async_graphql::Name;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Fields, fragment spreads and inline fragments, fragments expanded,
 /// summed over every operation and fragment definition. The standard
@@ -128,7 +128,7 @@ fn expanded_fragments<'d>(
         })
         .collect();
     let mut shapes: HashMap<&Name, Shape> = HashMap::with_capacity(spreads.len());
-    let mut on_path: HashMap<&Name, ()> = HashMap::new();
+    let mut on_path: HashSet<&Name> = HashSet::new();
     // Depth-first with a stack of its own (a chain of fragments can be as
     // long as the body allows): each fragment is pushed, then its first
     // spread not yet done, and computed once all of them are.
@@ -137,7 +137,7 @@ fn expanded_fragments<'d>(
             continue;
         }
         let mut stack: Vec<(&Name, usize)> = vec![(start, 0)];
-        on_path.insert(start, ());
+        on_path.insert(start);
         while let Some((name, next)) = stack.last_mut() {
             *work += 1;
             let name: &Name = name;
@@ -147,10 +147,10 @@ fn expanded_fragments<'d>(
                 if shapes.contains_key(child) {
                     continue;
                 }
-                if on_path.contains_key(child) {
+                if on_path.contains(child) {
                     return Err(format!("Cannot spread fragment \"{child}\" within itself."));
                 }
-                on_path.insert(child, ());
+                on_path.insert(child);
                 stack.push((child, 0));
             } else {
                 let fragment = &document.fragments[name];
