@@ -6,15 +6,14 @@
 
 use crate::output::say;
 use crate::storage::batch::{delete_all, progress, write_all, WriteError};
-use crate::storage::partition::{self, QueryError};
+use crate::storage::chunked::{read_lexicon, read_manifest, StoredError};
 use aws_sdk_dynamodb::error::DisplayErrorContext;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use shared::error::ApiError;
 use shared::model::Dictionary;
-use shared::search::codec::CorruptData;
-use shared::search::lexicon::{self, Lexicon};
-use shared::search::postings::{decode_chunk, Posting};
+
+use shared::search::postings::Posting;
 use shared::search::snapshot;
 use shared::storage::items::{
     self, CorruptItem, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
@@ -31,8 +30,6 @@ const MANIFESTS_IN_FLIGHT: usize = 4;
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
     #[error(transparent)]
-    Query(#[from] QueryError),
-    #[error(transparent)]
     Write(#[from] WriteError),
     #[error("listing the dictionaries of {table}: {source:?}")]
     ListDictionaries { table: String, source: ApiError },
@@ -43,28 +40,8 @@ pub enum IndexError {
     Publish { build: String, message: String },
     #[error(transparent)]
     CorruptPointer(CorruptItem),
-    /// An item of partition `pk` (`LX`, a list's or a manifest's) that does
-    /// not read.
-    #[error("{pk}: {source}")]
-    CorruptItem { pk: String, source: CorruptItem },
-    #[error("{pk} chunk {chunk}: {source}")]
-    CorruptChunk {
-        pk: String,
-        chunk: usize,
-        source: CorruptData,
-    },
-    #[error("{pk} is incomplete ({found} of {expected} chunks); store the list again with dictadmin lexicon")]
-    IncompleteList {
-        pk: String,
-        found: usize,
-        expected: usize,
-    },
-    #[error("{dictionary} has no complete postings manifest ({found} of {expected} chunks); import it again")]
-    IncompleteManifest {
-        dictionary: String,
-        found: usize,
-        expected: usize,
-    },
+    #[error(transparent)]
+    Stored(#[from] StoredError),
 }
 
 pub struct IndexSummary {
@@ -82,10 +59,10 @@ pub async fn build(
     max_entries: Option<u64>,
 ) -> Result<IndexSummary, IndexError> {
     let started = Instant::now();
-    let (postings, lexicon) = tokio::try_join!(
-        read_manifests(client, table, max_entries),
-        read_lexicon(client, table)
-    )?;
+    let (postings, lexicon) =
+        tokio::try_join!(read_manifests(client, table, max_entries), async {
+            Ok(read_lexicon(client, table).await?)
+        })?;
     let mut postings = postings;
     postings.sort_by(|a, b| (&a.dictionary.id, &a.id).cmp(&(&b.dictionary.id, &b.id)));
     postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);
@@ -266,101 +243,6 @@ fn within_entries(dictionaries: &[Dictionary], max: u64) -> Vec<&Dictionary> {
             fits
         })
         .collect()
-}
-
-/// Every stored lexicon list (forms and frequencies of each language): the
-/// listing with one Query of `LX`, then one Query per list.
-async fn read_lexicon(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-) -> Result<Lexicon, IndexError> {
-    let listing = partition::read(client, table, items::LEXICON_PK, None, false).await?;
-    let mut lexicon = Lexicon::default();
-    for item in &listing {
-        let list =
-            items::lexicon_list_from_item(item).map_err(|source| IndexError::CorruptItem {
-                pk: items::LEXICON_PK.to_string(),
-                source,
-            })?;
-        for (n, pairs) in read_list(client, table, list.kind, &list.lang).await? {
-            let pk = items::lexicon_pk(list.kind, &list.lang);
-            lexicon
-                .add(list.kind, &list.lang, pairs)
-                .map_err(corrupt_chunk(&pk, n))?;
-        }
-    }
-    Ok(lexicon)
-}
-
-/// The pairs of one stored lexicon list, by chunk, with one Query of its
-/// partition: none when it is not stored, an error when it is incomplete.
-/// The importer reads the frequency lists it stamps entries with this way.
-pub(crate) async fn read_list(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-    kind: lexicon::LexiconKind,
-    lang: &str,
-) -> Result<Vec<(usize, Vec<lexicon::Pair>)>, IndexError> {
-    let pk = items::lexicon_pk(kind, lang);
-    let items = partition::read(client, table, &pk, None, false).await?;
-    let chunks = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
-    if chunks.chunks.len() != chunks.expected {
-        return Err(IndexError::IncompleteList {
-            pk,
-            found: chunks.chunks.len(),
-            expected: chunks.expected,
-        });
-    }
-    chunks
-        .chunks
-        .into_iter()
-        .map(|(n, bytes)| {
-            let pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
-            Ok((n, pairs))
-        })
-        .collect()
-}
-
-/// One dictionary's postings. A dictionary is listed only after its manifest
-/// is written, so a missing or short manifest means an import from before
-/// manifests existed: importing it again writes one.
-pub(crate) async fn read_manifest(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-    dictionary: &str,
-) -> Result<Vec<Posting>, IndexError> {
-    let pk = items::manifest_pk(dictionary);
-    let items = partition::read(client, table, &pk, None, false).await?;
-    let manifest = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
-    if manifest.chunks.is_empty() || manifest.chunks.len() != manifest.expected {
-        return Err(IndexError::IncompleteManifest {
-            dictionary: dictionary.to_string(),
-            found: manifest.chunks.len(),
-            expected: manifest.expected,
-        });
-    }
-    let mut postings = Vec::new();
-    for (n, bytes) in manifest.chunks {
-        postings.extend(decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?);
-    }
-    Ok(postings)
-}
-
-/// For `map_err`: an item of partition `pk` that does not read.
-fn corrupt_item(pk: &str) -> impl FnOnce(CorruptItem) -> IndexError + '_ {
-    move |source| IndexError::CorruptItem {
-        pk: pk.to_string(),
-        source,
-    }
-}
-
-/// For `map_err`: chunk `chunk` of partition `pk` that does not decode.
-fn corrupt_chunk(pk: &str, chunk: usize) -> impl FnOnce(CorruptData) -> IndexError + '_ {
-    move |source| IndexError::CorruptChunk {
-        pk: pk.to_string(),
-        chunk,
-        source,
-    }
 }
 
 #[cfg(test)]

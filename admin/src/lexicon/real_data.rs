@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 fn data_root() -> PathBuf {
     std::env::var_os("LEXICON_DATA_ROOT")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.local/data/root"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.local/data/root"))
 }
 
 fn share(path: &str) -> PathBuf {
@@ -337,7 +337,7 @@ fn japanese_forms_from_ipadic() {
 #[test]
 #[ignore = "needs Debian's Hunspell tools: infra/scripts/test.sh unpacks them and runs this"]
 fn the_fixture_excerpts_give_the_forms_the_tests_name() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/hunspell");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/fixture/hunspell");
     let read = |lang: &str, name: &str| hunspell_in(&dir, lang, name);
     assert_resolves(
         &read("fr", "fr"),
@@ -362,7 +362,7 @@ fn lookup_tables() -> PathBuf {
     let dir = std::env::var_os("LEMMA_LOOKUPS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.local/lemma-lookups/tables")
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../.local/lemma-lookups/tables")
         });
     assert!(
         dir.exists(),
@@ -630,7 +630,7 @@ fn greek_forms_from_the_rule_tables() {
 fn corpus(path: &str) -> PathBuf {
     let path = std::env::var_os("LEXICON_CORPUS_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.local/corpus-all"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.local/corpus-all"))
         .join(path);
     assert!(
         path.exists(),

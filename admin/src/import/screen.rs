@@ -377,7 +377,7 @@ mod tests {
 
     #[test]
     fn the_fixtures_are_stored_whole() {
-        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture");
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/fixture");
         let max = crate::formats::source::DEFAULT_MAX_SOURCE_BYTES;
         for mut imported in [
             crate::import::freedict::import_freedict(

@@ -10,6 +10,7 @@
 //! sorted, then stored in the entries table as compressed chunks under
 //! `LX#<kind>#<lang>` and listed last under `LX`.
 
+pub mod command;
 pub mod dutch_verbs;
 mod hunspell_analysis;
 pub mod hunspell_forms;

@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn the_fixture_lists_read_whole() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/stop-words");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/fixture/stop-words");
         // Folding merges a few words of a list (French `eut` and `eût`,
         // Spanish `esta` and `está`): 155, 313 and 279 lines.
         for (lang, count, word) in [

@@ -191,8 +191,8 @@ mod tests {
 
     #[test]
     fn a_changed_article_text_under_the_same_keys_starts_over() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../data/fixture/freedict/freedict-deu-eng");
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/fixture/freedict/freedict-deu-eng");
         let imported = crate::import::freedict::import_freedict(
             &path,
             crate::formats::source::DEFAULT_MAX_SOURCE_BYTES,

@@ -16,8 +16,8 @@
 
 use super::dictionary::ImportedDictionary;
 use super::error::ImportError;
-use crate::index::{read_list, read_manifest};
 use crate::output::say;
+use crate::storage::chunked::{read_list, read_manifest};
 use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
@@ -99,7 +99,10 @@ impl Known {
                     .into_iter()
                     .map(|p| (p.folded.into_boxed_str(), p.id.into_boxed_str()))
                     .collect();
-                Ok::<_, crate::index::IndexError>((id.clone(), KnownDictionary { lang, entries }))
+                Ok::<_, crate::storage::chunked::StoredError>((
+                    id.clone(),
+                    KnownDictionary { lang, entries },
+                ))
             })
             .buffer_unordered(IN_FLIGHT)
             .try_collect()

@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn the_fixture_database_gives_the_forms_the_tests_name() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/wordnet");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/fixture/wordnet");
         let lexicon = read(&dir).unwrap();
         let has = |form: &str, lemma: &str| {
             lexicon

@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn the_fixture_lists_read_whole() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/wordfreq");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/fixture/wordfreq");
         for lang in ["en", "fr", "de", "es"] {
             let lexicon = read(
                 lang,

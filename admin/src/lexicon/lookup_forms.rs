@@ -588,7 +588,7 @@ mod tests {
 
     #[test]
     fn the_fixture_tables_give_the_forms_the_black_box_tests_name() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/fixture/lemma-lookups");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/fixture/lemma-lookups");
         for (lang, form, lemma) in [
             ("de", "ging", "gehen"),
             ("de", "Bücher", "Buch"),

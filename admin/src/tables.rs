@@ -281,7 +281,7 @@ pub async fn create_bucket(client: &aws_sdk_s3::Client, bucket: &str) -> Result<
 mod tests {
     use super::*;
 
-    const TEMPLATE: &str = include_str!("../../../template.yaml");
+    const TEMPLATE: &str = include_str!("../../template.yaml");
 
     fn table(logical_id: &str) -> TableDefinition {
         tables_in_template(TEMPLATE)

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 fn fixture(path: &str) -> String {
     let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data/fixture")
+        .join("../data/fixture")
         .join(path);
     path.to_str().unwrap().to_string()
 }

@@ -11,7 +11,7 @@ pub const MAX: u64 = crate::formats::source::DEFAULT_MAX_SOURCE_BYTES;
 /// A file or directory of data/fixture/.
 pub fn fixture(path: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data/fixture")
+        .join("../data/fixture")
         .join(path)
 }
 
