@@ -27,7 +27,6 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "data" / "fixture"
-B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 # Headwords the tests and the README name, plus an even sample of the rest.
 FREEDICT = {
@@ -48,47 +47,19 @@ FREEDICT = {
 }
 
 
-def encode(n):
-    if n == 0:
-        return "A"
-    out = ""
-    while n:
-        out = B64[n % 64] + out
-        n //= 64
-    return out
-
-
-def decode(s):
-    n = 0
-    for c in s:
-        n = n * 64 + B64.index(c)
-    return n
+def dictd_excerpt(*args):
+    """Runs the importer's dictd reader (admin/src/bin/dictd-excerpt.rs), the
+    one reader of the format: an excerpt, or the headwords of index files."""
+    subprocess.run(["cargo", "build", "--quiet", "-p", "admin", "--bin", "dictd-excerpt"], cwd=ROOT, check=True)
+    return subprocess.run([str(ROOT / "target" / "debug" / "dictd-excerpt"), *map(str, args)], check=True,
+                          capture_output=True, text=True).stdout
 
 
 def subset(src_dir, name, words, every, out_dir):
     """The metadata articles, the index lines of WORDS, and every EVERY-th
-    line of the rest (none when EVERY is 0)."""
-    index = [line.split("\t") for line in
-             (src_dir / f"{name}.index").read_bytes().decode("utf-8", "replace").splitlines() if line]
-    data = gzip.open(src_dir / f"{name}.dict.dz").read()
-    wanted = {w.lower() for w in words}
-    chosen = []
-    for i, (head, off, length) in enumerate(index):
-        if head.startswith(("00database", "00-")) or head.lower() in wanted or (every and i % every == 0):
-            chosen.append((head, decode(off), decode(length)))
-    blob = bytearray()
-    placed = {}
-    lines = []
-    for head, off, length in chosen:
-        if (off, length) not in placed:
-            placed[(off, length)] = (len(blob), length)
-            blob += data[off:off + length]
-        new_off, new_len = placed[(off, length)]
-        lines.append(f"{head}\t{encode(new_off)}\t{encode(new_len)}\n")
-    (out_dir / f"{name}.index").write_text("".join(lines), encoding="utf-8")
-    with gzip.GzipFile(out_dir / f"{name}.dict.dz", "wb", mtime=0) as f:
-        f.write(bytes(blob))
-    return len(lines)
+    line of the rest (none when EVERY is 0). Returns the number of lines."""
+    printed = dictd_excerpt("excerpt", src_dir / name, out_dir / name, every, *words)
+    return int(printed.split()[0])
 
 
 # WordNet lemmas kept, with every synset they are in and the synsets those point
@@ -214,10 +185,8 @@ def fixture_headwords():
     heads = {lang: set() for lang in WORDFREQ_LANGS.values()}
 
     def dictd(path, lang):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            head = line.split("\t", 1)[0]
-            if head and not head.startswith(("00database", "00-")):
-                heads[lang].add(head.casefold())
+        for head in dictd_excerpt("headwords", path).splitlines():
+            heads[lang].add(head.casefold())
 
     for index in sorted((OUT / "freedict").glob("freedict-*.index")):
         # Languages without a wordfreq excerpt (Polish) are left out.

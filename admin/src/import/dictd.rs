@@ -5,6 +5,7 @@
 
 use super::error::ImportError;
 use crate::formats::source;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// One `.index` line: the article of `headword` is `length` bytes at `offset`.
@@ -28,6 +29,27 @@ pub fn decode_number(text: &str) -> Option<u64> {
         let digit = BASE64.iter().position(|&b| b == c)? as u64;
         Some(n * 64 + digit)
     })
+}
+
+/// dictd's base64 number of `n`: the inverse of [`decode_number`].
+pub fn encode_number(mut n: u64) -> String {
+    let mut digits = Vec::new();
+    loop {
+        digits.push(BASE64[(n % 64) as usize]);
+        n /= 64;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.reverse();
+    String::from_utf8(digits).expect("base64 digits are ASCII")
+}
+
+/// Whether an index line is one of dictd's metadata articles rather than a
+/// headword: `00databaseinfo` (FreeDict), `00-database-info`, `00-gcide-url`,
+/// `00-web1913-info` (GCIDE).
+pub fn is_metadata(headword: &str) -> bool {
+    headword.starts_with("00database") || headword.starts_with("00-")
 }
 
 /// Parses an index. Invalid UTF-8 in a headword (seen in a few files) is
@@ -132,15 +154,17 @@ impl Database {
 
     /// The article text an index line points at. Invalid UTF-8 is replaced.
     pub fn article(&self, line: &IndexLine) -> Result<String, ImportError> {
+        Ok(String::from_utf8_lossy(self.article_bytes(line)?).into_owned())
+    }
+
+    /// The bytes an index line points at.
+    fn article_bytes(&self, line: &IndexLine) -> Result<&[u8], ImportError> {
         let end = line
             .offset
             .checked_add(line.length)
             .filter(|&end| end <= self.data.len() as u64);
         match end {
-            Some(end) => Ok(String::from_utf8_lossy(
-                &self.data[line.offset as usize..end as usize],
-            )
-            .into_owned()),
+            Some(end) => Ok(&self.data[line.offset as usize..end as usize]),
             None => Err(ImportError::OutOfRange {
                 path: self.data_path.clone(),
                 headword: line.headword.clone(),
@@ -154,16 +178,52 @@ impl Database {
     /// The index lines of articles (not dictd's `00database…` metadata), one per
     /// article: several lines that point at the same bytes are one article.
     pub fn articles(&self) -> Vec<&IndexLine> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
         self.index
             .iter()
-            .filter(|l| {
-                // `00databaseinfo` (FreeDict), `00-database-info`, `00-gcide-url`,
-                // `00-web1913-info` (GCIDE)
-                !l.headword.starts_with("00database") && !l.headword.starts_with("00-")
-            })
+            .filter(|l| !is_metadata(&l.headword))
             .filter(|l| seen.insert((l.offset, l.length)))
             .collect()
+    }
+
+    /// A smaller database of real articles, as the committed fixture is
+    /// made (infra/scripts/make-fixture.py): the metadata lines, the lines
+    /// of `words` (compared in lower case) and every `every`-th line of the
+    /// rest (none when 0), in index order, each article's bytes copied once.
+    /// Returns the new `.index` text and its data.
+    pub fn excerpt(
+        &self,
+        words: &HashSet<String>,
+        every: usize,
+    ) -> Result<(String, Vec<u8>), ImportError> {
+        let words: HashSet<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        let mut index = String::new();
+        let mut data = Vec::new();
+        let mut placed: HashMap<(u64, u64), u64> = HashMap::new();
+        for (i, line) in self.index.iter().enumerate() {
+            let wanted = is_metadata(&line.headword)
+                || words.contains(&line.headword.to_lowercase())
+                || (every > 0 && i % every == 0);
+            if !wanted {
+                continue;
+            }
+            let offset = match placed.get(&(line.offset, line.length)) {
+                Some(&offset) => offset,
+                None => {
+                    let offset = data.len() as u64;
+                    data.extend_from_slice(self.article_bytes(line)?);
+                    placed.insert((line.offset, line.length), offset);
+                    offset
+                }
+            };
+            index += &format!(
+                "{}\t{}\t{}\n",
+                line.headword,
+                encode_number(offset),
+                encode_number(line.length)
+            );
+        }
+        Ok((index, data))
     }
 
     /// A metadata article such as `00databaseinfo`, if present.
@@ -191,6 +251,60 @@ mod tests {
         assert_eq!(decode_number("W9V"), Some(22 * 4096 + 61 * 64 + 21));
         assert_eq!(decode_number(""), None);
         assert_eq!(decode_number("A=B"), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn encoding_a_number_decodes_back(n in 0u64..(1 << 60)) {
+            proptest::prop_assert_eq!(decode_number(&encode_number(n)), Some(n));
+        }
+    }
+
+    #[test]
+    fn an_excerpt_of_every_line_reads_as_the_original() {
+        let prefix = crate::import::fixtures::fixture("freedict/freedict-deu-eng");
+        let db = Database::open(&prefix, u64::MAX).unwrap();
+        let (index, data) = db.excerpt(&HashSet::new(), 1).unwrap();
+        let copy = Database::from_bytes(
+            PathBuf::from("copy.index"),
+            index.as_bytes(),
+            PathBuf::from("copy.dict"),
+            data,
+        )
+        .unwrap();
+        let text = |db: &Database| -> Vec<(String, String)> {
+            db.index
+                .iter()
+                .map(|l| (l.headword.clone(), db.article(l).unwrap()))
+                .collect()
+        };
+        assert_eq!(text(&copy), text(&db));
+    }
+
+    #[test]
+    fn an_excerpt_keeps_metadata_the_words_asked_and_every_nth_line() {
+        let prefix = crate::import::fixtures::fixture("freedict/freedict-deu-eng");
+        let db = Database::open(&prefix, u64::MAX).unwrap();
+        let words = HashSet::from(["Haus".to_string()]);
+        let (index, data) = db.excerpt(&words, 0).unwrap();
+        let copy = Database::from_bytes(
+            PathBuf::from("e.index"),
+            index.as_bytes(),
+            PathBuf::new(),
+            data,
+        )
+        .unwrap();
+        let heads: Vec<&str> = copy.index.iter().map(|l| l.headword.as_str()).collect();
+        assert!(heads.iter().any(|h| is_metadata(h)), "{heads:?}");
+        assert!(heads.contains(&"haus"), "{heads:?}");
+        assert!(heads
+            .iter()
+            .all(|h| is_metadata(h) || h.to_lowercase() == "haus"));
+        let every_third = db.excerpt(&HashSet::new(), 3).unwrap().0;
+        let expected = (db.index.iter().enumerate())
+            .filter(|(i, l)| i % 3 == 0 || is_metadata(&l.headword))
+            .count();
+        assert_eq!(every_third.lines().count(), expected);
     }
 
     #[test]

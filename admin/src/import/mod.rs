@@ -18,7 +18,7 @@
 
 mod audio;
 mod checkpoint;
-mod dictd;
+pub mod dictd;
 mod dictionary;
 mod entry_text;
 mod error;

@@ -1,7 +1,9 @@
 //! Postings read straight from dictd `.index` files (no DynamoDB), so that
 //! an index snapshot can be built in memory from the same headwords a dictd
-//! server serves.
+//! server serves. The format is read by the importer's own reader
+//! (`admin::import::dictd`).
 
+use admin::import::dictd::{is_metadata, parse_index, IndexLine};
 use shared::search::postings::{DictionaryRef, Posting};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -21,22 +23,17 @@ pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<(
         source_lang: langs.next().unwrap_or("und").to_string(),
         target_lang: langs.next().map(str::to_string),
     };
-    let text = std::fs::read(file)?;
     let mut seen = HashSet::new();
-    for line in String::from_utf8_lossy(&text).lines() {
-        let mut cols = line.split('\t');
-        let (Some(word), Some(offset), Some(length)) = (cols.next(), cols.next(), cols.next())
-        else {
-            continue;
-        };
-        if word.starts_with("00database")
-            || word.starts_with("00-")
-            || !seen.insert((offset, length))
-        {
+    for line in index_lines(file)? {
+        if is_metadata(&line.headword) || !seen.insert((line.offset, line.length)) {
             continue;
         }
         // The dictd comparison is of headword search only.
-        let posting = Posting::headword(word, dictionary.clone(), postings.len().to_string());
+        let posting = Posting::headword(
+            &line.headword,
+            dictionary.clone(),
+            postings.len().to_string(),
+        );
         if posting.folded.is_empty() {
             continue;
         }
@@ -48,13 +45,17 @@ pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<(
 /// The headwords of one `.index` file as dictd matches them (its keys),
 /// metadata left out: what queries are drawn from.
 pub fn headwords(file: &Path) -> std::io::Result<Vec<String>> {
-    let text = std::fs::read(file)?;
-    Ok(String::from_utf8_lossy(&text)
-        .lines()
-        .filter_map(|line| line.split('\t').next())
-        .filter(|w| !w.is_empty() && !w.starts_with("00database") && !w.starts_with("00-"))
-        .map(str::to_string)
+    Ok(index_lines(file)?
+        .into_iter()
+        .map(|line| line.headword)
+        .filter(|w| !w.is_empty() && !is_metadata(w))
         .collect())
+}
+
+/// The lines of an `.index` file, read by the importer's reader.
+fn index_lines(file: &Path) -> std::io::Result<Vec<IndexLine>> {
+    let bytes = std::fs::read(file)?;
+    parse_index(file, &bytes).map_err(std::io::Error::other)
 }
 
 /// Every article of every `.index` file of `dirs`, as a posting.
