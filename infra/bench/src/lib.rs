@@ -5,6 +5,7 @@
 pub mod dictd_client;
 pub mod dictd_files;
 pub mod edits;
+pub mod offline;
 
 /// p50, p99 and max (0 for none).
 pub fn stats(v: &mut [f64]) -> (f64, f64, f64) {

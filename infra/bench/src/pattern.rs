@@ -11,47 +11,30 @@
 //! round draws fresh patterns (seeded) from random terms. `PROBE=1` also
 //! prints every pattern with its plan's work and total.
 
-use bench::dictd_files::read_postings;
+use bench::offline::{Offline, TermDraw};
 use bench::stats;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use shared::search::engine::{SearchError, WORK_BUDGET};
 use shared::search::filters::Filters;
-use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
 use shared::search::oracle::glob;
 use shared::search::pattern::Pattern;
-use shared::search::snapshot::{build, Index};
-use std::path::PathBuf;
+use shared::search::snapshot::Index;
 use std::time::Instant;
 
 /// Patterns whose total is checked against a glob over every term, per class.
 const CHECKED: usize = 10;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let rounds: usize = args.next().map_or(200, |a| a.parse().expect("rounds"));
-    let seed: u64 = args.next().map_or(23, |a| a.parse().expect("seed"));
-    let mut dirs: Vec<PathBuf> = args.map(PathBuf::from).collect();
-    if dirs.is_empty() {
-        dirs.push(".local/corpus/root/usr/share/dictd".into());
-    }
-    let started = Instant::now();
-    let postings = read_postings(&dirs);
-    let entries = postings.len();
-    let built = build(postings, &Lexicon::default());
-    let index = built.index().expect("a fresh build decodes");
-    let grams = built.grams().expect("a fresh build decodes");
+    let run = Offline::from_args(200, 23);
+    let (rounds, seed, entries) = (run.rounds, run.seed, run.entries);
+    let (index, grams) = (&run.index, &run.grams);
     println!(
         "{entries} entries, {} terms; built in {:.1} s; seed {seed}, {rounds} rounds",
         index.term_count(),
-        started.elapsed().as_secs_f64()
+        run.built_in
     );
-    let rng = std::cell::RefCell::new(StdRng::seed_from_u64(seed));
-    let draw = Draw {
-        index: &index,
-        rng: &rng,
-    };
+    let draw = Draw(run.draw());
     type Class<'a> = (&'static str, Box<dyn Fn() -> String + 'a>);
     let classes: Vec<Class> = vec![
         (
@@ -114,7 +97,7 @@ fn main() {
                 continue;
             };
             let t = Instant::now();
-            let hits = index.search(Some(&grams), &rule, &filters, 0, 20);
+            let hits = index.search(Some(grams), &rule, &filters, 0, 20);
             let elapsed = t.elapsed().as_secs_f64() * 1e3;
             let hits = match hits {
                 Ok(hits) => hits,
@@ -129,7 +112,7 @@ fn main() {
             };
             assert!(hits.work <= WORK_BUDGET);
             if round < CHECKED {
-                assert_eq!(hits.total, glob_total(&index, &rule), "{raw:?}");
+                assert_eq!(hits.total, glob_total(index, &rule), "{raw:?}");
             }
             if std::env::var("PROBE").is_ok() {
                 println!(
@@ -161,24 +144,13 @@ fn glob_total(index: &Index, rule: &MatchRule) -> usize {
         .sum()
 }
 
-struct Draw<'a> {
-    index: &'a Index,
-    rng: &'a std::cell::RefCell<StdRng>,
-}
+struct Draw<'a>(TermDraw<'a>);
 
 impl Draw<'_> {
     /// The term of a random entry with `min..=max` characters and no
     /// wildcard character (the last draw if none is found in 1,000 tries).
     fn term(&self, min: usize, max: usize) -> String {
-        let mut last = String::new();
-        for _ in 0..1000 {
-            let o = self.rng.borrow_mut().random_range(0..self.index.entries());
-            last = self.index.term(self.index.term_of(o)).to_string();
-            if (min..=max).contains(&last.chars().count()) && !last.contains(['?', '*']) {
-                break;
-            }
-        }
-        last
+        self.0.term_where(min, max, |t| !t.contains(['?', '*']))
     }
 
     fn prefix(&self, n: usize) -> String {
@@ -193,13 +165,13 @@ impl Draw<'_> {
     /// `n` characters from inside a term (neither its first nor its last).
     fn middle(&self, n: usize) -> String {
         let t: Vec<char> = self.term(n + 2, 64).chars().collect();
-        let at = self.rng.borrow_mut().random_range(1..=t.len() - n - 1);
+        let at = self.0.rng.borrow_mut().random_range(1..=t.len() - n - 1);
         t[at..at + n].iter().collect()
     }
 
     /// Two distinct positions below `n`.
     fn two_of(&self, n: usize) -> [usize; 2] {
-        let mut rng = self.rng.borrow_mut();
+        let mut rng = self.0.rng.borrow_mut();
         let a = rng.random_range(0..n);
         let b = (a + rng.random_range(1..n)) % n;
         [a, b]

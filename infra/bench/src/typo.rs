@@ -14,44 +14,27 @@
 //! terms of the right length, given random edits. `PROBE=1` also prints
 //! every query with the nodes its walks read.
 
-use bench::dictd_files::read_postings;
+use bench::offline::{Offline, TermDraw};
 use bench::stats;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use shared::search::engine::{Hits, TypoWalk};
 use shared::search::filters::Filters;
-use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
-use shared::search::snapshot::{build, Index, Section};
-use std::path::PathBuf;
+use shared::search::snapshot::Section;
 use std::time::Instant;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let rounds: usize = args.next().map_or(200, |a| a.parse().expect("rounds"));
-    let seed: u64 = args.next().map_or(26, |a| a.parse().expect("seed"));
-    let mut dirs: Vec<PathBuf> = args.map(PathBuf::from).collect();
-    if dirs.is_empty() {
-        dirs.push(".local/corpus/root/usr/share/dictd".into());
-    }
-    let started = Instant::now();
-    let postings = read_postings(&dirs);
-    let entries = postings.len();
-    let built = build(postings, &Lexicon::default());
-    let index = built.index().expect("a fresh build decodes");
-    let grams = built.grams().expect("a fresh build decodes");
+    let run = Offline::from_args(200, 26);
+    let (rounds, seed, entries) = (run.rounds, run.seed, run.entries);
+    let (built, index, grams) = (&run.built, &run.index, &run.grams);
     let terms_bytes: usize = built.section(Section::Terms).iter().map(Vec::len).sum();
     println!(
         "{entries} entries, {} terms, terms section {:.1} MB (both FSTs); built in {:.1} s; seed {seed}, {rounds} rounds",
         index.term_count(),
         terms_bytes as f64 / 1e6,
-        started.elapsed().as_secs_f64()
+        run.built_in
     );
-    let rng = std::cell::RefCell::new(StdRng::seed_from_u64(seed));
-    let draw = Draw {
-        index: &index,
-        rng: &rng,
-    };
+    let draw = Draw(run.draw());
     type Class<'a> = (&'static str, Box<dyn Fn() -> MatchRule + 'a>);
     let classes: Vec<Class> = vec![
         (
@@ -98,7 +81,7 @@ fn main() {
             let rule = make();
             let run = |walk| {
                 let t = Instant::now();
-                let hits = index.search_with(walk, Some(&grams), &rule, &filters, 0, 20);
+                let hits = index.search_with(walk, Some(grams), &rule, &filters, 0, 20);
                 (t.elapsed().as_secs_f64() * 1e3, hits)
             };
             let (ms_rows, got) = run(TypoWalk::Rows);
@@ -128,34 +111,23 @@ fn main() {
     }
 }
 
-struct Draw<'a> {
-    index: &'a Index,
-    rng: &'a std::cell::RefCell<StdRng>,
-}
+struct Draw<'a>(TermDraw<'a>);
 
 impl Draw<'_> {
     /// The term of a random entry with `min..=max` characters (the last
     /// draw if none is found in 1,000 tries).
     fn term(&self, min: usize, max: usize) -> String {
-        let mut last = String::new();
-        for _ in 0..1000 {
-            let o = self.rng.borrow_mut().random_range(0..self.index.entries());
-            last = self.index.term(self.index.term_of(o)).to_string();
-            if (min..=max).contains(&last.chars().count()) {
-                break;
-            }
-        }
-        last
+        self.0.term_where(min, max, |_| true)
     }
 
     fn prefix(&self, min: usize, max: usize) -> String {
-        let n = self.rng.borrow_mut().random_range(min..=max);
+        let n = self.0.rng.borrow_mut().random_range(min..=max);
         self.term(n, 64).chars().take(n).collect()
     }
 
     /// `edits` random edits (substitution, insertion, deletion or swap).
     fn typo(&self, word: &str, edits: usize) -> String {
-        bench::edits::random_edits(word, edits, &mut *self.rng.borrow_mut())
+        bench::edits::random_edits(word, edits, &mut *self.0.rng.borrow_mut())
     }
 
     /// A query that takes the extra edit: a term of `min..=max` characters
