@@ -110,10 +110,16 @@ pub(crate) fn allowed_edits(query_chars: usize) -> usize {
     }
 }
 
-/// A folded query and how it matches.
-#[derive(Debug, Clone)]
+/// A folded query and how it matches, read once: a `pattern` rule holds
+/// its parsed [`Pattern`] beside its folded text, so that nothing that runs
+/// it parses or folds the query again.
+#[derive(Debug, Clone, PartialEq)]
 pub struct MatchRule {
-    pub query: String,
+    /// The folded query; a pattern's folded text ([`Pattern::to_query`]).
+    query: String,
+    /// The parsed pattern of a rule of [`MatchType::Pattern`], none of any
+    /// other.
+    pattern: Option<Pattern>,
     pub match_type: MatchType,
     pub max_edits: usize,
     /// Whether the query's first letter was typed a capital
@@ -129,13 +135,16 @@ impl MatchRule {
     /// The rule of `q` as the caller wrote it: folded, or for a pattern
     /// parsed and folded run by run ([`Pattern::parse`]).
     pub fn of_query(q: &str, match_type: MatchType, fuzzy: bool) -> Result<Self, PatternError> {
-        let query = match match_type {
-            MatchType::Exact | MatchType::Prefix | MatchType::Contains => fold(q),
-            MatchType::Pattern => Pattern::parse(q)?.to_query(),
+        let (query, pattern) = match match_type {
+            MatchType::Exact | MatchType::Prefix | MatchType::Contains => (fold(q), None),
+            MatchType::Pattern => {
+                let pattern = Pattern::parse(q)?;
+                (pattern.to_query(), Some(pattern))
+            }
         };
         Ok(Self {
             capitalised: capitalised(q),
-            ..Self::new(&query, match_type, fuzzy)
+            ..Self::with(query, pattern, match_type, fuzzy)
         })
     }
 
@@ -143,17 +152,39 @@ impl MatchRule {
     /// types that have a typo tier, and only when `fuzzy`. The case it was
     /// typed in is unknown: no capitalisation orders the exact matches.
     pub fn new(folded: &str, match_type: MatchType, fuzzy: bool) -> Self {
+        let pattern = (match_type == MatchType::Pattern).then(|| Pattern::from_query(folded));
+        Self::with(folded.to_string(), pattern, match_type, fuzzy)
+    }
+
+    fn with(query: String, pattern: Option<Pattern>, match_type: MatchType, fuzzy: bool) -> Self {
         let max_edits = if fuzzy && match_type.typo_distance().is_some() {
-            allowed_edits(folded.chars().count())
+            allowed_edits(query.chars().count())
         } else {
             0
         };
         Self {
-            query: folded.to_string(),
+            query,
+            pattern,
             match_type,
             max_edits,
             capitalised: None,
         }
+    }
+
+    /// The folded query (a pattern's folded text).
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    /// The parsed pattern of a `pattern` rule.
+    pub fn pattern(&self) -> Option<&Pattern> {
+        self.pattern.as_ref()
+    }
+
+    /// Whether the query folds to nothing (only combining marks): it
+    /// matches nothing. A pattern always has letters.
+    pub fn is_empty(&self) -> bool {
+        self.query.is_empty()
     }
 }
 

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 /// 0 exact, 1 literal, 2 lemma, then 2 + the edit distance of a typo.
 fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> Option<usize> {
     oracle::tier(
-        &rule.query,
+        rule.query(),
         rule.match_type,
         max_edits,
         lexicon,
@@ -106,7 +106,7 @@ fn search(
     // Too few headwords for a typo-tolerant query of 5 or more characters:
     // one edit more, ranked last.
     if rule.max_edits > 0
-        && rule.query.chars().count() >= EXTRA_EDIT_FROM
+        && rule.query().chars().count() >= EXTRA_EDIT_FROM
         && terms.len() < EXTRA_EDIT_BELOW
     {
         let further = rule.max_edits + 1;
@@ -449,7 +449,7 @@ proptest! {
                 MatchRule::of_query(&raw, match_type, fuzzy).unwrap()
             }
         };
-        prop_assert_eq!(&rule.query, &q);
+        prop_assert_eq!(rule.query(), &q);
         let (index, records, grams) = snapshot(&postings, &lexicon);
         let hits = index.search(Some(&grams), &rule, &filters, offset, limit).unwrap();
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);

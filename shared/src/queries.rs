@@ -9,8 +9,7 @@
 
 use crate::error::{shown, ApiError};
 use crate::search::filters::LangFilter;
-use crate::search::matching::MatchType;
-use crate::search::pattern::Pattern;
+use crate::search::matching::{MatchRule, MatchType};
 
 /// The longest value we look at for any parameter. Longer input is rejected
 /// before any work is done on it.
@@ -217,13 +216,15 @@ fn pos(source: &impl ParamSource) -> Result<Option<String>, ApiError> {
 /// A search (`GET /api/v1/api/search`, GraphQL `search` and `examples`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchQuery {
+    /// `q` as the caller wrote it.
     pub q: String,
+    /// `q`, `matchType` and `fuzzy`, read once: the folded text or the
+    /// parsed pattern the engine runs.
+    pub rule: MatchRule,
     pub lang: Option<LangFilter>,
     pub source: Option<String>,
-    pub match_type: MatchType,
     pub pos: Option<String>,
     pub has_audio: bool,
-    pub fuzzy: bool,
     pub limit: u32,
     pub offset: u32,
 }
@@ -232,38 +233,45 @@ impl SearchQuery {
     /// A search of `q` with every other parameter at its default, as a
     /// request that gives only `q` would have it (no filter, the default
     /// page), `match_type` and `fuzzy` as given: for the benchmarks and
-    /// tests that search in-process.
+    /// tests that search in-process. A `pattern` search must be a valid
+    /// pattern: it panics otherwise.
     pub fn new(q: &str, match_type: MatchType, fuzzy: bool) -> Self {
         Self {
             q: q.to_string(),
+            rule: MatchRule::of_query(q, match_type, fuzzy)
+                .unwrap_or_else(|e| panic!("{q:?} as a pattern: {}", e.message())),
             lang: None,
             source: None,
-            match_type,
             pos: None,
             has_audio: HAS_AUDIO.default,
-            fuzzy,
             limit: SEARCH_LIMIT.default,
             offset: OFFSET.default,
         }
     }
 
     pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
-        let query = Self {
-            q: source.required_text("q")?,
-            lang: lang(source)?,
-            source: dictionary(source)?,
-            match_type: match_type(source)?,
-            pos: pos(source)?,
-            has_audio: HAS_AUDIO.read(source)?,
-            fuzzy: FUZZY.read(source)?,
-            limit: SEARCH_LIMIT.read(source)?,
-            offset: OFFSET.read(source)?,
-        };
+        let q = source.required_text("q")?;
+        let lang = lang(source)?;
+        let dictionary = dictionary(source)?;
+        let match_type = match_type(source)?;
+        let pos = pos(source)?;
+        let has_audio = HAS_AUDIO.read(source)?;
+        let fuzzy = FUZZY.read(source)?;
+        let limit = SEARCH_LIMIT.read(source)?;
+        let offset = OFFSET.read(source)?;
         // `q` and `matchType` together: a pattern needs its letters.
-        if query.match_type == MatchType::Pattern {
-            Pattern::parse(&query.q).map_err(|e| ApiError::bad_request(e.message()))?;
-        }
-        Ok(query)
+        let rule = MatchRule::of_query(&q, match_type, fuzzy)
+            .map_err(|e| ApiError::bad_request(e.message()))?;
+        Ok(Self {
+            q,
+            rule,
+            lang,
+            source: dictionary,
+            pos,
+            has_audio,
+            limit,
+            offset,
+        })
     }
 }
 
@@ -425,9 +433,10 @@ mod tests {
         }
         let ok = read(" h?use ", "pattern").unwrap();
         assert_eq!(
-            (ok.q.as_str(), ok.match_type),
+            (ok.q.as_str(), ok.rule.match_type),
             ("h?use", MatchType::Pattern)
         );
+        assert!(ok.rule.pattern().is_some(), "parsed once, when read");
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn suggestions(
     rule: &MatchRule,
     source: &str,
 ) -> Result<Vec<String>, ApiError> {
-    if rule.query.is_empty() {
+    if rule.is_empty() {
         return Ok(Vec::new());
     }
     let index = &snapshot.index;
@@ -142,14 +142,13 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         limit: p.limit,
         offset: p.offset,
     };
-    let rule = MatchRule::of_query(&p.q, p.match_type, p.fuzzy)
-        .map_err(|e| ApiError::bad_request(e.message()))?;
-    if rule.query.is_empty() {
+    let rule = &p.rule;
+    if rule.is_empty() {
         // Only combining marks: nothing folds to the empty string.
         return Ok(page(Vec::new(), 0));
     }
     // A query reads the parts of the grams it needs, known from the query.
-    let grams = needed_grams(&rule);
+    let grams = needed_grams(rule);
     let needs = Needs {
         records: true,
         grams,
@@ -170,7 +169,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         .index
         .search(
             snapshot.grams.as_ref(),
-            &rule,
+            rule,
             &filters,
             p.offset as usize,
             p.limit as usize,
@@ -300,9 +299,10 @@ pub const EXAMPLE_ENTRIES: u32 = 10;
 /// match type), at most [`EXAMPLE_ENTRIES`] of them read whole, in search
 /// order, those with usage examples only (GraphQL `examples`).
 pub async fn examples(app: &App, p: &SearchQuery) -> Result<Vec<Entry>, ApiError> {
+    let exact =
+        MatchRule::of_query(&p.q, MatchType::Exact, false).expect("an exact rule is no pattern");
     let first_page = SearchQuery {
-        match_type: MatchType::Exact,
-        fuzzy: false,
+        rule: exact,
         limit: EXAMPLE_ENTRIES,
         offset: 0,
         ..p.clone()

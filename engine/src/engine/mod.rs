@@ -17,7 +17,6 @@ use crate::codec::CorruptData;
 use crate::filters::Filters;
 use crate::fold::capitalised_as;
 use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
-use crate::pattern::Pattern;
 use crate::snapshot::{query_grams, Grams, Index};
 use crate::typo;
 use roaring::RoaringBitmap;
@@ -115,7 +114,7 @@ impl Index {
             }
         }
         if rule.max_edits > 0
-            && rule.query.chars().count() >= EXTRA_EDIT_FROM
+            && rule.query().chars().count() >= EXTRA_EDIT_FROM
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
         {
             let mut further = self
@@ -166,28 +165,28 @@ impl Index {
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
         let mut exact = RoaringBitmap::new();
         if let Some(t) = self
-            .term_number(&rule.query)
+            .term_number(rule.query())
             .filter(|_| rule.match_type.has_exact_tier())
         {
             exact.insert_range(self.term_entries(t));
         }
         let literal = match rule.match_type {
             MatchType::Exact => RoaringBitmap::new(),
-            MatchType::Prefix => self.longer_with_prefix(&rule.query),
+            MatchType::Prefix => self.longer_with_prefix(rule.query()),
             MatchType::Contains => {
                 let grams = grams.ok_or(CorruptData("contains search without its grams"))?;
-                let mut found = self.containing(grams, &rule.query, admitted)?;
+                let mut found = self.containing(grams, rule.query(), admitted)?;
                 found -= &exact;
                 found
             }
             MatchType::Pattern => {
-                let pattern = Pattern::from_query(&rule.query);
-                self.matching_pattern(grams, &pattern, admitted, typos)?
+                let pattern = rule.pattern().expect("a pattern rule holds its pattern");
+                self.matching_pattern(grams, pattern, admitted, typos)?
             }
         };
         let mut lemma = RoaringBitmap::new();
         if rule.match_type.has_lemma_tier() {
-            for l in self.lemmas(&rule.query) {
+            for l in self.lemmas(rule.query()) {
                 lemma |= self.lemma_entries(l);
             }
             // A lemma may itself start with the query (`a` is a form of
@@ -236,7 +235,7 @@ impl Index {
     /// than the longest term by more than that is not (a long string of
     /// garbage builds no automaton and walks nothing).
     fn within_reach(&self, rule: &MatchRule, edits: usize) -> bool {
-        rule.query.chars().count() <= self.longest_term_chars() + edits
+        rule.query().chars().count() <= self.longest_term_chars() + edits
     }
 
     /// Whether the tiers hold fewer than `n` distinct terms.
@@ -279,17 +278,20 @@ impl Index {
 }
 
 /// The grams of the snapshot (substring bitmaps) a search with `rule`
-/// reads: a `contains` query's, a pattern's ([`Pattern::needed_grams`]),
+/// reads: a `contains` query's, a pattern's ([`crate::pattern::Pattern::needed_grams`]),
 /// and those of the pieces a prefix search with two or three edits looks
 /// up (its own edits or the extra edit's, [`typo::prefix_split`]).
 pub fn needed_grams(rule: &MatchRule) -> Vec<String> {
     let owned = |grams: Vec<&str>| grams.into_iter().map(str::to_string).collect();
     match rule.match_type {
         MatchType::Exact => Vec::new(),
-        MatchType::Contains => owned(query_grams(&rule.query)),
-        MatchType::Pattern => Pattern::from_query(&rule.query).needed_grams(),
+        MatchType::Contains => owned(query_grams(rule.query())),
+        MatchType::Pattern => rule
+            .pattern()
+            .expect("a pattern rule holds its pattern")
+            .needed_grams(),
         MatchType::Prefix => {
-            let chars: Vec<char> = rule.query.chars().collect();
+            let chars: Vec<char> = rule.query().chars().collect();
             let mut edits = vec![rule.max_edits];
             if rule.max_edits > 0 && chars.len() >= EXTRA_EDIT_FROM {
                 edits.push(rule.max_edits + 1);

@@ -194,7 +194,7 @@ fn hostile_patterns_stay_within_the_work_budget() {
     let run = |raw: &str| {
         let rule = MatchRule::of_query(raw, MatchType::Pattern, true).unwrap();
         let hits = index.search(Some(&grams), &rule, &Filters::default(), 0, 20);
-        let glob = crate::pattern::Pattern::from_query(&rule.query).nfa();
+        let glob = rule.pattern().expect("a pattern rule").nfa();
         if let Ok(hits) = &hits {
             assert!(hits.work <= WORK_BUDGET, "{raw}");
             let matching = words.iter().filter(|w| glob.matches(w)).count();
@@ -231,14 +231,14 @@ fn hostile_patterns_stay_within_the_work_budget() {
 fn a_pattern_over_budget_is_an_error_not_a_partial_answer() {
     let index = index_of(&hostile_corpus());
     let rule = MatchRule::of_query("co*n", MatchType::Pattern, true).unwrap();
-    let pattern = crate::pattern::Pattern::from_query(&rule.query);
+    let pattern = rule.pattern().expect("a pattern rule");
     let mut typos = Typos {
         walk: TypoWalk::Rows,
         work: WORK_BUDGET - 100,
     };
     assert_eq!(
         index
-            .matching_pattern(None, &pattern, None, &mut typos)
+            .matching_pattern(None, pattern, None, &mut typos)
             .unwrap_err(),
         SearchError::OverBudget
     );
@@ -247,7 +247,7 @@ fn a_pattern_over_budget_is_an_error_not_a_partial_answer() {
         work: 0,
     };
     assert!(index
-        .matching_pattern(None, &pattern, None, &mut typos)
+        .matching_pattern(None, pattern, None, &mut typos)
         .is_ok());
 }
 

@@ -28,7 +28,7 @@ impl Index {
         let Some(measure) = rule.match_type.typo_distance() else {
             return Ok(tiers);
         };
-        let query: Vec<char> = rule.query.chars().collect();
+        let query: Vec<char> = rule.query().chars().collect();
         if self.within_reach(rule, max_edits) {
             let found = match typos.walk {
                 TypoWalk::Rows => match measure {
@@ -39,7 +39,7 @@ impl Index {
                 },
                 #[cfg(any(test, feature = "automaton-baseline"))]
                 TypoWalk::Automaton => {
-                    super::automaton::typos(&self.terms, &rule.query, max_edits, measure)
+                    super::automaton::typos(&self.terms, rule.query(), max_edits, measure)
                 }
             };
             let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
@@ -65,7 +65,7 @@ impl Index {
                 TypoWalk::Rows => whole_word_typos(forwards, backwards, &query, max_edits, typos)?,
                 #[cfg(any(test, feature = "automaton-baseline"))]
                 TypoWalk::Automaton => {
-                    super::automaton::typos(forwards, &rule.query, max_edits, TypoDistance::Whole)
+                    super::automaton::typos(forwards, rule.query(), max_edits, TypoDistance::Whole)
                 }
             };
             for (at, d) in found {

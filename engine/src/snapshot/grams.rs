@@ -255,7 +255,7 @@ mod tests {
                     let Ok(rule) = MatchRule::of_query(&raw, MatchType::Pattern, true) else {
                         continue;
                     };
-                    let wanted = Pattern::from_query(&rule.query).needed_grams();
+                    let wanted = rule.pattern().expect("a pattern rule").needed_grams();
                     let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
                     let wanted = Grams::parts_of(&parts, &wanted);
                     let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());

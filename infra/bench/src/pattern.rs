@@ -18,7 +18,6 @@ use shared::search::engine::{SearchError, WORK_BUDGET};
 use shared::search::filters::Filters;
 use shared::search::matching::{MatchRule, MatchType};
 use shared::search::oracle::glob;
-use shared::search::pattern::Pattern;
 use shared::search::snapshot::Index;
 use std::time::Instant;
 
@@ -134,7 +133,7 @@ fn main() {
 
 /// The entries of every term that the pattern's glob matches.
 fn glob_total(index: &Index, rule: &MatchRule) -> usize {
-    let pattern = Pattern::from_query(&rule.query);
+    let pattern = rule.pattern().expect("a pattern rule");
     (0..index.term_count())
         .filter(|&t| {
             let chars: Vec<char> = index.term(t).chars().collect();

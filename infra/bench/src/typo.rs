@@ -86,7 +86,7 @@ fn main() {
             };
             let (ms_rows, got) = run(TypoWalk::Rows);
             let (ms_automaton, want) = run(TypoWalk::Automaton);
-            let got: Hits = got.unwrap_or_else(|e| panic!("{:?}: {e:?}", rule.query));
+            let got: Hits = got.unwrap_or_else(|e| panic!("{:?}: {e:?}", rule.query()));
             let want = want.expect("the automaton has no budget");
             assert_eq!(
                 (got.total, &got.ordinals),
@@ -96,7 +96,7 @@ fn main() {
             if std::env::var("PROBE").is_ok() {
                 println!(
                     "{:?} {:?}: {} nodes, total {}, {ms_rows:.3} ms",
-                    rule.query, rule.match_type, got.work, got.total
+                    rule.query(), rule.match_type, got.work, got.total
                 );
             }
             rows.push(ms_rows);

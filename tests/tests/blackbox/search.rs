@@ -63,7 +63,7 @@ impl Query {
     pub(crate) fn expected(&self, entries: &[OracleEntry], lexicon: &Lexicon) -> Vec<String> {
         // Folded (a pattern run by run, as the service does).
         let rule = MatchRule::of_query(self.q, self.match_type, self.fuzzy).expect("a valid q");
-        let (qs, edits, typed) = (rule.query, rule.max_edits, rule.capitalised);
+        let (qs, edits, typed) = (rule.query().to_string(), rule.max_edits, rule.capitalised);
         let commonness = commonness(entries, lexicon);
         let admitted: Vec<&OracleEntry> = entries
             .iter()
