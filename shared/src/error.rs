@@ -136,6 +136,14 @@ impl From<crate::search::InvalidParameter> for ApiError {
     }
 }
 
+/// A stored snapshot item that does not decode is ours to fix: 500, its
+/// message for the log.
+impl From<crate::search::codec::CorruptData> for ApiError {
+    fn from(err: crate::search::codec::CorruptData) -> Self {
+        Self::Internal(err.to_string())
+    }
+}
+
 /// Storage errors. Whatever went wrong on the way to DynamoDB or S3, or
 /// inside them (throttling, timeouts, unreachable endpoints, a response cut
 /// off mid-read, a service error we do not know), is a fault that may pass:

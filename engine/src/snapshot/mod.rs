@@ -28,8 +28,9 @@
 //! the build that writes them all ([`build`]), how a section is stored in
 //! items: whole ([`split_parts`]) or by parts that load on demand
 //! ([`parts`]), and which sections make each thing a reader holds: read
-//! whole ([`Assemble`]) or a part at a time ([`PagedPart`]); and the
-//! [`FORMAT`] the build pointer records.
+//! whole ([`Assemble`]) or a part at a time ([`PagedPart`]), read from any
+//! source of stored items ([`source`]); and the [`FORMAT`] the build
+//! pointer records.
 
 mod core;
 mod definitions;
@@ -38,6 +39,7 @@ mod grams;
 mod order;
 pub mod parts;
 mod records;
+pub mod source;
 
 pub use self::core::Index;
 pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
@@ -145,13 +147,11 @@ impl Built {
     /// The [`Index`] of this build, decoded from its stored items as the
     /// store would: what the offline benchmarks (infra/bench) search.
     pub fn index(&self) -> Result<Index, CorruptData> {
+        let mut sections = source::now(source::index_sections(self))?;
         Index::assemble(&mut |s: Section| {
-            assert!(
-                Index::SECTIONS.contains(&s),
-                "{} is not one of its sections",
-                s.name()
-            );
-            self.section(s).concat()
+            sections
+                .remove(&s)
+                .unwrap_or_else(|| panic!("{} is not one of its sections", s.name()))
         })
     }
 
@@ -172,17 +172,13 @@ impl Built {
 
     /// The part index of a paged section and every one of its parts.
     fn every_part<P: PagedPart>(&self) -> Result<EveryPart<P>, CorruptData> {
-        let items = self.section(P::SECTION);
-        let index = PartIndex::decode(&items[0])?;
-        let parts = (0..index.len())
-            .map(|p| {
-                let bytes = items[index.part_items(p)].concat();
-                Ok((
-                    p,
-                    std::sync::Arc::new(P::decode(index.first_key(p), bytes)?),
-                ))
-            })
-            .collect::<Result<_, CorruptData>>()?;
+        let index = source::now(source::part_index(self, P::SECTION))?;
+        let every = (0..index.len()).collect();
+        let parts = source::now(source::parts::<P, _>(self, &index, every))?;
+        let parts = parts
+            .into_iter()
+            .map(|(p, part)| (p, std::sync::Arc::new(part)))
+            .collect();
         Ok((std::sync::Arc::new(index), parts))
     }
 }

@@ -8,6 +8,7 @@
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
+use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
     self, Assemble, DefinitionPart, Definitions, GramPart, Grams, Index, PagedPart, PartIndex,
     Record, RecordPart, Records, Section,
@@ -289,7 +290,9 @@ impl<P: PagedPart> Paged<P> {
     async fn index(&self, source: &Arc<Source>) -> Result<Arc<PartIndex>, ApiError> {
         let source = source.clone();
         self.index
-            .one((), || async move { source.part_index(P::SECTION).await })
+            .one((), || async move {
+                source::part_index(&*source, P::SECTION).await
+            })
             .await
     }
 
@@ -302,7 +305,7 @@ impl<P: PagedPart> Paged<P> {
     ) -> Result<HashMap<usize, Arc<P>>, ApiError> {
         let loading = self.parts.get(&wanted, |missing| {
             let (source, index) = (source.clone(), index.clone());
-            async move { source.parts::<P>(&index, missing).await }
+            async move { source::parts::<P, _>(&*source, &index, missing).await }
         });
         let loaded = try_join_all(loading).await?;
         Ok(wanted.into_iter().zip(loaded).collect())
@@ -634,15 +637,7 @@ impl Source {
     /// decoded off the runtime's threads (it is CPU work of a second or so
     /// on a large corpus, while other loads wait on the network).
     async fn index(&self) -> Result<Index, ApiError> {
-        let wanted: Vec<(Section, Range<usize>)> = Index::SECTIONS
-            .iter()
-            .map(|&s| (s, 0..self.item_count(s)))
-            .collect();
-        let mut items = self.fetch(&wanted).await?;
-        let mut sections: HashMap<Section, Vec<u8>> = HashMap::new();
-        for (section, range) in wanted {
-            sections.insert(section, join(range.map(|n| items.remove(&(section, n)))));
-        }
+        let mut sections = source::index_sections(self).await?;
         tokio::task::spawn_blocking(move || {
             Index::assemble(&mut |s| {
                 sections
@@ -654,66 +649,26 @@ impl Source {
         .map_err(|e| ApiError::Internal(format!("decoding the index: {e}")))?
         .map_err(corrupt_snapshot)
     }
+}
 
-    /// The part index of a paged section: its item 0.
-    async fn part_index(&self, section: Section) -> Result<PartIndex, ApiError> {
-        let mut items = self.fetch(&[(section, 0..1)]).await?;
-        let bytes = items.remove(&(section, 0)).unwrap_or_default();
-        let index = PartIndex::decode(&bytes).map_err(corrupt_snapshot)?;
-        if index.items() != self.item_count(section) {
-            return Err(corrupt_snapshot(CorruptData(
-                "part index and pointer disagree on the items",
-            )));
-        }
-        Ok(index)
-    }
+/// The store's reads of a build: what the engine's readers
+/// ([`source::index_sections`], [`source::part_index`], [`source::parts`])
+/// read through.
+impl ItemSource for Source {
+    type Error = ApiError;
 
-    /// Parts of a paged section, each from its items, read all at once.
-    async fn parts<P: PagedPart>(
-        &self,
-        index: &PartIndex,
-        parts: Vec<usize>,
-    ) -> Result<HashMap<usize, P>, ApiError> {
-        let wanted: Vec<(Section, Range<usize>)> = parts
-            .iter()
-            .map(|&p| (P::SECTION, index.part_items(p)))
-            .collect();
-        let mut items = self.fetch(&wanted).await?;
-        parts
-            .into_iter()
-            .map(|p| {
-                let range = index.part_items(p);
-                let bytes = join(range.map(|n| items.remove(&(P::SECTION, n))));
-                if bytes.len() != index.part_bytes(p) {
-                    return Err(corrupt_snapshot(CorruptData("a part of another size")));
-                }
-                let part = P::decode(index.first_key(p), bytes).map_err(corrupt_snapshot)?;
-                Ok((p, part))
-            })
-            .collect()
-    }
-
-    /// How many items the build stores of a section.
     fn item_count(&self, section: Section) -> usize {
         match &self.build {
             Some(build) => build.parts.get(&section).copied().unwrap_or(0),
-            None => empty_build().section(section).len(),
+            None => empty_build().item_count(section),
         }
     }
 
-    /// These items of these sections, by section and number: one
-    /// BatchGetItem of them all (in groups that stay under its 16 MB
+    /// One BatchGetItem of them all (in groups that stay under its 16 MB
     /// answer, read concurrently), each item's bytes taken, not copied.
-    async fn fetch(
-        &self,
-        wanted: &[(Section, Range<usize>)],
-    ) -> Result<HashMap<(Section, usize), Vec<u8>>, ApiError> {
+    async fn fetch(&self, wanted: &[(Section, Range<usize>)]) -> Result<Items, ApiError> {
         let Some(build) = &self.build else {
-            return Ok(wanted
-                .iter()
-                .flat_map(|(s, range)| range.clone().map(move |n| (*s, n)))
-                .map(|(s, n)| ((s, n), empty_build().section(s)[n].clone()))
-                .collect());
+            return Ok(empty_build().fetch(wanted).await?);
         };
         let mut keys = Vec::new();
         for (section, range) in wanted {
@@ -744,20 +699,6 @@ impl Source {
         }
         Ok(items)
     }
-}
-
-/// Items joined in order into one buffer of their total size: one item is
-/// taken as it is, several are copied once.
-fn join(items: impl Iterator<Item = Option<Vec<u8>>>) -> Vec<u8> {
-    let mut items: Vec<Vec<u8>> = items.flatten().collect();
-    if items.len() == 1 {
-        return items.pop().expect("one");
-    }
-    let mut joined = Vec::with_capacity(items.iter().map(Vec::len).sum());
-    for item in items {
-        joined.extend_from_slice(&item);
-    }
-    joined
 }
 
 /// BatchGetItem of distinct keys, following unprocessed keys. Groups of
