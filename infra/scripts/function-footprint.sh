@@ -2,9 +2,10 @@
 # The footprint of the function binaries (docs/benchmarks.md, "Binary size and
 # cold init"): builds the release binary of every crate in functions/ and of
 # the hello world (infra/hello-world, the yardstick), prints their stripped
-# sizes, then measures their cold init against the hello world's with
-# infra/scripts/cold-init.py. Everything it prints, on stdout, is Markdown to
-# paste into the docs; cargo's own errors and warnings come with it.
+# sizes, then measures their cold init against the hello world's with the
+# cold-init bench binary (infra/bench/src/cold_init.rs, built here in release
+# like them). Everything it prints, on stdout, is Markdown to paste into the
+# docs; cargo's own errors and warnings come with it.
 #
 #   infra/scripts/function-footprint.sh [CRATE...]
 #
@@ -21,7 +22,7 @@
 #   CARGO_TARGET_DIR  where to build (give each variant its own, so that
 #                     variants do not rebuild over each other)
 #   ROUNDS            cold-init rounds (default 30); 0 skips cold init
-#   COLD_INIT_ARGS    more arguments for cold-init.py (e.g. --warmup 3)
+#   COLD_INIT_ARGS    more arguments for cold-init (e.g. --warmup 3)
 # For example:
 #   CARGO_PROFILE_RELEASE_LTO=fat CARGO_TARGET_DIR=/tmp/variants/lto-fat \
 #     infra/scripts/function-footprint.sh search openapi
@@ -82,6 +83,9 @@ echo
 if [ "$rounds" -gt 0 ]; then
   binaries=()
   for crate in "${crates[@]}"; do binaries+=("$crate=$out/stripped/$crate"); done
+  # The measuring binary, built as the functions were (same profile and
+  # target directory, so it reuses what they built).
+  cargo build --release --quiet -p bench --bin cold-init 2>&1
   # shellcheck disable=SC2086 # COLD_INIT_ARGS is a list of arguments
-  python3 "$root/infra/scripts/cold-init.py" --rounds "$rounds" ${COLD_INIT_ARGS:-} "${binaries[@]}"
+  "$target_dir/release/cold-init" --rounds "$rounds" ${COLD_INIT_ARGS:-} "${binaries[@]}"
 fi
