@@ -7,6 +7,7 @@
 //! What it prints goes through output.rs, which a closed pipe does not stop.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod catalogue;
 pub mod formats;
 pub mod import;
 pub mod index;

