@@ -2,13 +2,13 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::engine::TypoWalk;
+use super::engine::{Searcher, TypoWalk};
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::oracle;
 use super::postings::{DictionaryRef, Posting};
-use super::snapshot::{build, rank_order, Grams, Index, Records};
+use super::snapshot::{build, rank_order, Grams, Records};
 use proptest::prelude::*;
 
 /// The tier of a headword by the rules, or `None` if it does not match:
@@ -379,7 +379,7 @@ fn pattern_of(word: &str, changes: &[(u8, usize, usize)], ends: (bool, bool)) ->
     raw
 }
 
-fn snapshot(postings: &[Posting], lexicon: &Lexicon) -> (Index, Records, Grams) {
+fn snapshot(postings: &[Posting], lexicon: &Lexicon) -> (Searcher, Records, Grams) {
     let built = build(postings.to_vec(), lexicon);
     (
         built.decode().unwrap(),
@@ -460,7 +460,7 @@ proptest! {
         let shown = records.get(&hits.ordinals).unwrap();
         for (record, &i) in shown.iter().zip(&page) {
             prop_assert_eq!(&record.id, &postings[i].id);
-            prop_assert_eq!(index.word(i as u32), postings[i].word.as_str());
+            prop_assert_eq!(index.index().word(i as u32), postings[i].word.as_str());
         }
     }
 
@@ -1009,7 +1009,7 @@ fn corpus_with_definitions() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
 fn reverse_snapshot(
     postings: &[Posting],
     lexicon: &Lexicon,
-) -> (Index, super::snapshot::Definitions) {
+) -> (Searcher, super::snapshot::Definitions) {
     let built = build(postings.to_vec(), lexicon);
     (built.decode().unwrap(), built.decode().unwrap())
 }
@@ -1033,7 +1033,7 @@ proptest! {
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
         let (index, definitions) = reverse_snapshot(&postings, &lexicon);
-        let query = super::reverse::DefinitionQuery::new(&q, &index).unwrap();
+        let query = super::reverse::DefinitionQuery::new(&q, index.index()).unwrap();
         let hits = index.reverse(&definitions, &query, &filters, offset, limit).unwrap();
         let (total, page) = reverse(&postings, &lexicon, &q, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {}", q);

@@ -8,6 +8,7 @@
 
 use super::codec::CorruptData;
 use super::definitions::{phrase_key, stop_word_key, words, Bm25, MAX_QUERY_WORDS};
+use super::engine::Searcher;
 use super::engine::{Hits, SearchError};
 use super::filters::Filters;
 use super::snapshot::{DefinitionList, Definitions, Index};
@@ -99,7 +100,7 @@ fn rank(a: &(bool, f64, u32), b: &(bool, f64, u32)) -> Ordering {
         .then_with(|| a.2.cmp(&b.2))
 }
 
-impl Index {
+impl Searcher {
     /// The entries whose definitions say the words of `query` that pass
     /// `filters`, ranked, and the page `offset..offset + limit`.
     pub fn reverse(
@@ -120,7 +121,7 @@ impl Index {
         )
     }
 
-    /// [`Index::reverse`] within a work budget of `budget` list entries.
+    /// [`Searcher::reverse`] within a work budget of `budget` list entries.
     pub(crate) fn reverse_within(
         &self,
         budget: u64,
@@ -131,7 +132,7 @@ impl Index {
         limit: usize,
     ) -> Result<Hits, SearchError> {
         let admitted = self.admitted(filters);
-        let entries = self.entries();
+        let entries = self.index().entries();
         let admits = |ordinal: u32| -> Result<bool, CorruptData> {
             if ordinal >= entries {
                 return Err(CorruptData("a definition list beyond the entries"));
@@ -177,7 +178,7 @@ impl Index {
                     if !admits(listed.ordinal)? {
                         return Ok(());
                     }
-                    let lang = self.dictionary(listed.ordinal).definition_lang();
+                    let lang = self.index().dictionary(listed.ordinal).definition_lang();
                     if key.lang.as_deref().is_some_and(|want| want != lang) {
                         return Ok(());
                     }
@@ -267,15 +268,15 @@ mod tests {
         budget: u64,
     ) -> Result<(Vec<String>, usize), SearchError> {
         let built = build(entries, &lexicon());
-        let index: Index = built.decode().unwrap();
+        let index: Searcher = built.decode().unwrap();
         let definitions: Definitions = built.decode().unwrap();
-        let query = DefinitionQuery::new(q, &index).unwrap();
+        let query = DefinitionQuery::new(q, index.index()).unwrap();
         let hits =
             index.reverse_within(budget, &definitions, &query, &Filters::default(), 0, 20)?;
         let words = hits
             .ordinals
             .iter()
-            .map(|&o| index.word(o).to_string())
+            .map(|&o| index.index().word(o).to_string())
             .collect();
         Ok((words, hits.total))
     }
@@ -370,9 +371,9 @@ mod tests {
         let stop = vec![("a".to_string(), String::new())];
         lexicon.add(LexiconKind::StopWords, "fr", stop).unwrap();
         let built = build(entries, &lexicon);
-        let index: Index = built.decode().unwrap();
+        let index: Searcher = built.decode().unwrap();
         let definitions: Definitions = built.decode().unwrap();
-        let query = DefinitionQuery::new("a", &index).unwrap();
+        let query = DefinitionQuery::new("a", index.index()).unwrap();
         assert!(query.keys().contains(&stop_word_key("a")), "{query:?}");
         let filters = Filters::default();
         let hits = index
@@ -408,11 +409,11 @@ mod tests {
 
     #[test]
     fn too_many_words_are_refused() {
-        let index: Index = build(Vec::new(), &Lexicon::default()).decode().unwrap();
+        let index: Searcher = build(Vec::new(), &Lexicon::default()).decode().unwrap();
         let q = vec!["w"; MAX_QUERY_WORDS + 1].join(" ");
-        assert_eq!(DefinitionQuery::new(&q, &index), Err(TooManyWords));
+        assert_eq!(DefinitionQuery::new(&q, index.index()), Err(TooManyWords));
         let q = vec!["w"; MAX_QUERY_WORDS].join(" ");
-        assert!(DefinitionQuery::new(&q, &index).is_ok());
+        assert!(DefinitionQuery::new(&q, index.index()).is_ok());
     }
 
     /// A lookup with only the parts of its keys held finds what it finds
@@ -426,13 +427,13 @@ mod tests {
             })
             .collect();
         let built = build(entries, &lexicon());
-        let index: Index = built.decode().unwrap();
+        let index: Searcher = built.decode().unwrap();
         let every: Definitions = built.decode().unwrap();
         let items = built.section(Section::Definitions);
         let parts = Arc::new(PartIndex::decode(&items[0]).unwrap());
         assert!(parts.len() > 3, "the section has several parts");
         for q in ["word5 word12", "word0 and word1", "word699", "nothing here"] {
-            let query = DefinitionQuery::new(q, &index).unwrap();
+            let query = DefinitionQuery::new(q, index.index()).unwrap();
             let wanted = Definitions::parts_of(&parts, &query.keys());
             let held = Definitions::new(
                 parts.clone(),

@@ -12,7 +12,7 @@ use crate::model::{
 use crate::queries::{AutocompleteQuery, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery};
 use crate::runtime::app::App;
 use crate::search::definitions::MAX_QUERY_WORDS;
-use crate::search::engine::{needed_grams, SearchError};
+use crate::search::engine::{needed_grams, SearchError, Searcher};
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
@@ -65,7 +65,7 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
         ..Needs::default()
     };
     let snapshot = app.store.snapshot(&needs).await?;
-    let index = &snapshot.index;
+    let index = snapshot.searcher.index();
     let mut lemmas: Vec<_> = index
         .lemmas(&folded)
         .into_iter()
@@ -111,12 +111,12 @@ fn suggestions(
     if rule.is_empty() {
         return Ok(Vec::new());
     }
-    let index = &snapshot.index;
     let filters = Filters {
         source: Some(source),
         ..Filters::default()
     };
-    let hits = match index.search(snapshot.grams.as_ref(), rule, &filters, 0, 10 * SUGGESTIONS) {
+    let searcher = &snapshot.searcher;
+    let hits = match searcher.search(snapshot.grams.as_ref(), rule, &filters, 0, 10 * SUGGESTIONS) {
         Ok(hits) => hits,
         // Suggestions are a courtesy: a word too broad to correct gets none.
         Err(SearchError::OverBudget) => return Ok(Vec::new()),
@@ -124,7 +124,7 @@ fn suggestions(
     };
     let mut words: Vec<String> = Vec::new();
     for &ordinal in &hits.ordinals {
-        let word = index.word(ordinal);
+        let word = searcher.index().word(ordinal);
         if words.len() < SUGGESTIONS && !words.iter().any(|w| w == word) {
             words.push(word.to_string());
         }
@@ -166,7 +166,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         has_audio: p.has_audio,
     };
     let hits = snapshot
-        .index
+        .searcher
         .search(
             snapshot.grams.as_ref(),
             rule,
@@ -200,7 +200,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
     );
     checked?;
     let snapshot = snapshot?;
-    let query = DefinitionQuery::new(&p.q, &snapshot.index).map_err(|TooManyWords| {
+    let query = DefinitionQuery::new(&p.q, snapshot.searcher.index()).map_err(|TooManyWords| {
         ApiError::bad_request(format!(
             "q must have at most {MAX_QUERY_WORDS} words for a reverse lookup"
         ))
@@ -213,7 +213,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         has_audio: p.has_audio,
     };
     let hits = snapshot
-        .index
+        .searcher
         .reverse(
             &definitions,
             &query,
@@ -246,7 +246,7 @@ async fn search_results(
 ) -> Result<Vec<SearchResult>, ApiError> {
     let records = snapshot.records(ordinals).await?;
     let dictionaries = app.store.dictionaries().await?;
-    let index = &snapshot.index;
+    let index = snapshot.searcher.index();
     Ok(ordinals
         .iter()
         .zip(records)
@@ -342,7 +342,7 @@ pub async fn autocomplete(app: &App, p: &AutocompleteQuery) -> Result<Vec<String
         ..Filters::default()
     };
     Ok(snapshot?
-        .index
+        .searcher
         .autocomplete(&folded, &filters, p.limit as usize))
 }
 
@@ -365,14 +365,16 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
         ..Filters::default()
     };
     let picks = snapshot
-        .index
+        .searcher
         .random(&filters, p.count as usize, &mut rand::rng());
     let records = snapshot.records(&picks).await?;
     let dictionaries = app.store.dictionaries().await?;
     Ok(picks
         .iter()
         .zip(records)
-        .map(|(&ordinal, record)| random_item(&snapshot.index, &dictionaries, ordinal, record.id))
+        .map(|(&ordinal, record)| {
+            random_item(snapshot.searcher.index(), &dictionaries, ordinal, record.id)
+        })
         .collect())
 }
 
@@ -432,20 +434,21 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
         // A build of another release only costs the order its commonness:
         // the links themselves do not come from the snapshot.
         let index = match snapshot {
-            Ok(snapshot) => Some(snapshot.index),
+            Ok(snapshot) => Some(snapshot.searcher),
             Err(ApiError::IndexOfAnotherRelease) => None,
             Err(e) => return Err(e),
         };
         return Ok(order_links(links, |word| {
-            commonness_rank(index.as_deref(), word)
+            commonness_rank(index.as_deref().map(Searcher::index), word)
         }));
     }
     let snapshot = snapshot?;
     // A lemma's languages: one Query per lemma, even when the form is one of
     // it in several languages.
     let mut lemmas: Vec<(String, Vec<String>)> = Vec::new();
-    for l in snapshot.index.lemmas(&fold(word)) {
-        let term = snapshot.index.term(l.term);
+    let index = snapshot.searcher.index();
+    for l in index.lemmas(&fold(word)) {
+        let term = index.term(l.term);
         match lemmas.iter_mut().find(|(t, _)| t == term) {
             Some((_, langs)) => langs.push(l.lang.to_string()),
             None => lemmas.push((term.to_string(), vec![l.lang.to_string()])),
@@ -469,7 +472,7 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
     }
     let found = filter_links(found, lang, source);
     Ok(order_links(found, |word| {
-        commonness_rank(Some(&snapshot.index), word)
+        commonness_rank(Some(snapshot.searcher.index()), word)
     }))
 }
 

@@ -405,6 +405,7 @@ mod typo_cost {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+    use shared::search::engine::Searcher;
     use shared::search::filters::Filters;
     use shared::search::lexicon::Lexicon;
     use shared::search::matching::{MatchRule, MatchType};
@@ -415,6 +416,10 @@ mod typo_cost {
         built(headwords, lexicon)
             .index()
             .expect("a fresh build decodes")
+    }
+
+    fn searcher(headwords: &[String], lexicon: &Lexicon) -> Searcher {
+        Searcher::new(index(headwords, lexicon))
     }
 
     fn forms_section(headwords: &[String], lexicon: &Lexicon) -> Vec<u8> {
@@ -479,8 +484,8 @@ mod typo_cost {
         lexicon
             .add(LexiconKind::Forms, "en", forms.pairs.clone())
             .expect("forms");
-        let plain = index(&headwords, &Lexicon::default());
-        let with_forms = index(&headwords, &lexicon);
+        let plain = searcher(&headwords, &Lexicon::default());
+        let with_forms = searcher(&headwords, &lexicon);
         // The grams hold only the headwords, so one copy serves both indexes.
         let grams = built(&headwords, &Lexicon::default())
             .grams()
@@ -496,7 +501,7 @@ mod typo_cost {
             "{} headwords, {} form pairs, {} forms in the snapshot; forms section {} bytes: FST {forwards}, backwards FST {backwards}",
             headwords.len(),
             forms.pairs.len(),
-            with_forms.forms().len(),
+            with_forms.index().forms().len(),
             section.len(),
         );
         // Forms that are not headwords themselves, so that only the new
@@ -539,8 +544,9 @@ mod typo_cost {
                 }
                 let q = edit(&mut rng, form, if low >= 8 { 2 } else { 1 });
                 let rule = MatchRule::new(&q, match_type, true);
-                let search =
-                    |index: &Index| index.search(Some(&grams), &rule, &Filters::default(), 0, 20);
+                let search = |searcher: &Searcher| {
+                    searcher.search(Some(&grams), &rule, &Filters::default(), 0, 20)
+                };
                 let (Ok(a), Ok(b)) = (search(&plain), search(&with_forms)) else {
                     continue;
                 };
@@ -548,7 +554,7 @@ mod typo_cost {
                 after.push(b.work);
                 let mut words: Vec<&str> = Vec::new();
                 for &o in &b.ordinals {
-                    let w = with_forms.word(o);
+                    let w = with_forms.index().word(o);
                     if words.len() < 5 && !words.contains(&w) {
                         words.push(w);
                     }

@@ -1,33 +1,35 @@
 //! Browsing: autocomplete and random picks, and the filter bitmaps every
 //! query is narrowed by.
 
+use super::Searcher;
 use super::FILTER_CACHE;
 use crate::filters::Filters;
-use crate::snapshot::Index;
 use fst::{Automaton, IntoStreamer, Streamer};
 use rand::Rng;
 use roaring::RoaringBitmap;
 use std::sync::Arc;
 
-impl Index {
+impl Searcher {
     /// Autocomplete: distinct headwords whose term starts with `prefix`,
     /// alphabetical by term, then by headword; at most `limit`.
     pub fn autocomplete(&self, prefix: &str, filters: &Filters<'_>, limit: usize) -> Vec<String> {
         let admitted = self.admitted(filters);
         let mut words: Vec<String> = Vec::new();
         let mut stream = self
-            .terms
+            .index
+            .term_fsts()
+            .0
             .search(fst::automaton::Str::new(prefix).starts_with())
             .into_stream();
         while let Some((_, t)) = stream.next() {
             if words.len() >= limit {
                 break;
             }
-            let range = self.term_entries(t as usize);
+            let range = self.index.term_entries(t as usize);
             let mut here: Vec<&str> = match &admitted {
                 Some(a) if a.range_cardinality(range.clone()) == 0 => continue,
-                Some(a) => a.range(range).map(|o| self.word(o)).collect(),
-                None => range.map(|o| self.word(o)).collect(),
+                Some(a) => a.range(range).map(|o| self.index.word(o)).collect(),
+                None => range.map(|o| self.index.word(o)).collect(),
             };
             here.sort_unstable();
             here.dedup();
@@ -43,7 +45,7 @@ impl Index {
         let admitted = self.admitted(filters);
         let pool = admitted
             .as_ref()
-            .map_or(u64::from(self.entries()), |a| a.len());
+            .map_or(u64::from(self.index.entries()), |a| a.len());
         let amount = count.min(pool as usize);
         rand::seq::index::sample(rng, pool as usize, amount)
             .into_iter()
@@ -67,9 +69,8 @@ impl Index {
         let mut sets: Vec<RoaringBitmap> = Vec::new();
         if filters.lang.is_some() || filters.source.is_some() {
             sets.push(
-                self.dictionaries
-                    .iter()
-                    .zip(&self.by_dictionary)
+                self.index
+                    .dictionary_entries()
                     .filter(|(d, _)| filters.admit_dictionary(d))
                     .map(|(_, b)| b)
                     .fold(RoaringBitmap::new(), |acc, b| acc | b),
@@ -77,16 +78,15 @@ impl Index {
         }
         if let Some(want) = filters.part_of_speech {
             sets.push(
-                self.parts
-                    .iter()
-                    .zip(&self.by_part)
+                self.index
+                    .part_of_speech_entries()
                     .filter(|(have, _)| have.trim().eq_ignore_ascii_case(want.trim()))
                     .map(|(_, b)| b)
                     .fold(RoaringBitmap::new(), |acc, b| acc | b),
             );
         }
         if filters.has_audio {
-            sets.push(self.audio.clone());
+            sets.push(self.index.audio_entries().clone());
         }
         sets.sort_by_key(RoaringBitmap::len);
         let mut sets = sets.into_iter();

@@ -1,15 +1,16 @@
 //! Literal matches: the terms under a prefix, those that contain a
 //! substring, and those a wildcard pattern matches.
 
+use super::Searcher;
 use super::{holding_all, SearchError, Typos, CACHED_PREFIX_CHARS, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::pattern::{self, Nfa, Pattern, Plan};
-use crate::snapshot::{query_grams, Grams, Index, GRAM_CHARS};
+use crate::snapshot::{query_grams, Grams, GRAM_CHARS};
 use fst::{Automaton, IntoStreamer, Streamer};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
 
-impl Index {
+impl Searcher {
     /// Entries whose term starts with `prefix` and is longer: the terms the
     /// FST lists under the prefix. Short prefixes have the most terms, so
     /// their sets are kept for the next request.
@@ -22,7 +23,9 @@ impl Index {
         }
         let mut terms: Vec<u32> = Vec::new();
         let mut stream = self
-            .terms
+            .index
+            .term_fsts()
+            .0
             .search(fst::automaton::Str::new(prefix).starts_with())
             .into_stream();
         while let Some((term, t)) = stream.next() {
@@ -34,7 +37,7 @@ impl Index {
         let found = RoaringBitmap::from_sorted_iter(
             terms
                 .into_iter()
-                .flat_map(|t| self.term_entries(t as usize)),
+                .flat_map(|t| self.index.term_entries(t as usize)),
         )
         .expect("terms are distinct ranges in order");
         // Only prefixes of some term are kept, so the cache holds at most
@@ -66,12 +69,12 @@ impl Index {
         let mut current: Option<(usize, bool)> = None;
         for ordinal in &candidates {
             let t = match current {
-                Some((t, _)) if self.term_first[t + 1] > ordinal => t,
-                _ => self.term_of(ordinal),
+                Some((t, _)) if self.index.term_entries(t).end > ordinal => t,
+                _ => self.index.term_of(ordinal),
             };
             let matches = match current {
                 Some((ct, m)) if ct == t => m,
-                _ => self.term(t).contains(needle),
+                _ => self.index.term(t).contains(needle),
             };
             current = Some((t, matches));
             if matches {
@@ -95,8 +98,8 @@ impl Index {
     ) -> Result<RoaringBitmap, SearchError> {
         let budget = WORK_BUDGET.saturating_sub(typos.work);
         let (fst, nfa) = match pattern.plan() {
-            Plan::Forwards => (&self.terms, pattern.nfa()),
-            Plan::Backwards => (&self.reversed, pattern.reversed().nfa()),
+            Plan::Forwards => (&self.index.term_fsts().0, pattern.nfa()),
+            Plan::Backwards => (&self.index.term_fsts().1, pattern.reversed().nfa()),
             Plan::Grams(list) => {
                 let grams = grams.ok_or(CorruptData("pattern search without its grams"))?;
                 return self.checked_pattern(grams, &list, &pattern.nfa(), admitted, typos);
@@ -112,7 +115,7 @@ impl Index {
             found
                 .terms
                 .into_iter()
-                .flat_map(|t| self.term_entries(t as usize)),
+                .flat_map(|t| self.index.term_entries(t as usize)),
         )
         .expect("terms are distinct ranges in order"))
     }
@@ -133,8 +136,8 @@ impl Index {
         let mut found = RoaringBitmap::new();
         self.each_candidate_term(&candidates, typos, |t| {
             // Every entry of a term matches with it (the filters apply later).
-            if nfa.matches(self.term(t)) {
-                found.insert_range(self.term_entries(t));
+            if nfa.matches(self.index.term(t)) {
+                found.insert_range(self.index.term_entries(t));
             }
         })?;
         Ok(found)

@@ -1,4 +1,5 @@
-//! Search, autocomplete and random over an in-memory [`Index`]: the rules of
+//! Search, autocomplete and random over an in-memory [`Index`], run by a
+//! [`Searcher`] (the index and an instance's caches): the rules of
 //! docs/api.md ("Matching and ranking", "Inflected forms") as set operations
 //! on ordinals.
 //!
@@ -20,7 +21,8 @@ use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use crate::snapshot::{query_grams, Grams, Index};
 use crate::typo;
 use roaring::RoaringBitmap;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 #[cfg(any(test, feature = "automaton-baseline"))]
 mod automaton;
@@ -75,13 +77,58 @@ impl From<CorruptData> for SearchError {
     }
 }
 
+/// The decoded [`Index`] and what an instance keeps between the searches
+/// it runs over it: the filter bitmaps and the short prefixes' literal
+/// matches of recent requests. Every search, autocomplete, random pick and
+/// reverse lookup runs through it; what one search has spent of its budget
+/// is that search's own ([`Typos`]).
+pub struct Searcher {
+    index: Index,
+    /// Filter bitmaps of recent requests ([`Searcher::admitted`]).
+    filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+    /// Literal matches of short prefixes, the largest sets
+    /// (`Searcher::longer_with_prefix`).
+    prefix_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+}
+
+/// What tests decode a build into: a searcher over its index.
+#[cfg(test)]
+impl crate::snapshot::FromBuilt for Searcher {
+    fn from_built(built: &crate::snapshot::Built) -> Result<Self, CorruptData> {
+        Ok(Searcher::new(built.index()?))
+    }
+}
+
 /// The typo walks of one search and what they have read.
 struct Typos {
     walk: TypoWalk,
     work: u64,
 }
 
-impl Index {
+impl Searcher {
+    /// A searcher over `index`, its caches empty.
+    pub fn new(index: Index) -> Self {
+        Self {
+            index,
+            filter_cache: Mutex::default(),
+            prefix_cache: Mutex::default(),
+        }
+    }
+
+    /// The decoded sections it searches.
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// Bytes held in memory: the index and the cached bitmaps.
+    pub fn memory_bytes(&self) -> usize {
+        let cached = |cache: &Mutex<HashMap<String, Arc<RoaringBitmap>>>| -> usize {
+            let cache = cache.lock().expect("not poisoned");
+            cache.values().map(|b| b.serialized_size()).sum()
+        };
+        self.index.memory_bytes() + cached(&self.filter_cache) + cached(&self.prefix_cache)
+    }
+
     /// The matches of `rule` that pass `filters`, and the page
     /// `offset..offset + limit`. A `contains` search needs `grams`.
     pub fn search(
@@ -95,7 +142,7 @@ impl Index {
         self.search_with(TypoWalk::Rows, grams, rule, filters, offset, limit)
     }
 
-    /// [`Index::search`] with the typo tiers found by `walk`.
+    /// [`Searcher::search`] with the typo tiers found by `walk`.
     pub fn search_with(
         &self,
         walk: TypoWalk,
@@ -154,7 +201,7 @@ impl Index {
 
     /// The tiers of a query, unfiltered (a filter may only narrow the
     /// candidates that a `contains` query has to check): exact (as typed,
-    /// then the rest: [`Index::by_capitalisation`]), literal, lemma, then
+    /// then the rest: [`Searcher::by_capitalisation`]), literal, lemma, then
     /// one per edit distance.
     fn tiers(
         &self,
@@ -165,10 +212,11 @@ impl Index {
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
         let mut exact = RoaringBitmap::new();
         if let Some(t) = self
+            .index
             .term_number(rule.query())
             .filter(|_| rule.match_type.has_exact_tier())
         {
-            exact.insert_range(self.term_entries(t));
+            exact.insert_range(self.index.term_entries(t));
         }
         let literal = match rule.match_type {
             MatchType::Exact => RoaringBitmap::new(),
@@ -186,8 +234,8 @@ impl Index {
         };
         let mut lemma = RoaringBitmap::new();
         if rule.match_type.has_lemma_tier() {
-            for l in self.lemmas(rule.query()) {
-                lemma |= self.lemma_entries(l);
+            for l in self.index.lemmas(rule.query()) {
+                lemma |= self.index.lemma_entries(l);
             }
             // A lemma may itself start with the query (`a` is a form of
             // French `avoir`): it stays a literal match.
@@ -225,7 +273,7 @@ impl Index {
         }
         let rest: RoaringBitmap = exact
             .iter()
-            .filter(|&o| !capitalised_as(self.word(o), typed))
+            .filter(|&o| !capitalised_as(self.index.word(o), typed))
             .collect();
         exact -= &rest;
         [exact, rest]
@@ -235,7 +283,7 @@ impl Index {
     /// than the longest term by more than that is not (a long string of
     /// garbage builds no automaton and walks nothing).
     fn within_reach(&self, rule: &MatchRule, edits: usize) -> bool {
-        rule.query().chars().count() <= self.longest_term_chars() + edits
+        rule.query().chars().count() <= self.index.longest_term_chars() + edits
     }
 
     /// Whether the tiers hold fewer than `n` distinct terms.
@@ -244,12 +292,12 @@ impl Index {
         for tier in tiers {
             let mut next = tier.min();
             while let Some(ordinal) = next {
-                let t = self.term_of(ordinal);
+                let t = self.index.term_of(ordinal);
                 seen.insert(t);
                 if seen.len() >= n {
                     return false;
                 }
-                next = tier.range(self.term_first[t + 1]..).next();
+                next = tier.range(self.index.term_entries(t).end..).next();
             }
         }
         true
@@ -265,13 +313,13 @@ impl Index {
     ) -> Result<(), SearchError> {
         let mut ordinal = candidates.min();
         while let Some(o) = ordinal {
-            let t = self.term_of(o);
+            let t = self.index.term_of(o);
             typos.work += 1;
             if typos.work > WORK_BUDGET {
                 return Err(SearchError::OverBudget);
             }
             visit(t);
-            ordinal = candidates.range(self.term_entries(t).end..).next();
+            ordinal = candidates.range(self.index.term_entries(t).end..).next();
         }
         Ok(())
     }

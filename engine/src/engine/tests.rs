@@ -3,14 +3,15 @@ use crate::lexicon::{Lexicon, LexiconKind};
 use crate::matching::MatchType;
 use crate::postings::{DictionaryRef, Posting};
 use crate::snapshot::{build, Grams};
+use proptest::prelude::*;
 
-fn index_of(words: &[String]) -> Index {
+fn index_of(words: &[String]) -> Searcher {
     searchable(words, &[]).0
 }
 
 /// An English index of `words` whose lexicon has `forms` (form, lemma),
 /// and every part of its grams, as a warm instance holds them.
-fn searchable(words: &[String], forms: &[(String, String)]) -> (Index, Grams) {
+fn searchable(words: &[String], forms: &[(String, String)]) -> (Searcher, Grams) {
     let mut lexicon = Lexicon::default();
     lexicon
         .add(LexiconKind::Forms, "en", forms.to_vec())
@@ -47,14 +48,18 @@ fn the_exact_matches_capitalised_as_the_query_come_first() {
             id,
         )
     });
-    let index: Index = build(postings.to_vec(), &Lexicon::default())
+    let index: Searcher = build(postings.to_vec(), &Lexicon::default())
         .decode()
         .unwrap();
     let words = |rule: &MatchRule, offset, limit| {
         let hits = index
             .search(None, rule, &Filters::default(), offset, limit)
             .unwrap();
-        let words: Vec<&str> = hits.ordinals.iter().map(|&o| index.word(o)).collect();
+        let words: Vec<&str> = hits
+            .ordinals
+            .iter()
+            .map(|&o| index.index().word(o))
+            .collect();
         (hits.total, words.join(" "))
     };
     for (q, first) in [
@@ -124,7 +129,7 @@ fn hostile_corpus() -> Vec<String> {
     words
 }
 
-fn work((index, grams): &(Index, Grams), q: &str, match_type: MatchType) -> (u64, usize) {
+fn work((index, grams): &(Searcher, Grams), q: &str, match_type: MatchType) -> (u64, usize) {
     let rule = MatchRule::new(q, match_type, true);
     let hits = index
         .search(Some(grams), &rule, &Filters::default(), 0, 20)
@@ -139,7 +144,7 @@ fn work((index, grams): &(Index, Grams), q: &str, match_type: MatchType) -> (u64
 #[test]
 fn hostile_queries_stay_within_the_work_budget() {
     let index = searchable(&hostile_corpus(), &[]);
-    let longest = index.0.longest_term_chars();
+    let longest = index.0.index().longest_term_chars();
     assert_eq!(longest, 100);
     // 100 characters, 2 edits (3 as the extra edit), whole word.
     let (w, _) = work(&index, &"ab".repeat(50), MatchType::Exact);
@@ -189,7 +194,7 @@ fn whole_word_typos_cost_what_the_query_needs() {
 fn hostile_patterns_stay_within_the_work_budget() {
     let words = hostile_corpus();
     let built = build(english_postings(&words), &Lexicon::default());
-    let index: Index = built.decode().unwrap();
+    let index: Searcher = built.decode().unwrap();
     let grams: Grams = built.decode().unwrap();
     let run = |raw: &str| {
         let rule = MatchRule::of_query(raw, MatchType::Pattern, true).unwrap();
@@ -216,14 +221,20 @@ fn hostile_patterns_stay_within_the_work_budget() {
     assert!(w < 20_000, "a ?×98 b read {w}");
     // Both ends wildcards: the terms that hold the grams, checked once.
     let (w, _) = run("*a*b*a*b*").unwrap();
-    assert!(w <= index.term_count() as u64, "*a*b*a*b* checked {w}");
+    assert!(
+        w <= index.index().term_count() as u64,
+        "*a*b*a*b* checked {w}"
+    );
     let (w, _) = run(&"*ab".repeat(30)).unwrap();
-    assert!(w <= index.term_count() as u64, "*ab×30 checked {w}");
+    assert!(w <= index.index().term_count() as u64, "*ab×30 checked {w}");
     // `?` before and after the only letters: every term of the length.
     let (w, _) = run("??????ab??????").unwrap();
     assert!(w < 200_000, "?×6 ab ?×6 read {w}");
     let (w, _) = run("?*?a?b?*?").unwrap();
-    assert!(w <= index.term_count() as u64, "?*?a?b?*? checked {w}");
+    assert!(
+        w <= index.index().term_count() as u64,
+        "?*?a?b?*? checked {w}"
+    );
 }
 
 /// A pattern that would read more than the budget is refused, not cut.
@@ -311,10 +322,10 @@ fn typos_of_forms_stay_within_the_work_budget() {
     let hits = index
         .search(Some(&grams), &rule, &Filters::default(), 0, 20)
         .unwrap();
-    let lemma = index.term_number(word).unwrap() as u32;
+    let lemma = index.index().term_number(word).unwrap() as u32;
     assert!(hits
         .ordinals
-        .contains(&index.term_entries(lemma as usize).start));
+        .contains(&index.index().term_entries(lemma as usize).start));
 }
 
 /// The forms' walks spend the same budget as the terms': a search whose
@@ -325,7 +336,7 @@ fn the_work_budget_covers_the_walk_over_the_forms() {
     let plain = index_of(&words);
     let index = searchable(&words, &forms).0;
     let rule = MatchRule::new("conabcing", MatchType::Exact, true);
-    let spent = |index: &Index, work| {
+    let spent = |index: &Searcher, work| {
         let mut typos = Typos {
             walk: TypoWalk::Rows,
             work,
@@ -378,7 +389,7 @@ fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
     // reaches `runs`.
     let rule = MatchRule::new("xuns", MatchType::Exact, true);
     let search = |forms| {
-        let index = Index::decode(&core, terms(), forms).unwrap();
+        let index = Searcher::new(Index::decode(&core, terms(), forms).unwrap());
         index.search(None, &rule, &Filters::default(), 0, 10)
     };
     let sound = search(forms_section(("runs", 1), ("snur", 1), 0)).unwrap();
@@ -398,5 +409,72 @@ fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
         forms_section(("runs", 1), ("snur", 1), 7),
     ] {
         assert!(Index::decode(&core, terms(), forms).is_err());
+    }
+}
+
+/// Words of a small alphabet, so that grams repeat and parts fill.
+fn word() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![Just('a'), Just('b'), Just('c'), Just('é'), Just('d')],
+        1..9,
+    )
+    .prop_map(|c| c.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// A `contains` search (or a pattern's) with only the parts of its
+    /// query's grams held finds what it finds with every part held; the part of a gram is
+    /// the one whose range holds it.
+    #[test]
+    fn a_contains_search_reads_only_the_parts_of_its_grams(
+        words in proptest::collection::vec(word(), 1..3000),
+        needles in proptest::collection::vec(word(), 1..10),
+    ) {
+        let all = crate::snapshot::rank_order(
+            words.iter().enumerate().map(|(i, w)| crate::snapshot::tests::posting(w, "d", &i.to_string())).collect(),
+            &Lexicon::default(),
+        );
+        let built = build(all, &Lexicon::default());
+        let index: Searcher = built.decode().unwrap();
+        let every: Grams = built.decode().unwrap();
+        let items = built.section(crate::snapshot::Section::Grams);
+        let parts = Arc::new(crate::snapshot::PartIndex::decode(&items[0]).unwrap());
+        let load = |p: usize| {
+            let bytes = items[parts.part_items(p)].concat();
+            Arc::new(<crate::snapshot::GramPart as crate::snapshot::PagedPart>::decode(parts.first_key(p), bytes).unwrap())
+        };
+        for needle in needles {
+            let needle = crate::fold::fold(&needle);
+            let wanted = Grams::parts_of(&parts, &query_grams(&needle));
+            for gram in query_grams(&needle) {
+                let holder = (0..parts.len())
+                    .rfind(|&p| parts.first_key(p) <= gram.as_bytes())
+                    .unwrap_or(0);
+                prop_assert!(wanted.contains(&holder));
+            }
+            let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
+            let rule = MatchRule::new(&needle, MatchType::Contains, true);
+            let filters = Filters::default();
+            let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
+            let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
+            prop_assert_eq!(full, partial);
+            // A pattern with wildcards at both ends reads the grams of its
+            // letters, and only those.
+            let first = needle.chars().next().unwrap();
+            for raw in [format!("*{needle}*"), format!("?*{first}?{needle}*")] {
+                let Ok(rule) = MatchRule::of_query(&raw, MatchType::Pattern, true) else {
+                    continue;
+                };
+                let wanted = rule.pattern().expect("a pattern rule").needed_grams();
+                let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+                let wanted = Grams::parts_of(&parts, &wanted);
+                let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
+                let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
+                let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
+                prop_assert_eq!(full, partial);
+            }
+        }
     }
 }

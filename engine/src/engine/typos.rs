@@ -3,14 +3,15 @@
 //! rest (or, for the typo benchmark and the tests, the Levenshtein automaton
 //! of [`super::automaton`]).
 
+use super::Searcher;
 use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::matching::{MatchRule, TypoDistance};
-use crate::snapshot::{query_grams, Grams, Index};
+use crate::snapshot::{query_grams, Grams};
 use crate::typo::{self, Anchor, Mode};
 use roaring::RoaringBitmap;
 
-impl Index {
+impl Searcher {
     /// Typo matches within `max_edits`, one bitmap per edit distance from 1
     /// up: the entries of the terms at that distance (by the match type's
     /// measure), and the lemmas of the inflected forms whose whole word is
@@ -33,14 +34,21 @@ impl Index {
             let found = match typos.walk {
                 TypoWalk::Rows => match measure {
                     TypoDistance::Prefix => self.prefix_typos(grams, &query, max_edits, typos)?,
-                    TypoDistance::Whole => {
-                        whole_word_typos(&self.terms, &self.reversed, &query, max_edits, typos)?
-                    }
+                    TypoDistance::Whole => whole_word_typos(
+                        self.index.term_fsts().0,
+                        self.index.term_fsts().1,
+                        &query,
+                        max_edits,
+                        typos,
+                    )?,
                 },
                 #[cfg(any(test, feature = "automaton-baseline"))]
-                TypoWalk::Automaton => {
-                    super::automaton::typos(&self.terms, rule.query(), max_edits, measure)
-                }
+                TypoWalk::Automaton => super::automaton::typos(
+                    self.index.term_fsts().0,
+                    rule.query(),
+                    max_edits,
+                    measure,
+                ),
             };
             let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
             for (t, d) in found {
@@ -51,7 +59,7 @@ impl Index {
                 *tier = RoaringBitmap::from_sorted_iter(
                     terms
                         .into_iter()
-                        .flat_map(|t| self.term_entries(t as usize)),
+                        .flat_map(|t| self.index.term_entries(t as usize)),
                 )
                 .expect("terms are distinct ranges in order");
             }
@@ -59,8 +67,9 @@ impl Index {
         // A form is a whole word: its distance is the whole word's, whatever
         // the match type (`runnin` is a prefix of no form's lemma, but one
         // edit from `running`).
-        if rule.match_type.has_lemma_tier() && self.form_within_reach(query.len(), max_edits) {
-            let (forwards, backwards) = self.form_fsts();
+        if rule.match_type.has_lemma_tier() && self.index.form_within_reach(query.len(), max_edits)
+        {
+            let (forwards, backwards) = self.index.form_fsts();
             let found = match typos.walk {
                 TypoWalk::Rows => whole_word_typos(forwards, backwards, &query, max_edits, typos)?,
                 #[cfg(any(test, feature = "automaton-baseline"))]
@@ -69,8 +78,8 @@ impl Index {
                 }
             };
             for (at, d) in found {
-                for lemma in self.lemmas_at(at)? {
-                    tiers[usize::from(d) - 1] |= self.lemma_entries(lemma);
+                for lemma in self.index.lemmas_at(at)? {
+                    tiers[usize::from(d) - 1] |= self.index.lemma_entries(lemma);
                 }
             }
         }
@@ -90,7 +99,14 @@ impl Index {
         typos: &mut Typos,
     ) -> Result<Vec<(u64, u8)>, SearchError> {
         let Some(split) = typo::prefix_split(query.len(), max_edits) else {
-            return budgeted_walk(&self.terms, query, max_edits, Mode::Prefix, None, typos);
+            return budgeted_walk(
+                self.index.term_fsts().0,
+                query,
+                max_edits,
+                Mode::Prefix,
+                None,
+                typos,
+            );
         };
         let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
         let anchor = Anchor {
@@ -98,7 +114,7 @@ impl Index {
             edits: 1,
         };
         let mut found = budgeted_walk(
-            &self.terms,
+            self.index.term_fsts().0,
             query,
             max_edits,
             Mode::Prefix,
@@ -114,7 +130,7 @@ impl Index {
         let mut chars = Vec::new();
         self.each_candidate_term(&candidates, typos, |t| {
             chars.clear();
-            chars.extend(self.term(t).chars());
+            chars.extend(self.index.term(t).chars());
             // A piece starts where it starts in the query, moved by at most
             // one character per edit.
             let holds = |piece: &std::ops::Range<usize>| {

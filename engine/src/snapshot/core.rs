@@ -10,13 +10,13 @@
 //! last characters, then the first one's length (8 bytes, little-endian).
 //! Encoders and decoder side by side.
 
-use super::forms::Forms;
+use super::forms::{Forms, Lemma};
 use crate::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Version 2 numbers terms by commonness first and has a `forms` section;
 /// version 3 gives every term its frequency.
@@ -130,16 +130,17 @@ fn split_terms(section: Vec<u8>) -> Result<(fst::Map<FstBytes>, fst::Map<FstByte
     Ok((map(0..middle)?, map(middle..end)?))
 }
 
-/// The `core` and `terms` sections, decoded: what every search, autocomplete
-/// and random request reads.
+/// The `core`, `terms` and `forms` sections, decoded: what every search,
+/// autocomplete and random request reads, and only that (what an instance
+/// keeps between requests is the [`crate::engine::Searcher`]'s).
 pub struct Index {
-    pub(crate) dictionaries: Vec<DictionaryRef>,
-    pub(crate) parts: Vec<String>,
+    dictionaries: Vec<DictionaryRef>,
+    parts: Vec<String>,
     /// Term `t` is `term_text[term_ends[t - 1]..term_ends[t]]`.
     term_text: Vec<u8>,
     term_ends: Vec<u32>,
     /// The first ordinal of every term, and the number of entries last.
-    pub(crate) term_first: Vec<u32>,
+    term_first: Vec<u32>,
     /// The most characters of any term.
     longest_term_chars: usize,
     /// Every term's Zipf frequency × 100, up to the last listed one: terms
@@ -147,20 +148,16 @@ pub struct Index {
     term_frequency: Vec<u16>,
     entry_dictionary: Vec<u16>,
     entry_part: Vec<u16>,
-    pub(crate) audio: RoaringBitmap,
-    pub(crate) by_dictionary: Vec<RoaringBitmap>,
-    pub(crate) by_part: Vec<RoaringBitmap>,
+    audio: RoaringBitmap,
+    by_dictionary: Vec<RoaringBitmap>,
+    by_part: Vec<RoaringBitmap>,
     own_words: RoaringBitmap,
     own_word_text: Vec<u8>,
     own_word_ends: Vec<u32>,
-    pub(crate) terms: fst::Map<FstBytes>,
+    terms: fst::Map<FstBytes>,
     /// Every term spelled backwards, to its number.
-    pub(crate) reversed: fst::Map<FstBytes>,
-    pub(super) forms: Forms,
-    /// Filter bitmaps of recent requests (see `query.rs`).
-    pub(crate) filter_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
-    /// Literal matches of short prefixes, the largest sets (see `query.rs`).
-    pub(crate) prefix_cache: Mutex<HashMap<String, Arc<RoaringBitmap>>>,
+    reversed: fst::Map<FstBytes>,
+    forms: Forms,
 }
 
 impl Index {
@@ -273,8 +270,6 @@ impl Index {
             terms,
             reversed,
             forms,
-            filter_cache: Mutex::new(HashMap::new()),
-            prefix_cache: Mutex::new(HashMap::new()),
         })
     }
 
@@ -357,6 +352,69 @@ impl Index {
 
     pub fn has_audio(&self, ordinal: u32) -> bool {
         self.audio.contains(ordinal)
+    }
+
+    /// The lemmas of an inflected (folded) form, most common first; none for
+    /// a word that is no form of another.
+    pub fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
+        self.forms.lemmas(form)
+    }
+
+    /// The lemmas of the form whose value in either forms FST is `at`
+    /// (what a typo walk over the forms reaches).
+    pub(crate) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
+        self.forms.lemmas_at(at)
+    }
+
+    /// The forms FST, forwards and spelled backwards (typo walks).
+    pub(crate) fn form_fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
+        self.forms.fsts()
+    }
+
+    /// Whether some form can be within `edits` of a query of `chars`
+    /// characters.
+    pub(crate) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
+        self.forms.within_reach(chars, edits)
+    }
+
+    /// Every inflected form the snapshot knows, alphabetically (for tools
+    /// that draw forms at random, such as the latency benchmark).
+    pub fn forms(&self) -> Vec<String> {
+        self.forms.all()
+    }
+
+    /// The entries of a lemma in the dictionaries of its language.
+    pub(crate) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
+        let mut entries = RoaringBitmap::new();
+        if lemma.term < self.term_count() {
+            if let Some(language) = self.forms.language_entries(lemma) {
+                entries.insert_range(self.term_entries(lemma.term));
+                entries &= language;
+            }
+        }
+        entries
+    }
+
+    /// The term FST, forwards and spelled backwards.
+    pub(crate) fn term_fsts(&self) -> (&fst::Map<FstBytes>, &fst::Map<FstBytes>) {
+        (&self.terms, &self.reversed)
+    }
+
+    /// Every dictionary with its entries.
+    pub(crate) fn dictionary_entries(
+        &self,
+    ) -> impl Iterator<Item = (&DictionaryRef, &RoaringBitmap)> {
+        self.dictionaries.iter().zip(&self.by_dictionary)
+    }
+
+    /// Every part of speech with its entries.
+    pub(crate) fn part_of_speech_entries(&self) -> impl Iterator<Item = (&str, &RoaringBitmap)> {
+        self.parts.iter().map(String::as_str).zip(&self.by_part)
+    }
+
+    /// The entries that have audio.
+    pub(crate) fn audio_entries(&self) -> &RoaringBitmap {
+        &self.audio
     }
 
     /// Bytes held in memory (approximate: the large arrays and bitmaps).

@@ -2,10 +2,9 @@
 //! numbers, each with the language whose data makes it a form (lemma
 //! matches), and one from every form spelled backwards to the same lemmas
 //! (typo walks anchored on the query's end, as for terms). Encoder and
-//! decoder side by side; the [`Index`] holds it decoded and answers from it
-//! with the methods at the end of this file.
+//! decoder side by side; the [`super::Index`] holds it decoded and answers
+//! from it through the methods at the end of this file.
 
-use super::Index;
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
 use crate::postings::{DictionaryRef, Posting};
@@ -165,7 +164,7 @@ impl Forms {
             }
         }
         // The backwards FST's pairs are checked when a walk reaches them
-        // ([`Index::lemmas_at`]): a second pass over every form would cost
+        // ([`Forms::lemmas_at`]): a second pass over every form would cost
         // every cold start.
         let mut longest_bytes = 0;
         let mut stream = index.stream();
@@ -209,11 +208,11 @@ impl Forms {
 }
 
 /// What the index answers from its forms.
-impl Index {
+impl Forms {
     /// The lemmas of an inflected (folded) form, most common first; none for
     /// a word that is no form of another.
-    pub fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
-        match self.forms.index.get(form) {
+    pub(super) fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
+        match self.index.get(form) {
             Some(at) => self.lemmas_at(at).expect("checked when decoded"),
             None => Vec::new(),
         }
@@ -222,11 +221,11 @@ impl Index {
     /// The lemmas of the form whose value in either forms FST is `at`;
     /// corrupt when they lie beyond the pairs (the backwards FST's values
     /// are checked here, not when decoded).
-    pub(crate) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
+    pub(super) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
         let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
         let pairs = first
             .checked_add(count)
-            .and_then(|end| self.forms.pairs.get(8 * first..end.checked_mul(8)?))
+            .and_then(|end| self.pairs.get(8 * first..end.checked_mul(8)?))
             .ok_or(CorruptData("form beyond its pairs"))?;
         Ok(pairs
             .chunks_exact(8)
@@ -234,42 +233,36 @@ impl Index {
                 let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
                 Lemma {
                     term: u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize,
-                    lang: &self.forms.langs[l],
+                    lang: &self.langs[l],
                 }
             })
             .collect())
     }
 
     /// The forms FST, forwards and spelled backwards (typo walks).
-    pub(crate) fn form_fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
-        (&self.forms.index, &self.forms.reversed)
+    pub(super) fn fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
+        (&self.index, &self.reversed)
     }
 
     /// Whether some form can be within `edits` of a query of `chars`
     /// characters.
-    pub(crate) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
-        !self.forms.index.is_empty() && chars <= self.forms.longest_bytes + edits
+    pub(super) fn within_reach(&self, chars: usize, edits: usize) -> bool {
+        !self.index.is_empty() && chars <= self.longest_bytes + edits
     }
 
-    /// Every inflected form the snapshot knows, alphabetically (for tools
-    /// that draw forms at random, such as the latency benchmark).
-    pub fn forms(&self) -> Vec<String> {
-        let mut forms = Vec::with_capacity(self.forms.index.len());
-        let mut stream = self.forms.index.stream();
+    /// Every inflected form, alphabetically.
+    pub(super) fn all(&self) -> Vec<String> {
+        let mut forms = Vec::with_capacity(self.index.len());
+        let mut stream = self.index.stream();
         while let Some((form, _)) = fst::Streamer::next(&mut stream) {
             forms.push(String::from_utf8_lossy(form).into_owned());
         }
         forms
     }
 
-    /// The entries of a lemma in the dictionaries of its language.
-    pub(crate) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
-        let mut entries = RoaringBitmap::new();
-        let language = self.forms.langs.iter().position(|lang| lang == lemma.lang);
-        if let Some(l) = language.filter(|_| lemma.term < self.term_count()) {
-            entries.insert_range(self.term_entries(lemma.term));
-            entries &= &self.forms.lang_entries[l];
-        }
-        entries
+    /// The entries of the dictionaries of a lemma's language.
+    pub(super) fn language_entries(&self, lemma: Lemma<'_>) -> Option<&RoaringBitmap> {
+        let l = self.langs.iter().position(|lang| lang == lemma.lang)?;
+        Some(&self.lang_entries[l])
     }
 }

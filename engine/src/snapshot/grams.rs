@@ -156,13 +156,10 @@ impl Grams {
 #[cfg(test)]
 mod tests {
     use super::super::tests::posting;
-    use super::super::{build, rank_order, Index};
+    use super::super::{build, rank_order};
     use super::*;
-    use crate::filters::Filters;
     use crate::lexicon::Lexicon;
-    use crate::matching::{MatchRule, MatchType};
     use crate::pattern::Pattern;
-    use proptest::prelude::*;
 
     #[test]
     fn grams_are_every_substring_of_one_to_three_characters() {
@@ -198,72 +195,5 @@ mod tests {
         wanted.extend(query_grams("ab"));
         wanted.sort_unstable();
         assert_eq!(pattern.needed_grams(), wanted);
-    }
-
-    /// Words of a small alphabet, so that grams repeat and parts fill.
-    fn word() -> impl Strategy<Value = String> {
-        proptest::collection::vec(
-            prop_oneof![Just('a'), Just('b'), Just('c'), Just('é'), Just('d')],
-            1..9,
-        )
-        .prop_map(|c| c.into_iter().collect())
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
-
-        /// A `contains` search (or a pattern's) with only the parts of its
-        /// query's grams held finds what it finds with every part held; the part of a gram is
-        /// the one whose range holds it.
-        #[test]
-        fn a_contains_search_reads_only_the_parts_of_its_grams(
-            words in proptest::collection::vec(word(), 1..3000),
-            needles in proptest::collection::vec(word(), 1..10),
-        ) {
-            let all = rank_order(
-                words.iter().enumerate().map(|(i, w)| posting(w, "d", &i.to_string())).collect(),
-                &Lexicon::default(),
-            );
-            let built = build(all, &Lexicon::default());
-            let index: Index = built.decode().unwrap();
-            let every: Grams = built.decode().unwrap();
-            let items = built.section(Section::Grams);
-            let parts = Arc::new(PartIndex::decode(&items[0]).unwrap());
-            let load = |p: usize| {
-                let bytes = items[parts.part_items(p)].concat();
-                Arc::new(GramPart::decode(parts.first_key(p), bytes).unwrap())
-            };
-            for needle in needles {
-                let needle = crate::fold::fold(&needle);
-                let wanted = Grams::parts_of(&parts, &query_grams(&needle));
-                for gram in query_grams(&needle) {
-                    let holder = (0..parts.len())
-                        .rfind(|&p| parts.first_key(p) <= gram.as_bytes())
-                        .unwrap_or(0);
-                    prop_assert!(wanted.contains(&holder));
-                }
-                let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
-                let rule = MatchRule::new(&needle, MatchType::Contains, true);
-                let filters = Filters::default();
-                let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
-                let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
-                prop_assert_eq!(full, partial);
-                // A pattern with wildcards at both ends reads the grams of its
-                // letters, and only those.
-                let first = needle.chars().next().unwrap();
-                for raw in [format!("*{needle}*"), format!("?*{first}?{needle}*")] {
-                    let Ok(rule) = MatchRule::of_query(&raw, MatchType::Pattern, true) else {
-                        continue;
-                    };
-                    let wanted = rule.pattern().expect("a pattern rule").needed_grams();
-                    let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
-                    let wanted = Grams::parts_of(&parts, &wanted);
-                    let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
-                    let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
-                    let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
-                    prop_assert_eq!(full, partial);
-                }
-            }
-        }
     }
 }

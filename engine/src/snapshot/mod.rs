@@ -315,7 +315,7 @@ pub trait PagedPart: Sized + Send + Sync + 'static {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::postings::DictionaryRef;
 

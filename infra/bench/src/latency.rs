@@ -54,18 +54,22 @@ fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
 
 /// Random entries of the snapshot and what queries are made of them.
 struct Draw {
-    index: std::sync::Arc<shared::search::snapshot::Index>,
+    searcher: std::sync::Arc<shared::search::engine::Searcher>,
     rng: RefCell<StdRng>,
 }
 
 impl Draw {
+    fn index(&self) -> &shared::search::snapshot::Index {
+        self.searcher.index()
+    }
+
     fn ordinal(&self) -> u32 {
-        let n = self.index.entries();
+        let n = self.index().entries();
         self.rng.borrow_mut().random_range(0..n)
     }
 
     fn term(&self, o: u32) -> String {
-        self.index.term(self.index.term_of(o)).to_string()
+        self.index().term(self.index().term_of(o)).to_string()
     }
 
     /// A headword (folded) of `min..=max` characters; the last draw if none
@@ -125,10 +129,13 @@ async fn main() {
     let (records, grams, definitions) = snapshot.every_part().await.expect("every part");
     let records: &'static _ = Box::leak(Box::new(records));
     let load_ms = loaded.elapsed().as_secs_f64() * 1000.0;
-    assert!(snapshot.index.entries() > 0, "the stack holds data");
+    assert!(
+        snapshot.searcher.index().entries() > 0,
+        "the stack holds data"
+    );
     // Leaked: the scenarios borrow it for the whole run.
     let d1: &'static Draw = Box::leak(Box::new(Draw {
-        index: snapshot.index.clone(),
+        searcher: snapshot.searcher.clone(),
         rng: RefCell::new(StdRng::from_os_rng()),
     }));
     let d1_records_bytes = records.memory_bytes();
@@ -137,9 +144,9 @@ async fn main() {
         let o = d1.ordinal();
         let id = records.get(&[o]).expect("records")[0].id.clone();
         (
-            d1.index.dictionary(o).id.clone(),
+            d1.index().dictionary(o).id.clone(),
             id,
-            d1.index.word(o).to_string(),
+            d1.index().word(o).to_string(),
         )
     };
     let entry = &entry;
@@ -147,22 +154,22 @@ async fn main() {
     // (most common) lemma, with that dictionary: entry by word answers them
     // through the lemma.
     let inflected: Vec<(String, String)> = d1
-        .index
+        .index()
         .forms()
         .into_iter()
         .filter_map(|form| {
-            let lemma = *d1.index.lemmas(&form).first()?;
+            let lemma = *d1.index().lemmas(&form).first()?;
             let dictionary = d1
-                .index
+                .index()
                 .term_entries(lemma.term)
-                .map(|o| d1.index.dictionary(o))
+                .map(|o| d1.index().dictionary(o))
                 .find(|d| d.source_lang == lemma.lang)?
                 .id
                 .clone();
             let literal = d1
-                .index
+                .index()
                 .term_number(&form)
-                .is_some_and(|t| d1.index.dictionary_has_term(&dictionary, t));
+                .is_some_and(|t| d1.index().dictionary_has_term(&dictionary, t));
             (!literal).then_some((dictionary, form))
         })
         .collect();
@@ -173,7 +180,7 @@ async fn main() {
         inflected[n].clone()
     };
     let a = &app;
-    let lang_of = move |o: u32| LangFilter::parse(&d1.index.dictionary(o).source_lang).ok();
+    let lang_of = move |o: u32| LangFilter::parse(&d1.index().dictionary(o).source_lang).ok();
     // Words of a random entry's definition (its preview), at least `n` of 3
     // letters or more, and the entry: what reverse lookups are drawn from.
     let definition_words = move |n: usize| loop {
@@ -423,7 +430,7 @@ async fn main() {
                 let (o, word) = d1.word(2, 64);
                 SearchQuery {
                     lang: lang_of(o),
-                    pos: Some(d1.index.part_of_speech(o).unwrap_or("noun").to_string()),
+                    pos: Some(d1.index().part_of_speech(o).unwrap_or("noun").to_string()),
                     ..search(
                         &word.chars().take(2).collect::<String>(),
                         MatchType::Prefix,
@@ -437,8 +444,8 @@ async fn main() {
             Box::new(move || {
                 let (o, word) = d1.word(2, 64);
                 SearchQuery {
-                    source: Some(d1.index.dictionary(o).id.clone()),
-                    pos: Some(d1.index.part_of_speech(o).unwrap_or("noun").to_string()),
+                    source: Some(d1.index().dictionary(o).id.clone()),
+                    pos: Some(d1.index().part_of_speech(o).unwrap_or("noun").to_string()),
                     has_audio: true,
                     ..search(
                         &word.chars().take(2).collect::<String>(),
@@ -482,7 +489,7 @@ async fn main() {
             "reverse, one word + lang",
             Box::new(move || {
                 let (o, words) = definition_words(1);
-                let d = d1.index.dictionary(o);
+                let d = d1.index().dictionary(o);
                 let pair = match &d.target_lang {
                     Some(target) => format!("{}-{target}", d.source_lang),
                     None => d.source_lang.clone(),
@@ -523,7 +530,7 @@ async fn main() {
             Box::new(|| {
                 let q = d1.prefix(2, 4);
                 let o = d1.ordinal();
-                let source = d1.index.dictionary(o).id.clone();
+                let source = d1.index().dictionary(o).id.clone();
                 Box::pin(async move {
                     service::autocomplete(a, &suggest(&q, Some(source.clone())))
                         .await
@@ -567,7 +574,7 @@ async fn main() {
     println!("\n{rounds} rounds, every scenario once per round, queries drawn afresh in each.");
     println!(
         "snapshot loaded in {load_ms:.0} ms; held in memory: index {:.1} MB, records {:.1} MB, grams {:.1} MB, definitions {:.1} MB",
-        snapshot.index.memory_bytes() as f64 / 1e6,
+        snapshot.searcher.memory_bytes() as f64 / 1e6,
         d1_records_bytes as f64 / 1e6,
         grams.memory_bytes() as f64 / 1e6,
         definitions.memory_bytes() as f64 / 1e6,

@@ -76,7 +76,7 @@ async fn main() {
         .next()
         .map_or(SHOWN_MISSES, |n| n.parse().expect("SHOWN is a number"));
     let snapshot = bench::stack_snapshot().await;
-    let index = &snapshot.index;
+    let index = snapshot.searcher.index();
     let by_language = headwords_by_language(index);
     let mut langs: Vec<(&String, &(usize, HashSet<usize>))> = by_language
         .iter()

@@ -29,7 +29,7 @@ pub async fn stack_snapshot() -> shared::storage::store::SnapshotView {
         .snapshot(&shared::storage::store::Needs::default())
         .await
         .expect("the stack holds an index snapshot");
-    if snapshot.index.entries() == 0 {
+    if snapshot.searcher.index().entries() == 0 {
         eprintln!(
             "the stack's index snapshot is empty: import data and run `dictadmin index` first"
         );

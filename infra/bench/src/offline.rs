@@ -7,6 +7,7 @@
 use crate::dictd_files::read_postings;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use shared::search::engine::Searcher;
 use shared::search::lexicon::Lexicon;
 use shared::search::snapshot::{build, Built, Grams, Index};
 use std::cell::RefCell;
@@ -20,7 +21,7 @@ pub struct Offline {
     /// Entries read from the dictd files.
     pub entries: usize,
     pub built: Built,
-    pub index: Index,
+    pub searcher: Searcher,
     pub grams: Grams,
     /// Seconds taken to read the files and build the snapshot.
     pub built_in: f64,
@@ -45,14 +46,14 @@ impl Offline {
         let postings = read_postings(&dirs);
         let entries = postings.len();
         let built = build(postings, &Lexicon::default());
-        let index = built.index().expect("a fresh build decodes");
+        let searcher = Searcher::new(built.index().expect("a fresh build decodes"));
         let grams = built.grams().expect("a fresh build decodes");
         Offline {
             rounds,
             seed,
             entries,
             built,
-            index,
+            searcher,
             grams,
             built_in: started.elapsed().as_secs_f64(),
         }
@@ -61,7 +62,7 @@ impl Offline {
     /// A seeded draw of this run's terms.
     pub fn draw(&self) -> TermDraw<'_> {
         TermDraw {
-            index: &self.index,
+            index: self.searcher.index(),
             rng: RefCell::new(StdRng::seed_from_u64(self.seed)),
         }
     }

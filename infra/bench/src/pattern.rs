@@ -27,7 +27,7 @@ const CHECKED: usize = 10;
 fn main() {
     let run = Offline::from_args(200, 23);
     let (rounds, seed, entries) = (run.rounds, run.seed, run.entries);
-    let (index, grams) = (&run.index, &run.grams);
+    let (index, grams) = (run.searcher.index(), &run.grams);
     println!(
         "{entries} entries, {} terms; built in {:.1} s; seed {seed}, {rounds} rounds",
         index.term_count(),
@@ -96,7 +96,7 @@ fn main() {
                 continue;
             };
             let t = Instant::now();
-            let hits = index.search(Some(grams), &rule, &filters, 0, 20);
+            let hits = run.searcher.search(Some(grams), &rule, &filters, 0, 20);
             let elapsed = t.elapsed().as_secs_f64() * 1e3;
             let hits = match hits {
                 Ok(hits) => hits,

@@ -25,6 +25,7 @@ use bench::edits::random_edits;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::fold::fold;
+use shared::search::engine::Searcher;
 use shared::search::filters::Filters;
 use shared::search::lexicon::Lexicon;
 use shared::search::matching::{MatchRule, MatchType};
@@ -100,7 +101,7 @@ fn main() -> std::io::Result<()> {
     read_index(&args.index, &mut postings)?;
     let entries = postings.len();
     let built = build(postings, &Lexicon::default());
-    let index = built.index().expect("a fresh build decodes");
+    let searcher = Searcher::new(built.index().expect("a fresh build decodes"));
     let grams = built.grams().expect("a fresh build decodes");
     println!(
         "{}: {} headwords, {entries} entries in the snapshot; {} rounds, seed {}",
@@ -114,7 +115,7 @@ fn main() -> std::io::Result<()> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let engine = |rule: &MatchRule| {
         let started = Instant::now();
-        let hits = index
+        let hits = searcher
             .search(Some(&grams), rule, &Filters::default(), 0, PAGE)
             .expect("an index built here is sound");
         (started, hits.total > 0)

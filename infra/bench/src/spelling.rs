@@ -25,6 +25,7 @@
 
 use sha2::{Digest, Sha256};
 use shared::fold::fold;
+use shared::search::engine::Searcher;
 use shared::search::filters::Filters;
 use shared::search::filters::LangFilter;
 use shared::search::matching::{MatchRule, MatchType};
@@ -79,6 +80,7 @@ fn held_out(misspelling: &str) -> bool {
 
 /// Searches of one snapshot with `lang=en`.
 struct English<'a> {
+    searcher: &'a Searcher,
     index: &'a Index,
     filters: Filters<'a>,
 }
@@ -114,7 +116,7 @@ impl English<'_> {
         let mut offset = 0;
         loop {
             let hits = self
-                .index
+                .searcher
                 .search(None, &rule, &self.filters, offset, PAGE)
                 .expect("search");
             for &o in &hits.ordinals {
@@ -196,9 +198,10 @@ async fn main() {
         .expect("usage: spelling LIST.tsv (misspelling<TAB>correction lines)");
     let cases = read_list(&path);
     let snapshot = bench::stack_snapshot().await;
-    let index = &snapshot.index;
+    let index = snapshot.searcher.index();
     let en = LangFilter::parse("en").expect("a language code");
     let english = English {
+        searcher: &snapshot.searcher,
         index,
         filters: Filters {
             lang: Some(&en),

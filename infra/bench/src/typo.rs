@@ -26,7 +26,7 @@ use std::time::Instant;
 fn main() {
     let run = Offline::from_args(200, 26);
     let (rounds, seed, entries) = (run.rounds, run.seed, run.entries);
-    let (built, index, grams) = (&run.built, &run.index, &run.grams);
+    let (built, index, grams) = (&run.built, run.searcher.index(), &run.grams);
     let terms_bytes: usize = built.section(Section::Terms).iter().map(Vec::len).sum();
     println!(
         "{entries} entries, {} terms, terms section {:.1} MB (both FSTs); built in {:.1} s; seed {seed}, {rounds} rounds",
@@ -81,7 +81,9 @@ fn main() {
             let rule = make();
             let run = |walk| {
                 let t = Instant::now();
-                let hits = index.search_with(walk, Some(grams), &rule, &filters, 0, 20);
+                let hits = run
+                    .searcher
+                    .search_with(walk, Some(grams), &rule, &filters, 0, 20);
                 (t.elapsed().as_secs_f64() * 1e3, hits)
             };
             let (ms_rows, got) = run(TypoWalk::Rows);
@@ -96,7 +98,10 @@ fn main() {
             if std::env::var("PROBE").is_ok() {
                 println!(
                     "{:?} {:?}: {} nodes, total {}, {ms_rows:.3} ms",
-                    rule.query(), rule.match_type, got.work, got.total
+                    rule.query(),
+                    rule.match_type,
+                    got.work,
+                    got.total
                 );
             }
             rows.push(ms_rows);

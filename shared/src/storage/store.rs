@@ -8,6 +8,7 @@
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
+use crate::search::engine::Searcher;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
     self, Assemble, DefinitionPart, Definitions, GramPart, Grams, Index, PagedPart, PartIndex,
@@ -51,11 +52,12 @@ pub struct Catalog {
     pub other_release: Option<OtherRelease>,
 }
 
-/// What a request holds of the index snapshot: the [`Index`] always, the
-/// parts of `grams` its `contains` query reads, and the means to read the
-/// records of its page ([`SnapshotView::records`]) from the same build.
+/// What a request holds of the index snapshot: the [`Searcher`] over the
+/// [`Index`] always, the parts of `grams` its `contains` query reads, and
+/// the means to read the records of its page ([`SnapshotView::records`])
+/// from the same build.
 pub struct SnapshotView {
-    pub index: Arc<Index>,
+    pub searcher: Arc<Searcher>,
     pub grams: Option<Grams>,
     loaded: Arc<Loaded>,
 }
@@ -265,7 +267,7 @@ impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
 /// build, so an instance never holds two.
 struct Loaded {
     source: Arc<Source>,
-    index: Slots<(), Index>,
+    searcher: Slots<(), Searcher>,
     records: Paged<RecordPart>,
     grams: Paged<GramPart>,
     definitions: Paged<DefinitionPart>,
@@ -537,13 +539,13 @@ impl Store {
             }
             Ok(())
         };
-        let index = loaded.index.one((), || {
+        let searcher = loaded.searcher.one((), || {
             let source = source.clone();
-            async move { source.index().await }
+            async move { Ok(Searcher::new(source.index().await?)) }
         });
-        let (index, grams, ()) = tokio::try_join!(index, grams, records)?;
+        let (searcher, grams, ()) = tokio::try_join!(searcher, grams, records)?;
         Ok(SnapshotView {
-            index,
+            searcher,
             grams,
             loaded,
         })
@@ -565,7 +567,7 @@ impl Store {
                 build: build.cloned(),
                 reads: self.reads.clone(),
             }),
-            index: Slots::default(),
+            searcher: Slots::default(),
             records: Paged::default(),
             grams: Paged::default(),
             definitions: Paged::default(),

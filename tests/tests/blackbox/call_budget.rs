@@ -264,7 +264,7 @@ async fn a_page_reads_only_its_record_parts() {
         .await
         .expect("delete table");
 
-    assert_eq!(view.index.entries() as usize, postings.len());
+    assert_eq!(view.searcher.index().entries() as usize, postings.len());
     assert_eq!(page[1].id, postings[last as usize].id);
     assert_eq!(page[1].preview, postings[last as usize].preview);
     assert_eq!(
