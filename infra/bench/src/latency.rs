@@ -52,6 +52,13 @@ fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
     SearchQuery::new(q, match_type, fuzzy)
 }
 
+/// A typo-tolerant prefix search of a word's first two letters: the
+/// search the filtered classes narrow.
+fn first_two_letters(word: &str) -> SearchQuery {
+    let prefix: String = word.chars().take(2).collect();
+    search(&prefix, MatchType::Prefix, true)
+}
+
 /// Random entries of the snapshot and what queries are made of them.
 struct Draw {
     searcher: std::sync::Arc<shared::search::engine::Searcher>,
@@ -416,11 +423,7 @@ async fn main() {
                 let (o, word) = d1.word(2, 64);
                 SearchQuery {
                     lang: lang_of(o),
-                    ..search(
-                        &word.chars().take(2).collect::<String>(),
-                        MatchType::Prefix,
-                        true,
-                    )
+                    ..first_two_letters(&word)
                 }
             }),
         ),
@@ -431,11 +434,7 @@ async fn main() {
                 SearchQuery {
                     lang: lang_of(o),
                     pos: Some(d1.index().part_of_speech(o).unwrap_or("noun").to_string()),
-                    ..search(
-                        &word.chars().take(2).collect::<String>(),
-                        MatchType::Prefix,
-                        true,
-                    )
+                    ..first_two_letters(&word)
                 }
             }),
         ),
@@ -447,11 +446,7 @@ async fn main() {
                     source: Some(d1.index().dictionary(o).id.clone()),
                     pos: Some(d1.index().part_of_speech(o).unwrap_or("noun").to_string()),
                     has_audio: true,
-                    ..search(
-                        &word.chars().take(2).collect::<String>(),
-                        MatchType::Prefix,
-                        true,
-                    )
+                    ..first_two_letters(&word)
                 }
             }),
         ),
