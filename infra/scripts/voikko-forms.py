@@ -30,7 +30,7 @@ def main():
     dictionary = os.path.join(root, "usr/lib/voikko")
     for path in (os.path.join(binding, "libvoikko.py"), dictionary, words):
         if not os.path.exists(path):
-            fail(f"{path}: missing (lib.sh: debian_packages ROOT_DIR \"${{VOIKKO_PACKAGES[@]}}\" unpacks them)")
+            fail(f"{path}: missing (lib.sh: debian_packages ROOT_DIR with the packages of the source voikko in data/sources.tsv unpacks them)")
     sys.path.insert(0, binding)
     import libvoikko
 
