@@ -1,7 +1,9 @@
 //! No module imports itself back: within `engine`, `shared` and `dictadmin`,
 //! the modules that one module names (`crate::…`, `super::…`, or a child
 //! module by name) never lead back to it. A cycle is where a layer reaches
-//! up instead of down (docs/architecture.md draws the layers).
+//! up instead of down (docs/architecture.md draws the layers). And within
+//! `shared`, no module imports a layer above its own ([`SHARED_LAYERS`]): the
+//! API calls services, services read storage, never the reverse.
 
 use drift::repo_root;
 use std::collections::{BTreeMap, BTreeSet};
@@ -86,6 +88,8 @@ fn dependencies(modules: &BTreeMap<String, String>, module: &str) -> BTreeSet<St
         })
         .collect();
     for token in tokens {
+        // A path right after a brace (`{ crate::a::f() }`, compacted).
+        let token = token.trim_start_matches('{');
         let (base, rest) = if let Some(rest) = token.strip_prefix("crate::") {
             (Vec::new(), rest)
         } else if let Some(rest) = token.strip_prefix("super::") {
@@ -226,5 +230,87 @@ fn a_cycle_is_found() {
         find_cycle(&edges),
         None,
         "a module's ancestors are no cycle"
+    );
+}
+
+/// `shared`'s layers, top first, by top-level module: a module may name
+/// modules of its own top-level module and of lower layers only. The
+/// engine crate is below them all (crate_layers.rs holds that).
+const SHARED_LAYERS: &[&[&str]] = &[
+    // Everything that knows HTTP or GraphQL.
+    &["api"],
+    // The product's rules.
+    &["service"],
+    // A request's typed parameters; what a function builds at cold start.
+    &["queries", "runtime"],
+    // Keys and quotas; the stored shapes and their reads.
+    &["access", "storage"],
+    // Resources and errors.
+    &["model", "error"],
+];
+
+/// The imports of `modules` that reach a layer above their own, as
+/// `module -> module`.
+fn upward_imports(modules: &BTreeMap<String, String>, layers: &[&[&str]]) -> Vec<String> {
+    let rank = |module: &str| {
+        let top = module.split("::").next().unwrap_or_default();
+        layers.iter().position(|layer| layer.contains(&top))
+    };
+    let mut upward = Vec::new();
+    for module in modules.keys() {
+        let Some(own) = rank(module) else { continue };
+        let top = module.split("::").next().unwrap_or_default();
+        for target in dependencies(modules, module) {
+            let same_module = target.split("::").next() == Some(top);
+            if rank(&target).is_some_and(|r| r < own) && !same_module {
+                upward.push(format!("{module} -> {target}"));
+            }
+        }
+    }
+    upward
+}
+
+#[test]
+fn no_module_of_shared_imports_a_layer_above_its_own() {
+    let modules = modules(&repo_root().join("shared/src"));
+    for layer in SHARED_LAYERS {
+        for top in *layer {
+            assert!(
+                modules.keys().any(|m| m.split("::").next() == Some(top)),
+                "shared/src has no module {top}: update SHARED_LAYERS"
+            );
+        }
+    }
+    let unlisted: Vec<&String> = modules
+        .keys()
+        .filter(|m| !m.is_empty())
+        .filter(|m| {
+            let top = m.split("::").next().unwrap_or_default();
+            !SHARED_LAYERS.iter().any(|layer| layer.contains(&top))
+        })
+        .collect();
+    assert!(unlisted.is_empty(), "modules of no layer: {unlisted:?}");
+    assert_eq!(
+        upward_imports(&modules, SHARED_LAYERS),
+        Vec::<String>::new()
+    );
+}
+
+/// The check finds an import of a higher layer where there is one.
+#[test]
+fn an_upward_import_is_found() {
+    let mut modules = BTreeMap::new();
+    modules.insert(String::new(), "mod api;\nmod storage;\n".to_string());
+    modules.insert(
+        "api".to_string(),
+        "use crate::storage::Store;\n".to_string(),
+    );
+    modules.insert(
+        "storage".to_string(),
+        "fn f() { crate::api::rest::search(); }\n".to_string(),
+    );
+    assert_eq!(
+        upward_imports(&modules, &[&["api"], &["storage"]]),
+        ["storage -> api"]
     );
 }
