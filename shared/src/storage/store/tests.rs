@@ -1,6 +1,7 @@
 //! The store's loads ([`Slots`]) without a network: each key loaded once
 //! and shared by every request that needs it, a load that failed started
-//! again, and a load that a request gave up on left running for the next.
+//! again, and a load that a request gave up on left running for the next;
+//! and what an instance holds of a build, let go for the next build.
 
 use super::*;
 use std::sync::atomic::AtomicUsize;
@@ -164,4 +165,45 @@ async fn one_loads_a_single_value_once() {
         assert_eq!(value.unwrap().as_str(), "index");
     }
     assert_eq!(calls.load(Ordering::SeqCst), 1);
+}
+
+/// A store whose client is never called: what [`Store::loaded`] needs.
+fn offline_store() -> Store {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+        .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+        .build();
+    Store::new(
+        aws_sdk_dynamodb::Client::from_conf(config),
+        "entries".into(),
+    )
+}
+
+fn build_named(name: &str) -> SnapshotBuild {
+    SnapshotBuild {
+        build: name.into(),
+        format: Some(snapshot::FORMAT),
+        parts: Section::ALL.iter().map(|&s| (s, 1)).collect(),
+    }
+}
+
+/// What an instance holds of a build is shared by every request of that
+/// build, and let go (with every section and part it loaded) as soon as the
+/// catalog names another: an instance never holds two builds.
+#[test]
+fn a_build_is_held_once_and_let_go_for_the_next() {
+    let store = offline_store();
+    let (first, second) = (build_named("b1"), build_named("b2"));
+    let held = store.loaded(Some(&first));
+    assert!(Arc::ptr_eq(&held, &store.loaded(Some(&first))), "shared");
+    let old = Arc::downgrade(&held);
+    drop(held);
+    assert!(old.upgrade().is_some(), "the store still holds b1");
+    let next = store.loaded(Some(&second));
+    assert!(old.upgrade().is_none(), "b1 let go once b2 is named");
+    assert_eq!(next.source.build.as_ref(), Some(&second));
+    // A table not yet indexed is a holding of its own.
+    let none = store.loaded(None);
+    assert!(!Arc::ptr_eq(&next, &none));
+    assert_eq!(none.source.build, None);
 }
