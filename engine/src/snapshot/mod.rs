@@ -32,6 +32,7 @@
 //! source of stored items ([`source`]); and the [`FORMAT`] the build
 //! pointer records.
 
+pub mod blocks;
 mod core;
 mod definitions;
 mod forms;

@@ -1,0 +1,378 @@
+//! A sorted map from byte keys to numbers, stored in blocks that are read
+//! as a query needs them (issue 39: the term dictionaries of a cold
+//! instance). Each block is an FST of a run of keys, closed when it reaches
+//! a byte budget, so that a block is one small item; a [`BlockRoot`], read
+//! once per build, holds each block's first key. A block holds the keys
+//! from its first key up to the next block's, so from the root alone a
+//! reader knows the one block an exact lookup reads, the run of blocks a
+//! prefix covers, and the blocks in whose key range an automaton (a typo
+//! walk, a pattern) can match: the others are never fetched.
+//!
+//! The design is Lucene's block tree and tantivy's sstable (a small index
+//! over size-bounded blocks), with FSTs as the blocks so that the walks
+//! that run over one FST today run over each block unchanged.
+
+use crate::codec::{put_varint, CorruptData, Reader};
+use fst::{Automaton, IntoStreamer, Map, MapBuilder, Streamer};
+use std::ops::Range;
+
+/// The first key of every block, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockRoot {
+    first_keys: Vec<Box<[u8]>>,
+}
+
+/// A map cut into blocks: the root and each block's FST bytes, in key order.
+pub struct Blocked {
+    pub root: BlockRoot,
+    pub blocks: Vec<Vec<u8>>,
+}
+
+/// Cuts sorted, distinct `pairs` into blocks of about `block_bytes` each (a
+/// block closes at the first key that takes it past the budget, so one key
+/// longer than the budget is a block of its own).
+pub fn build(pairs: impl IntoIterator<Item = (Vec<u8>, u64)>, block_bytes: usize) -> Blocked {
+    let mut root = BlockRoot {
+        first_keys: Vec::new(),
+    };
+    let mut blocks = Vec::new();
+    let mut open: Option<MapBuilder<Vec<u8>>> = None;
+    for (key, value) in pairs {
+        let builder = open.get_or_insert_with(|| {
+            root.first_keys.push(key.as_slice().into());
+            MapBuilder::memory()
+        });
+        builder
+            .insert(&key, value)
+            .expect("keys are sorted and distinct");
+        if builder.bytes_written() as usize >= block_bytes {
+            let full = open.take().expect("a block is open");
+            blocks.push(full.into_inner().expect("an FST in memory"));
+        }
+    }
+    if let Some(last) = open {
+        blocks.push(last.into_inner().expect("an FST in memory"));
+    }
+    Blocked { root, blocks }
+}
+
+impl BlockRoot {
+    /// The number of blocks.
+    pub fn len(&self) -> usize {
+        self.first_keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.first_keys.is_empty()
+    }
+
+    /// The block that holds `key` if any block does: the last one whose
+    /// first key is not after it.
+    pub fn block_of(&self, key: &[u8]) -> Option<usize> {
+        self.first_keys
+            .partition_point(|first| first.as_ref() <= key)
+            .checked_sub(1)
+    }
+
+    /// The blocks that may hold a key starting with `prefix`, in order.
+    pub fn blocks_with_prefix(&self, prefix: &[u8]) -> Range<usize> {
+        let start = self.block_of(prefix).unwrap_or(0);
+        // Past the last block whose first key starts with the prefix or
+        // sorts before it.
+        let end = self
+            .first_keys
+            .partition_point(|first| first.as_ref() < prefix || first.starts_with(prefix));
+        start..end.max(start)
+    }
+
+    /// The blocks in whose key range `automaton` can match some string:
+    /// a block left out holds no match.
+    pub fn blocks_matching<A: Automaton>(&self, automaton: &A) -> Vec<usize> {
+        (0..self.len())
+            .filter(|&b| {
+                let next = self.first_keys.get(b + 1).map(AsRef::as_ref);
+                matches_between(automaton, &self.first_keys[b], next)
+            })
+            .collect()
+    }
+
+    /// The root as stored: per block its first key.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        put_varint(&mut out, self.len());
+        for first in &self.first_keys {
+            put_varint(&mut out, first.len());
+            out.extend_from_slice(first);
+        }
+        out
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<Self, CorruptData> {
+        let mut r = Reader::new(bytes);
+        let count = r.count(1)?;
+        let mut root = BlockRoot {
+            first_keys: Vec::with_capacity(count),
+        };
+        for _ in 0..count {
+            let len = r.varint()?;
+            let first: Box<[u8]> = r.bytes(len)?.into();
+            if root.first_keys.last().is_some_and(|last| *last >= first) {
+                return Err(CorruptData("block keys out of order"));
+            }
+            root.first_keys.push(first);
+        }
+        if !r.is_done() {
+            return Err(CorruptData("trailing bytes in a block root"));
+        }
+        Ok(root)
+    }
+}
+
+/// Whether `automaton` accepts some string `s` with `low <= s < high` (no
+/// upper bound without `high`). It follows the two bounds byte by byte:
+/// where a string leaves both, any continuation is possible and the
+/// automaton's `can_match` answers; so it takes a few steps per byte of the
+/// bounds, not a walk of the keys between them.
+fn matches_between<A: Automaton>(automaton: &A, low: &[u8], high: Option<&[u8]>) -> bool {
+    // Along the prefix both bounds share, every string of the range goes.
+    let shared = high.map_or(0, |high| {
+        low.iter().zip(high).take_while(|(a, b)| a == b).count()
+    });
+    let mut state = automaton.start();
+    for &byte in &low[..shared] {
+        if !automaton.can_match(&state) {
+            return false;
+        }
+        state = automaton.accept(&state, byte);
+    }
+    if !automaton.can_match(&state) {
+        return false;
+    }
+    let (low, high) = (&low[shared..], high.map(|h| &h[shared..]));
+    let Some(high) = high else {
+        return at_least(automaton, state, low);
+    };
+    // Here `high` is longer than the shared prefix (the bounds differ and
+    // low < high), so it has a first byte; `low` may have ended.
+    let (&first_high, high_rest) = high.split_first().expect("low < high");
+    let strictly_after = match low.split_first() {
+        // The shared prefix itself is in the range.
+        None => automaton.is_match(&state) || below(automaton, &state, 0, first_high),
+        Some((&first_low, low_rest)) => {
+            at_least(automaton, automaton.accept(&state, first_low), low_rest)
+                || between_bytes(automaton, &state, first_low, first_high)
+        }
+    };
+    strictly_after || {
+        let next = automaton.accept(&state, first_high);
+        below_key(automaton, next, high_rest)
+    }
+}
+
+/// Whether a string `>= low` (from `state`) can match.
+fn at_least<A: Automaton>(automaton: &A, mut state: A::State, low: &[u8]) -> bool {
+    for &byte in low {
+        if !automaton.can_match(&state) {
+            return false;
+        }
+        // A larger byte here frees the rest.
+        if between_bytes(automaton, &state, byte, u8::MAX)
+            || accepts_byte(automaton, &state, u8::MAX, byte)
+        {
+            return true;
+        }
+        state = automaton.accept(&state, byte);
+    }
+    // `low` itself, or anything longer.
+    automaton.can_match(&state)
+}
+
+/// Whether a string `< high` (from `state`) can match.
+fn below_key<A: Automaton>(automaton: &A, mut state: A::State, high: &[u8]) -> bool {
+    for &byte in high {
+        if !automaton.can_match(&state) {
+            return false;
+        }
+        // The string ends here (shorter, so smaller), or takes a smaller byte.
+        if automaton.is_match(&state) || below(automaton, &state, 0, byte) {
+            return true;
+        }
+        state = automaton.accept(&state, byte);
+    }
+    false
+}
+
+/// Whether a byte in `from..to` (from `state`) leaves the automaton alive.
+fn below<A: Automaton>(automaton: &A, state: &A::State, from: u8, to: u8) -> bool {
+    (from..to).any(|b| automaton.can_match(&automaton.accept(state, b)))
+}
+
+/// Whether a byte strictly between `low` and `high` leaves it alive.
+fn between_bytes<A: Automaton>(automaton: &A, state: &A::State, low: u8, high: u8) -> bool {
+    low < u8::MAX && below(automaton, state, low + 1, high)
+}
+
+/// Whether `byte` leaves it alive, when `byte` is above `low`.
+fn accepts_byte<A: Automaton>(automaton: &A, state: &A::State, byte: u8, low: u8) -> bool {
+    byte > low && automaton.can_match(&automaton.accept(state, byte))
+}
+
+/// The value of `key` in `block`, the FST bytes of the block
+/// [`BlockRoot::block_of`] names.
+pub fn get(block: &[u8], key: &[u8]) -> Result<Option<u64>, CorruptData> {
+    let map = Map::new(block).map_err(|_| CorruptData("a block is not an FST"))?;
+    Ok(map.get(key))
+}
+
+/// The keys and values of `blocks` (FST bytes, in block order) that
+/// `automaton` matches, in key order.
+pub fn search<A: Automaton>(
+    blocks: &[&[u8]],
+    automaton: &A,
+) -> Result<Vec<(Vec<u8>, u64)>, CorruptData> {
+    let mut found = Vec::new();
+    for block in blocks {
+        let map = Map::new(*block).map_err(|_| CorruptData("a block is not an FST"))?;
+        let mut stream = map.search(automaton).into_stream();
+        while let Some((key, value)) = stream.next() {
+            found.push((key.to_vec(), value));
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fst::automaton::Str;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    fn blocked(keys: &BTreeMap<Vec<u8>, u64>, block_bytes: usize) -> Blocked {
+        build(keys.iter().map(|(k, v)| (k.clone(), *v)), block_bytes)
+    }
+
+    /// Every block that `blocks` names, as the slices `search` takes.
+    fn read(built: &Blocked, blocks: impl IntoIterator<Item = usize>) -> Vec<&[u8]> {
+        blocks
+            .into_iter()
+            .map(|b| built.blocks[b].as_slice())
+            .collect()
+    }
+
+    /// Keys of a small alphabet, so that prefixes repeat and blocks split
+    /// runs of them.
+    fn keys() -> impl Strategy<Value = BTreeMap<Vec<u8>, u64>> {
+        proptest::collection::btree_map(
+            proptest::collection::vec(
+                prop_oneof![Just(b'a'), Just(b'b'), Just(b'c'), Just(0xc3)],
+                0..7,
+            ),
+            any::<u64>(),
+            0..400,
+        )
+    }
+
+    fn query() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(
+            prop_oneof![Just(b'a'), Just(b'b'), Just(b'c'), Just(b'd')],
+            0..5,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The root and its blocks answer what one FST of every key
+        /// answers: each key's value from the one block the root names,
+        /// a prefix's keys from the blocks the root gives it, an
+        /// automaton's matches from the blocks it can match; with blocks
+        /// so small that every boundary is crossed.
+        #[test]
+        fn blocks_answer_as_one_fst_does(
+            keys in keys(),
+            queries in proptest::collection::vec(query(), 1..20),
+            block_bytes in prop_oneof![Just(1usize), 8..64usize, Just(4096)],
+        ) {
+            let built = blocked(&keys, block_bytes);
+            let root = BlockRoot::decode(&built.root.encode()).unwrap();
+            prop_assert_eq!(&root, &built.root);
+            prop_assert_eq!(root.len(), built.blocks.len());
+            let whole = Map::from_iter(keys.iter().map(|(k, v)| (k.clone(), *v))).unwrap();
+            for (key, value) in &keys {
+                let block = root.block_of(key).expect("a block holds every key");
+                prop_assert_eq!(get(&built.blocks[block], key).unwrap(), Some(*value));
+            }
+            for q in &queries {
+                let held = root.block_of(q).map(|b| get(&built.blocks[b], q).unwrap());
+                prop_assert_eq!(held.flatten(), whole.get(q), "get {:?}", q);
+                let prefix = Str::new(std::str::from_utf8(q).unwrap()).starts_with();
+                let expected = whole.search(&prefix).into_stream().into_byte_vec();
+                let by_range = search(&read(&built, root.blocks_with_prefix(q)), &prefix).unwrap();
+                prop_assert_eq!(&by_range, &expected, "prefix {:?}", q);
+                let by_automaton = search(&read(&built, root.blocks_matching(&prefix)), &prefix).unwrap();
+                prop_assert_eq!(&by_automaton, &expected, "prefix automaton {:?}", q);
+                let text = std::str::from_utf8(q).unwrap();
+                for distance in 1..=2u8 {
+                    let dfa = levenshtein_automata::LevenshteinAutomatonBuilder::new(distance, true)
+                        .build_dfa(text);
+                    let expected = whole.search(&dfa).into_stream().into_byte_vec();
+                    let found = search(&read(&built, root.blocks_matching(&dfa)), &dfa).unwrap();
+                    prop_assert_eq!(&found, &expected, "{} edits of {:?}", distance, q);
+                }
+            }
+        }
+    }
+
+    /// A typo walk reads few blocks: those whose key range holds a string
+    /// within its edits. That is more than those that hold a matching key
+    /// (`ahmmx` is one edit from `hmmx` and sorts among keys that are
+    /// not), but a bounded share of them, and a fraction of all blocks.
+    #[test]
+    fn a_typo_reaches_the_blocks_of_its_matches_and_few_others() {
+        let mut keys = BTreeMap::new();
+        for a in b'a'..=b'z' {
+            for b in b'a'..=b'z' {
+                for c in b'a'..=b'z' {
+                    // Scattered values, so that the FST cannot share
+                    // the nodes of repeated suffixes.
+                    let value = (keys.len() as u64).wrapping_mul(2_654_435_761) % 1_000_003;
+                    keys.insert(vec![a, b, c, b'x'], value);
+                }
+            }
+        }
+        let built = blocked(&keys, 256);
+        let dfa = levenshtein_automata::LevenshteinAutomatonBuilder::new(1, true).build_dfa("hmmx");
+        let holding: Vec<usize> = (0..built.blocks.len())
+            .filter(|&b| !search(&[&built.blocks[b]], &dfa).unwrap().is_empty())
+            .collect();
+        let reached = built.root.blocks_matching(&dfa);
+        assert!(built.blocks.len() > 300, "{} blocks", built.blocks.len());
+        assert!(holding.iter().all(|b| reached.contains(b)));
+        assert!(
+            reached.len() <= 3 * holding.len() && reached.len() * 3 < built.blocks.len(),
+            "{} reached, {} hold a match, of {} blocks",
+            reached.len(),
+            holding.len(),
+            built.blocks.len()
+        );
+    }
+
+    #[test]
+    fn a_corrupt_root_is_an_error_not_a_panic() {
+        let built = blocked(
+            &[(b"a".to_vec(), 1), (b"b".to_vec(), 2)]
+                .into_iter()
+                .collect(),
+            1,
+        );
+        let bytes = built.root.encode();
+        for cut in 0..bytes.len() {
+            assert!(BlockRoot::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut swapped = BlockRoot::decode(&bytes).unwrap();
+        swapped.first_keys.reverse();
+        assert!(BlockRoot::decode(&swapped.encode()).is_err());
+        assert!(get(b"not an fst", b"a").is_err());
+    }
+}
