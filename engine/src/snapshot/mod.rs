@@ -33,6 +33,7 @@
 //! pointer records.
 
 pub mod blocks;
+pub mod cache;
 mod core;
 mod definitions;
 mod forms;
