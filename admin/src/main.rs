@@ -14,7 +14,7 @@ use admin::tables::{self, SetupError};
 use admin::{say, say_err};
 use clap::{Parser, Subcommand};
 use shared::runtime::app::Clients;
-use shared::runtime::config::{Config, MissingVariable};
+use shared::runtime::config::{Config, ConfigError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,7 +106,7 @@ enum KeyAction {
 #[derive(Debug, thiserror::Error)]
 enum AdminError {
     #[error(transparent)]
-    Config(#[from] MissingVariable),
+    Config(#[from] ConfigError),
     #[error(transparent)]
     Setup(#[from] SetupError),
     #[error(transparent)]

@@ -3,7 +3,7 @@
 
 use crate::access::auth::KeyStore;
 use crate::access::quota::QuotaCounter;
-use crate::runtime::config::{Config, MissingVariable};
+use crate::runtime::config::{Config, ConfigError};
 use crate::storage::presign::AudioSigner;
 use crate::storage::store::Store;
 use aws_config::BehaviorVersion;
@@ -32,7 +32,7 @@ pub struct App {
 /// How a function builds its App at cold start. Its endpoint names one of
 /// [`TABLES`] and [`TABLES_AND_AUDIO`], so a function that signs no audio URL
 /// never builds, and never links, the signer.
-pub(crate) type AppStart = fn() -> BoxFuture<'static, Result<App, MissingVariable>>;
+pub(crate) type AppStart = fn() -> BoxFuture<'static, Result<App, ConfigError>>;
 
 /// DynamoDB only.
 pub(crate) const TABLES: AppStart = || Box::pin(App::from_env_without_audio());
@@ -216,7 +216,7 @@ fn s3_client(shared: &aws_config::SdkConfig, config: &Config) -> aws_sdk_s3::Cli
 impl App {
     /// Everything a function needs, from the environment, for the tools and
     /// the functions that sign audio URLs.
-    pub async fn from_env() -> Result<Self, MissingVariable> {
+    pub async fn from_env() -> Result<Self, ConfigError> {
         let config = Config::from_env()?;
         let shared = shared_config(request_timeouts(), &config).await;
         let dynamodb = dynamodb_client(&shared, &config);
@@ -231,7 +231,7 @@ impl App {
 
     /// As [`App::from_env`], without the signer of audio URLs (a function of
     /// its own, so that the functions starting with it do not link the signer).
-    pub(crate) async fn from_env_without_audio() -> Result<Self, MissingVariable> {
+    pub(crate) async fn from_env_without_audio() -> Result<Self, ConfigError> {
         let config = Config::from_env()?;
         let dynamodb = dynamodb_client(&shared_config(request_timeouts(), &config).await, &config);
         Ok(Self::with_clients(config, dynamodb, None, system_clock))
@@ -248,7 +248,11 @@ impl App {
         clock: Clock,
     ) -> Self {
         Self {
-            store: Store::new(dynamodb.clone(), config.entries_table.clone()),
+            store: Store::with_cache(
+                dynamodb.clone(),
+                config.entries_table.clone(),
+                config.snapshot_cache_bytes,
+            ),
             keys: KeyStore::new(dynamodb.clone(), config.keys_table.clone()),
             quota: QuotaCounter::new(dynamodb, config.keys_table.clone()),
             audio,

@@ -1,5 +1,6 @@
 //! Configuration from the environment, read once per cold start.
 
+use crate::storage::store::DEFAULT_SNAPSHOT_CACHE_MB;
 use std::env;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -16,26 +17,39 @@ pub struct Config {
     /// Endpoint overrides for local emulators (DynamoDB Local, moto's S3).
     pub dynamodb_endpoint: Option<String>,
     pub s3_endpoint: Option<String>,
+    /// Bytes of the snapshot's paged parts (records, grams, definitions) a
+    /// warm instance keeps, least recently used let go first
+    /// (`SNAPSHOT_CACHE_MB`, default [`DEFAULT_SNAPSHOT_CACHE_MB`]).
+    pub snapshot_cache_bytes: usize,
 }
 
+/// A setting the process cannot start without, or cannot read.
 #[derive(Debug, thiserror::Error, PartialEq)]
-#[error("missing environment variable {0}")]
-pub struct MissingVariable(pub &'static str);
+pub enum ConfigError {
+    #[error("missing environment variable {0}")]
+    Missing(&'static str),
+    #[error("environment variable {name} must be {expected}, not {value:?}")]
+    Invalid {
+        name: &'static str,
+        expected: &'static str,
+        value: String,
+    },
+}
 
 impl Config {
-    pub fn from_env() -> Result<Self, MissingVariable> {
+    pub fn from_env() -> Result<Self, ConfigError> {
         Self::from_lookup(|name| env::var(name).ok())
     }
 
     /// Reads the configuration through `lookup`, so that tests need not touch
     /// the process environment.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, MissingVariable> {
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let optional = |name: &str| {
             lookup(name)
                 .map(|v| v.trim().to_string())
                 .filter(|v| !v.is_empty())
         };
-        let required = |name: &'static str| optional(name).ok_or(MissingVariable(name));
+        let required = |name: &'static str| optional(name).ok_or(ConfigError::Missing(name));
         Ok(Self {
             entries_table: required("ENTRIES_TABLE")?,
             keys_table: required("KEYS_TABLE")?,
@@ -44,6 +58,18 @@ impl Config {
                 .map(|url| url.trim_end_matches('/').to_string()),
             dynamodb_endpoint: optional("DYNAMODB_ENDPOINT"),
             s3_endpoint: optional("S3_ENDPOINT"),
+            snapshot_cache_bytes: match optional("SNAPSHOT_CACHE_MB") {
+                None => DEFAULT_SNAPSHOT_CACHE_MB << 20,
+                Some(value) => value
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|mb| mb.checked_mul(1 << 20))
+                    .ok_or(ConfigError::Invalid {
+                        name: "SNAPSHOT_CACHE_MB",
+                        expected: "a number of megabytes",
+                        value,
+                    })?,
+            },
         })
     }
 }
@@ -77,11 +103,34 @@ mod tests {
             Some("https://cdn.example")
         );
         assert_eq!(config.dynamodb_endpoint, None, "empty means unset");
+        assert_eq!(config.snapshot_cache_bytes, DEFAULT_SNAPSHOT_CACHE_MB << 20);
+    }
+
+    #[test]
+    fn the_snapshot_cache_is_a_number_of_megabytes() {
+        let with = |value: &str| {
+            Config::from_lookup(lookup(&[
+                ("ENTRIES_TABLE", "e"),
+                ("KEYS_TABLE", "k"),
+                ("AUDIO_BUCKET", "a"),
+                ("SNAPSHOT_CACHE_MB", value),
+            ]))
+        };
+        assert_eq!(with("64").unwrap().snapshot_cache_bytes, 64 << 20);
+        assert_eq!(with(" 0 ").unwrap().snapshot_cache_bytes, 0);
+        for bad in ["-1", "1.5", "lots", "99999999999999999999"] {
+            assert_eq!(
+                with(bad).unwrap_err().to_string(),
+                format!(
+                    "environment variable SNAPSHOT_CACHE_MB must be a number of megabytes, not {bad:?}"
+                )
+            );
+        }
     }
 
     #[test]
     fn names_the_missing_variable() {
         let err = Config::from_lookup(lookup(&[("ENTRIES_TABLE", "e")])).unwrap_err();
-        assert_eq!(err, MissingVariable("KEYS_TABLE"));
+        assert_eq!(err, ConfigError::Missing("KEYS_TABLE"));
     }
 }

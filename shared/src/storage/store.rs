@@ -9,6 +9,7 @@ use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
 use crate::search::engine::Searcher;
+use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
     self, Assemble, DefinitionPart, Definitions, GramPart, Grams, Index, PagedPart, PartIndex,
@@ -34,6 +35,9 @@ const BATCH_GET_KEYS: usize = 100;
 /// and leaves the rest for another round trip, so groups of full items
 /// that stay under it are all answered at once, concurrently.
 const PART_GET_KEYS: usize = 16_000_000 / (snapshot::MAX_PART_BYTES + 1_000);
+
+/// The paged parts a warm instance keeps when no setting says otherwise.
+pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 192;
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
 /// builds are rare; five minutes bounds how stale a new one can look.
@@ -155,6 +159,9 @@ pub struct Store {
     catalog: RwLock<Option<(Instant, Arc<Catalog>)>>,
     /// The build a warm instance holds, with what it has loaded of it.
     loaded: Mutex<Option<Arc<Loaded>>>,
+    /// Bytes of paged parts an instance keeps (the setting
+    /// `SNAPSHOT_CACHE_MB`, `Config::snapshot_cache_bytes`).
+    cache_bytes: usize,
     reads: Arc<ReadCounter>,
 }
 
@@ -187,17 +194,32 @@ impl ReadCounter {
 /// one that gives up leaves it running for the next, which joins it.
 type Loading<T> = Shared<BoxFuture<'static, Result<Arc<T>, ApiError>>>;
 
-/// Loads by key, each started once: a load that succeeded or is under way
-/// is joined; one that failed is started again by the next request.
-struct Slots<K, T>(Mutex<HashMap<K, Loading<T>>>);
+/// Loads by key, each started once: a load under way is joined, one that
+/// failed is started again by the next request, and what loaded well is
+/// kept by recency within a byte budget (each value weighed by `weigh`):
+/// a value let go is loaded again when a request needs it.
+struct Slots<K, T> {
+    loads: Mutex<HashMap<K, Loading<T>>>,
+    kept: BlockCache<K, T>,
+    weigh: fn(&T) -> usize,
+}
 
-impl<K, T> Default for Slots<K, T> {
+impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Default for Slots<K, T> {
+    /// Everything kept, for as long as the build is held.
     fn default() -> Self {
-        Self(Mutex::new(HashMap::new()))
+        Self::within(usize::MAX, |_| 0)
     }
 }
 
 impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
+    fn within(budget: usize, weigh: fn(&T) -> usize) -> Self {
+        Self {
+            loads: Mutex::default(),
+            kept: BlockCache::new(budget),
+            weigh,
+        }
+    }
+
     /// The loads of `keys`; those not yet started (or failed) are started
     /// together by one call of `start` with their keys, which gives each
     /// key's value.
@@ -206,10 +228,26 @@ impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
         F: Future<Output = Result<HashMap<K, T>, ApiError>> + Send + 'static,
         K: Send + Sync + 'static,
     {
-        let mut slots = self.0.lock().expect("not poisoned");
+        let mut slots = self.loads.lock().expect("not poisoned");
+        // Loads that finished well are kept from now on, weighed, so that
+        // the least recently used can be let go.
+        slots.retain(|key, loading| match loading.peek() {
+            Some(Ok(value)) => {
+                self.kept.insert(*key, value.clone(), (self.weigh)(value));
+                false
+            }
+            _ => true,
+        });
+        let mut ready: HashMap<K, Loading<T>> = HashMap::new();
+        for key in keys {
+            if let Some(value) = self.kept.get(key) {
+                ready.insert(*key, futures::future::ready(Ok(value)).boxed().shared());
+            }
+        }
         let missing: Vec<K> = keys
             .iter()
             .copied()
+            .filter(|k| !ready.contains_key(k))
             .filter(|k| {
                 slots
                     .get(k)
@@ -244,7 +282,9 @@ impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
                 slots.insert(k, one);
             }
         }
-        keys.iter().map(|k| slots[k].clone()).collect()
+        keys.iter()
+            .map(|k| ready.get(k).unwrap_or_else(|| &slots[k]).clone())
+            .collect()
     }
 
     /// One load, started if need be.
@@ -279,16 +319,16 @@ struct Paged<P> {
     parts: Slots<usize, P>,
 }
 
-impl<P> Default for Paged<P> {
-    fn default() -> Self {
+impl<P: PagedPart> Paged<P> {
+    /// Its part index kept for as long as the build is held, its parts
+    /// within `budget` bytes.
+    fn within(budget: usize) -> Self {
         Self {
             index: Slots::default(),
-            parts: Slots::default(),
+            parts: Slots::within(budget, P::memory_bytes),
         }
     }
-}
 
-impl<P: PagedPart> Paged<P> {
     async fn index(&self, source: &Arc<Source>) -> Result<Arc<PartIndex>, ApiError> {
         let source = source.clone();
         self.index
@@ -324,12 +364,20 @@ struct Source {
 }
 
 impl Store {
+    /// A store that keeps [`DEFAULT_SNAPSHOT_CACHE_MB`] of paged parts.
     pub fn new(client: aws_sdk_dynamodb::Client, table: String) -> Self {
+        Self::with_cache(client, table, DEFAULT_SNAPSHOT_CACHE_MB << 20)
+    }
+
+    /// A store that keeps at most `cache_bytes` of the paged parts that
+    /// queries read, least recently used let go first.
+    pub fn with_cache(client: aws_sdk_dynamodb::Client, table: String, cache_bytes: usize) -> Self {
         Self {
             client,
             table,
             catalog: RwLock::new(None),
             loaded: Mutex::new(None),
+            cache_bytes,
             reads: Arc::default(),
         }
     }
@@ -568,9 +616,11 @@ impl Store {
                 reads: self.reads.clone(),
             }),
             searcher: Slots::default(),
-            records: Paged::default(),
-            grams: Paged::default(),
-            definitions: Paged::default(),
+            // The budget shared out: records are read by every page of
+            // results, grams and definitions by some queries only.
+            records: Paged::within(self.cache_bytes / 2),
+            grams: Paged::within(self.cache_bytes / 4),
+            definitions: Paged::within(self.cache_bytes / 4),
         });
         *held = Some(loaded.clone());
         loaded

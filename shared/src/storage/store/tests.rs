@@ -167,6 +167,42 @@ async fn one_loads_a_single_value_once() {
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
 
+/// Within a budget, what loaded is kept by recency: the least recently
+/// used value is let go first and loaded again when a request needs it,
+/// and a value larger than the budget is loaded for each request.
+#[tokio::test]
+async fn loaded_values_are_kept_by_recency_within_the_budget() {
+    // Key k's value is k², weighing k² up to 5 bytes; the key 4 weighs 7.
+    let slots: Slots<u32, u32> = Slots::within(6, |v| match *v {
+        16 => 7,
+        v => (v as usize).min(5),
+    });
+    let (calls, asked) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(Mutex::new(Vec::new())),
+    );
+    let load = |keys: &[u32]| {
+        slots.get(
+            keys,
+            counting_start(calls.clone(), asked.clone(), None, false),
+        )
+    };
+    assert_eq!(values(load(&[1, 2])).await, Ok(vec![1, 4]));
+    // 1 used again: 2 is now the least recently used.
+    assert_eq!(values(load(&[1])).await, Ok(vec![1]));
+    assert_eq!(values(load(&[3])).await, Ok(vec![9]));
+    // Keeping 3 (5 bytes) beside 1 and 2 (5) would pass 6: 2 goes.
+    assert_eq!(values(load(&[1, 3])).await, Ok(vec![1, 9]));
+    assert_eq!(values(load(&[2])).await, Ok(vec![4]), "loaded again");
+    assert_eq!(values(load(&[4])).await, Ok(vec![16]));
+    assert_eq!(values(load(&[4])).await, Ok(vec![16]), "never kept");
+    assert!(slots.kept.bytes() <= 6);
+    assert_eq!(
+        *asked.lock().unwrap(),
+        vec![vec![1, 2], vec![3], vec![2], vec![4], vec![4]]
+    );
+}
+
 /// A store whose client is never called: what [`Store::loaded`] needs.
 fn offline_store() -> Store {
     let config = aws_sdk_dynamodb::Config::builder()
