@@ -784,14 +784,17 @@ async fn batch_get_group(
     let mut found = Vec::new();
     // Unprocessed keys after a response with items are the 16 MB limit of
     // one response: ask again at once. Without any item it is throttling:
-    // back off.
+    // back off, each wait drawn from its upper half ("equal jitter"), so
+    // that the instances a burst started together do not retry together.
     let mut stalled = 0u32;
     while let Some(request) = pending.take() {
         if request.keys.is_empty() {
             break;
         }
         if stalled > 0 {
-            tokio::time::sleep(Duration::from_millis(25 << stalled.min(5))).await;
+            let ceiling: u64 = 25 << stalled.min(5);
+            let wait = rand::random_range(ceiling / 2..=ceiling);
+            tokio::time::sleep(Duration::from_millis(wait)).await;
         }
         if stalled >= 8 {
             return Err(ApiError::Unavailable);
