@@ -501,6 +501,16 @@ impl fst::Automaton for Bytes<'_> {
     }
 }
 
+/// The pattern as an automaton with no budget: what names the term blocks
+/// a walk can reach from their keys' bounds (a few steps per block).
+pub(crate) fn reach(nfa: &Nfa) -> impl fst::Automaton + '_ {
+    Bytes {
+        nfa,
+        budget: u64::MAX,
+        work: Cell::new(0),
+    }
+}
+
 /// What a walk found: the values (term numbers) of the matching keys, the
 /// transitions it read, and whether it stopped at its budget.
 #[derive(Debug, Default)]

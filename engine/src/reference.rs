@@ -2,13 +2,15 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::engine::{Searcher, TypoWalk};
+use super::engine::{SearchError, Searcher, TypoWalk};
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::oracle;
 use super::postings::{DictionaryRef, Posting};
-use super::snapshot::{build, rank_order, Grams, Records};
+use super::snapshot::{
+    build, build_with_blocks, rank_order, Built, Grams, Records, TERM_BLOCK_BYTES,
+};
 use proptest::prelude::*;
 
 /// The tier of a headword by the rules, or `None` if it does not match:
@@ -379,13 +381,49 @@ fn pattern_of(word: &str, changes: &[(u8, usize, usize)], ends: (bool, bool)) ->
     raw
 }
 
-fn snapshot(postings: &[Posting], lexicon: &Lexicon) -> (Searcher, Records, Grams) {
-    let built = build(postings.to_vec(), lexicon);
-    (
-        built.decode().unwrap(),
-        built.decode().unwrap(),
-        built.decode().unwrap(),
-    )
+/// A cold instance's view of the build of `postings`: term blocks of
+/// about `block_bytes` (tiny ones put block boundaries inside every walk),
+/// none held yet, and every part of `records` and `grams`.
+fn snapshot(postings: &[Posting], lexicon: &Lexicon, block_bytes: usize) -> (Cold, Records, Grams) {
+    let built = build_with_blocks(postings.to_vec(), lexicon, block_bytes);
+    let searcher = Searcher::new(built.cold_index().unwrap());
+    let (records, grams) = (built.decode().unwrap(), built.decode().unwrap());
+    (Cold { built, searcher }, records, grams)
+}
+
+/// Term block sizes: one key per block, a few keys, and the real size.
+fn block_bytes() -> impl Strategy<Value = usize> {
+    prop_oneof![Just(1usize), 8..120usize, Just(TERM_BLOCK_BYTES)]
+}
+
+/// A searcher that starts with no term block, and its build.
+struct Cold {
+    built: Built,
+    searcher: Searcher,
+}
+
+impl Cold {
+    /// What `read` answers once it has the term blocks it names missing,
+    /// handed over as the store reads them: a search names every block it
+    /// reads in its first pass, so at most `rounds` passes.
+    fn answer<T>(
+        &self,
+        rounds: usize,
+        read: impl Fn(&Searcher) -> Result<T, SearchError>,
+    ) -> Result<T, SearchError> {
+        for _ in 1..rounds {
+            match read(&self.searcher) {
+                Err(SearchError::Missing(missing)) => {
+                    let blocks = self.built.term_blocks(&missing);
+                    assert_eq!(blocks.len(), missing.0.len(), "{missing:?} are stored");
+                    let dictionary = self.searcher.index().term_dictionary();
+                    dictionary.keep(blocks).unwrap();
+                }
+                answered => return answered,
+            }
+        }
+        read(&self.searcher)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -431,6 +469,7 @@ proptest! {
         choice in filter_choice(),
         offset in prop_oneof![Just(0usize), 0..40usize],
         limit in 1..40usize,
+        block_bytes in block_bytes(),
     ) {
         let q = query(&postings, &lexicon, pick, &edits, &fresh);
         prop_assume!(!q.is_empty());
@@ -450,8 +489,9 @@ proptest! {
             }
         };
         prop_assert_eq!(rule.query(), &q);
-        let (index, records, grams) = snapshot(&postings, &lexicon);
-        let hits = index.search(Some(&grams), &rule, &filters, offset, limit).unwrap();
+        let (cold, records, grams) = snapshot(&postings, &lexicon, block_bytes);
+        let hits = cold.answer(2, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
+        let index = &cold.searcher;
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {:?}", rule);
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
@@ -480,6 +520,7 @@ proptest! {
         choice in filter_choice(),
         offset in prop_oneof![Just(0usize), 0..40usize],
         limit in 1..40usize,
+        block_bytes in block_bytes(),
     ) {
         let raw = if use_fresh {
             fresh
@@ -493,8 +534,8 @@ proptest! {
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
         let lexicon = Lexicon::default();
-        let (index, _, grams) = snapshot(&postings, &lexicon);
-        let hits = index.search(Some(&grams), &rule, &filters, offset, limit).unwrap();
+        let (cold, _, grams) = snapshot(&postings, &lexicon, block_bytes);
+        let hits = cold.answer(2, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {:?} ({})", rule, raw);
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
@@ -513,6 +554,7 @@ proptest! {
         choice in filter_choice(),
         offset in prop_oneof![Just(0usize), 0..40usize],
         limit in 1..40usize,
+        block_bytes in block_bytes(),
     ) {
         let q = query(&postings, &lexicon, pick, &edits, "abcabcabc");
         prop_assume!(!q.is_empty());
@@ -520,10 +562,10 @@ proptest! {
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
         let match_type = if prefix { MatchType::Prefix } else { MatchType::Exact };
         let rule = MatchRule::new(&q, match_type, true);
-        let (index, _, grams) = snapshot(&postings, &lexicon);
+        let (cold, _, grams) = snapshot(&postings, &lexicon, block_bytes);
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
-            let hits = index.search_with(walk, Some(&grams), &rule, &filters, offset, limit).unwrap();
+            let hits = cold.answer(2, |index| index.search_with(walk, Some(&grams), &rule, &filters, offset, limit)).unwrap();
             prop_assert_eq!(hits.total, total, "total of {:?} by {:?}", rule, walk);
             let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
             prop_assert_eq!(&got, &page, "page of {:?} by {:?}", rule, walk);
@@ -537,14 +579,17 @@ proptest! {
         cut in 1..4usize,
         choice in filter_choice(),
         limit in 1..20usize,
+        block_bytes in block_bytes(),
     ) {
         let word = &postings[pick % postings.len()].folded;
         let prefix: String = word.chars().take(cut).collect();
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, ..Filters::default() };
-        let (index, _, _) = snapshot(&postings, &Lexicon::default());
+        let (cold, _, _) = snapshot(&postings, &Lexicon::default(), block_bytes);
+        // Each pass names at most two missing blocks.
+        let completed = cold.answer(postings.len() + 2, |index| Ok(index.autocomplete(&prefix, &filters, limit)?));
         prop_assert_eq!(
-            index.autocomplete(&prefix, &filters, limit),
+            completed.unwrap(),
             autocomplete(&postings, &prefix, &filters, limit)
         );
     }
@@ -558,9 +603,10 @@ proptest! {
     ) {
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, has_audio: choice.audio, ..Filters::default() };
-        let (index, _, _) = snapshot(&postings, &Lexicon::default());
+        // Random picks read no term block.
+        let (cold, _, _) = snapshot(&postings, &Lexicon::default(), TERM_BLOCK_BYTES);
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
-        let picks = index.random(&filters, count, &mut rng);
+        let picks = cold.searcher.random(&filters, count, &mut rng);
         let admitted = postings.iter().filter(|p| admit(&filters, p)).count();
         prop_assert_eq!(picks.len(), count.min(admitted));
         let mut distinct = picks.clone();
@@ -588,7 +634,9 @@ fn random_is_uniform_over_admitted_entries() {
             .collect();
         rank_order(all, &Lexicon::default())
     };
-    let (index, _, _) = snapshot(&postings, &Lexicon::default());
+    let index = snapshot(&postings, &Lexicon::default(), TERM_BLOCK_BYTES)
+        .0
+        .searcher;
     let filters = Filters {
         has_audio: true,
         ..Filters::default()
@@ -634,13 +682,15 @@ fn both_fuzzy(
             .collect(),
         lexicon,
     );
-    let (index, _, grams) = snapshot(&postings, lexicon);
+    let (cold, _, grams) = snapshot(&postings, lexicon, 1);
     let rule = MatchRule::new(q, match_type, fuzzy);
     let filters = Filters::default();
     let (total, page) = search(&postings, lexicon, &rule, &filters, 0, 50);
     for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
-        let hits = index
-            .search_with(walk, Some(&grams), &rule, &filters, 0, 50)
+        let hits = cold
+            .answer(2, |index| {
+                index.search_with(walk, Some(&grams), &rule, &filters, 0, 50)
+            })
             .unwrap();
         assert_eq!(hits.total, total, "{walk:?}");
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();

@@ -35,6 +35,15 @@ pub(crate) struct Anchor {
     pub edits: u8,
 }
 
+impl Anchor {
+    /// Whether it narrows a walk of a query of `query_chars` characters
+    /// within `max_edits`: a walk ignores an anchor longer than the query
+    /// or as loose as the walk.
+    pub(crate) fn applies(&self, query_chars: usize, max_edits: usize) -> bool {
+        self.chars <= query_chars && usize::from(self.edits) < max_edits
+    }
+}
+
 /// The fewest characters of a piece: one gram's own bitmap
 /// ([`GRAM_CHARS`](crate::snapshot::GRAM_CHARS)).
 const PIECE_MIN_CHARS: usize = 3;
@@ -192,7 +201,7 @@ pub(crate) fn walk<D: AsRef<[u8]>>(
         query,
         budget,
         found: Found::default(),
-        anchor: anchor.filter(|a| a.chars <= n && a.edits < max),
+        anchor: anchor.filter(|a| a.applies(n, usize::from(max))),
         anchored_at: None,
         steps: Vec::new(),
         wanted: Vec::new(),

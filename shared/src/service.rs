@@ -18,8 +18,9 @@ use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::reverse::{DefinitionQuery, TooManyWords};
-use crate::search::snapshot::Index;
+use crate::search::snapshot::{Index, Missing};
 use crate::storage::store::{Needs, SnapshotView};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// How long a presigned audio URL stays valid when no CDN is configured.
@@ -83,7 +84,7 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
         }
     }
     Err(ApiError::EntryNotFound {
-        suggestions: suggestions(&snapshot, &suggesting, source)?,
+        suggestions: suggestions(&snapshot, &suggesting, source).await?,
     })
 }
 
@@ -103,7 +104,7 @@ fn closest_first<T>(form: &str, lemmas: &mut [T], term: impl Fn(&T) -> &str) {
 
 /// Typo-tolerant headwords of the dictionary, from the index snapshot:
 /// the matches of `rule`, a typo-tolerant prefix search of the word.
-fn suggestions(
+async fn suggestions(
     snapshot: &SnapshotView,
     rule: &MatchRule,
     source: &str,
@@ -116,11 +117,13 @@ fn suggestions(
         ..Filters::default()
     };
     let searcher = &snapshot.searcher;
-    let hits = match searcher.search(snapshot.grams.as_ref(), rule, &filters, 0, 10 * SUGGESTIONS) {
+    let grams = snapshot.grams.as_ref();
+    let search = |s: &Searcher| s.search(grams, rule, &filters, 0, 10 * SUGGESTIONS);
+    let hits = match with_term_blocks(snapshot, search).await? {
         Ok(hits) => hits,
         // Suggestions are a courtesy: a word too broad to correct gets none.
         Err(SearchError::OverBudget) => return Ok(Vec::new()),
-        Err(SearchError::Corrupt(e)) => return Err(internal(e)),
+        Err(e) => return Err(search_failed(e)),
     };
     let mut words: Vec<String> = Vec::new();
     for &ordinal in &hits.ordinals {
@@ -165,21 +168,17 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         part_of_speech: p.pos.as_deref(),
         has_audio: p.has_audio,
     };
-    let hits = snapshot
-        .searcher
-        .search(
-            snapshot.grams.as_ref(),
-            rule,
-            &filters,
-            p.offset as usize,
-            p.limit as usize,
-        )
+    let grams = snapshot.grams.as_ref();
+    let (offset, limit) = (p.offset as usize, p.limit as usize);
+    let search = |s: &Searcher| s.search(grams, rule, &filters, offset, limit);
+    let hits = with_term_blocks(&snapshot, search)
+        .await?
         .map_err(|e| match e {
             SearchError::OverBudget => ApiError::bad_request(match rule.match_type {
                 MatchType::Exact | MatchType::Prefix | MatchType::Contains => OVER_BUDGET,
                 MatchType::Pattern => PATTERN_OVER_BUDGET,
             }),
-            SearchError::Corrupt(e) => internal(e),
+            e => search_failed(e),
         })?;
     let results = search_results(app, &snapshot, &hits.ordinals).await?;
     Ok(page(results, hits.total as u64))
@@ -223,7 +222,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         )
         .map_err(|e| match e {
             SearchError::OverBudget => ApiError::bad_request(REVERSE_OVER_BUDGET),
-            SearchError::Corrupt(e) => internal(e),
+            e => search_failed(e),
         })?;
     Ok(SearchPage {
         results: search_results(app, &snapshot, &hits.ordinals).await?,
@@ -231,6 +230,47 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         limit: p.limit,
         offset: p.offset,
     })
+}
+
+/// How many times a read of the snapshot runs at most: a search names every
+/// term block it reads in its first run, so a cold instance answers in the
+/// second; an autocomplete may name a few more.
+const TERM_BLOCK_RUNS: usize = 3;
+
+/// What `read` answers once the instance holds the term blocks it reads:
+/// each run that names missing blocks reads them (one batch) and runs
+/// again, [`TERM_BLOCK_RUNS`] times at most, then 503. The outer error is
+/// the store's, the inner one the search's.
+async fn with_term_blocks<T>(
+    snapshot: &SnapshotView,
+    read: impl Fn(&Searcher) -> Result<T, SearchError>,
+) -> Result<Result<T, SearchError>, ApiError> {
+    for _ in 1..TERM_BLOCK_RUNS {
+        match read(&snapshot.searcher) {
+            Err(SearchError::Missing(missing)) => snapshot.read_term_blocks(&missing).await?,
+            answered => return Ok(answered),
+        }
+    }
+    match read(&snapshot.searcher) {
+        // Blocks let go as soon as read: the budget is smaller than a query.
+        Err(SearchError::Missing(missing)) => {
+            tracing::error!(
+                blocks = missing.0.len(),
+                "term blocks still missing after {TERM_BLOCK_RUNS} runs: raise SNAPSHOT_CACHE_MB"
+            );
+            Err(ApiError::Unavailable)
+        }
+        answered => Ok(answered),
+    }
+}
+
+/// The error of a search that failed for no fault of the query.
+fn search_failed(e: SearchError) -> ApiError {
+    match e {
+        SearchError::Corrupt(e) => internal(e),
+        SearchError::OverBudget => ApiError::Internal("a search over its budget".into()),
+        SearchError::Missing(_) => ApiError::Unavailable,
+    }
 }
 
 /// The 400 of a reverse query whose lists would exceed the work budget.
@@ -341,9 +381,11 @@ pub async fn autocomplete(app: &App, p: &AutocompleteQuery) -> Result<Vec<String
         source,
         ..Filters::default()
     };
-    Ok(snapshot?
-        .searcher
-        .autocomplete(&folded, &filters, p.limit as usize))
+    let snapshot = snapshot?;
+    let complete = |s: &Searcher| Ok(s.autocomplete(&folded, &filters, p.limit as usize)?);
+    with_term_blocks(&snapshot, complete)
+        .await?
+        .map_err(search_failed)
 }
 
 /// Random headwords: `count` distinct picks, uniform over the entries that
@@ -433,14 +475,12 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
     if !links.is_empty() {
         // A build of another release only costs the order its commonness:
         // the links themselves do not come from the snapshot.
-        let index = match snapshot {
-            Ok(snapshot) => Some(snapshot.searcher),
-            Err(ApiError::IndexOfAnotherRelease) => None,
+        let ranks = match snapshot {
+            Ok(snapshot) => commonness_ranks(&snapshot, &links).await?,
+            Err(ApiError::IndexOfAnotherRelease) => HashMap::new(),
             Err(e) => return Err(e),
         };
-        return Ok(order_links(links, |word| {
-            commonness_rank(index.as_deref().map(Searcher::index), word)
-        }));
+        return Ok(order_links(links, |word| rank_of(&ranks, word)));
     }
     let snapshot = snapshot?;
     // A lemma's languages: one Query per lemma, even when the form is one of
@@ -471,9 +511,8 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
         }
     }
     let found = filter_links(found, lang, source);
-    Ok(order_links(found, |word| {
-        commonness_rank(Some(snapshot.searcher.index()), word)
-    }))
+    let ranks = commonness_ranks(&snapshot, &found).await?;
+    Ok(order_links(found, |word| rank_of(&ranks, word)))
 }
 
 pub(crate) fn filter_links(
@@ -488,14 +527,41 @@ pub(crate) fn filter_links(
     links
 }
 
-/// Where a word stands by commonness as search ranks headwords: the number
-/// of its term in the index, which numbers terms most common first (equal
-/// commonness: shorter first). A word that is no dictionary's headword, or
-/// without an index, comes after every headword.
-fn commonness_rank(index: Option<&Index>, word: &str) -> usize {
-    index
-        .and_then(|index| index.term_number(&fold(word)))
-        .unwrap_or(usize::MAX)
+/// Where the links' words stand by commonness as search ranks headwords,
+/// by folded word: the number of its term in the index, which numbers
+/// terms most common first (equal commonness: shorter first). A word that
+/// is no dictionary's headword has none. Their term blocks are read first.
+async fn commonness_ranks(
+    snapshot: &SnapshotView,
+    links: &[ThesaurusItem],
+) -> Result<HashMap<String, usize>, ApiError> {
+    let words: Vec<String> = links.iter().map(|l| fold(&l.word)).collect();
+    let ranks = |s: &Searcher| {
+        let mut missing = Missing::default();
+        let mut ranks = HashMap::new();
+        for word in &words {
+            match s.index().term_number(word) {
+                Ok(Some(t)) => {
+                    ranks.insert(word.clone(), t);
+                }
+                Ok(None) => {}
+                Err(m) => missing.0.extend(m.0),
+            }
+        }
+        match missing.0.is_empty() {
+            true => Ok(ranks),
+            false => Err(SearchError::Missing(missing)),
+        }
+    };
+    with_term_blocks(snapshot, ranks)
+        .await?
+        .map_err(search_failed)
+}
+
+/// A word's commonness rank: after every headword when it is none, or
+/// without an index.
+fn rank_of(ranks: &HashMap<String, usize>, word: &str) -> usize {
+    ranks.get(word).copied().unwrap_or(usize::MAX)
 }
 
 /// The thesaurus order (docs/api.md, "Thesaurus"): by relationship type in

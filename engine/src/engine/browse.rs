@@ -4,21 +4,57 @@
 use super::Searcher;
 use super::FILTER_CACHE;
 use crate::filters::Filters;
+use crate::snapshot::{Direction, Missing, TermBlock};
 use fst::{Automaton, IntoStreamer, Streamer};
 use rand::Rng;
 use roaring::RoaringBitmap;
 use std::sync::Arc;
 
+/// How many missing term blocks an autocomplete names before it stops: a
+/// block holds about a thousand terms, more than a page of completions.
+const AUTOCOMPLETE_MISSING: usize = 2;
+
 impl Searcher {
     /// Autocomplete: distinct headwords whose term starts with `prefix`,
-    /// alphabetical by term, then by headword; at most `limit`.
-    pub fn autocomplete(&self, prefix: &str, filters: &Filters<'_>, limit: usize) -> Vec<String> {
+    /// alphabetical by term, then by headword; at most `limit`. It reads the
+    /// prefix's term blocks in order until it has them, so a cold instance
+    /// names the first [`AUTOCOMPLETE_MISSING`] missing ones at once.
+    pub fn autocomplete(
+        &self,
+        prefix: &str,
+        filters: &Filters<'_>,
+        limit: usize,
+    ) -> Result<Vec<String>, Missing> {
         let admitted = self.admitted(filters);
         let mut words: Vec<String> = Vec::new();
-        let mut stream = self
-            .index
-            .term_fsts()
-            .0
+        let dictionary = self.index.term_dictionary();
+        let mut missing = Missing::default();
+        for item in dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes()) {
+            if words.len() >= limit || missing.0.len() >= AUTOCOMPLETE_MISSING {
+                break;
+            }
+            for block in dictionary.held(&[item], &mut missing) {
+                self.complete_from(&block, prefix, admitted.as_deref(), limit, &mut words);
+            }
+        }
+        if !missing.0.is_empty() {
+            return Err(missing);
+        }
+        words.truncate(limit);
+        Ok(words)
+    }
+
+    /// Adds the headwords of `block`'s terms under `prefix` until `words`
+    /// has `limit`.
+    fn complete_from(
+        &self,
+        block: &TermBlock,
+        prefix: &str,
+        admitted: Option<&RoaringBitmap>,
+        limit: usize,
+        words: &mut Vec<String>,
+    ) {
+        let mut stream = block
             .search(fst::automaton::Str::new(prefix).starts_with())
             .into_stream();
         while let Some((_, t)) = stream.next() {
@@ -35,8 +71,6 @@ impl Searcher {
             here.dedup();
             words.extend(here.into_iter().map(str::to_string));
         }
-        words.truncate(limit);
-        words
     }
 
     /// `count` distinct entries drawn uniformly from those that pass the

@@ -5,7 +5,7 @@ use super::Searcher;
 use super::{holding_all, SearchError, Typos, CACHED_PREFIX_CHARS, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::pattern::{self, Nfa, Pattern, Plan};
-use crate::snapshot::{query_grams, Grams, GRAM_CHARS};
+use crate::snapshot::{query_grams, Direction, Grams, GRAM_CHARS};
 use fst::{Automaton, IntoStreamer, Streamer};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
@@ -14,23 +14,25 @@ impl Searcher {
     /// Entries whose term starts with `prefix` and is longer: the terms the
     /// FST lists under the prefix. Short prefixes have the most terms, so
     /// their sets are kept for the next request.
-    pub(super) fn longer_with_prefix(&self, prefix: &str) -> RoaringBitmap {
+    pub(super) fn longer_with_prefix(&self, prefix: &str, typos: &mut Typos) -> RoaringBitmap {
         let cached = prefix.chars().count() <= CACHED_PREFIX_CHARS;
         if cached {
             if let Some(hit) = self.prefix_cache.lock().expect("not poisoned").get(prefix) {
                 return hit.as_ref().clone();
             }
         }
+        let dictionary = self.index.term_dictionary();
+        let items = dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes());
+        let blocks = typos.held(&self.index, &items);
+        let complete = blocks.len() == items.len();
         let mut terms: Vec<u32> = Vec::new();
-        let mut stream = self
-            .index
-            .term_fsts()
-            .0
-            .search(fst::automaton::Str::new(prefix).starts_with())
-            .into_stream();
-        while let Some((term, t)) = stream.next() {
-            if term.len() > prefix.len() {
-                terms.push(t as u32);
+        for block in blocks {
+            let starts_with = fst::automaton::Str::new(prefix).starts_with();
+            let mut stream = block.search(starts_with).into_stream();
+            while let Some((term, t)) = stream.next() {
+                if term.len() > prefix.len() {
+                    terms.push(t as u32);
+                }
             }
         }
         terms.sort_unstable();
@@ -43,7 +45,7 @@ impl Searcher {
         // Only prefixes of some term are kept, so the cache holds at most
         // every entry twice over (its 1- and 2-character prefix), whatever
         // queries arrive.
-        if cached && !found.is_empty() {
+        if cached && complete && !found.is_empty() {
             self.prefix_cache
                 .lock()
                 .expect("not poisoned")
@@ -96,24 +98,29 @@ impl Searcher {
         admitted: Option<&RoaringBitmap>,
         typos: &mut Typos,
     ) -> Result<RoaringBitmap, SearchError> {
-        let budget = WORK_BUDGET.saturating_sub(typos.work);
-        let (fst, nfa) = match pattern.plan() {
-            Plan::Forwards => (&self.index.term_fsts().0, pattern.nfa()),
-            Plan::Backwards => (&self.index.term_fsts().1, pattern.reversed().nfa()),
+        let (direction, nfa) = match pattern.plan() {
+            Plan::Forwards => (Direction::Forwards, pattern.nfa()),
+            Plan::Backwards => (Direction::Backwards, pattern.reversed().nfa()),
             Plan::Grams(list) => {
                 let grams = grams.ok_or(CorruptData("pattern search without its grams"))?;
                 return self.checked_pattern(grams, &list, &pattern.nfa(), admitted, typos);
             }
         };
-        let mut found = pattern::walk(fst, &nfa, budget);
-        typos.work += found.work;
-        if found.exhausted {
-            return Err(SearchError::OverBudget);
+        let dictionary = self.index.term_dictionary();
+        let items = dictionary.items_matching(direction, &pattern::reach(&nfa));
+        let mut terms = Vec::new();
+        for block in typos.held(&self.index, &items) {
+            let budget = WORK_BUDGET.saturating_sub(typos.work);
+            let found = pattern::walk(&block, &nfa, budget);
+            typos.work += found.work;
+            if found.exhausted {
+                return Err(SearchError::OverBudget);
+            }
+            terms.extend(found.terms);
         }
-        found.terms.sort_unstable();
+        terms.sort_unstable();
         Ok(RoaringBitmap::from_sorted_iter(
-            found
-                .terms
+            terms
                 .into_iter()
                 .flat_map(|t| self.index.term_entries(t as usize)),
         )

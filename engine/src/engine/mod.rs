@@ -18,7 +18,7 @@ use crate::codec::CorruptData;
 use crate::filters::Filters;
 use crate::fold::capitalised_as;
 use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
-use crate::snapshot::{query_grams, Grams, Index};
+use crate::snapshot::{query_grams, Grams, Index, Missing, TermBlock};
 use crate::typo;
 use roaring::RoaringBitmap;
 use std::collections::{HashMap, HashSet};
@@ -28,6 +28,7 @@ use std::sync::{Arc, Mutex};
 mod automaton;
 mod browse;
 mod literal;
+mod reach;
 #[cfg(test)]
 mod tests;
 mod typos;
@@ -69,6 +70,16 @@ pub enum SearchError {
     Corrupt(CorruptData),
     /// Its typo walks would read more than [`WORK_BUDGET`] nodes.
     OverBudget,
+    /// It reads term blocks the instance does not hold, every one it
+    /// names: read them ([`crate::snapshot::TermDictionary::keep`]) and
+    /// search again.
+    Missing(Missing),
+}
+
+impl From<Missing> for SearchError {
+    fn from(missing: Missing) -> Self {
+        SearchError::Missing(missing)
+    }
 }
 
 impl From<CorruptData> for SearchError {
@@ -99,10 +110,48 @@ impl crate::snapshot::FromBuilt for Searcher {
     }
 }
 
-/// The typo walks of one search and what they have read.
+/// The typo walks of one search and what they have read, and the term
+/// blocks its reads found missing: a search goes on without them, so that
+/// it names them all at once, and its answer is discarded.
 struct Typos {
     walk: TypoWalk,
     work: u64,
+    missing: Missing,
+}
+
+impl Typos {
+    fn new(walk: TypoWalk) -> Self {
+        Self {
+            walk,
+            work: 0,
+            missing: Missing::default(),
+        }
+    }
+
+    /// The term blocks of `items` the instance holds; the others are
+    /// noted as missing.
+    fn held(&mut self, index: &Index, items: &[usize]) -> Vec<Arc<TermBlock>> {
+        index.term_dictionary().held(items, &mut self.missing)
+    }
+
+    /// What a read found, or its default when blocks were missing (noted).
+    fn noted<T: Default>(&mut self, read: Result<T, Missing>) -> T {
+        read.unwrap_or_else(|missing| {
+            self.missing.0.extend(missing.0);
+            T::default()
+        })
+    }
+
+    /// An error naming every missing block, if the search found some.
+    fn complete(&mut self) -> Result<(), SearchError> {
+        if self.missing.0.is_empty() {
+            return Ok(());
+        }
+        let mut missing = std::mem::take(&mut self.missing);
+        missing.0.sort_unstable();
+        missing.0.dedup();
+        Err(SearchError::Missing(missing))
+    }
 }
 
 impl Searcher {
@@ -152,7 +201,7 @@ impl Searcher {
         offset: usize,
         limit: usize,
     ) -> Result<Hits, SearchError> {
-        let mut typos = Typos { walk, work: 0 };
+        let mut typos = Typos::new(walk);
         let admitted = self.admitted(filters);
         let mut tiers = self.tiers(grams, rule, admitted.as_deref(), &mut typos)?;
         if let Some(admitted) = &admitted {
@@ -176,6 +225,7 @@ impl Searcher {
             }
             tiers.push(further);
         }
+        typos.complete()?;
         let total = tiers.iter().map(|t| t.len() as usize).sum();
         let mut skip = offset;
         let mut ordinals = Vec::with_capacity(limit.min(total));
@@ -211,16 +261,14 @@ impl Searcher {
         typos: &mut Typos,
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
         let mut exact = RoaringBitmap::new();
-        if let Some(t) = self
-            .index
-            .term_number(rule.query())
-            .filter(|_| rule.match_type.has_exact_tier())
-        {
-            exact.insert_range(self.index.term_entries(t));
+        if rule.match_type.has_exact_tier() {
+            if let Some(t) = typos.noted(self.index.term_number(rule.query())) {
+                exact.insert_range(self.index.term_entries(t));
+            }
         }
         let literal = match rule.match_type {
             MatchType::Exact => RoaringBitmap::new(),
-            MatchType::Prefix => self.longer_with_prefix(rule.query()),
+            MatchType::Prefix => self.longer_with_prefix(rule.query(), typos),
             MatchType::Contains => {
                 let grams = grams.ok_or(CorruptData("contains search without its grams"))?;
                 let mut found = self.containing(grams, rule.query(), admitted)?;

@@ -3,13 +3,15 @@
 //! rest (or, for the typo benchmark and the tests, the Levenshtein automaton
 //! of [`super::automaton`]).
 
+use super::reach::reachable_items;
 use super::Searcher;
 use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::matching::{MatchRule, TypoDistance};
-use crate::snapshot::{query_grams, Grams};
+use crate::snapshot::{query_grams, Direction, Grams, Index, TermBlock};
 use crate::typo::{self, Anchor, Mode};
 use roaring::RoaringBitmap;
+use std::sync::Arc;
 
 impl Searcher {
     /// Typo matches within `max_edits`, one bitmap per edit distance from 1
@@ -30,25 +32,21 @@ impl Searcher {
             return Ok(tiers);
         };
         let query: Vec<char> = rule.query().chars().collect();
+        let terms = Keys::Terms(&self.index);
         if self.within_reach(rule, max_edits) {
             let found = match typos.walk {
                 TypoWalk::Rows => match measure {
                     TypoDistance::Prefix => self.prefix_typos(grams, &query, max_edits, typos)?,
-                    TypoDistance::Whole => whole_word_typos(
-                        self.index.term_fsts().0,
-                        self.index.term_fsts().1,
-                        &query,
-                        max_edits,
-                        typos,
-                    )?,
+                    TypoDistance::Whole => whole_word_typos(terms, &query, max_edits, typos)?,
                 },
                 #[cfg(any(test, feature = "automaton-baseline"))]
-                TypoWalk::Automaton => super::automaton::typos(
-                    self.index.term_fsts().0,
-                    rule.query(),
-                    max_edits,
-                    measure,
-                ),
+                TypoWalk::Automaton => {
+                    let every = terms.every_block(typos);
+                    let each = every.iter().map(|block| {
+                        super::automaton::typos(block, rule.query(), max_edits, measure)
+                    });
+                    each.flatten().collect()
+                }
             };
             let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
             for (t, d) in found {
@@ -69,13 +67,16 @@ impl Searcher {
         // edit from `running`).
         if rule.match_type.has_lemma_tier() && self.index.form_within_reach(query.len(), max_edits)
         {
-            let (forwards, backwards) = self.index.form_fsts();
+            let forms = Keys::Forms(&self.index);
             let found = match typos.walk {
-                TypoWalk::Rows => whole_word_typos(forwards, backwards, &query, max_edits, typos)?,
+                TypoWalk::Rows => whole_word_typos(forms, &query, max_edits, typos)?,
                 #[cfg(any(test, feature = "automaton-baseline"))]
-                TypoWalk::Automaton => {
-                    super::automaton::typos(forwards, rule.query(), max_edits, TypoDistance::Whole)
-                }
+                TypoWalk::Automaton => super::automaton::typos(
+                    self.index.form_fsts().0,
+                    rule.query(),
+                    max_edits,
+                    TypoDistance::Whole,
+                ),
             };
             for (at, d) in found {
                 for lemma in self.index.lemmas_at(at)? {
@@ -98,15 +99,10 @@ impl Searcher {
         max_edits: usize,
         typos: &mut Typos,
     ) -> Result<Vec<(u64, u8)>, SearchError> {
+        let terms = Keys::Terms(&self.index);
+        let forwards = (terms, Direction::Forwards);
         let Some(split) = typo::prefix_split(query.len(), max_edits) else {
-            return budgeted_walk(
-                self.index.term_fsts().0,
-                query,
-                max_edits,
-                Mode::Prefix,
-                None,
-                typos,
-            );
+            return budgeted_walk(forwards, query, max_edits, Mode::Prefix, None, typos);
         };
         let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
         let anchor = Anchor {
@@ -114,7 +110,7 @@ impl Searcher {
             edits: 1,
         };
         let mut found = budgeted_walk(
-            self.index.term_fsts().0,
+            forwards,
             query,
             max_edits,
             Mode::Prefix,
@@ -150,6 +146,65 @@ impl Searcher {
     }
 }
 
+/// What a typo walk reads: the term dictionary's blocks, those the walk
+/// can reach, or the forms FSTs, held whole.
+#[derive(Clone, Copy)]
+enum Keys<'a> {
+    Terms(&'a Index),
+    Forms(&'a Index),
+}
+
+impl Keys<'_> {
+    /// The blocks a walk over `query` in `direction` can reach (with
+    /// `anchor`, those its anchor admits), of those the instance holds;
+    /// the others are noted as missing.
+    fn reach(
+        self,
+        direction: Direction,
+        query: &[char],
+        max_edits: usize,
+        mode: Mode,
+        anchor: Option<Anchor>,
+        typos: &mut Typos,
+    ) -> Vec<Arc<TermBlock>> {
+        match self {
+            Keys::Terms(index) => {
+                let dictionary = index.term_dictionary();
+                let items = match anchor.filter(|a| a.applies(query.len(), max_edits)) {
+                    Some(a) => reachable_items(
+                        dictionary,
+                        direction,
+                        &query[..a.chars],
+                        usize::from(a.edits),
+                        Mode::Prefix,
+                    ),
+                    None => reachable_items(dictionary, direction, query, max_edits, mode),
+                };
+                typos.held(index, &items)
+            }
+            Keys::Forms(index) => {
+                let (forwards, backwards) = index.form_fsts();
+                vec![match direction {
+                    Direction::Forwards => forwards.clone(),
+                    Direction::Backwards => backwards.clone(),
+                }]
+            }
+        }
+    }
+
+    /// Every block of the forwards keys the instance holds.
+    #[cfg(any(test, feature = "automaton-baseline"))]
+    fn every_block(self, typos: &mut Typos) -> Vec<Arc<TermBlock>> {
+        match self {
+            Keys::Terms(index) => {
+                let every = index.term_dictionary().every_item(Direction::Forwards);
+                typos.held(index, &every)
+            }
+            Keys::Forms(index) => vec![index.form_fsts().0.clone()],
+        }
+    }
+}
+
 /// The keys of an FST and its backwards twin within `max_edits` of the
 /// whole query by the row walk (`typo.rs`), with their values. The query
 /// splits around a middle character into a head and a tail: an edit
@@ -159,9 +214,8 @@ impl Searcher {
 /// many edits of the head, another over the keys spelled backwards those
 /// whose end is within it of the tail; neither has to try every key's first
 /// letters with every edit still to spend.
-fn whole_word_typos<D: AsRef<[u8]>>(
-    forwards: &fst::Map<D>,
-    backwards: &fst::Map<D>,
+fn whole_word_typos(
+    keys: Keys<'_>,
     query: &[char],
     max_edits: usize,
     typos: &mut Typos,
@@ -171,9 +225,10 @@ fn whole_word_typos<D: AsRef<[u8]>>(
     let edits = (max_edits / 2) as u8;
     let anchor = |chars| Some(Anchor { chars, edits });
     let reversed: Vec<char> = query.iter().rev().copied().collect();
+    let forwards = (keys, Direction::Forwards);
     let mut found = budgeted_walk(forwards, query, max_edits, Mode::Whole, anchor(head), typos)?;
     found.extend(budgeted_walk(
-        backwards,
+        (keys, Direction::Backwards),
         &reversed,
         max_edits,
         Mode::Whole,
@@ -185,21 +240,26 @@ fn whole_word_typos<D: AsRef<[u8]>>(
     Ok(found)
 }
 
-/// One row walk within what is left of the search's work budget, counted
-/// against it.
-fn budgeted_walk<D: AsRef<[u8]>>(
-    fst: &fst::Map<D>,
+/// One row walk over the blocks of `keys` it can reach, within what is
+/// left of the search's work budget, counted against it.
+fn budgeted_walk(
+    (keys, direction): (Keys<'_>, Direction),
     query: &[char],
     max_edits: usize,
     mode: Mode,
     anchor: Option<Anchor>,
     typos: &mut Typos,
 ) -> Result<Vec<(u64, u8)>, SearchError> {
-    let budget = WORK_BUDGET.saturating_sub(typos.work);
-    let found = typo::walk(fst.as_fst(), query, max_edits, mode, anchor, budget);
-    typos.work += found.work;
-    match found.exhausted {
-        true => Err(SearchError::OverBudget),
-        false => Ok(found.terms),
+    let blocks = keys.reach(direction, query, max_edits, mode, anchor, typos);
+    let mut terms = Vec::new();
+    for block in blocks {
+        let budget = WORK_BUDGET.saturating_sub(typos.work);
+        let found = typo::walk(block.as_fst(), query, max_edits, mode, anchor, budget);
+        typos.work += found.work;
+        if found.exhausted {
+            return Err(SearchError::OverBudget);
+        }
+        terms.extend(found.terms);
     }
+    Ok(terms)
 }

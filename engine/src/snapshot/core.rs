@@ -1,22 +1,19 @@
-//! The `core` and `terms` sections, decoded together (with `forms`) into
-//! the [`Index`] that every search, autocomplete and random request reads.
-//! `core` (deflate): the dictionary and part-of-speech tables, every term
-//! with its entry count and its Zipf frequency × 100 (0 when no list has
-//! it), and per entry its dictionary, part of speech, audio
-//! flag and original headword where it differs from the term. `terms`: an
-//! FST from term to term number (exact lookups, typo walks, autocomplete in
-//! alphabetical order), then one from every term spelled backwards (by
-//! character) to its number, so that a typo walk can start from the query's
-//! last characters, then the first one's length (8 bytes, little-endian).
-//! Encoders and decoder side by side.
+//! The `core` section, decoded together with `forms` and the root of
+//! `terms` ([`super::terms`], whose blocks are read as queries need them)
+//! into the [`Index`] that every search, autocomplete and random request
+//! reads. `core` (deflate): the dictionary and part-of-speech tables, every
+//! term with its entry count and its Zipf frequency × 100 (0 when no list
+//! has it), and per entry its dictionary, part of speech, audio flag and
+//! original headword where it differs from the term. Encoder and decoder
+//! side by side.
 
-use super::forms::{Forms, Lemma};
+use super::forms::{FormFst, Forms, Lemma};
+use super::terms::{Missing, TermDictionary};
 use crate::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
-use std::sync::Arc;
 
 /// Version 2 numbers terms by commonness first and has a `forms` section;
 /// version 3 gives every term its frequency.
@@ -77,59 +74,6 @@ pub(super) fn encode_core(
     compress(&core)
 }
 
-/// The `terms` section: an FST from term to term number, one from each term
-/// spelled backwards to its number, and the first one's length.
-pub(super) fn encode_terms(terms: &[(&str, Range<u32>)]) -> Vec<u8> {
-    let fst_of = |key: &dyn Fn(&str) -> String| {
-        let mut keys: Vec<(String, u64)> = terms
-            .iter()
-            .enumerate()
-            .map(|(t, (term, _))| (key(term), t as u64))
-            .collect();
-        keys.sort_unstable();
-        fst::Map::from_iter(keys)
-            .expect("terms are distinct, forwards and backwards")
-            .into_fst()
-            .into_inner()
-    };
-    let mut bytes = fst_of(&|term| term.to_string());
-    let forwards = bytes.len() as u64;
-    bytes.extend(fst_of(&|term| term.chars().rev().collect()));
-    bytes.extend(forwards.to_le_bytes());
-    bytes
-}
-
-/// One of the two FSTs of the `terms` section, in place.
-#[derive(Clone)]
-pub(crate) struct FstBytes {
-    section: Arc<Vec<u8>>,
-    range: Range<usize>,
-}
-
-impl AsRef<[u8]> for FstBytes {
-    fn as_ref(&self) -> &[u8] {
-        &self.section[self.range.clone()]
-    }
-}
-
-/// The two FSTs of a `terms` section, sharing its bytes.
-fn split_terms(section: Vec<u8>) -> Result<(fst::Map<FstBytes>, fst::Map<FstBytes>), CorruptData> {
-    let bad = || CorruptData("terms are not two FSTs");
-    let end = section.len().checked_sub(8).ok_or_else(bad)?;
-    let forwards = u64::from_le_bytes(section[end..].try_into().expect("8 bytes"));
-    let middle = usize::try_from(forwards)
-        .ok()
-        .filter(|&m| m <= end)
-        .ok_or_else(bad)?;
-    let section = Arc::new(section);
-    let part = |range| FstBytes {
-        section: section.clone(),
-        range,
-    };
-    let map = |range| fst::Map::new(part(range)).map_err(|_| bad());
-    Ok((map(0..middle)?, map(middle..end)?))
-}
-
 /// The `core`, `terms` and `forms` sections, decoded: what every search,
 /// autocomplete and random request reads, and only that (what an instance
 /// keeps between requests is the [`crate::engine::Searcher`]'s).
@@ -154,14 +98,20 @@ pub struct Index {
     own_words: RoaringBitmap,
     own_word_text: Vec<u8>,
     own_word_ends: Vec<u32>,
-    terms: fst::Map<FstBytes>,
-    /// Every term spelled backwards, to its number.
-    reversed: fst::Map<FstBytes>,
+    /// The term dictionary, forwards and backwards, in blocks.
+    terms: TermDictionary,
     forms: Forms,
 }
 
 impl Index {
-    pub fn decode(core: &[u8], terms: Vec<u8>, forms: Vec<u8>) -> Result<Self, CorruptData> {
+    /// Decodes the `core` and `forms` sections and the root item of
+    /// `terms`; the term blocks it reads are kept within `term_budget` bytes.
+    pub fn decode(
+        core: &[u8],
+        terms_root: &[u8],
+        forms: Vec<u8>,
+        term_budget: usize,
+    ) -> Result<Self, CorruptData> {
         let raw = inflate(core)?;
         let mut r = Reader::new(&raw);
         if r.byte()? != CORE_VERSION {
@@ -246,8 +196,8 @@ impl Index {
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
-        let (terms, reversed) = split_terms(terms)?;
-        if terms.len() != term_count || reversed.len() != term_count {
+        let terms = TermDictionary::decode(terms_root, term_budget)?;
+        if terms.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
         }
         let forms = Forms::decode(forms, &dictionaries, &by_dictionary, term_count)?;
@@ -268,18 +218,24 @@ impl Index {
             own_word_text,
             own_word_ends,
             terms,
-            reversed,
             forms,
         })
+    }
+
+    /// Keeps at most `budget` bytes of term blocks from now on (what it
+    /// held is let go).
+    pub fn keep_term_blocks_within(&mut self, budget: usize) {
+        self.terms.keep_within(budget);
     }
 
     pub fn longest_term_chars(&self) -> usize {
         self.longest_term_chars
     }
 
-    /// The term number of a folded headword, if it is one.
-    pub fn term_number(&self, term: &str) -> Option<usize> {
-        self.terms.get(term).map(|t| t as usize)
+    /// The term number of a folded headword, if it is one; [`Missing`]
+    /// when the instance does not hold the block that says.
+    pub fn term_number(&self, term: &str) -> Result<Option<usize>, Missing> {
+        Ok(self.terms.get(term)?.map(|t| t as usize))
     }
 
     /// Whether the dictionary (by id) has an entry of term `t`.
@@ -367,7 +323,7 @@ impl Index {
     }
 
     /// The forms FST, forwards and spelled backwards (typo walks).
-    pub(crate) fn form_fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
+    pub(crate) fn form_fsts(&self) -> (&FormFst, &FormFst) {
         self.forms.fsts()
     }
 
@@ -395,9 +351,9 @@ impl Index {
         entries
     }
 
-    /// The term FST, forwards and spelled backwards.
-    pub(crate) fn term_fsts(&self) -> (&fst::Map<FstBytes>, &fst::Map<FstBytes>) {
-        (&self.terms, &self.reversed)
+    /// The term dictionary, forwards and spelled backwards, in blocks.
+    pub fn term_dictionary(&self) -> &TermDictionary {
+        &self.terms
     }
 
     /// Every dictionary with its entries.
@@ -432,8 +388,7 @@ impl Index {
             + 2 * (self.entry_dictionary.len() + self.entry_part.len())
             + self.own_word_text.len()
             + 4 * self.own_word_ends.len()
-            + self.terms.as_fst().as_bytes().len()
-            + self.reversed.as_fst().as_bytes().len()
+            + self.terms.memory_bytes()
             + self.forms.memory_bytes()
             + bitmaps as usize
     }

@@ -11,6 +11,7 @@ use crate::postings::{DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// `[langs][u64 FST length][FST: form → first pair << 32 | pairs]`
 /// `[u64 FST length][FST: form spelled backwards → the same][pairs]`,
@@ -84,12 +85,16 @@ pub(super) fn encode(
     out
 }
 
+/// One of the two forms FSTs, shared with the typo walks that read it
+/// beside term blocks.
+pub(crate) type FormFst = Arc<fst::Map<Vec<u8>>>;
+
 /// The `forms` section, decoded.
 pub(super) struct Forms {
     langs: Vec<String>,
-    index: fst::Map<Vec<u8>>,
+    index: FormFst,
     /// Every form spelled backwards (by character), to its pairs.
-    reversed: fst::Map<Vec<u8>>,
+    reversed: FormFst,
     /// The most bytes of any form (so at least its characters).
     longest_bytes: usize,
     pairs: Vec<u8>,
@@ -117,8 +122,8 @@ impl Forms {
         if bytes.is_empty() {
             return Ok(Self {
                 langs: Vec::new(),
-                index: fst::Map::default(),
-                reversed: fst::Map::default(),
+                index: Arc::default(),
+                reversed: Arc::default(),
                 longest_bytes: 0,
                 pairs: Vec::new(),
                 lang_entries: Vec::new(),
@@ -187,8 +192,8 @@ impl Forms {
             .collect();
         Ok(Self {
             langs,
-            index,
-            reversed,
+            index: Arc::new(index),
+            reversed: Arc::new(reversed),
             longest_bytes,
             pairs,
             lang_entries,
@@ -240,7 +245,7 @@ impl Forms {
     }
 
     /// The forms FST, forwards and spelled backwards (typo walks).
-    pub(super) fn fsts(&self) -> (&fst::Map<Vec<u8>>, &fst::Map<Vec<u8>>) {
+    pub(super) fn fsts(&self) -> (&FormFst, &FormFst) {
         (&self.index, &self.reversed)
     }
 

@@ -9,10 +9,12 @@
 //! most [`MAX_PART_BYTES`], each in a module of its own with its encoder and
 //! its decoder side by side:
 //!
-//! - `core` and `terms` ([`core`]): the tables, the terms and the fields of
-//!   every entry; an FST from term to term number and one from each term
-//!   spelled backwards (for typo walks anchored on the query's end).
-//!   Decoded into the [`Index`].
+//! - `core` ([`core`]): the tables, the terms and the fields of every
+//!   entry. Decoded into the [`Index`].
+//! - `terms` ([`terms`]): an FST from term to term number and one from each
+//!   term spelled backwards (for typo walks anchored on the query's end),
+//!   in blocks read as queries need them behind a root item that the
+//!   [`Index`] holds.
 //! - `records` ([`records`]): per entry its id, preview and phonetic, in
 //!   compressed blocks, grouped into parts by ordinal.
 //! - `grams` ([`grams`]): per 1- to 3-character substring, the entries whose
@@ -42,6 +44,7 @@ mod order;
 pub mod parts;
 mod records;
 pub mod source;
+mod terms;
 
 pub use self::core::Index;
 pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
@@ -51,6 +54,8 @@ pub use grams::{query_grams, GramPart, Grams};
 pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
+pub(crate) use terms::{Direction, TermBlock};
+pub use terms::{Missing, TermDictionary, TERM_BLOCK_BYTES};
 
 use super::codec::CorruptData;
 use super::lexicon::Lexicon;
@@ -77,7 +82,11 @@ use std::ops::Range;
 /// starts and ends with them (patterns such as `c*t`).
 /// 9: Greek final `ς` folded to `σ` (`fold`): the terms of Greek words and
 /// the entries' item keys change, so Greek dictionaries need a re-import.
-pub const FORMAT: u32 = 9;
+/// 10: `terms` in FST blocks behind a root item, read as queries need them.
+pub const FORMAT: u32 = 10;
+
+/// The bytes of term blocks an instance keeps unless told otherwise.
+pub const DEFAULT_TERM_BLOCK_BUDGET: usize = 32 << 20;
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub const MAX_PART_BYTES: usize = 350_000;
@@ -118,6 +127,15 @@ impl Section {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
 
+    /// The items of the section read with the index, of the `stored`
+    /// ones: every item of a section read whole, the root of `terms`.
+    pub fn items_read_whole(self, stored: usize) -> Range<usize> {
+        match self {
+            Section::Terms => 0..stored.min(1),
+            _ => 0..stored,
+        }
+    }
+
     /// Whether the section is stored by parts behind a [`PartIndex`] (its
     /// item 0), each loaded when a query touches it, rather than read whole.
     pub fn is_paged(self) -> bool {
@@ -148,13 +166,34 @@ impl Built {
 
     /// The [`Index`] of this build, decoded from its stored items as the
     /// store would: what the offline benchmarks (infra/bench) search.
+    /// It holds every term block, within no budget.
     pub fn index(&self) -> Result<Index, CorruptData> {
+        let mut index = self.cold_index()?;
+        index.keep_term_blocks_within(usize::MAX);
+        let blocks = self.section(Section::Terms).iter().cloned().enumerate();
+        index.term_dictionary().keep(blocks.skip(1))?;
+        Ok(index)
+    }
+
+    /// The [`Index`] as a cold instance first holds it: no term block yet
+    /// (hand it those a read names with [`Built::term_blocks`]).
+    pub fn cold_index(&self) -> Result<Index, CorruptData> {
         let mut sections = source::now(source::index_sections(self))?;
         Index::assemble(&mut |s: Section| {
             sections
                 .remove(&s)
                 .unwrap_or_else(|| panic!("{} is not one of its sections", s.name()))
         })
+    }
+
+    /// The stored term blocks a read found missing, by item number.
+    pub fn term_blocks(&self, missing: &Missing) -> Vec<(usize, Vec<u8>)> {
+        let items = self.section(Section::Terms);
+        let stored = missing
+            .0
+            .iter()
+            .filter_map(|&n| Some((n, items.get(n)?.clone())));
+        stored.collect()
     }
 
     /// Every part of the `grams` section, as a warm instance that has read
@@ -239,6 +278,16 @@ pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
 /// Builds the snapshot of `postings` (no entry twice), ranked with the
 /// lexicon's frequencies, its `forms` section from the lexicon's forms.
 pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
+    build_with_blocks(postings, lexicon, TERM_BLOCK_BYTES)
+}
+
+/// [`build`] with term blocks of `term_block_bytes` (tiny ones in the tests,
+/// so that every walk crosses block boundaries).
+pub fn build_with_blocks(
+    postings: Vec<Posting>,
+    lexicon: &Lexicon,
+    term_block_bytes: usize,
+) -> Built {
     let (postings, commonness) = order::rank_order_with_commonness(postings, lexicon);
     let terms = term_ranges(&postings);
     let frequencies: Vec<u16> = terms
@@ -250,7 +299,7 @@ pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
     let sections = Section::ALL.map(|section| {
         let items = match section {
             Section::Core => split_parts(&core::encode_core(&postings, &terms, &frequencies)),
-            Section::Terms => split_parts(&core::encode_terms(&terms)),
+            Section::Terms => terms::encode(&terms, term_block_bytes),
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
             Section::Forms => split_parts(&forms::encode(&postings, &terms, lexicon)),
@@ -295,9 +344,16 @@ pub trait Assemble: Sized {
 impl Assemble for Index {
     const SECTIONS: &'static [Section] = &[Section::Core, Section::Terms, Section::Forms];
 
+    /// Of `terms`, its root item only ([`Section::items_read_whole`]).
     fn assemble(take: &mut dyn FnMut(Section) -> Vec<u8>) -> Result<Self, CorruptData> {
         let core = take(Section::Core);
-        Index::decode(&core, take(Section::Terms), take(Section::Forms))
+        let terms = take(Section::Terms);
+        Index::decode(
+            &core,
+            &terms,
+            take(Section::Forms),
+            DEFAULT_TERM_BLOCK_BUDGET,
+        )
     }
 }
 
@@ -422,7 +478,8 @@ pub(crate) mod tests {
         all.push(german);
         let built = build(all, &lexicon);
         let index: Index = built.decode().unwrap();
-        let frequency = |word: &str| index.term_frequency(index.term_number(word).unwrap());
+        let frequency =
+            |word: &str| index.term_frequency(index.term_number(word).unwrap().unwrap());
         assert_eq!(frequency("chat"), 441);
         assert_eq!(frequency("bank"), 491, "the highest of its languages");
         assert_eq!(frequency("haus"), 0, "no dictionary of German has it");
@@ -490,7 +547,7 @@ pub(crate) mod tests {
 
     const PINNED_DIGESTS: [&str; 6] = [
         "core c7419bd3a2433035d52e7f7625edfa43a8d62803065b5e26b38d412da53b5e54",
-        "terms 051e4faf868220ea730d9ea28f0c5538a4acaa6b8a356dee1cb38cfecbdf78b1",
+        "terms ee5b043786e958bd19720eca58f0cd3a67cc520025abcb4fb92312a0daa5dcd8",
         "records 86b6a0eeb0286d9d6c661e931bad5a8af9b4f864aab194eb9da62134b43bb0fa",
         "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
         "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",
@@ -512,8 +569,8 @@ pub(crate) mod tests {
         let all = sorted(vec![posting("ecole", "d", "1")]);
         let built = build(all.clone(), &Lexicon::default());
         let core = &built.section(Section::Core).concat();
-        assert!(Index::decode(&core[..core.len() / 2], Vec::new(), Vec::new()).is_err());
-        assert!(Index::decode(b"junk", Vec::new(), Vec::new()).is_err());
+        assert!(Index::decode(&core[..core.len() / 2], &[], Vec::new(), 0).is_err());
+        assert!(Index::decode(b"junk", &[], Vec::new(), 0).is_err());
         let first = 0u32.to_be_bytes();
         assert!(RecordPart::decode(&first, vec![1, 0, 0]).is_err());
         assert!(RecordPart::decode(&first, vec![9, 0, 0, 0, 0, 0, 0, 0]).is_err());

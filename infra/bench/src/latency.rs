@@ -176,6 +176,7 @@ async fn main() {
             let literal = d1
                 .index()
                 .term_number(&form)
+                .expect("a warm instance holds every term block")
                 .is_some_and(|t| d1.index().dictionary_has_term(&dictionary, t));
             (!literal).then_some((dictionary, form))
         })

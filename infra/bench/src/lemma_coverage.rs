@@ -94,7 +94,12 @@ async fn main() {
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for (lang, (entries, headwords)) in langs.into_iter().take(LANGUAGES) {
         let words = top_words(&Path::new(&dir).join(format!("{lang}.tsv")), top);
-        let is_headword = |w: &str| index.term_number(w).is_some_and(|t| headwords.contains(&t));
+        let is_headword = |w: &str| {
+            let t = index
+                .term_number(w)
+                .expect("a build in memory holds every term block");
+            t.is_some_and(|t| headwords.contains(&t))
+        };
         let not_headwords: Vec<&String> = words.iter().filter(|w| !is_headword(w)).collect();
         let (resolved, unresolved): (Vec<&String>, Vec<&String>) =
             not_headwords.iter().partition(|w| {

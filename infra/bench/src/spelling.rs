@@ -89,11 +89,13 @@ impl English<'_> {
     /// Whether `folded` is itself the headword of an English entry (not
     /// only an inflected form of one, which a search also matches).
     fn is_headword(&self, folded: &str) -> bool {
-        self.index.term_number(folded).is_some_and(|t| {
-            self.index
-                .term_entries(t)
-                .any(|o| self.filters.admit_dictionary(self.index.dictionary(o)))
-        })
+        let t = self.index.term_number(folded);
+        t.expect("a build in memory holds every term block")
+            .is_some_and(|t| {
+                self.index
+                    .term_entries(t)
+                    .any(|o| self.filters.admit_dictionary(self.index.dictionary(o)))
+            })
     }
 
     /// The English headwords whose inflected form `folded` is (by the

@@ -12,8 +12,8 @@ use crate::search::engine::Searcher;
 use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
-    self, Assemble, DefinitionPart, Definitions, GramPart, Grams, Index, PagedPart, PartIndex,
-    Record, RecordPart, Records, Section,
+    self, Assemble, DefinitionPart, Definitions, GramPart, Grams, Index, Missing, PagedPart,
+    PartIndex, Record, RecordPart, Records, Section,
 };
 use crate::storage::items::{
     self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
@@ -36,7 +36,8 @@ const BATCH_GET_KEYS: usize = 100;
 /// that stay under it are all answered at once, concurrently.
 const PART_GET_KEYS: usize = 16_000_000 / (snapshot::MAX_PART_BYTES + 1_000);
 
-/// The paged parts a warm instance keeps when no setting says otherwise.
+/// The term blocks and paged parts a warm instance keeps when no setting
+/// says otherwise.
 pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 192;
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
@@ -96,9 +97,30 @@ impl SnapshotView {
         Ok(Definitions::new(index, parts))
     }
 
-    /// Every part of the paged sections, as an instance that has served
-    /// every kind of query holds them (the benchmarks of a warm instance).
+    /// Reads the term blocks a read of the snapshot named missing, all in
+    /// one batch, and keeps them in the searcher (within its budget).
+    pub async fn read_term_blocks(&self, missing: &Missing) -> Result<(), ApiError> {
+        let wanted: Vec<(Section, Range<usize>)> = missing
+            .0
+            .iter()
+            .map(|&n| (Section::Terms, n..n + 1))
+            .collect();
+        let mut items = self.loaded.source.fetch(&wanted).await?;
+        let blocks = missing
+            .0
+            .iter()
+            .filter_map(|&n| Some((n, items.remove(&(Section::Terms, n))?)));
+        let dictionary = self.searcher.index().term_dictionary();
+        dictionary.keep(blocks).map_err(corrupt_snapshot)
+    }
+
+    /// Every part of the paged sections, and every term block, as an
+    /// instance that has served every kind of query holds them (the
+    /// benchmarks of a warm instance).
     pub async fn every_part(&self) -> Result<(Records, Grams, Definitions), ApiError> {
+        let every_block = 1..self.searcher.index().term_dictionary().items();
+        self.read_term_blocks(&Missing(every_block.collect()))
+            .await?;
         let source = &self.loaded.source;
         let (records, grams, definitions) = tokio::try_join!(
             self.loaded.records.index(source),
@@ -159,7 +181,7 @@ pub struct Store {
     catalog: RwLock<Option<(Instant, Arc<Catalog>)>>,
     /// The build a warm instance holds, with what it has loaded of it.
     loaded: Mutex<Option<Arc<Loaded>>>,
-    /// Bytes of paged parts an instance keeps (the setting
+    /// Bytes of term blocks and paged parts an instance keeps (the setting
     /// `SNAPSHOT_CACHE_MB`, `Config::snapshot_cache_bytes`).
     cache_bytes: usize,
     reads: Arc<ReadCounter>,
@@ -364,7 +386,8 @@ struct Source {
 }
 
 impl Store {
-    /// A store that keeps [`DEFAULT_SNAPSHOT_CACHE_MB`] of paged parts.
+    /// A store that keeps [`DEFAULT_SNAPSHOT_CACHE_MB`] of term blocks and
+    /// paged parts.
     pub fn new(client: aws_sdk_dynamodb::Client, table: String) -> Self {
         Self::with_cache(client, table, DEFAULT_SNAPSHOT_CACHE_MB << 20)
     }
@@ -587,9 +610,10 @@ impl Store {
             }
             Ok(())
         };
+        let term_budget = self.cache_bytes / 4;
         let searcher = loaded.searcher.one((), || {
             let source = source.clone();
-            async move { Ok(Searcher::new(source.index().await?)) }
+            async move { Ok(Searcher::new(source.index(term_budget).await?)) }
         });
         let (searcher, grams, ()) = tokio::try_join!(searcher, grams, records)?;
         Ok(SnapshotView {
@@ -616,11 +640,12 @@ impl Store {
                 reads: self.reads.clone(),
             }),
             searcher: Slots::default(),
-            // The budget shared out: records are read by every page of
-            // results, grams and definitions by some queries only.
-            records: Paged::within(self.cache_bytes / 2),
-            grams: Paged::within(self.cache_bytes / 4),
-            definitions: Paged::within(self.cache_bytes / 4),
+            // The budget shared out: a quarter for the term blocks (the
+            // searcher's), records are read by every page of results, grams
+            // and definitions by some queries only.
+            records: Paged::within(self.cache_bytes * 3 / 8),
+            grams: Paged::within(self.cache_bytes * 3 / 16),
+            definitions: Paged::within(self.cache_bytes * 3 / 16),
         });
         *held = Some(loaded.clone());
         loaded
@@ -688,9 +713,10 @@ impl Source {
     /// The [`Index`]: its sections read whole, their items all at once, and
     /// decoded off the runtime's threads (it is CPU work of a second or so
     /// on a large corpus, while other loads wait on the network).
-    async fn index(&self) -> Result<Index, ApiError> {
+    /// Its term blocks are kept within `term_budget` bytes.
+    async fn index(&self, term_budget: usize) -> Result<Index, ApiError> {
         let mut sections = source::index_sections(self).await?;
-        tokio::task::spawn_blocking(move || {
+        let mut index = tokio::task::spawn_blocking(move || {
             Index::assemble(&mut |s| {
                 sections
                     .remove(&s)
@@ -699,7 +725,14 @@ impl Source {
         })
         .await
         .map_err(|e| ApiError::Internal(format!("decoding the index: {e}")))?
-        .map_err(corrupt_snapshot)
+        .map_err(corrupt_snapshot)?;
+        if index.term_dictionary().items() != self.item_count(Section::Terms) {
+            return Err(corrupt_snapshot(CorruptData(
+                "the terms root and the pointer disagree on the blocks",
+            )));
+        }
+        index.keep_term_blocks_within(term_budget);
+        Ok(index)
     }
 }
 

@@ -1,0 +1,213 @@
+//! The `terms` section: the term dictionary, an FST from every term to its
+//! number and one from every term spelled backwards (by character), each
+//! cut into blocks ([`super::blocks`]) that an instance reads as queries
+//! need them (issue 39). Item 0 is the root, read with the index: the term
+//! count and both [`BlockRoot`]s. Then one item per block, the forward
+//! blocks first. A warm instance keeps the blocks it has read by recency
+//! within a byte budget ([`BlockCache`]).
+//!
+//! Readers name the blocks a lookup or a walk can reach from the root
+//! alone, take those the instance holds, and report the others as
+//! [`Missing`]: the caller reads them (one batch for every block a query
+//! named) and asks again.
+
+use super::blocks::{self, BlockRoot};
+use super::cache::BlockCache;
+use crate::codec::{put_varint, CorruptData, Reader};
+use fst::{Automaton, Map};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// The size a term block closes at: small enough that a typo walk anchored
+/// on the query's head or tail reads a few (49 KB p50 at 1.93 million
+/// terms, docs/benchmarks.md), large enough that the root stays small
+/// (46 KB both ways at that size).
+pub const TERM_BLOCK_BYTES: usize = 16_000;
+
+/// A block of the term dictionary, decoded (an FST over its bytes).
+pub(crate) type TermBlock = Map<Vec<u8>>;
+
+/// Which of the two FSTs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    Forwards,
+    /// Every term spelled backwards.
+    Backwards,
+}
+
+/// Items of the `terms` section that a read needs and the instance does
+/// not hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Missing(pub Vec<usize>);
+
+/// The `terms` section's items: the root, the forward blocks, then the
+/// backward ones.
+pub(super) fn encode(terms: &[(&str, Range<u32>)], block_bytes: usize) -> Vec<Vec<u8>> {
+    let blocked = |key: &dyn Fn(&str) -> Vec<u8>| {
+        let mut keys: Vec<(Vec<u8>, u64)> = terms
+            .iter()
+            .enumerate()
+            .map(|(t, (term, _))| (key(term), t as u64))
+            .collect();
+        keys.sort_unstable();
+        blocks::build(keys, block_bytes)
+    };
+    let forwards = blocked(&|term| term.as_bytes().to_vec());
+    let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());
+    let mut root = Vec::new();
+    put_varint(&mut root, terms.len());
+    for r in [&forwards.root, &backwards.root] {
+        let encoded = r.encode();
+        put_varint(&mut root, encoded.len());
+        root.extend(encoded);
+    }
+    let mut items = vec![root];
+    items.extend(forwards.blocks);
+    items.extend(backwards.blocks);
+    items
+}
+
+/// The term dictionary as an instance holds it: the roots, and the blocks
+/// it has read.
+pub struct TermDictionary {
+    terms: usize,
+    forwards: BlockRoot,
+    backwards: BlockRoot,
+    held: BlockCache<usize, TermBlock>,
+}
+
+impl TermDictionary {
+    /// From the root item; blocks are kept within `budget` bytes.
+    pub(super) fn decode(root: &[u8], budget: usize) -> Result<Self, CorruptData> {
+        let mut r = Reader::new(root);
+        let terms = r.varint()?;
+        let mut read_root = || -> Result<BlockRoot, CorruptData> {
+            let len = r.varint()?;
+            BlockRoot::decode(r.bytes(len)?)
+        };
+        let forwards = read_root()?;
+        let backwards = read_root()?;
+        if !r.is_done() {
+            return Err(CorruptData("trailing bytes in the terms root"));
+        }
+        if terms > 0 && (forwards.is_empty() || backwards.is_empty()) {
+            return Err(CorruptData("terms without blocks"));
+        }
+        Ok(Self {
+            terms,
+            forwards,
+            backwards,
+            held: BlockCache::new(budget),
+        })
+    }
+
+    /// Keeps at most `budget` bytes of blocks from now on.
+    pub(super) fn keep_within(&mut self, budget: usize) {
+        self.held = BlockCache::new(budget);
+    }
+
+    /// How many terms it has.
+    pub(super) fn len(&self) -> usize {
+        self.terms
+    }
+
+    /// How many items the section has: the root and every block.
+    pub fn items(&self) -> usize {
+        1 + self.forwards.len() + self.backwards.len()
+    }
+
+    fn root(&self, direction: Direction) -> &BlockRoot {
+        match direction {
+            Direction::Forwards => &self.forwards,
+            Direction::Backwards => &self.backwards,
+        }
+    }
+
+    /// The item of a direction's block `b`.
+    fn item(&self, direction: Direction, b: usize) -> usize {
+        match direction {
+            Direction::Forwards => 1 + b,
+            Direction::Backwards => 1 + self.forwards.len() + b,
+        }
+    }
+
+    /// The item that holds `key` if any does.
+    pub(crate) fn item_of(&self, direction: Direction, key: &[u8]) -> Option<usize> {
+        let b = self.root(direction).block_of(key)?;
+        Some(self.item(direction, b))
+    }
+
+    /// The items that may hold a key starting with `prefix`, in key order.
+    pub(crate) fn items_with_prefix(&self, direction: Direction, prefix: &[u8]) -> Vec<usize> {
+        let blocks = self.root(direction).blocks_with_prefix(prefix);
+        blocks.map(|b| self.item(direction, b)).collect()
+    }
+
+    /// The items in whose key range `automaton` can match, in key order.
+    pub(crate) fn items_matching<A: Automaton>(
+        &self,
+        direction: Direction,
+        automaton: &A,
+    ) -> Vec<usize> {
+        let blocks = self.root(direction).blocks_matching(automaton);
+        blocks
+            .into_iter()
+            .map(|b| self.item(direction, b))
+            .collect()
+    }
+
+    /// Every item of a direction, in key order.
+    pub(crate) fn every_item(&self, direction: Direction) -> Vec<usize> {
+        (0..self.root(direction).len())
+            .map(|b| self.item(direction, b))
+            .collect()
+    }
+
+    /// The blocks of `items` the instance holds, in their order; the others
+    /// are added to `missing`.
+    pub(crate) fn held(&self, items: &[usize], missing: &mut Missing) -> Vec<Arc<TermBlock>> {
+        let mut found = Vec::with_capacity(items.len());
+        for &item in items {
+            match self.held.get(&item) {
+                Some(block) => found.push(block),
+                None => missing.0.push(item),
+            }
+        }
+        found
+    }
+
+    /// The number of `term`, reading its one block; `None` when it is no
+    /// term, [`Missing`] when its block is not held.
+    pub(crate) fn get(&self, term: &str) -> Result<Option<u64>, Missing> {
+        let Some(item) = self.item_of(Direction::Forwards, term.as_bytes()) else {
+            return Ok(None);
+        };
+        let mut missing = Missing::default();
+        let block = self.held(&[item], &mut missing);
+        match block.first() {
+            Some(block) => Ok(block.get(term)),
+            None => Err(missing),
+        }
+    }
+
+    /// Keeps blocks read from the store, by item number.
+    pub fn keep(
+        &self,
+        items: impl IntoIterator<Item = (usize, Vec<u8>)>,
+    ) -> Result<(), CorruptData> {
+        for (item, bytes) in items {
+            if item == 0 || item >= self.items() {
+                return Err(CorruptData("a terms block out of range"));
+            }
+            let bytes_len = bytes.len();
+            let block = Map::new(bytes).map_err(|_| CorruptData("a terms block is not an FST"))?;
+            self.held.insert(item, Arc::new(block), bytes_len);
+        }
+        Ok(())
+    }
+
+    /// Bytes of the blocks held and of the roots.
+    pub(super) fn memory_bytes(&self) -> usize {
+        self.held.bytes() + 16 * (self.forwards.len() + self.backwards.len())
+    }
+}
