@@ -1,8 +1,6 @@
 //! Helpers for the black-box tests: they talk HTTP to the running local stack
 //! (`make test` starts it) and use the admin command line to make keys.
 
-pub mod runtime_api;
-
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
 use aws_smithy_runtime_api::client::interceptors::Intercept;

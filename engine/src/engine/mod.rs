@@ -169,6 +169,15 @@ impl Searcher {
         &self.index
     }
 
+    /// Lets go of what it keeps between searches (term blocks, filter and
+    /// prefix bitmaps), as a cold instance starts: what the benchmarks of
+    /// a cold query's reads measure from.
+    pub fn forget(&self) {
+        self.index.term_dictionary().forget();
+        self.filter_cache.lock().expect("not poisoned").clear();
+        self.prefix_cache.lock().expect("not poisoned").clear();
+    }
+
     /// Bytes held in memory: the index and the cached bitmaps.
     pub fn memory_bytes(&self) -> usize {
         let cached = |cache: &Mutex<HashMap<String, Arc<RoaringBitmap>>>| -> usize {

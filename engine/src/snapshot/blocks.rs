@@ -176,9 +176,7 @@ fn at_least<A: Automaton>(automaton: &A, mut state: A::State, low: &[u8]) -> boo
             return false;
         }
         // A larger byte here frees the rest.
-        if between_bytes(automaton, &state, byte, u8::MAX)
-            || accepts_byte(automaton, &state, u8::MAX, byte)
-        {
+        if above(automaton, &state, byte) {
             return true;
         }
         state = automaton.accept(&state, byte);
@@ -212,9 +210,11 @@ fn between_bytes<A: Automaton>(automaton: &A, state: &A::State, low: u8, high: u
     low < u8::MAX && below(automaton, state, low + 1, high)
 }
 
-/// Whether `byte` leaves it alive, when `byte` is above `low`.
-fn accepts_byte<A: Automaton>(automaton: &A, state: &A::State, byte: u8, low: u8) -> bool {
-    byte > low && automaton.can_match(&automaton.accept(state, byte))
+/// Whether a byte above `low` leaves it alive.
+fn above<A: Automaton>(automaton: &A, state: &A::State, low: u8) -> bool {
+    (low..=u8::MAX)
+        .skip(1)
+        .any(|b| automaton.can_match(&automaton.accept(state, b)))
 }
 
 /// The value of `key` in `block`, the FST bytes of the block

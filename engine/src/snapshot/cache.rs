@@ -88,6 +88,14 @@ impl<K: Eq + Hash + Clone, V> BlockCache<K, V> {
         );
     }
 
+    /// Lets every block go.
+    pub fn clear(&self) {
+        let mut held = self.held.lock().expect("not poisoned");
+        held.blocks.clear();
+        held.by_use.clear();
+        held.bytes = 0;
+    }
+
     /// Bytes of the blocks kept.
     pub fn bytes(&self) -> usize {
         self.held.lock().expect("not poisoned").bytes

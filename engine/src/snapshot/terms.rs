@@ -206,6 +206,11 @@ impl TermDictionary {
         Ok(())
     }
 
+    /// Lets every block go, as a cold instance holds none.
+    pub fn forget(&self) {
+        self.held.clear();
+    }
+
     /// Bytes of the blocks held and of the roots.
     pub(super) fn memory_bytes(&self) -> usize {
         self.held.bytes() + 16 * (self.forwards.len() + self.backwards.len())

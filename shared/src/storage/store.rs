@@ -99,19 +99,27 @@ impl SnapshotView {
 
     /// Reads the term blocks a read of the snapshot named missing, all in
     /// one batch, and keeps them in the searcher (within its budget).
+    /// Requests that need the same block meanwhile share its read.
     pub async fn read_term_blocks(&self, missing: &Missing) -> Result<(), ApiError> {
-        let wanted: Vec<(Section, Range<usize>)> = missing
-            .0
-            .iter()
-            .map(|&n| (Section::Terms, n..n + 1))
-            .collect();
-        let mut items = self.loaded.source.fetch(&wanted).await?;
-        let blocks = missing
-            .0
-            .iter()
-            .filter_map(|&n| Some((n, items.remove(&(Section::Terms, n))?)));
+        let mut wanted = missing.0.clone();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let source = self.loaded.source.clone();
+        let loads = self.loaded.term_blocks.get(&wanted, |items| async move {
+            let ranges: Vec<(Section, Range<usize>)> =
+                items.iter().map(|&n| (Section::Terms, n..n + 1)).collect();
+            let mut read = source.fetch(&ranges).await?;
+            let blocks = items
+                .into_iter()
+                .filter_map(|n| Some((n, read.remove(&(Section::Terms, n))?)));
+            Ok(blocks.collect())
+        });
+        let blocks = try_join_all(loads).await?;
+        let read = wanted.into_iter().zip(blocks);
         let dictionary = self.searcher.index().term_dictionary();
-        dictionary.keep(blocks).map_err(corrupt_snapshot)
+        dictionary
+            .keep(read.map(|(n, block)| (n, block.as_ref().clone())))
+            .map_err(corrupt_snapshot)
     }
 
     /// Every part of the paged sections, and every term block, as an
@@ -330,6 +338,9 @@ impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
 struct Loaded {
     source: Arc<Source>,
     searcher: Slots<(), Searcher>,
+    /// Reads of term blocks under way, shared by the requests that need
+    /// them; the blocks read are kept by the searcher, not here.
+    term_blocks: Slots<usize, Vec<u8>>,
     records: Paged<RecordPart>,
     grams: Paged<GramPart>,
     definitions: Paged<DefinitionPart>,
@@ -640,6 +651,7 @@ impl Store {
                 reads: self.reads.clone(),
             }),
             searcher: Slots::default(),
+            term_blocks: Slots::within(0, Vec::len),
             // The budget shared out: a quarter for the term blocks (the
             // searcher's), records are read by every page of results, grams
             // and definitions by some queries only.

@@ -48,9 +48,11 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     );
 
     // A cold instance loads what a request needs of the snapshot with
-    // BatchGetItem: the index (core, terms and forms) with the records' part
-    // index, then the record parts of the page; a `contains` search adds the
-    // grams' part index and the parts of its grams. Nothing is asked twice.
+    // BatchGetItem: the index (core, forms and the root of terms) with the
+    // records' part index, then the term blocks of its query, then the
+    // record parts of the page (three round trips); a `contains` search adds
+    // the grams' part index and the parts of its grams. Nothing is asked
+    // twice.
     let mut asked = std::collections::HashSet::new();
     let mut take_reads = |what: &str, budget: usize| {
         let calls = log.take();
@@ -68,9 +70,9 @@ async fn every_endpoint_holds_its_round_trip_budget() {
         .await
         .unwrap();
     assert_eq!(
-        take_reads("cold search", 3),
-        3,
-        "index and records, then the page"
+        take_reads("cold search", 4),
+        4,
+        "index and records, then the term blocks, then the page"
     );
     service::search(&app, &search("ous", MatchType::Contains, true))
         .await
@@ -101,13 +103,13 @@ async fn every_endpoint_holds_its_round_trip_budget() {
             search("e", MatchType::Contains, true),
         ),
     ];
-    // The first time, a page may need record or gram parts no request has
-    // read yet (one BatchGetItem for them); the second, the instance holds
-    // them all.
+    // The first time, a query may need term blocks, and its page record or
+    // gram parts, that no request has read yet (one BatchGetItem each); the
+    // second, the instance holds them all.
     for (what, params) in &classes {
         let page = service::search(&app, params).await.unwrap();
         assert!(page.total > 0, "{what} finds something");
-        take_reads(what, 2);
+        take_reads(what, 3);
     }
     for (what, params) in &classes {
         service::search(&app, params).await.unwrap();
@@ -155,9 +157,10 @@ async fn every_endpoint_holds_its_round_trip_budget() {
         .unwrap();
     within("audio", &log.take_operations(), 1);
 
+    // The links, then the term blocks of their words (their order).
     let links = service::thesaurus(&app, &links_of("good")).await.unwrap();
     assert!(!links.is_empty());
-    within("thesaurus", &log.take_operations(), 1);
+    within("thesaurus", &log.take_operations(), 2);
 
     // An inflected form: the miss, then its lemma, with the snapshot held.
     let lemma = service::entry_by_word(&app, "freedict-eng-fra", "houses")
@@ -169,7 +172,12 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     let links = service::thesaurus(&app, &links_of("houses")).await.unwrap();
     assert!(!links.is_empty());
     let calls = log.take_operations();
-    assert_eq!(calls, ["Query", "Query"], "thesaurus, a form");
+    assert_eq!(calls[..2], ["Query", "Query"], "thesaurus, a form");
+    let blocks = &calls[2..];
+    assert!(
+        blocks.len() <= 1 && blocks.iter().all(|c| c == "BatchGetItem"),
+        "then at most the term blocks of its words: {calls:?}"
+    );
 }
 
 /// A page reads only the record parts of its ordinals, not the section

@@ -2,8 +2,8 @@
 //! with `RUST_LOG=trace` on one API Gateway event through a loopback Runtime
 //! API, answers normally and writes neither the key nor its stored hash.
 
-use blackbox::runtime_api::invoke_once;
 use blackbox::{create_key, function_binary, repo_root, stack_env};
+use runtime_api::invoke_once;
 use serde_json::Value;
 use shared::access::auth::hash_key;
 use std::time::Duration;

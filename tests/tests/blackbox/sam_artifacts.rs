@@ -5,8 +5,8 @@
 //! builds them first and runs this with `--ignored`; without a SAM build
 //! there is nothing to run.
 
-use blackbox::runtime_api::invoke_once;
 use blackbox::{repo_root, sample_event_statuses, stack_env};
+use runtime_api::invoke_once;
 use serde_json::Value;
 use std::time::Duration;
 
