@@ -404,8 +404,9 @@ struct Cold {
 
 impl Cold {
     /// What `read` answers once it has the term blocks it names missing,
-    /// handed over as the store reads them: a search names every block it
-    /// reads in its first pass, so at most `rounds` passes.
+    /// handed over as the store reads them, in at most `rounds` passes: a
+    /// search names every block of its tiers in its first pass, and those
+    /// of the extra edit in the second when it needs it.
     fn answer<T>(
         &self,
         rounds: usize,
@@ -490,7 +491,7 @@ proptest! {
         };
         prop_assert_eq!(rule.query(), &q);
         let (cold, records, grams) = snapshot(&postings, &lexicon, block_bytes);
-        let hits = cold.answer(2, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
+        let hits = cold.answer(3, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
         let index = &cold.searcher;
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {:?}", rule);
@@ -535,7 +536,7 @@ proptest! {
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
         let lexicon = Lexicon::default();
         let (cold, _, grams) = snapshot(&postings, &lexicon, block_bytes);
-        let hits = cold.answer(2, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
+        let hits = cold.answer(3, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {:?} ({})", rule, raw);
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
@@ -565,7 +566,7 @@ proptest! {
         let (cold, _, grams) = snapshot(&postings, &lexicon, block_bytes);
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
-            let hits = cold.answer(2, |index| index.search_with(walk, Some(&grams), &rule, &filters, offset, limit)).unwrap();
+            let hits = cold.answer(3, |index| index.search_with(walk, Some(&grams), &rule, &filters, offset, limit)).unwrap();
             prop_assert_eq!(hits.total, total, "total of {:?} by {:?}", rule, walk);
             let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
             prop_assert_eq!(&got, &page, "page of {:?} by {:?}", rule, walk);
@@ -688,7 +689,7 @@ fn both_fuzzy(
     let (total, page) = search(&postings, lexicon, &rule, &filters, 0, 50);
     for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
         let hits = cold
-            .answer(2, |index| {
+            .answer(3, |index| {
                 index.search_with(walk, Some(&grams), &rule, &filters, 0, 50)
             })
             .unwrap();

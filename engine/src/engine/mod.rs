@@ -218,6 +218,11 @@ impl Searcher {
                 *tier &= admitted.as_ref();
             }
         }
+        // The extra edit is decided on complete tiers: a run that misses
+        // term blocks names those first, and the extra edit's blocks (a
+        // wider walk, most of the dictionary's for a short query) only when
+        // the next run finds too few terms.
+        typos.complete()?;
         if rule.max_edits > 0
             && rule.query().chars().count() >= EXTRA_EDIT_FROM
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)

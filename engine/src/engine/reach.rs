@@ -1,39 +1,62 @@
 //! Which term blocks a walk can reach, named from the root alone
-//! (issue 39): the blocks in whose key range a Levenshtein automaton of
-//! the walk's anchor (or of the whole query, for a walk without one) can
-//! match. A walk only follows terms its anchor admits, so the blocks left
+//! (issue 39): the blocks in whose key range some string can pass both the
+//! walk's anchor (a prefix within its edits of the query's head) and the
+//! walk's own limit (within its edits of the query), each a Levenshtein
+//! automaton. A walk finds only terms that pass both, so the blocks left
 //! out hold none it would find.
 
 use crate::snapshot::{Direction, TermDictionary};
-use crate::typo::Mode;
+use crate::typo::{Anchor, Mode};
+use fst::Automaton;
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
 use std::sync::OnceLock;
 
-/// The items of `dictionary` (in `direction`) that hold the terms within
-/// `edits` of `text` by `mode`: the whole term, or its closest prefix.
+/// The items of `dictionary` (in `direction`) that a walk over `query`
+/// within `max_edits` by `mode` (the whole term, or its closest prefix)
+/// can reach, with its `anchor` when it has one.
 pub(super) fn reachable_items(
     dictionary: &TermDictionary,
     direction: Direction,
-    text: &[char],
-    edits: usize,
+    query: &[char],
+    max_edits: usize,
     mode: Mode,
+    anchor: Option<Anchor>,
 ) -> Vec<usize> {
-    let text: String = text.iter().collect();
-    match (edits, mode) {
+    let text: String = query.iter().collect();
+    if max_edits == 0 {
+        return match mode {
+            Mode::Prefix => dictionary.items_with_prefix(direction, text.as_bytes()),
+            Mode::Whole => dictionary
+                .item_of(direction, text.as_bytes())
+                .into_iter()
+                .collect(),
+        };
+    }
+    if max_edits > 3 {
         // No builder goes further (a search allows at most three edits).
-        (4.., _) => dictionary.every_item(direction),
-        (0, Mode::Prefix) => dictionary.items_with_prefix(direction, text.as_bytes()),
-        (0, Mode::Whole) => dictionary
-            .item_of(direction, text.as_bytes())
-            .into_iter()
-            .collect(),
-        (_, Mode::Whole) => {
-            let dfa = automaton_builder(edits).build_dfa(&text);
-            dictionary.items_matching(direction, &dfa)
+        return dictionary.every_item(direction);
+    }
+    let limit = automaton_builder(max_edits).build_dfa(&text);
+    let anchor = anchor.filter(|a| a.applies(query.len(), max_edits));
+    let head: String = anchor.map_or(String::new(), |a| query[..a.chars].iter().collect());
+    let anchor_dfa = anchor
+        .filter(|a| a.edits > 0)
+        .map(|a| automaton_builder(usize::from(a.edits)).build_dfa(&head));
+    match (mode, &anchor_dfa) {
+        (Mode::Whole, Some(a)) => {
+            dictionary.items_matching(direction, &PrefixDistance(a).intersection(&limit))
         }
-        (_, Mode::Prefix) => {
-            let dfa = automaton_builder(edits).build_dfa(&text);
-            dictionary.items_matching(direction, &PrefixDistance(&dfa))
+        (Mode::Prefix, Some(a)) => dictionary.items_matching(
+            direction,
+            &PrefixDistance(a).intersection(PrefixDistance(&limit)),
+        ),
+        (Mode::Whole, None) => {
+            let starts = fst::automaton::Str::new(&head).starts_with();
+            dictionary.items_matching(direction, &starts.intersection(&limit))
+        }
+        (Mode::Prefix, None) => {
+            let starts = fst::automaton::Str::new(&head).starts_with();
+            dictionary.items_matching(direction, &starts.intersection(PrefixDistance(&limit)))
         }
     }
 }

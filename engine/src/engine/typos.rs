@@ -170,16 +170,7 @@ impl Keys<'_> {
         match self {
             Keys::Terms(index) => {
                 let dictionary = index.term_dictionary();
-                let items = match anchor.filter(|a| a.applies(query.len(), max_edits)) {
-                    Some(a) => reachable_items(
-                        dictionary,
-                        direction,
-                        &query[..a.chars],
-                        usize::from(a.edits),
-                        Mode::Prefix,
-                    ),
-                    None => reachable_items(dictionary, direction, query, max_edits, mode),
-                };
+                let items = reachable_items(dictionary, direction, query, max_edits, mode, anchor);
                 typos.held(index, &items)
             }
             Keys::Forms(index) => {
