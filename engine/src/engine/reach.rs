@@ -1,13 +1,16 @@
 //! Which term blocks a walk can reach, named from the root alone
-//! (issue 39): the blocks in whose key range some string can pass both the
-//! walk's anchor (a prefix within its edits of the query's head) and the
-//! walk's own limit (within its edits of the query), each a Levenshtein
-//! automaton. A walk finds only terms that pass both, so the blocks left
-//! out hold none it would find.
+//! (issue 39): for a walk with an anchor, the blocks in whose key range
+//! some string has a prefix within the anchor's edits of the query's head
+//! (a prefix range when it has none to spend); for one without, those
+//! where some string is within the walk's edits of the query. A walk finds
+//! only terms that pass, so the blocks left out hold none it would find.
+//! The anchor alone is narrowed no further by the whole query's automaton:
+//! intersecting the two saved few blocks (docs/benchmarks.md) and cost a
+//! Levenshtein automaton of the whole query, built per walk, on every warm
+//! search.
 
 use crate::snapshot::{Direction, TermDictionary};
 use crate::typo::{Anchor, Mode};
-use fst::Automaton;
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
 use std::sync::OnceLock;
 
@@ -22,41 +25,42 @@ pub(super) fn reachable_items(
     mode: Mode,
     anchor: Option<Anchor>,
 ) -> Vec<usize> {
-    let text: String = query.iter().collect();
-    if max_edits == 0 {
-        return match mode {
-            Mode::Prefix => dictionary.items_with_prefix(direction, text.as_bytes()),
-            Mode::Whole => dictionary
-                .item_of(direction, text.as_bytes())
-                .into_iter()
-                .collect(),
-        };
-    }
-    if max_edits > 3 {
-        // No builder goes further (a search allows at most three edits).
-        return dictionary.every_item(direction);
-    }
-    let limit = automaton_builder(max_edits).build_dfa(&text);
-    let anchor = anchor.filter(|a| a.applies(query.len(), max_edits));
-    let head: String = anchor.map_or(String::new(), |a| query[..a.chars].iter().collect());
-    let anchor_dfa = anchor
-        .filter(|a| a.edits > 0)
-        .map(|a| automaton_builder(usize::from(a.edits)).build_dfa(&head));
-    match (mode, &anchor_dfa) {
-        (Mode::Whole, Some(a)) => {
-            dictionary.items_matching(direction, &PrefixDistance(a).intersection(&limit))
-        }
-        (Mode::Prefix, Some(a)) => dictionary.items_matching(
+    match anchor.filter(|a| a.applies(query.len(), max_edits)) {
+        Some(a) => within(
+            dictionary,
             direction,
-            &PrefixDistance(a).intersection(PrefixDistance(&limit)),
+            &query[..a.chars],
+            usize::from(a.edits),
+            Mode::Prefix,
         ),
-        (Mode::Whole, None) => {
-            let starts = fst::automaton::Str::new(&head).starts_with();
-            dictionary.items_matching(direction, &starts.intersection(&limit))
+        None => within(dictionary, direction, query, max_edits, mode),
+    }
+}
+
+/// The items that hold the terms within `edits` of `text` by `mode`.
+fn within(
+    dictionary: &TermDictionary,
+    direction: Direction,
+    text: &[char],
+    edits: usize,
+    mode: Mode,
+) -> Vec<usize> {
+    let text: String = text.iter().collect();
+    match (edits, mode) {
+        // No builder goes further (a search allows at most three edits).
+        (4.., _) => dictionary.every_item(direction),
+        (0, Mode::Prefix) => dictionary.items_with_prefix(direction, text.as_bytes()),
+        (0, Mode::Whole) => dictionary
+            .item_of(direction, text.as_bytes())
+            .into_iter()
+            .collect(),
+        (_, Mode::Whole) => {
+            let dfa = automaton_builder(edits).build_dfa(&text);
+            dictionary.items_matching(direction, &dfa)
         }
-        (Mode::Prefix, None) => {
-            let starts = fst::automaton::Str::new(&head).starts_with();
-            dictionary.items_matching(direction, &starts.intersection(PrefixDistance(&limit)))
+        (_, Mode::Prefix) => {
+            let dfa = automaton_builder(edits).build_dfa(&text);
+            dictionary.items_matching(direction, &PrefixDistance(&dfa))
         }
     }
 }
