@@ -18,7 +18,7 @@ use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::reverse::{DefinitionQuery, TooManyWords};
-use crate::search::snapshot::{Index, Missing};
+use crate::search::snapshot::Index;
 use crate::storage::store::{Needs, SnapshotView};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -256,7 +256,7 @@ async fn with_term_blocks<T>(
         // Blocks let go as soon as read: the budget is smaller than a query.
         Err(SearchError::Missing(missing)) => {
             tracing::error!(
-                blocks = missing.0.len(),
+                blocks = missing.len(),
                 "term blocks still missing after {TERM_BLOCK_RUNS} runs: raise SNAPSHOT_CACHE_MB"
             );
             Err(ApiError::Unavailable)
@@ -537,26 +537,12 @@ async fn commonness_ranks(
     links: &[ThesaurusItem],
 ) -> Result<HashMap<String, usize>, ApiError> {
     let words: Vec<String> = links.iter().map(|l| fold(&l.word)).collect();
-    let ranks = |s: &Searcher| {
-        let mut missing = Missing::default();
-        let mut ranks = HashMap::new();
-        for word in &words {
-            match s.index().term_number(word) {
-                Ok(Some(t)) => {
-                    ranks.insert(word.clone(), t);
-                }
-                Ok(None) => {}
-                Err(m) => missing.0.extend(m.0),
-            }
-        }
-        match missing.0.is_empty() {
-            true => Ok(ranks),
-            false => Err(SearchError::Missing(missing)),
-        }
-    };
-    with_term_blocks(snapshot, ranks)
+    let numbers = |s: &Searcher| s.index().term_numbers(&words).map_err(SearchError::Missing);
+    let numbers = with_term_blocks(snapshot, numbers)
         .await?
-        .map_err(search_failed)
+        .map_err(search_failed)?;
+    let ranked = words.iter().zip(numbers);
+    Ok(ranked.filter_map(|(w, t)| Some((w.clone(), t?))).collect())
 }
 
 /// A word's commonness rank: after every headword when it is none, or

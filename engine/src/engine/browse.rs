@@ -30,16 +30,14 @@ impl Searcher {
         let dictionary = self.index.term_dictionary();
         let mut missing = Missing::default();
         for item in dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes()) {
-            if words.len() >= limit || missing.0.len() >= AUTOCOMPLETE_MISSING {
+            if words.len() >= limit || missing.len() >= AUTOCOMPLETE_MISSING {
                 break;
             }
             for block in dictionary.held(&[item], &mut missing) {
                 self.complete_from(&block, prefix, admitted.as_deref(), limit, &mut words);
             }
         }
-        if !missing.0.is_empty() {
-            return Err(missing);
-        }
+        missing.into_result()?;
         words.truncate(limit);
         Ok(words)
     }

@@ -136,21 +136,14 @@ impl Typos {
 
     /// What a read found, or its default when blocks were missing (noted).
     fn noted<T: Default>(&mut self, read: Result<T, Missing>) -> T {
-        read.unwrap_or_else(|missing| {
-            self.missing.0.extend(missing.0);
-            T::default()
-        })
+        self.missing.noted(read)
     }
 
     /// An error naming every missing block, if the search found some.
     fn complete(&mut self) -> Result<(), SearchError> {
-        if self.missing.0.is_empty() {
-            return Ok(());
-        }
-        let mut missing = std::mem::take(&mut self.missing);
-        missing.0.sort_unstable();
-        missing.0.dedup();
-        Err(SearchError::Missing(missing))
+        std::mem::take(&mut self.missing)
+            .into_result()
+            .map_err(SearchError::Missing)
     }
 }
 

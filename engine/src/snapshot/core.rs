@@ -238,6 +238,17 @@ impl Index {
         Ok(self.terms.get(term)?.map(|t| t as usize))
     }
 
+    /// The term numbers of folded `words` (each `None` when it is no
+    /// term); [`Missing`] with the blocks of all of them not held.
+    pub fn term_numbers(&self, words: &[String]) -> Result<Vec<Option<usize>>, Missing> {
+        let mut missing = Missing::default();
+        let numbers = words
+            .iter()
+            .map(|w| missing.noted(self.term_number(w)))
+            .collect();
+        missing.into_result().map(|()| numbers)
+    }
+
     /// Whether the dictionary (by id) has an entry of term `t`.
     pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
         self.dictionaries

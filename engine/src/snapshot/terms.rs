@@ -40,6 +40,36 @@ pub(crate) enum Direction {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Missing(pub Vec<usize>);
 
+impl Missing {
+    /// What `read` found, or `T::default()` when it missed blocks: they are
+    /// noted here, so that a read goes on and names them all at once.
+    pub fn noted<T: Default>(&mut self, read: Result<T, Missing>) -> T {
+        read.unwrap_or_else(|missing| {
+            self.0.extend(missing.0);
+            T::default()
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Err with every noted block, each once in item order; Ok when none
+    /// was missed.
+    pub fn into_result(mut self) -> Result<(), Missing> {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        self.0.sort_unstable();
+        self.0.dedup();
+        Err(self)
+    }
+}
+
 /// The `terms` section's items: the root, the forward blocks, then the
 /// backward ones.
 pub(super) fn encode(terms: &[(&str, Range<u32>)], block_bytes: usize) -> Vec<Vec<u8>> {

@@ -118,7 +118,7 @@ impl SnapshotView {
         let read = wanted.into_iter().zip(blocks);
         let dictionary = self.searcher.index().term_dictionary();
         dictionary
-            .keep(read.map(|(n, block)| (n, block.as_ref().clone())))
+            .keep(read.map(|(n, block)| (n, Arc::unwrap_or_clone(block))))
             .map_err(corrupt_snapshot)
     }
 
