@@ -9,7 +9,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::search::engine::Searcher;
 use shared::search::lexicon::Lexicon;
-use shared::search::snapshot::{build, Built, Grams, Index};
+use shared::search::snapshot::{build_with_blocks, Built, Grams, Index, TERM_BLOCK_BYTES};
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -45,7 +45,7 @@ impl Offline {
         let started = Instant::now();
         let postings = read_postings(&dirs);
         let entries = postings.len();
-        let built = build(postings, &Lexicon::default());
+        let built = build_with_blocks(postings, &Lexicon::default(), term_block_bytes());
         let searcher = Searcher::new(built.index().expect("a fresh build decodes"));
         let grams = built.grams().expect("a fresh build decodes");
         Offline {
@@ -89,4 +89,12 @@ impl TermDraw<'_> {
         }
         last
     }
+}
+
+/// The bytes of a term block: `TERM_BLOCK_BYTES` from the environment (to
+/// compare block sizes), else the release's.
+fn term_block_bytes() -> usize {
+    std::env::var("TERM_BLOCK_BYTES").map_or(TERM_BLOCK_BYTES, |b| {
+        b.parse().expect("TERM_BLOCK_BYTES is a number of bytes")
+    })
 }
