@@ -200,11 +200,14 @@ impl Keys<'_> {
 /// whole query by the row walk (`typo.rs`), with their values. The query
 /// splits around a middle character into a head and a tail: an edit
 /// changes at most one of them (a transposition with the middle character
-/// only the one it reaches), so one of them holds at most half the edits.
-/// One walk over the keys follows only those whose start is within that
-/// many edits of the head, another over the keys spelled backwards those
-/// whose end is within it of the tail; neither has to try every key's first
-/// letters with every edit still to spend.
+/// only the one it reaches). One walk over the keys follows only those
+/// whose start is within `h` edits of the head, another over the keys
+/// spelled backwards those whose end is within `t` of the tail, with
+/// `h + t = max_edits - 1`: a key that neither finds has at least `h + 1`
+/// edits in the head and `t + 1` in the tail, one more than allowed. The
+/// head gets the fewer (none for two edits), since a walk that may edit a
+/// key's first letter reaches some block of every first letter; the tail,
+/// as long or a character longer, the rest.
 fn whole_word_typos(
     keys: Keys<'_>,
     query: &[char],
@@ -213,17 +216,24 @@ fn whole_word_typos(
 ) -> Result<Vec<(u64, u8)>, SearchError> {
     let head = query.len().saturating_sub(1) / 2;
     let tail = query.len().saturating_sub(1 + head);
-    let edits = (max_edits / 2) as u8;
-    let anchor = |chars| Some(Anchor { chars, edits });
+    let spread = max_edits.saturating_sub(1);
+    let (head_edits, tail_edits) = (spread / 2, spread - spread / 2);
+    let anchor = |chars, edits: usize| {
+        Some(Anchor {
+            chars,
+            edits: edits as u8,
+        })
+    };
     let reversed: Vec<char> = query.iter().rev().copied().collect();
     let forwards = (keys, Direction::Forwards);
-    let mut found = budgeted_walk(forwards, query, max_edits, Mode::Whole, anchor(head), typos)?;
+    let head_anchor = anchor(head, head_edits);
+    let mut found = budgeted_walk(forwards, query, max_edits, Mode::Whole, head_anchor, typos)?;
     found.extend(budgeted_walk(
         (keys, Direction::Backwards),
         &reversed,
         max_edits,
         Mode::Whole,
-        anchor(tail),
+        anchor(tail, tail_edits),
         typos,
     )?);
     found.sort_unstable();
