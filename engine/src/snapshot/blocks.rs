@@ -2,11 +2,14 @@
 //! as a query needs them (issue 39: the term dictionaries of a cold
 //! instance). Each block is an FST of a run of keys, closed when it reaches
 //! a byte budget, so that a block is one small item; a [`BlockRoot`], read
-//! once per build, holds each block's first key. A block holds the keys
-//! from its first key up to the next block's, so from the root alone a
-//! reader knows the one block an exact lookup reads, the run of blocks a
-//! prefix covers, and the blocks in whose key range an automaton (a typo
-//! walk, a pattern) can match: the others are never fetched.
+//! once per build, holds where each block starts: the first block's first
+//! key, then for each next block the shortest string above the keys before
+//! it and not above its own first key, front-coded (every cold instance
+//! reads the root, so it is kept small). A block holds the keys from its
+//! start up to the next block's, so from the root alone a reader knows the
+//! one block an exact lookup reads, the run of blocks a prefix covers, and
+//! the blocks in whose key range an automaton (a typo walk, a pattern) can
+//! match: the others are never fetched.
 //!
 //! The design is Lucene's block tree and tantivy's sstable (a small index
 //! over size-bounded blocks), with FSTs as the blocks so that the walks
@@ -16,11 +19,16 @@ use crate::codec::{put_varint, CorruptData, Reader};
 use fst::{Automaton, IntoStreamer, Map, MapBuilder, Streamer};
 use std::ops::Range;
 
-/// The first key of every block, in order.
+/// Where every block starts, in order: no key of a block sorts before its
+/// start, and every key before the start is in an earlier block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockRoot {
     first_keys: Vec<Box<[u8]>>,
 }
+
+/// How many times its stored size a root may take decoded: a real one
+/// takes about twice.
+const MAX_ROOT_EXPANSION: usize = 16;
 
 /// A map cut into blocks: the root and each block's FST bytes, in key order.
 pub struct Blocked {
@@ -37,14 +45,17 @@ pub fn build(pairs: impl IntoIterator<Item = (Vec<u8>, u64)>, block_bytes: usize
     };
     let mut blocks = Vec::new();
     let mut open: Option<MapBuilder<Vec<u8>>> = None;
+    let mut last_key: Option<Vec<u8>> = None;
     for (key, value) in pairs {
         let builder = open.get_or_insert_with(|| {
-            root.first_keys.push(key.as_slice().into());
+            root.first_keys
+                .push(start_after(last_key.as_deref(), &key).into());
             MapBuilder::memory()
         });
         builder
             .insert(&key, value)
             .expect("keys are sorted and distinct");
+        last_key = Some(key);
         if builder.bytes_written() as usize >= block_bytes {
             let full = open.take().expect("a block is open");
             blocks.push(full.into_inner().expect("an FST in memory"));
@@ -54,6 +65,17 @@ pub fn build(pairs: impl IntoIterator<Item = (Vec<u8>, u64)>, block_bytes: usize
         blocks.push(last.into_inner().expect("an FST in memory"));
     }
     Blocked { root, blocks }
+}
+
+/// Where a block whose first key is `first` starts, after a block whose
+/// last key is `last`: the shortest prefix of `first` above `last` (the
+/// first block starts at its first key).
+fn start_after<'k>(last: Option<&[u8]>, first: &'k [u8]) -> &'k [u8] {
+    let Some(last) = last else {
+        return first;
+    };
+    let shared = last.iter().zip(first).take_while(|(a, b)| a == b).count();
+    &first[..(shared + 1).min(first.len())]
 }
 
 impl BlockRoot {
@@ -96,26 +118,47 @@ impl BlockRoot {
             .collect()
     }
 
-    /// The root as stored: per block its first key.
+    /// The root as stored: per block its start, as the bytes it shares
+    /// with the previous block's start and the rest.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::new();
         put_varint(&mut out, self.len());
+        let mut previous: &[u8] = &[];
         for first in &self.first_keys {
-            put_varint(&mut out, first.len());
-            out.extend_from_slice(first);
+            let shared = previous
+                .iter()
+                .zip(first.iter())
+                .take_while(|(a, b)| a == b);
+            let shared = shared.count();
+            put_varint(&mut out, shared);
+            put_varint(&mut out, first.len() - shared);
+            out.extend_from_slice(&first[shared..]);
+            previous = first;
         }
         out
     }
 
     pub fn decode(bytes: &[u8]) -> Result<Self, CorruptData> {
         let mut r = Reader::new(bytes);
-        let count = r.count(1)?;
+        let count = r.count(2)?;
         let mut root = BlockRoot {
             first_keys: Vec::with_capacity(count),
         };
+        // Front coding lets a few bytes stand for long keys: a root that
+        // decodes to far more than it stores is not one this build wrote.
+        let mut decoded = 0usize;
         for _ in 0..count {
-            let len = r.varint()?;
-            let first: Box<[u8]> = r.bytes(len)?.into();
+            let previous: &[u8] = root.first_keys.last().map_or(&[], |p| p);
+            let shared = r.varint()?;
+            let rest = r.varint()?;
+            let shared = previous
+                .get(..shared)
+                .ok_or(CorruptData("a block start shares more than there is"))?;
+            decoded += shared.len() + rest;
+            if decoded > MAX_ROOT_EXPANSION * bytes.len() {
+                return Err(CorruptData("a block root decodes to too many bytes"));
+            }
+            let first: Box<[u8]> = [shared, r.bytes(rest)?].concat().into();
             if root.first_keys.last().is_some_and(|last| *last >= first) {
                 return Err(CorruptData("block keys out of order"));
             }
@@ -374,5 +417,41 @@ mod tests {
         swapped.first_keys.reverse();
         assert!(BlockRoot::decode(&swapped.encode()).is_err());
         assert!(get(b"not an fst", b"a").is_err());
+    }
+
+    /// Each start sharing all of the one before and adding a byte: few
+    /// stored bytes for a quadratic number decoded.
+    #[test]
+    fn a_root_that_would_decode_to_far_more_than_it_stores_is_refused() {
+        let count = 2_000;
+        let mut bytes = Vec::new();
+        put_varint(&mut bytes, count);
+        for k in 0..count {
+            put_varint(&mut bytes, k);
+            put_varint(&mut bytes, 1);
+            bytes.push(b'a');
+        }
+        assert!(BlockRoot::decode(&bytes).is_err());
+    }
+
+    /// The root holds for each block only the bytes that tell it from the
+    /// block before, front-coded: far fewer than the blocks' first keys.
+    #[test]
+    fn the_root_stores_the_shortest_starts_front_coded() {
+        // Scattered, so that the blocks' FSTs cannot share much.
+        let keys: BTreeMap<Vec<u8>, u64> = (0..20_000u64)
+            .map(|k| {
+                let scattered = k.wrapping_mul(2_654_435_761) % 4_294_967_291;
+                (format!("interoperability{scattered:010}").into_bytes(), k)
+            })
+            .collect();
+        let built = blocked(&keys, 512);
+        let first_keys: usize = built.blocks.len() * "interoperability0000000000".len();
+        let stored = built.root.encode().len();
+        assert!(built.blocks.len() > 50, "{} blocks", built.blocks.len());
+        assert!(
+            stored * 4 < first_keys,
+            "{stored} bytes stored for {first_keys}"
+        );
     }
 }

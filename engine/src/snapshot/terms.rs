@@ -18,11 +18,13 @@ use fst::{Automaton, Map};
 use std::ops::Range;
 use std::sync::Arc;
 
-/// The size a term block closes at: small enough that a typo walk anchored
-/// on the query's head or tail reads a few (49 KB p50 at 1.93 million
-/// terms, docs/benchmarks.md), large enough that the root stays small
-/// (46 KB both ways at that size).
-pub const TERM_BLOCK_BYTES: usize = 16_000;
+/// The size a term block closes at: one DynamoDB read unit (4 KB) with its
+/// keys, so that a read pays for no byte it does not use. A typo walk
+/// reaches a block per place where it may edit a first letter, whatever the
+/// block's size: blocks of 4 KB read half the bytes of 16 KB ones for
+/// typo searches, and cost their warm walks 0.2 to 0.7 ms more p50 at 1.93
+/// million terms (docs/benchmarks.md); the root stays small (front-coded).
+pub const TERM_BLOCK_BYTES: usize = 3_800;
 
 /// A block of the term dictionary, decoded (an FST over its bytes).
 pub(crate) type TermBlock = Map<Vec<u8>>;

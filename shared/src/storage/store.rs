@@ -36,6 +36,18 @@ const BATCH_GET_KEYS: usize = 100;
 /// that stay under it are all answered at once, concurrently.
 const PART_GET_KEYS: usize = 16_000_000 / (snapshot::MAX_PART_BYTES + 1_000);
 
+/// Keys per BatchGetItem for `wanted`: term blocks (items past the root of
+/// `terms`) are small, so a hundred fit any response; other items may be
+/// full parts.
+fn keys_per_call(wanted: &[(Section, Range<usize>)]) -> usize {
+    let term_blocks =
+        |(section, items): &(Section, Range<usize>)| *section == Section::Terms && items.start >= 1;
+    match wanted.iter().all(term_blocks) {
+        true => BATCH_GET_KEYS,
+        false => PART_GET_KEYS,
+    }
+}
+
 /// The term blocks and paged parts a warm instance keeps when no setting
 /// says otherwise.
 pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 192;
@@ -777,7 +789,8 @@ impl ItemSource for Source {
             );
         }
         let expected = keys.len();
-        let found = batch_get(&self.client, &self.table, keys, PART_GET_KEYS).await?;
+        let per_call = keys_per_call(wanted);
+        let found = batch_get(&self.client, &self.table, keys, per_call).await?;
         if found.len() != expected {
             // The build was replaced twice since the catalog was read.
             return Err(ApiError::Unavailable);

@@ -243,3 +243,16 @@ fn a_build_is_held_once_and_let_go_for_the_next() {
     assert!(!Arc::ptr_eq(&next, &none));
     assert_eq!(none.source.build, None);
 }
+
+/// A cold typo search reads hundreds of term blocks of one read unit each:
+/// a hundred to a BatchGetItem, where full parts go fewer at a time so that
+/// one response holds them all.
+#[test]
+fn term_blocks_go_a_hundred_to_a_call_and_parts_fewer() {
+    let blocks = [(Section::Terms, 1..400)];
+    assert_eq!(keys_per_call(&blocks), BATCH_GET_KEYS);
+    let with_root = [(Section::Terms, 0..1), (Section::Terms, 5..9)];
+    assert_eq!(keys_per_call(&with_root), PART_GET_KEYS);
+    let with_core = [(Section::Terms, 5..9), (Section::Core, 0..3)];
+    assert_eq!(keys_per_call(&with_core), PART_GET_KEYS);
+}
