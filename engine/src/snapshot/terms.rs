@@ -2,7 +2,7 @@
 //! number and one from every term spelled backwards (by character), each
 //! cut into blocks ([`super::blocks`]) that an instance reads as queries
 //! need them (issue 39). Item 0 is the root, read with the index: the term
-//! count and both [`BlockRoot`]s. Then one item per block, the forward
+//! count and both [`BlockRoot`]s, deflated. Then one item per block, the forward
 //! blocks first. A warm instance keeps the blocks it has read by recency
 //! within a byte budget ([`BlockCache`]).
 //!
@@ -13,7 +13,7 @@
 
 use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
-use crate::codec::{put_varint, CorruptData, Reader};
+use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use fst::{Automaton, Map};
 use std::ops::Range;
 use std::sync::Arc;
@@ -93,7 +93,8 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)], block_bytes: usize) -> Vec<Ve
         put_varint(&mut root, encoded.len());
         root.extend(encoded);
     }
-    let mut items = vec![root];
+    // Every cold instance reads the root: deflate halves it again.
+    let mut items = vec![compress(&root)];
     items.extend(forwards.blocks);
     items.extend(backwards.blocks);
     items
@@ -111,7 +112,8 @@ pub struct TermDictionary {
 impl TermDictionary {
     /// From the root item; blocks are kept within `budget` bytes.
     pub(super) fn decode(root: &[u8], budget: usize) -> Result<Self, CorruptData> {
-        let mut r = Reader::new(root);
+        let root = inflate(root)?;
+        let mut r = Reader::new(&root);
         let terms = r.varint()?;
         let mut read_root = || -> Result<BlockRoot, CorruptData> {
             let len = r.varint()?;
