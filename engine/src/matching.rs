@@ -101,6 +101,15 @@ impl MatchType {
 pub const EXTRA_EDIT_BELOW: usize = 5;
 pub const EXTRA_EDIT_FROM: usize = 5;
 
+/// The queries whose third edit (a prefix search's extra edit, from 8
+/// characters) keeps the query's first [`ANCHORED_HEAD_CHARS`] characters
+/// within one edit of the headword's start (docs/api.md): they have no two
+/// pieces after the head long enough to look up, so only a walk anchored
+/// on the head finds their third edit without reading most of the term
+/// dictionary. (In characters; from 10, the pieces find the rest.)
+pub const PREFIX_THIRD_EDIT_ANCHORED: std::ops::Range<usize> = 8..10;
+pub const ANCHORED_HEAD_CHARS: usize = 2;
+
 /// Typo tolerance: 1 edit from 4 characters, 2 from 8.
 pub(crate) fn allowed_edits(query_chars: usize) -> usize {
     match query_chars {

@@ -8,7 +8,7 @@
 //! transposition of two neighbours each cost one edit.
 
 use super::lexicon::Lexicon;
-use super::matching::{MatchType, TypoDistance};
+use super::matching::{MatchType, TypoDistance, ANCHORED_HEAD_CHARS, PREFIX_THIRD_EDIT_ANCHORED};
 use super::pattern::{Pattern, Token};
 
 /// Commonness by its definition: the highest frequency of the folded `term`
@@ -78,6 +78,8 @@ pub fn tier(
     let q: Vec<char> = query.chars().collect();
     let w: Vec<char> = folded.chars().collect();
     let own = match measure {
+        // Beyond the limit: the rule of a third edit leaves it out.
+        TypoDistance::Prefix if !head_within_one_edit(max_edits, &q, &w) => max_edits + 1,
         TypoDistance::Prefix => prefix_edit_distance(&q, &w, max_edits),
         TypoDistance::Whole => edit_distance(&q, &w),
     };
@@ -92,6 +94,18 @@ pub fn tier(
         .min();
     let distance = through_form.map_or(own, |d| d.min(own));
     (distance <= max_edits).then_some(2 + distance)
+}
+
+/// The prefix rule of a third edit on a short query
+/// ([`PREFIX_THIRD_EDIT_ANCHORED`]): a word at three edits only
+/// when the query's head is within one edit of a prefix of it (a word at
+/// fewer edits matched with fewer allowed).
+pub(crate) fn head_within_one_edit(max_edits: usize, query: &[char], word: &[char]) -> bool {
+    if max_edits != 3 || !PREFIX_THIRD_EDIT_ANCHORED.contains(&query.len()) {
+        return true;
+    }
+    let head = &query[..ANCHORED_HEAD_CHARS.min(query.len())];
+    prefix_edit_distance(query, word, 2) <= 2 || prefix_edit_distance(head, word, 1) <= 1
 }
 
 /// Whether `text` matches a pattern's tokens: a `?` one character, a `*`

@@ -14,6 +14,7 @@
 //! `oracle::edit_distance` and `oracle::prefix_edit_distance` are the naive
 //! statement of the same distances; the tests hold the walk to them.
 
+use crate::matching::{ANCHORED_HEAD_CHARS, PREFIX_THIRD_EDIT_ANCHORED};
 use fst::raw::{Fst, Node};
 
 /// How a term's distance is measured.
@@ -48,10 +49,11 @@ impl Anchor {
 /// ([`GRAM_CHARS`](crate::snapshot::GRAM_CHARS)).
 const PIECE_MIN_CHARS: usize = 3;
 
-/// The head of an anchored prefix search: short, so that the pieces after
-/// it are long and held by few terms; two characters at least, so that the
-/// anchored walk reads the root's letters once and then follows the query.
-const HEAD_CHARS: usize = 2;
+/// The head of an anchored prefix search ([`ANCHORED_HEAD_CHARS`]): short,
+/// so that the pieces after it are long and held by few terms; two
+/// characters at least, so that the anchored walk reads the root's letters
+/// once and then follows the query.
+const HEAD_CHARS: usize = ANCHORED_HEAD_CHARS;
 
 /// How a prefix search with two or three edits anchors: the query is a
 /// head of [`HEAD_CHARS`], a middle character, then pieces with one
@@ -74,22 +76,29 @@ pub(crate) struct PrefixSplit {
 /// edits or more to spend reads every term's first two or three letters,
 /// since any two can be edited away.
 ///
+/// A third edit on a query of [`PREFIX_THIRD_EDIT_ANCHORED`] characters
+/// has the head alone: the rule keeps
+/// its head within one edit (docs/api.md), since its pieces would be too
+/// short to look up.
+///
 /// `None` for one edit (cheap without an anchor) and when a piece would be
 /// shorter than [`PIECE_MIN_CHARS`].
 pub(crate) fn prefix_split(query_chars: usize, max_edits: usize) -> Option<PrefixSplit> {
-    if !(2..=3).contains(&max_edits) {
-        return None;
-    }
     let start = HEAD_CHARS + 1;
-    let rest = query_chars.checked_sub(start)?;
-    let mut pieces = Vec::with_capacity(2);
-    match max_edits {
-        2 => pieces.push(start..query_chars),
-        _ => {
-            let first = rest.checked_sub(1)? / 2;
-            pieces.extend([start..start + first, start + first + 1..query_chars]);
+    let pieces = match max_edits {
+        2 => std::iter::once(start..query_chars).collect(),
+        3 if PREFIX_THIRD_EDIT_ANCHORED.contains(&query_chars) => {
+            return Some(PrefixSplit {
+                head: HEAD_CHARS,
+                pieces: Vec::new(),
+            });
         }
-    }
+        3 => {
+            let first = query_chars.checked_sub(start + 1)? / 2;
+            vec![start..start + first, start + first + 1..query_chars]
+        }
+        _ => return None,
+    };
     pieces
         .iter()
         .all(|p| p.len() >= PIECE_MIN_CHARS)
@@ -463,7 +472,7 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{edit_distance, prefix_edit_distance};
+    use crate::oracle::{edit_distance, head_within_one_edit, prefix_edit_distance};
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 
@@ -582,7 +591,8 @@ mod tests {
         /// anchored on the head (one edit) and the terms that hold one of
         /// the pieces unchanged within `max` places of where it starts in
         /// the query (found here by looking at every term) together find
-        /// every term the oracle finds, each at its distance.
+        /// every term the oracle finds, each at its distance (a third edit
+        /// of a short query: those its rule keeps, the head within one edit).
         #[test]
         fn an_anchored_prefix_search_misses_nothing(
             terms in proptest::collection::btree_set("[abcé日ж]{3,16}", 1..150),
@@ -609,7 +619,19 @@ mod tests {
             }
             found.sort_unstable();
             found.dedup();
-            prop_assert_eq!(found, brute(&terms, &q, max, Mode::Prefix));
+            let mut kept = brute(&terms, &q, max, Mode::Prefix);
+            let words: Vec<&String> = terms.iter().collect();
+            kept.retain(|&(t, _)| {
+                let w: Vec<char> = words[t as usize].chars().collect();
+                head_within_one_edit(max, &q, &w)
+            });
+            if split.pieces.is_empty() {
+                // The head alone finds the third edit; fewer edits are
+                // the search with fewer allowed (and its pieces).
+                found.retain(|&(_, d)| usize::from(d) == max);
+                kept.retain(|&(_, d)| usize::from(d) == max);
+            }
+            prop_assert_eq!(found, kept);
         }
 
         /// One term's prefix distance is the oracle's, up to the limit.

@@ -5,6 +5,7 @@
 
 use super::reach::{automaton_builder, exact_distance, PrefixDistance};
 use crate::matching::TypoDistance;
+use crate::oracle;
 use fst::{IntoStreamer, Streamer};
 
 /// The keys a Levenshtein automaton accepts, walked over a whole FST, with
@@ -24,9 +25,15 @@ pub(super) fn typos<D: AsRef<[u8]>>(
     };
     match measure {
         TypoDistance::Prefix => {
+            let q: Vec<char> = query.chars().collect();
             let mut stream = fst.search_with_state(PrefixDistance(&dfa)).into_stream();
-            while let Some((_, value, (_, best))) = stream.next() {
-                add(value, best);
+            while let Some((key, value, (_, best))) = stream.next() {
+                // The rule of a third edit (docs/api.md), which the row walk
+                // keeps by its anchor.
+                let term: Vec<char> = String::from_utf8_lossy(key).chars().collect();
+                if oracle::head_within_one_edit(max_edits, &q, &term) {
+                    add(value, best);
+                }
             }
         }
         TypoDistance::Whole => {

@@ -104,7 +104,6 @@ impl Searcher {
         let Some(split) = typo::prefix_split(query.len(), max_edits) else {
             return budgeted_walk(forwards, query, max_edits, Mode::Prefix, None, typos);
         };
-        let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
         let anchor = Anchor {
             chars: split.head,
             edits: 1,
@@ -119,6 +118,7 @@ impl Searcher {
         )?;
         let mut candidates = RoaringBitmap::new();
         for piece in &split.pieces {
+            let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
             let text: String = query[piece.clone()].iter().collect();
             candidates |= holding_all(grams, &query_grams(&text), None)?;
         }
