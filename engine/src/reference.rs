@@ -587,7 +587,7 @@ proptest! {
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, ..Filters::default() };
         let (cold, _, _) = snapshot(&postings, &Lexicon::default(), block_bytes);
-        // Each pass names at most two missing blocks.
+        // Each pass names at most eight missing blocks.
         let completed = cold.answer(postings.len() + 2, |index| Ok(index.autocomplete(&prefix, &filters, limit)?));
         prop_assert_eq!(
             completed.unwrap(),

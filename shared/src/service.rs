@@ -235,7 +235,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
 /// How many times a read of the snapshot runs at most: a search names every
 /// term block of its tiers in its first run, so a cold instance answers in
 /// the second, or in the third when the query needs the extra edit (whose
-/// blocks it names in the second); an autocomplete names two at a time.
+/// blocks it names in the second); an autocomplete names eight at a time.
 const TERM_BLOCK_RUNS: usize = 3;
 
 /// What `read` answers once the instance holds the term blocks it reads:

@@ -114,9 +114,19 @@ fn main() {
             work.push(got.work as f64);
         }
         let (r, a, w) = (stats(&mut rows), stats(&mut automaton), stats(&mut work));
+        let timed = |ms: f64| match rows_only {
+            true => "–".to_string(),
+            false => format!("{ms:.2}"),
+        };
         println!(
-            "| {name} | {:.3} | {:.3} | {:.2} | {:.2} | {:.0} | {:.0} | {:.0} |",
-            r.0, r.1, a.0, a.1, w.0, w.1, w.2
+            "| {name} | {:.3} | {:.3} | {} | {} | {:.0} | {:.0} | {:.0} |",
+            r.0,
+            r.1,
+            timed(a.0),
+            timed(a.1),
+            w.0,
+            w.1,
+            w.2
         );
     }
 }
