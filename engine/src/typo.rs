@@ -49,14 +49,18 @@ impl Anchor {
 /// ([`GRAM_CHARS`](crate::snapshot::GRAM_CHARS)).
 const PIECE_MIN_CHARS: usize = 3;
 
-/// The head of an anchored prefix search ([`ANCHORED_HEAD_CHARS`]): short,
-/// so that the pieces after it are long and held by few terms; two
-/// characters at least, so that the anchored walk reads the root's letters
-/// once and then follows the query.
-const HEAD_CHARS: usize = ANCHORED_HEAD_CHARS;
+/// The edits a whole-word search of `max_edits` allows its head and its
+/// tail (each side walked from its own end): `h + t = max_edits - 1`, so a
+/// term that neither walk finds has one edit more than allowed; the head
+/// gets the fewer, since a walk that may edit a term's first letter reaches
+/// some term block of every first letter.
+pub(crate) fn whole_word_anchor_edits(max_edits: usize) -> (u8, u8) {
+    let spread = max_edits.saturating_sub(1);
+    ((spread / 2) as u8, (spread - spread / 2) as u8)
+}
 
 /// How a prefix search with two or three edits anchors: the query is a
-/// head of [`HEAD_CHARS`], a middle character, then pieces with one
+/// head of [`ANCHORED_HEAD_CHARS`], a middle character, then pieces with one
 /// character between each two (places in the query).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct PrefixSplit {
@@ -84,12 +88,12 @@ pub(crate) struct PrefixSplit {
 /// `None` for one edit (cheap without an anchor) and when a piece would be
 /// shorter than [`PIECE_MIN_CHARS`].
 pub(crate) fn prefix_split(query_chars: usize, max_edits: usize) -> Option<PrefixSplit> {
-    let start = HEAD_CHARS + 1;
+    let start = ANCHORED_HEAD_CHARS + 1;
     let pieces = match max_edits {
         2 => std::iter::once(start..query_chars).collect(),
         3 if PREFIX_THIRD_EDIT_ANCHORED.contains(&query_chars) => {
             return Some(PrefixSplit {
-                head: HEAD_CHARS,
+                head: ANCHORED_HEAD_CHARS,
                 pieces: Vec::new(),
             });
         }
@@ -103,7 +107,7 @@ pub(crate) fn prefix_split(query_chars: usize, max_edits: usize) -> Option<Prefi
         .iter()
         .all(|p| p.len() >= PIECE_MIN_CHARS)
         .then_some(PrefixSplit {
-            head: HEAD_CHARS,
+            head: ANCHORED_HEAD_CHARS,
             pieces,
         })
 }
@@ -568,8 +572,9 @@ mod tests {
         }
 
         /// The two anchored walks of a whole-word search, forwards on the
-        /// head and backwards on the tail, together find every term the
-        /// oracle finds: an edit changes at most one of head and tail.
+        /// head and backwards on the tail, each within its share of the
+        /// edits, together find every term the oracle finds: an edit changes
+        /// at most one of head and tail.
         #[test]
         fn anchored_walks_together_miss_nothing(
             terms in terms(), pick in any::<usize>(), edits in edits(), max in 1..4usize,
@@ -578,10 +583,11 @@ mod tests {
             prop_assume!(q.len() >= 2);
             let head = (q.len() - 1) / 2;
             let tail = q.len() - 1 - head;
-            let anchor = |chars| Some(Anchor { chars, edits: (max / 2) as u8 });
+            let (head_edits, tail_edits) = whole_word_anchor_edits(max);
+            let anchor = |chars, edits| Some(Anchor { chars, edits });
             let backwards: Vec<char> = q.iter().rev().copied().collect();
-            let mut found = walk(&fst_of(&terms, false), &q, max, Mode::Whole, anchor(head), u64::MAX).terms;
-            found.extend(walk(&fst_of(&terms, true), &backwards, max, Mode::Whole, anchor(tail), u64::MAX).terms);
+            let mut found = walk(&fst_of(&terms, false), &q, max, Mode::Whole, anchor(head, head_edits), u64::MAX).terms;
+            found.extend(walk(&fst_of(&terms, true), &backwards, max, Mode::Whole, anchor(tail, tail_edits), u64::MAX).terms);
             found.sort_unstable();
             found.dedup();
             prop_assert_eq!(found, brute(&terms, &q, max, Mode::Whole));

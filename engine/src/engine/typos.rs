@@ -216,14 +216,8 @@ fn whole_word_typos(
 ) -> Result<Vec<(u64, u8)>, SearchError> {
     let head = query.len().saturating_sub(1) / 2;
     let tail = query.len().saturating_sub(1 + head);
-    let spread = max_edits.saturating_sub(1);
-    let (head_edits, tail_edits) = (spread / 2, spread - spread / 2);
-    let anchor = |chars, edits: usize| {
-        Some(Anchor {
-            chars,
-            edits: edits as u8,
-        })
-    };
+    let (head_edits, tail_edits) = typo::whole_word_anchor_edits(max_edits);
+    let anchor = |chars, edits| Some(Anchor { chars, edits });
     let reversed: Vec<char> = query.iter().rev().copied().collect();
     let forwards = (keys, Direction::Forwards);
     let head_anchor = anchor(head, head_edits);

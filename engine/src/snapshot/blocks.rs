@@ -74,8 +74,12 @@ fn start_after<'k>(last: Option<&[u8]>, first: &'k [u8]) -> &'k [u8] {
     let Some(last) = last else {
         return first;
     };
-    let shared = last.iter().zip(first).take_while(|(a, b)| a == b).count();
-    &first[..(shared + 1).min(first.len())]
+    &first[..(shared_len(last, first) + 1).min(first.len())]
+}
+
+/// The number of leading bytes `a` and `b` share.
+fn shared_len(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 impl BlockRoot {
@@ -125,11 +129,7 @@ impl BlockRoot {
         put_varint(&mut out, self.len());
         let mut previous: &[u8] = &[];
         for first in &self.first_keys {
-            let shared = previous
-                .iter()
-                .zip(first.iter())
-                .take_while(|(a, b)| a == b);
-            let shared = shared.count();
+            let shared = shared_len(previous, first);
             put_varint(&mut out, shared);
             put_varint(&mut out, first.len() - shared);
             out.extend_from_slice(&first[shared..]);
@@ -178,9 +178,7 @@ impl BlockRoot {
 /// bounds, not a walk of the keys between them.
 fn matches_between<A: Automaton>(automaton: &A, low: &[u8], high: Option<&[u8]>) -> bool {
     // Along the prefix both bounds share, every string of the range goes.
-    let shared = high.map_or(0, |high| {
-        low.iter().zip(high).take_while(|(a, b)| a == b).count()
-    });
+    let shared = high.map_or(0, |high| shared_len(low, high));
     let mut state = automaton.start();
     for &byte in &low[..shared] {
         if !automaton.can_match(&state) {
