@@ -112,14 +112,33 @@ impl BlockRoot {
     }
 
     /// The blocks in whose key range `automaton` can match some string:
-    /// a block left out holds no match.
+    /// a block left out holds no match. Where the automaton dies on a
+    /// prefix of a block's start, the blocks that start and end within
+    /// that prefix are skipped in one binary search: a typo walk's
+    /// automaton dies after a letter or two almost everywhere, and testing
+    /// each of 7,000 blocks of a direction took about a millisecond.
     pub fn blocks_matching<A: Automaton>(&self, automaton: &A) -> Vec<usize> {
-        (0..self.len())
-            .filter(|&b| {
-                let next = self.first_keys.get(b + 1).map(AsRef::as_ref);
-                matches_between(automaton, &self.first_keys[b], next)
-            })
-            .collect()
+        let mut found = Vec::new();
+        let mut b = 0;
+        while b < self.len() {
+            if let Some(dead) = dead_prefix(automaton, &self.first_keys[b]) {
+                // The starts from `b` on that begin with `dead` are a run;
+                // each block but the run's last ends within it too.
+                let run = self.first_keys[b..].partition_point(|first| first.starts_with(dead));
+                b += run - 1;
+            }
+            if self.block_matches(automaton, b) {
+                found.push(b);
+            }
+            b += 1;
+        }
+        found
+    }
+
+    /// Whether `automaton` can match some string in block `b`'s key range.
+    fn block_matches<A: Automaton>(&self, automaton: &A, b: usize) -> bool {
+        let next = self.first_keys.get(b + 1).map(AsRef::as_ref);
+        matches_between(automaton, &self.first_keys[b], next)
     }
 
     /// The root as stored: per block its start, as the bytes it shares
@@ -208,6 +227,18 @@ fn matches_between<A: Automaton>(automaton: &A, low: &[u8], high: Option<&[u8]>)
         let next = automaton.accept(&state, first_high);
         below_key(automaton, next, high_rest)
     }
+}
+
+/// The shortest prefix of `key` after which `automaton` can match nothing.
+fn dead_prefix<'k, A: Automaton>(automaton: &A, key: &'k [u8]) -> Option<&'k [u8]> {
+    let mut state = automaton.start();
+    for (i, &byte) in key.iter().enumerate() {
+        if !automaton.can_match(&state) {
+            return Some(&key[..i]);
+        }
+        state = automaton.accept(&state, byte);
+    }
+    (!automaton.can_match(&state)).then_some(key)
 }
 
 /// Whether a string `>= low` (from `state`) can match.
@@ -301,6 +332,14 @@ mod tests {
             .collect()
     }
 
+    /// The blocks an automaton can match, each block tested: what
+    /// [`BlockRoot::blocks_matching`] skips through.
+    fn one_by_one<A: Automaton>(root: &BlockRoot, automaton: &A) -> Vec<usize> {
+        (0..root.len())
+            .filter(|&b| root.block_matches(automaton, b))
+            .collect()
+    }
+
     /// Keys of a small alphabet, so that prefixes repeat and blocks split
     /// runs of them.
     fn keys() -> impl Strategy<Value = BTreeMap<Vec<u8>, u64>> {
@@ -352,6 +391,7 @@ mod tests {
                 let by_range = search(&read(&built, root.blocks_with_prefix(q)), &prefix).unwrap();
                 prop_assert_eq!(&by_range, &expected, "prefix {:?}", q);
                 let by_automaton = search(&read(&built, root.blocks_matching(&prefix)), &prefix).unwrap();
+                prop_assert_eq!(root.blocks_matching(&prefix), one_by_one(&root, &prefix));
                 prop_assert_eq!(&by_automaton, &expected, "prefix automaton {:?}", q);
                 let text = std::str::from_utf8(q).unwrap();
                 for distance in 1..=2u8 {
@@ -359,6 +399,7 @@ mod tests {
                         .build_dfa(text);
                     let expected = whole.search(&dfa).into_stream().into_byte_vec();
                     let found = search(&read(&built, root.blocks_matching(&dfa)), &dfa).unwrap();
+                    prop_assert_eq!(root.blocks_matching(&dfa), one_by_one(&root, &dfa));
                     prop_assert_eq!(&found, &expected, "{} edits of {:?}", distance, q);
                 }
             }
