@@ -15,14 +15,16 @@ impl Searcher {
     /// FST lists under the prefix. Short prefixes have the most terms, so
     /// their sets are kept for the next request.
     pub(super) fn longer_with_prefix(&self, prefix: &str, typos: &mut Typos) -> RoaringBitmap {
+        let dictionary = self.index.term_dictionary();
+        let items = dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes());
         let cached = prefix.chars().count() <= CACHED_PREFIX_CHARS;
         if cached {
             if let Some(hit) = self.prefix_cache.lock().expect("not poisoned").get(prefix) {
+                // Reached all the same, as on an instance without the set.
+                typos.reach(&items);
                 return hit.as_ref().clone();
             }
         }
-        let dictionary = self.index.term_dictionary();
-        let items = dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes());
         let blocks = typos.held(&self.index, &items);
         let complete = blocks.len() == items.len();
         let mut terms: Vec<u32> = Vec::new();

@@ -40,8 +40,16 @@ const FILTER_CACHE: usize = 64;
 /// instance: they are the few prefixes with the most terms.
 const CACHED_PREFIX_CHARS: usize = 2;
 
-/// FST nodes a search's typo walks may read (see [`SearchError::TooBroad`]).
+/// FST nodes a search's typo walks may read (see [`SearchError::OverBudget`]).
 pub const WORK_BUDGET: u64 = 1_000_000;
+
+/// Distinct term blocks a search's walks and prefixes may reach, held or
+/// not: 16 MB of reads on a cold instance, where the broadest class
+/// measured reaches at most about 2,000 (docs/benchmarks.md). Named from
+/// the root before any is read, so a search over it reads none. (Counted
+/// each time a walk reaches them, the extra edit's walks reach the same
+/// blocks again: up to 3,977.)
+pub const MAX_TERM_BLOCKS: usize = 4_096;
 
 /// One page of matches (ordinals, in order), the number of all matches and
 /// the FST nodes its typo walks read.
@@ -68,7 +76,8 @@ pub enum TypoWalk {
 #[derive(Debug, PartialEq)]
 pub enum SearchError {
     Corrupt(CorruptData),
-    /// Its typo walks would read more than [`WORK_BUDGET`] nodes.
+    /// Its typo walks would read more than [`WORK_BUDGET`] nodes, or it
+    /// would reach more than [`MAX_TERM_BLOCKS`] term blocks.
     OverBudget,
     /// It reads term blocks the instance does not hold, every one it
     /// names: read them ([`crate::snapshot::TermDictionary::keep`]) and
@@ -116,6 +125,8 @@ impl crate::snapshot::FromBuilt for Searcher {
 struct Typos {
     walk: TypoWalk,
     work: u64,
+    /// The term blocks (items) its reads have reached so far.
+    reached: RoaringBitmap,
     missing: Missing,
 }
 
@@ -124,14 +135,21 @@ impl Typos {
         Self {
             walk,
             work: 0,
+            reached: RoaringBitmap::new(),
             missing: Missing::default(),
         }
     }
 
     /// The term blocks of `items` the instance holds; the others are
-    /// noted as missing.
+    /// noted as missing. Each counts as reached ([`MAX_TERM_BLOCKS`]).
     fn held(&mut self, index: &Index, items: &[usize]) -> Vec<Arc<TermBlock>> {
+        self.reach(items);
         index.term_dictionary().held(items, &mut self.missing)
+    }
+
+    /// Notes `items` as reached, held or not.
+    fn reach(&mut self, items: &[usize]) {
+        self.reached.extend(items.iter().map(|&item| item as u32));
     }
 
     /// What a read found, or its default when blocks were missing (noted).
@@ -139,8 +157,14 @@ impl Typos {
         self.missing.noted(read)
     }
 
-    /// An error naming every missing block, if the search found some.
+    /// Over budget if it reached more than [`MAX_TERM_BLOCKS`] (whether
+    /// or not the instance held them, so that a cold and a warm instance
+    /// answer alike), else an error naming every missing block, if the
+    /// search found some.
     fn complete(&mut self) -> Result<(), SearchError> {
+        if self.reached.len() > MAX_TERM_BLOCKS as u64 {
+            return Err(SearchError::OverBudget);
+        }
         std::mem::take(&mut self.missing)
             .into_result()
             .map_err(SearchError::Missing)

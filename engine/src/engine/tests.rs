@@ -2,7 +2,7 @@ use super::*;
 use crate::lexicon::{Lexicon, LexiconKind};
 use crate::matching::MatchType;
 use crate::postings::{DictionaryRef, Posting};
-use crate::snapshot::{build, Grams};
+use crate::snapshot::{build, build_with_blocks, Grams};
 use proptest::prelude::*;
 
 fn index_of(words: &[String]) -> Searcher {
@@ -169,6 +169,41 @@ fn hostile_queries_stay_within_the_work_budget() {
     }
     assert!(most.0 < 5_000, "14 letters, exact: {} nodes", most.0);
     assert!(most.1 < 12_000, "14 letters, prefix: {} nodes", most.1);
+}
+
+/// A search that would reach more than [`MAX_TERM_BLOCKS`] term blocks is
+/// over budget, on a cold instance (having read none) and a warm one
+/// alike, its prefix's matches cached or not; one under it answers.
+#[test]
+fn a_search_reaches_at_most_max_term_blocks() {
+    // A block per term: `c` heads more terms than the limit, `x` fewer.
+    let spelled = |i: usize| -> String {
+        (0..4)
+            .map(|k| char::from(b'a' + (i / 26usize.pow(k) % 26) as u8))
+            .collect()
+    };
+    let mut words: Vec<String> = (0..MAX_TERM_BLOCKS + 200)
+        .map(|i| format!("c{}", spelled(i)))
+        .chain((0..50).map(|i| format!("x{}", spelled(i))))
+        .collect();
+    words.sort_unstable();
+    let built = build_with_blocks(english_postings(&words), &Lexicon::default(), 1);
+    let grams: Grams = built.decode().unwrap();
+    let warm = Searcher::new(built.index().unwrap());
+    let cold = Searcher::new(built.cold_index().unwrap());
+    let search = |searcher: &Searcher, q: &str| {
+        let rule = MatchRule::new(q, MatchType::Prefix, false);
+        searcher.search(Some(&grams), &rule, &Filters::default(), 0, 20)
+    };
+    let under = |letter: char| words.iter().filter(|w| w.starts_with(letter)).count();
+    assert!(under('c') > MAX_TERM_BLOCKS, "{}", under('c'));
+    for _ in 0..2 {
+        assert_eq!(search(&warm, "c"), Err(SearchError::OverBudget));
+    }
+    assert_eq!(search(&cold, "c"), Err(SearchError::OverBudget));
+    assert!(under('x') < MAX_TERM_BLOCKS);
+    assert_eq!(search(&warm, "x").unwrap().total, under('x'));
+    assert!(matches!(search(&cold, "x"), Err(SearchError::Missing(_))));
 }
 
 /// A whole-word typo search reads about as many nodes whatever the size
