@@ -36,35 +36,76 @@ pub struct Blocked {
     pub blocks: Vec<Vec<u8>>,
 }
 
-/// Cuts sorted, distinct `pairs` into blocks of about `block_bytes` each (a
-/// block closes at the first key that takes it past the budget, so one key
-/// longer than the budget is a block of its own).
-pub fn build(pairs: impl IntoIterator<Item = (Vec<u8>, u64)>, block_bytes: usize) -> Blocked {
-    let mut root = BlockRoot {
-        first_keys: Vec::new(),
+/// Cuts sorted, distinct `pairs` into blocks: a block closes at the first
+/// key that takes it to `close_at` bytes, and takes at most `at_most`
+/// (that key and those before it go to the next block while it would take
+/// more), unless one key alone does: then it is a block of its own.
+pub fn build(
+    pairs: impl IntoIterator<Item = (Vec<u8>, u64)>,
+    close_at: usize,
+    at_most: usize,
+) -> Blocked {
+    let mut built = Blocked {
+        root: BlockRoot {
+            first_keys: Vec::new(),
+        },
+        blocks: Vec::new(),
     };
-    let mut blocks = Vec::new();
-    let mut open: Option<MapBuilder<Vec<u8>>> = None;
     let mut last_key: Option<Vec<u8>> = None;
+    // The keys of the open block, and a builder of them to measure it by.
+    let mut open: Vec<(Vec<u8>, u64)> = Vec::new();
+    let mut measure = MapBuilder::memory();
     for (key, value) in pairs {
-        let builder = open.get_or_insert_with(|| {
-            root.first_keys
-                .push(start_after(last_key.as_deref(), &key).into());
-            MapBuilder::memory()
-        });
-        builder
+        measure
             .insert(&key, value)
             .expect("keys are sorted and distinct");
-        last_key = Some(key);
-        if builder.bytes_written() as usize >= block_bytes {
-            let full = open.take().expect("a block is open");
-            blocks.push(full.into_inner().expect("an FST in memory"));
+        open.push((key, value));
+        if measure.bytes_written() as usize >= close_at {
+            let rest = seal(&mut built, &mut last_key, &mut open, at_most);
+            measure = MapBuilder::memory();
+            for (key, value) in &rest {
+                measure.insert(key, *value).expect("still sorted");
+            }
+            open = rest;
         }
     }
-    if let Some(last) = open {
-        blocks.push(last.into_inner().expect("an FST in memory"));
+    while !open.is_empty() {
+        open = seal(&mut built, &mut last_key, &mut open, at_most);
     }
-    Blocked { root, blocks }
+    built
+}
+
+/// Closes a block of the longest run of `open`'s keys from its first whose
+/// FST takes at most `at_most` bytes (one key at least), and gives back the
+/// keys left for the next block.
+fn seal(
+    built: &mut Blocked,
+    last_key: &mut Option<Vec<u8>>,
+    open: &mut Vec<(Vec<u8>, u64)>,
+    at_most: usize,
+) -> Vec<(Vec<u8>, u64)> {
+    let fst_of = |keys: &[(Vec<u8>, u64)]| {
+        let pairs = keys.iter().map(|(k, v)| (k, *v));
+        Map::from_iter(pairs)
+            .expect("keys are sorted and distinct")
+            .into_fst()
+            .into_inner()
+    };
+    let mut taken = open.len();
+    let mut block = fst_of(open);
+    while block.len() > at_most && taken > 1 {
+        taken -= 1;
+        block = fst_of(&open[..taken]);
+    }
+    let rest = open.split_off(taken);
+    let first = &open[0].0;
+    built
+        .root
+        .first_keys
+        .push(start_after(last_key.as_deref(), first).into());
+    built.blocks.push(block);
+    *last_key = open.pop().map(|(key, _)| key);
+    rest
 }
 
 /// Where a block whose first key is `first` starts, after a block whose
@@ -321,7 +362,11 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn blocked(keys: &BTreeMap<Vec<u8>, u64>, block_bytes: usize) -> Blocked {
-        build(keys.iter().map(|(k, v)| (k.clone(), *v)), block_bytes)
+        build(
+            keys.iter().map(|(k, v)| (k.clone(), *v)),
+            block_bytes,
+            block_bytes + 16,
+        )
     }
 
     /// Every block that `blocks` names, as the slices `search` takes.
@@ -378,6 +423,10 @@ mod tests {
             let root = BlockRoot::decode(&built.root.encode()).unwrap();
             prop_assert_eq!(&root, &built.root);
             prop_assert_eq!(root.len(), built.blocks.len());
+            for block in &built.blocks {
+                let keys = Map::new(block.as_slice()).unwrap().len();
+                prop_assert!(block.len() <= block_bytes + 16 || keys == 1, "{} bytes", block.len());
+            }
             let whole = Map::from_iter(keys.iter().map(|(k, v)| (k.clone(), *v))).unwrap();
             for (key, value) in &keys {
                 let block = root.block_of(key).expect("a block holds every key");

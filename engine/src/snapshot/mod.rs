@@ -55,7 +55,7 @@ pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub(crate) use terms::{Direction, TermBlock};
-pub use terms::{Missing, TermDictionary, TERM_BLOCK_BYTES};
+pub use terms::{Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 
 use super::codec::CorruptData;
 use super::lexicon::Lexicon;

@@ -20,13 +20,19 @@ use std::sync::Arc;
 
 /// The size a term block closes at: about one DynamoDB read unit (4 KB;
 /// the key that closes a block and the FST's footer take it a little past,
-/// about 3.96 KB on average). A typo walk reaches a block per place where
+/// about 3.96 KB on average, never past [`TERM_BLOCK_MAX_BYTES`]). A typo walk reaches a block per place where
 /// it may edit a first letter, whatever the block's size: blocks of 4 KB
 /// read half the bytes of 16 KB ones for typo searches, and cost their warm
 /// walks up to 0.2 to 0.8 ms more p50 (1.7 ms for a prefix with two edits)
 /// at 1.93 million terms (docs/benchmarks.md); the root stays small
 /// (front-coded, deflated).
 pub const TERM_BLOCK_BYTES: usize = 3_800;
+
+/// The most bytes of a term block: with its item's keys (about 30 bytes),
+/// one DynamoDB read unit of 4 KB. One block in ten closed at
+/// [`TERM_BLOCK_BYTES`] took more (its last key and the FST's footer), and
+/// so two read units; such a block leaves its last keys to the next one.
+pub const TERM_BLOCK_MAX_BYTES: usize = 4_036;
 
 /// A block of the term dictionary, decoded (an FST over its bytes).
 pub(crate) type TermBlock = Map<Vec<u8>>;
@@ -84,7 +90,7 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)], block_bytes: usize) -> Vec<Ve
             .map(|(t, (term, _))| (key(term), t as u64))
             .collect();
         keys.sort_unstable();
-        blocks::build(keys, block_bytes)
+        blocks::build(keys, block_bytes, block_bytes.max(TERM_BLOCK_MAX_BYTES))
     };
     let forwards = blocked(&|term| term.as_bytes().to_vec());
     let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());

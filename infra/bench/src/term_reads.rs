@@ -3,8 +3,9 @@
 //! that holds no term block, then given the blocks it names missing and
 //! searched again, as the service does. Prints, per class, the blocks and
 //! bytes it read and the runs it took (the most of any query), beside the
-//! terms section's size. Every part of `grams` is held, as the service
-//! reads a query's grams before it searches.
+//! terms section's size and how many of its blocks take a second read
+//! unit. Every part of `grams` is held, as the service reads a query's
+//! grams before it searches.
 //!
 //! cargo run --release -p bench --bin term-reads -- [queries] [seed] [dictd dirs…]
 
@@ -14,7 +15,7 @@ use bench::stats;
 use shared::search::engine::{SearchError, Searcher};
 use shared::search::filters::Filters;
 use shared::search::matching::{MatchRule, MatchType};
-use shared::search::snapshot::{Missing, Section};
+use shared::search::snapshot::{Missing, Section, TERM_BLOCK_MAX_BYTES};
 
 /// A query class, and how to draw one of its queries.
 struct Class {
@@ -159,12 +160,18 @@ fn main() {
     let offline = Offline::from_args(200, 39);
     let terms = offline.built.section(Section::Terms);
     let section_mb = terms.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
+    let blocks = &terms[1..];
+    let over_a_unit = blocks
+        .iter()
+        .filter(|b| b.len() > TERM_BLOCK_MAX_BYTES)
+        .count();
     println!(
-        "{} entries, {} terms; the terms section {section_mb:.1} MB in {} items (root {:.0} KB); built in {:.0} s; {} queries per class, seed {}",
+        "{} entries, {} terms; the terms section {section_mb:.1} MB in {} items (root {:.0} KB; largest block {} bytes, {over_a_unit} blocks over {TERM_BLOCK_MAX_BYTES}); built in {:.0} s; {} queries per class, seed {}",
         offline.entries,
         offline.built.terms,
         terms.len(),
         terms[0].len() as f64 / 1e3,
+        blocks.iter().map(Vec::len).max().unwrap_or(0),
         offline.built_in,
         offline.rounds,
         offline.seed,
