@@ -98,6 +98,9 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)], block_bytes: usize) -> Vec<Ve
     put_varint(&mut root, terms.len());
     for r in [&forwards.root, &backwards.root] {
         let encoded = r.encode();
+        // A build that its readers would refuse is stopped before it is
+        // written.
+        BlockRoot::decode(&encoded).expect("a terms root its readers take");
         put_varint(&mut root, encoded.len());
         root.extend(encoded);
     }
