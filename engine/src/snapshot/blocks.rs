@@ -162,7 +162,8 @@ impl BlockRoot {
     /// prefix of a block's start, the blocks that start and end within
     /// that prefix are skipped in one binary search: a typo walk's
     /// automaton dies after a letter or two almost everywhere, and testing
-    /// each of 7,000 blocks of a direction took about a millisecond.
+    /// each of 7,000 blocks of a direction took 5 to 9% of a warm typo
+    /// search at 5 million entries.
     pub fn blocks_matching<A: Automaton>(&self, automaton: &A) -> Vec<usize> {
         let mut found = Vec::new();
         let mut b = 0;
