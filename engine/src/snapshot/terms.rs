@@ -20,8 +20,9 @@ use std::sync::Arc;
 
 /// The size a term block closes at: about one DynamoDB read unit (4 KB;
 /// the key that closes a block and the FST's footer take it a little past,
-/// about 3.96 KB on average, never past [`TERM_BLOCK_MAX_BYTES`]). A typo walk reaches a block per place where
-/// it may edit a first letter, whatever the block's size: blocks of 4 KB
+/// about 3.96 KB on average, never past [`TERM_BLOCK_MAX_BYTES`]). A typo
+/// walk reaches a block per place where it may edit a first letter,
+/// whatever the block's size: blocks of 4 KB
 /// read half the bytes of 16 KB ones for typo searches, and cost their warm
 /// walks up to 0.2 to 0.8 ms more p50 (1.7 ms for a prefix with two edits)
 /// at 1.93 million terms (docs/benchmarks.md); the root stays small
