@@ -99,32 +99,26 @@ impl Searcher {
         if let Some(hit) = self.filter_cache.lock().expect("not poisoned").get(&key) {
             return Some(hit.clone());
         }
-        let mut sets: Vec<RoaringBitmap> = Vec::new();
-        if filters.lang.is_some() || filters.source.is_some() {
-            sets.push(
-                self.index
-                    .dictionary_entries()
-                    .filter(|(d, _)| filters.admit_dictionary(d))
-                    .map(|(_, b)| b)
-                    .fold(RoaringBitmap::new(), |acc, b| acc | b),
-            );
-        }
-        if let Some(want) = filters.part_of_speech {
-            sets.push(
-                self.index
-                    .part_of_speech_entries()
-                    .filter(|(have, _)| have.trim().eq_ignore_ascii_case(want.trim()))
-                    .map(|(_, b)| b)
-                    .fold(RoaringBitmap::new(), |acc, b| acc | b),
-            );
-        }
+        let by_dictionary = filters.lang.is_some() || filters.source.is_some();
+        let dictionaries: Option<Vec<bool>> = by_dictionary.then(|| {
+            let table = self.index.dictionary_table();
+            table.iter().map(|d| filters.admit_dictionary(d)).collect()
+        });
+        let parts: Option<Vec<bool>> = filters.part_of_speech.map(|want| {
+            let table = self.index.part_of_speech_table();
+            let admit = |have: &String| have.trim().eq_ignore_ascii_case(want.trim());
+            table.iter().map(admit).collect()
+        });
+        let mut admitted = if dictionaries.is_none() && parts.is_none() {
+            self.index.audio_entries().clone()
+        } else {
+            self.index
+                .entries_where(dictionaries.as_deref(), parts.as_deref())
+        };
         if filters.has_audio {
-            sets.push(self.index.audio_entries().clone());
+            admitted &= self.index.audio_entries();
         }
-        sets.sort_by_key(RoaringBitmap::len);
-        let mut sets = sets.into_iter();
-        let first = sets.next().unwrap_or_default();
-        let admitted = Arc::new(sets.fold(first, |acc, b| acc & b));
+        let admitted = Arc::new(admitted);
         let mut cache = self.filter_cache.lock().expect("not poisoned");
         if cache.len() >= FILTER_CACHE {
             cache.clear();

@@ -6,20 +6,32 @@
 //! has it), and per entry its dictionary, part of speech, audio flag and
 //! original headword where it differs from the term. Encoder and decoder
 //! side by side.
+//!
+//! Stored by column, not by entry, so that a cold instance decodes it with
+//! a few bulk copies instead of a loop over every entry (0.25 s of a cold
+//! start at five million entries, docs/benchmarks.md):
+//!
+//! `[version][tables][terms][entries][longest term, chars]`
+//! `[term lengths, varints][term text][entry counts, varints]`
+//! `[frequencies listed][frequencies, varints]`
+//! `[dictionary column][part-of-speech column]`
+//! `[audio: roaring][own words: roaring][their lengths, varints][their text]`
+//!
+//! A column is its width in bytes (1 or 2) and a little-endian value per
+//! entry; a part of speech is its table index + 1, 0 for none; a roaring
+//! bitmap is its length and its portable serialization.
 
 use super::forms::{FormFst, Forms, Lemma};
 use super::terms::{Missing, TermDictionary};
-use crate::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
+use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 /// Version 2 numbers terms by commonness first and has a `forms` section;
-/// version 3 gives every term its frequency.
-const CORE_VERSION: u8 = 3;
-const FLAG_AUDIO: u8 = 1;
-const FLAG_OWN_WORD: u8 = 2;
+/// version 3 gives every term its frequency; version 4 is stored by column.
+const CORE_VERSION: u8 = 4;
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
 /// their folded headwords with their ordinal ranges, in the same order, and
@@ -50,28 +62,128 @@ pub(super) fn encode_core(
     let part_table: Vec<&str> = parts.iter().copied().collect();
     put_tables(&mut core, &table, &part_table);
     put_varint(&mut core, terms.len());
-    for ((term, range), &frequency) in terms.iter().zip(frequencies) {
-        put_str(&mut core, term);
+    put_varint(&mut core, postings.len());
+    let longest = terms.iter().map(|(t, _)| t.chars().count()).max();
+    put_varint(&mut core, longest.unwrap_or(0));
+    put_texts(&mut core, terms.iter().map(|(term, _)| *term));
+    for (_, range) in terms {
         put_varint(&mut core, range.len());
+    }
+    let listed = frequencies
+        .iter()
+        .rposition(|&f| f > 0)
+        .map_or(0, |last| last + 1);
+    put_varint(&mut core, listed);
+    for &frequency in &frequencies[..listed] {
         put_varint(&mut core, usize::from(frequency));
     }
-    for p in postings {
-        put_varint(&mut core, dictionary_index[p.dictionary.id.as_str()]);
-        put_varint(
-            &mut core,
+    put_column(
+        &mut core,
+        table.len(),
+        postings
+            .iter()
+            .map(|p| dictionary_index[p.dictionary.id.as_str()]),
+    );
+    put_column(
+        &mut core,
+        part_table.len() + 1,
+        postings.iter().map(|p| {
             p.part_of_speech
                 .as_deref()
-                .map_or(0, |pos| part_index[pos] + 1),
-        );
-        let own_word = p.word != p.folded;
-        core.push(
-            if p.has_audio { FLAG_AUDIO } else { 0 } | if own_word { FLAG_OWN_WORD } else { 0 },
-        );
-        if own_word {
-            put_str(&mut core, &p.word);
-        }
-    }
+                .map_or(0, |pos| part_index[pos] + 1)
+        }),
+    );
+    let ordinals_where = |keep: &dyn Fn(&Posting) -> bool| -> RoaringBitmap {
+        (0u32..)
+            .zip(postings)
+            .filter(|(_, p)| keep(p))
+            .map(|(o, _)| o)
+            .collect()
+    };
+    put_bitmap(&mut core, &ordinals_where(&|p| p.has_audio));
+    put_bitmap(&mut core, &ordinals_where(&|p| p.word != p.folded));
+    put_texts(
+        &mut core,
+        postings
+            .iter()
+            .filter(|p| p.word != p.folded)
+            .map(|p| p.word.as_str()),
+    );
     compress(&core)
+}
+
+/// Texts as their lengths (varints), then their bytes.
+fn put_texts<'a>(out: &mut Vec<u8>, texts: impl Iterator<Item = &'a str> + Clone) {
+    for text in texts.clone() {
+        put_varint(out, text.len());
+    }
+    for text in texts {
+        out.extend_from_slice(text.as_bytes());
+    }
+}
+
+/// `values` (each below `bound`) as a column of 1 or 2 bytes per value.
+fn put_column(out: &mut Vec<u8>, bound: usize, values: impl Iterator<Item = usize>) {
+    let width = if bound <= 1 << 8 { 1 } else { 2 };
+    assert!(bound <= 1 << 16, "at most 65,536 dictionaries or parts");
+    out.push(width as u8);
+    for value in values {
+        out.extend_from_slice(&value.to_le_bytes()[..width]);
+    }
+}
+
+fn put_bitmap(out: &mut Vec<u8>, bitmap: &RoaringBitmap) {
+    put_varint(out, bitmap.serialized_size());
+    bitmap
+        .serialize_into(&mut *out)
+        .expect("writing to a Vec cannot fail");
+}
+
+/// `n` texts stored by [`put_texts`]: their bytes and where each ends.
+fn read_texts(r: &mut Reader<'_>, n: usize) -> Result<(Vec<u8>, Vec<u32>), CorruptData> {
+    let mut ends = Vec::with_capacity(n);
+    let mut total = 0usize;
+    for _ in 0..n {
+        total = total
+            .checked_add(r.varint()?)
+            .filter(|&t| t <= r.remaining() && t <= u32::MAX as usize)
+            .ok_or(CorruptData("texts longer than the data"))?;
+        ends.push(total as u32);
+    }
+    let text = std::str::from_utf8(r.bytes(total)?).map_err(|_| CorruptData("invalid UTF-8"))?;
+    if !ends.iter().all(|&end| text.is_char_boundary(end as usize)) {
+        return Err(CorruptData("a text ends inside a character"));
+    }
+    Ok((text.as_bytes().to_vec(), ends))
+}
+
+/// A column stored by [`put_column`] of `n` values, each below `bound`.
+fn read_column(r: &mut Reader<'_>, n: usize, bound: usize) -> Result<Vec<u16>, CorruptData> {
+    let width = usize::from(r.byte()?);
+    let bytes = r.bytes(n.checked_mul(width).ok_or(CorruptData("too large"))?)?;
+    let values: Vec<u16> = match width {
+        1 => bytes.iter().map(|&b| u16::from(b)).collect(),
+        2 => bytes
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect(),
+        _ => return Err(CorruptData("a column of another width")),
+    };
+    match values.iter().max() {
+        Some(&max) if usize::from(max) >= bound => Err(CorruptData("a column value out of range")),
+        _ => Ok(values),
+    }
+}
+
+/// A bitmap stored by [`put_bitmap`], of ordinals below `n`.
+fn read_bitmap(r: &mut Reader<'_>, n: u32) -> Result<RoaringBitmap, CorruptData> {
+    let len = r.varint()?;
+    let bitmap = RoaringBitmap::deserialize_from(r.bytes(len)?)
+        .map_err(|_| CorruptData("not a roaring bitmap"))?;
+    match bitmap.max() {
+        Some(max) if max >= n => Err(CorruptData("an ordinal beyond the entries")),
+        _ => Ok(bitmap),
+    }
 }
 
 /// The `core`, `terms` and `forms` sections, decoded: what every search,
@@ -91,10 +203,9 @@ pub struct Index {
     /// are numbered most common first, so those after it are all 0.
     term_frequency: Vec<u16>,
     entry_dictionary: Vec<u16>,
+    /// Per entry its part of speech's index + 1, 0 for none.
     entry_part: Vec<u16>,
     audio: RoaringBitmap,
-    by_dictionary: Vec<RoaringBitmap>,
-    by_part: Vec<RoaringBitmap>,
     own_words: RoaringBitmap,
     own_word_text: Vec<u8>,
     own_word_ends: Vec<u32>,
@@ -124,75 +235,39 @@ impl Index {
             return Err(CorruptData("too many dictionaries or parts of speech"));
         }
         let term_count = r.count(2)?;
-        let mut term_text = Vec::new();
-        let mut term_ends = Vec::with_capacity(term_count);
+        let entries = r.count(2)?;
+        let longest_term_chars = r.varint()?;
+        let (term_text, term_ends) = read_texts(&mut r, term_count)?;
         let mut term_first = Vec::with_capacity(term_count + 1);
-        let mut entries = 0u32;
-        let mut longest_term_chars = 0;
-        let mut term_frequency = Vec::with_capacity(term_count);
+        let mut first = 0usize;
         for _ in 0..term_count {
-            let term = r.str()?;
-            longest_term_chars = longest_term_chars.max(term.chars().count());
-            term_text.extend_from_slice(term.as_bytes());
-            term_ends.push(u32::try_from(term_text.len()).map_err(|_| CorruptData("too large"))?);
-            term_first.push(entries);
-            let count = r.varint()?;
-            if count == 0 {
-                return Err(CorruptData("empty term"));
-            }
-            entries = u32::try_from(count)
-                .ok()
-                .and_then(|c| entries.checked_add(c))
-                .ok_or(CorruptData("too many entries"))?;
-            let frequency = u16::try_from(r.varint()?)
-                .map_err(|_| CorruptData("a term frequency out of range"))?;
-            term_frequency.push(frequency);
+            term_first.push(first as u32);
+            first = match r.varint()? {
+                0 => return Err(CorruptData("empty term")),
+                count => first
+                    .checked_add(count)
+                    .filter(|&f| f <= entries)
+                    .ok_or(CorruptData("more entries than the core holds"))?,
+            };
         }
-        term_first.push(entries);
-        let listed = term_frequency
-            .iter()
-            .rposition(|&f| f > 0)
-            .map_or(0, |last| last + 1);
-        term_frequency.truncate(listed);
-        term_frequency.shrink_to_fit();
-
-        let n = entries as usize;
-        if n > raw.len() {
-            return Err(CorruptData("more entries than data"));
+        if first != entries {
+            return Err(CorruptData("fewer entries than the core holds"));
         }
-        let mut entry_dictionary = Vec::with_capacity(n);
-        let mut entry_part = Vec::with_capacity(n);
-        let mut audio = RoaringBitmap::new();
-        let mut by_dictionary = vec![RoaringBitmap::new(); dictionaries.len()];
-        let mut by_part = vec![RoaringBitmap::new(); parts.len()];
-        let mut own_words = RoaringBitmap::new();
-        let mut own_word_text = Vec::new();
-        let mut own_word_ends = Vec::new();
-        for ordinal in 0..entries {
-            let d = r.varint()?;
-            let part = r.varint()?;
-            let flags = r.byte()?;
-            by_dictionary
-                .get_mut(d)
-                .ok_or(CorruptData("dictionary index out of range"))?
-                .insert(ordinal);
-            entry_dictionary.push(d as u16);
-            if part > 0 {
-                by_part
-                    .get_mut(part - 1)
-                    .ok_or(CorruptData("part of speech out of range"))?
-                    .insert(ordinal);
-            }
-            entry_part.push(part as u16);
-            if flags & FLAG_AUDIO != 0 {
-                audio.insert(ordinal);
-            }
-            if flags & FLAG_OWN_WORD != 0 {
-                own_words.insert(ordinal);
-                own_word_text.extend_from_slice(r.str()?.as_bytes());
-                own_word_ends.push(own_word_text.len() as u32);
-            }
+        term_first.push(first as u32);
+        let listed = r.count(1)?;
+        if listed > term_count {
+            return Err(CorruptData("more frequencies than terms"));
         }
+        let term_frequency = (0..listed)
+            .map(|_| {
+                u16::try_from(r.varint()?).map_err(|_| CorruptData("a term frequency out of range"))
+            })
+            .collect::<Result<Vec<u16>, _>>()?;
+        let entry_dictionary = read_column(&mut r, entries, dictionaries.len())?;
+        let entry_part = read_column(&mut r, entries, parts.len() + 1)?;
+        let audio = read_bitmap(&mut r, entries as u32)?;
+        let own_words = read_bitmap(&mut r, entries as u32)?;
+        let (own_word_text, own_word_ends) = read_texts(&mut r, own_words.len() as usize)?;
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
@@ -200,7 +275,7 @@ impl Index {
         if terms.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
         }
-        let forms = Forms::decode(forms, &dictionaries, &by_dictionary, term_count)?;
+        let forms = Forms::decode(forms, term_count)?;
         Ok(Self {
             dictionaries,
             parts,
@@ -212,8 +287,6 @@ impl Index {
             entry_dictionary,
             entry_part,
             audio,
-            by_dictionary,
-            by_part,
             own_words,
             own_word_text,
             own_word_ends,
@@ -251,10 +324,8 @@ impl Index {
 
     /// Whether the dictionary (by id) has an entry of term `t`.
     pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
-        self.dictionaries
-            .iter()
-            .position(|d| d.id == dictionary_id)
-            .is_some_and(|d| self.by_dictionary[d].range_cardinality(self.term_entries(t)) > 0)
+        self.term_entries(t)
+            .any(|o| self.dictionary(o).id == dictionary_id)
     }
 
     pub fn entries(&self) -> u32 {
@@ -352,14 +423,12 @@ impl Index {
 
     /// The entries of a lemma in the dictionaries of its language.
     pub(crate) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
-        let mut entries = RoaringBitmap::new();
-        if lemma.term < self.term_count() {
-            if let Some(language) = self.forms.language_entries(lemma) {
-                entries.insert_range(self.term_entries(lemma.term));
-                entries &= language;
-            }
+        if lemma.term >= self.term_count() {
+            return RoaringBitmap::new();
         }
-        entries
+        let in_language = |&o: &u32| self.dictionary(o).source_lang == lemma.lang;
+        let entries = self.term_entries(lemma.term).filter(in_language);
+        RoaringBitmap::from_sorted_iter(entries).expect("a term's ordinals rise")
     }
 
     /// The term dictionary, forwards and spelled backwards, in blocks.
@@ -367,16 +436,36 @@ impl Index {
         &self.terms
     }
 
-    /// Every dictionary with its entries.
-    pub(crate) fn dictionary_entries(
-        &self,
-    ) -> impl Iterator<Item = (&DictionaryRef, &RoaringBitmap)> {
-        self.dictionaries.iter().zip(&self.by_dictionary)
+    /// The dictionaries, in the order `admit` is given them.
+    pub(crate) fn dictionary_table(&self) -> &[DictionaryRef] {
+        &self.dictionaries
     }
 
-    /// Every part of speech with its entries.
-    pub(crate) fn part_of_speech_entries(&self) -> impl Iterator<Item = (&str, &RoaringBitmap)> {
-        self.parts.iter().map(String::as_str).zip(&self.by_part)
+    /// The parts of speech, in the order `admit` is given them.
+    pub(crate) fn part_of_speech_table(&self) -> &[String] {
+        &self.parts
+    }
+
+    /// The entries whose dictionary and part of speech pass: `dictionaries`
+    /// and `parts` say per table index whether it does (`None`: any does;
+    /// an entry without a part of speech passes no part). One pass over
+    /// the entries' columns: the filters' bitmaps are made when a request
+    /// asks for them (and cached by the searcher), not when the index is
+    /// read.
+    pub(crate) fn entries_where(
+        &self,
+        dictionaries: Option<&[bool]>,
+        parts: Option<&[bool]>,
+    ) -> RoaringBitmap {
+        let passes = |o: usize| {
+            dictionaries.is_none_or(|admit| admit[usize::from(self.entry_dictionary[o])])
+                && parts.is_none_or(|admit| match self.entry_part[o] {
+                    0 => false,
+                    n => admit[usize::from(n) - 1],
+                })
+        };
+        let ordinals = (0..self.entry_dictionary.len()).filter(|&o| passes(o));
+        RoaringBitmap::from_sorted_iter(ordinals.map(|o| o as u32)).expect("ordinals rise")
     }
 
     /// The entries that have audio.
@@ -386,13 +475,7 @@ impl Index {
 
     /// Bytes held in memory (approximate: the large arrays and bitmaps).
     pub fn memory_bytes(&self) -> usize {
-        let bitmaps: u64 = self
-            .by_dictionary
-            .iter()
-            .chain(&self.by_part)
-            .chain([&self.audio, &self.own_words])
-            .map(|b| b.serialized_size() as u64)
-            .sum();
+        let bitmaps = self.audio.serialized_size() + self.own_words.serialized_size();
         self.term_text.len()
             + 4 * (self.term_ends.len() + self.term_first.len())
             + 2 * self.term_frequency.len()
@@ -401,6 +484,44 @@ impl Index {
             + 4 * self.own_word_ends.len()
             + self.terms.memory_bytes()
             + self.forms.memory_bytes()
-            + bitmaps as usize
+            + bitmaps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexicon::Lexicon;
+    use crate::snapshot::tests::posting;
+    use crate::snapshot::{build, Section};
+
+    /// Every truncation of a core section, and every byte of it changed,
+    /// decodes to an error or to an index, never a panic: each column is
+    /// checked against the tables and the entry count when it is read.
+    #[test]
+    fn a_damaged_core_is_an_error_not_a_panic() {
+        let all = ["École", "ecole", "Maison", "chat", "Été"]
+            .iter()
+            .enumerate()
+            .map(|(i, w)| posting(w, ["a", "b"][i % 2], &i.to_string()))
+            .collect();
+        let built = build(
+            crate::snapshot::rank_order(all, &Lexicon::default()),
+            &Lexicon::default(),
+        );
+        let raw = inflate(&built.section(Section::Core).concat()).unwrap();
+        let root = &built.section(Section::Terms)[0];
+        let decode = |raw: &[u8]| Index::decode(&compress(raw), root, Vec::new(), 0);
+        assert!(decode(&raw).is_ok());
+        for end in 0..raw.len() {
+            assert!(decode(&raw[..end]).is_err(), "cut at {end}");
+        }
+        for at in 0..raw.len() {
+            for value in [0, 1, 0x7f, 0x80, 0xff] {
+                let mut changed = raw.clone();
+                changed[at] = value;
+                let _ = decode(&changed);
+            }
+        }
     }
 }

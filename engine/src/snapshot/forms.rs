@@ -7,8 +7,7 @@
 
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
-use crate::postings::{DictionaryRef, Posting};
-use roaring::RoaringBitmap;
+use crate::postings::Posting;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
@@ -98,8 +97,6 @@ pub(super) struct Forms {
     /// The most bytes of any form (so at least its characters).
     longest_bytes: usize,
     pairs: Vec<u8>,
-    /// Per language, the entries of the dictionaries in it.
-    lang_entries: Vec<RoaringBitmap>,
 }
 
 /// A lemma of an inflected form: its term, and the language whose data
@@ -113,12 +110,7 @@ pub struct Lemma<'a> {
 impl Forms {
     /// Checked whole when decoded, so that lookups never fail: every pair's
     /// language and term exist. An empty section is a snapshot without forms.
-    pub(super) fn decode(
-        bytes: Vec<u8>,
-        dictionaries: &[DictionaryRef],
-        by_dictionary: &[RoaringBitmap],
-        term_count: usize,
-    ) -> Result<Self, CorruptData> {
+    pub(super) fn decode(bytes: Vec<u8>, term_count: usize) -> Result<Self, CorruptData> {
         if bytes.is_empty() {
             return Ok(Self {
                 langs: Vec::new(),
@@ -126,7 +118,6 @@ impl Forms {
                 reversed: Arc::default(),
                 longest_bytes: 0,
                 pairs: Vec::new(),
-                lang_entries: Vec::new(),
             });
         }
         let mut r = Reader::new(&bytes);
@@ -180,23 +171,12 @@ impl Forms {
             }
             longest_bytes = longest_bytes.max(form.len());
         }
-        let lang_entries = langs
-            .iter()
-            .map(|lang| {
-                dictionaries
-                    .iter()
-                    .zip(by_dictionary)
-                    .filter(|(d, _)| d.source_lang == *lang)
-                    .fold(RoaringBitmap::new(), |acc, (_, b)| acc | b)
-            })
-            .collect();
         Ok(Self {
             langs,
             index: Arc::new(index),
             reversed: Arc::new(reversed),
             longest_bytes,
             pairs,
-            lang_entries,
         })
     }
 
@@ -204,11 +184,6 @@ impl Forms {
         self.index.as_fst().as_bytes().len()
             + self.reversed.as_fst().as_bytes().len()
             + self.pairs.len()
-            + self
-                .lang_entries
-                .iter()
-                .map(RoaringBitmap::serialized_size)
-                .sum::<usize>()
     }
 }
 
@@ -263,11 +238,5 @@ impl Forms {
             forms.push(String::from_utf8_lossy(form).into_owned());
         }
         forms
-    }
-
-    /// The entries of the dictionaries of a lemma's language.
-    pub(super) fn language_entries(&self, lemma: Lemma<'_>) -> Option<&RoaringBitmap> {
-        let l = self.langs.iter().position(|lang| lang == lemma.lang)?;
-        Some(&self.lang_entries[l])
     }
 }

@@ -1,0 +1,44 @@
+//! What a cold instance spends decoding the index it reads before its
+//! first answer (issue 39): the snapshot built in memory from dictd files
+//! (as the other offline benchmarks do), then its `core` section, the root
+//! of `terms` and `forms` decoded from their stored items into an
+//! [`shared::search::snapshot::Index`], round after round. No store is
+//! read: this is the CPU part of a cold start, beside the size of what it
+//! decodes.
+//!
+//! cargo run --release -p bench --bin index-decode -- [rounds] [seed] [dictd dirs…]
+
+use bench::offline::Offline;
+use bench::stats;
+use shared::search::snapshot::Section;
+use std::time::Instant;
+
+fn main() {
+    let offline = Offline::from_args(9, 0);
+    let built = &offline.built;
+    let stored = |section: Section| -> usize { built.section(section).iter().map(Vec::len).sum() };
+    println!(
+        "{} entries, {} terms; core {:.2} MB in {} items, terms root {:.1} KB, forms {:.2} MB",
+        offline.entries,
+        built.terms,
+        stored(Section::Core) as f64 / 1e6,
+        built.section(Section::Core).len(),
+        built.section(Section::Terms)[0].len() as f64 / 1e3,
+        stored(Section::Forms) as f64 / 1e6,
+    );
+    let mut ms = Vec::with_capacity(offline.rounds);
+    let mut held = 0;
+    for _ in 0..offline.rounds {
+        let started = Instant::now();
+        let index = built.cold_index().expect("a fresh build decodes");
+        ms.push(started.elapsed().as_secs_f64() * 1e3);
+        held = index.memory_bytes();
+    }
+    let first = ms[0];
+    let (p50, _, max) = stats(&mut ms);
+    println!(
+        "decode ms: p50 {p50:.0}, first {first:.0}, max {max:.0} ({} rounds); held {:.0} MB",
+        offline.rounds,
+        held as f64 / 1e6
+    );
+}
