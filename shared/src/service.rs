@@ -174,10 +174,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
     let hits = with_term_blocks(&snapshot, search)
         .await?
         .map_err(|e| match e {
-            SearchError::OverBudget => ApiError::bad_request(match rule.match_type {
-                MatchType::Exact | MatchType::Prefix | MatchType::Contains => OVER_BUDGET,
-                MatchType::Pattern => PATTERN_OVER_BUDGET,
-            }),
+            SearchError::OverBudget => ApiError::bad_request(over_budget(rule)),
             e => search_failed(e),
         })?;
     let results = search_results(app, &snapshot, &hits.ordinals).await?;
@@ -319,9 +316,23 @@ fn dictionary_name(dictionaries: &[Dictionary], id: &str) -> String {
         .map_or_else(|| id.to_string(), |d| d.dictionary_name.clone())
 }
 
+/// What a search over the work budget is told: the advice fits what made
+/// it broad (a literal search has no typos to turn off).
+fn over_budget(rule: &MatchRule) -> &'static str {
+    match rule.match_type {
+        MatchType::Pattern => PATTERN_OVER_BUDGET,
+        _ if rule.max_edits == 0 => LITERAL_OVER_BUDGET,
+        _ => OVER_BUDGET,
+    }
+}
+
 /// The 400 of a search whose typo walks would exceed the work budget.
 const OVER_BUDGET: &str =
     "q is too broad for a typo-tolerant search: use a longer q, or fuzzy=false";
+
+/// The 400 of a search without typos whose prefix would reach more of the
+/// index than one request may.
+const LITERAL_OVER_BUDGET: &str = "q is too broad: use a longer q";
 
 /// The 400 of a pattern whose walk would exceed the work budget.
 const PATTERN_OVER_BUDGET: &str =

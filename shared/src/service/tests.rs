@@ -283,3 +283,31 @@ fn nothing_that_does_not_fold_to_the_word() {
     assert_eq!(chosen(vec![candidate("1", "house", true)], "haus"), None);
     assert_eq!(chosen(vec![], "haus"), None);
 }
+
+/// A search over the budget is told what would narrow it: a literal
+/// search (typos off, or a query too short for any) is not told to turn
+/// typos off.
+#[test]
+fn over_budget_advice_fits_the_search() {
+    let rule = |q: &str, match_type, fuzzy| MatchRule::new(q, match_type, fuzzy);
+    assert_eq!(
+        over_budget(&rule("hosue", MatchType::Prefix, true)),
+        OVER_BUDGET
+    );
+    assert_eq!(
+        over_budget(&rule("hosue", MatchType::Exact, true)),
+        OVER_BUDGET
+    );
+    assert_eq!(
+        over_budget(&rule("hosue", MatchType::Prefix, false)),
+        LITERAL_OVER_BUDGET
+    );
+    assert_eq!(
+        over_budget(&rule("a", MatchType::Prefix, true)),
+        LITERAL_OVER_BUDGET
+    );
+    assert_eq!(
+        over_budget(&rule("a*c", MatchType::Pattern, true)),
+        PATTERN_OVER_BUDGET
+    );
+}
