@@ -109,16 +109,19 @@ impl Searcher {
             let admit = |have: &String| have.trim().eq_ignore_ascii_case(want.trim());
             table.iter().map(admit).collect()
         });
-        let mut admitted = if dictionaries.is_none() && parts.is_none() {
-            self.index.audio_entries().clone()
-        } else {
-            self.index
-                .entries_where(dictionaries.as_deref(), parts.as_deref())
-        };
-        if filters.has_audio {
-            admitted &= self.index.audio_entries();
-        }
-        let admitted = Arc::new(admitted);
+        let audio = self.index.audio_entries();
+        let admitted = Arc::new(match (dictionaries, parts) {
+            (None, None) => audio.clone(),
+            (dictionaries, parts) => {
+                let mut admitted = self
+                    .index
+                    .entries_where(dictionaries.as_deref(), parts.as_deref());
+                if filters.has_audio {
+                    admitted &= audio;
+                }
+                admitted
+            }
+        });
         let mut cache = self.filter_cache.lock().expect("not poisoned");
         if cache.len() >= FILTER_CACHE {
             cache.clear();

@@ -6,6 +6,7 @@
 
 mod app_starts;
 mod audio;
+mod batch_faults;
 mod caching;
 mod call_budget;
 mod cold_load;
