@@ -449,23 +449,32 @@ impl Index {
     /// The entries whose dictionary and part of speech pass: `dictionaries`
     /// and `parts` say per table index whether it does (`None`: any does;
     /// an entry without a part of speech passes no part). One pass over
-    /// the entries' columns: the filters' bitmaps are made when a request
-    /// asks for them (and cached by the searcher), not when the index is
-    /// read.
+    /// the entries' columns into a bitset, without a branch per entry: the
+    /// filters' bitmaps are made when a request asks for them (and cached
+    /// by the searcher), not when the index is read.
     pub(crate) fn entries_where(
         &self,
         dictionaries: Option<&[bool]>,
         parts: Option<&[bool]>,
     ) -> RoaringBitmap {
-        let passes = |o: usize| {
-            dictionaries.is_none_or(|admit| admit[usize::from(self.entry_dictionary[o])])
-                && parts.is_none_or(|admit| match self.entry_part[o] {
-                    0 => false,
-                    n => admit[usize::from(n) - 1],
-                })
+        let dictionary_passes = match dictionaries {
+            Some(admit) => admit.to_vec(),
+            None => vec![true; self.dictionaries.len()],
         };
-        let ordinals = (0..self.entry_dictionary.len()).filter(|&o| passes(o));
-        RoaringBitmap::from_sorted_iter(ordinals.map(|o| o as u32)).expect("ordinals rise")
+        // Indexed by the part column: 0 is no part of speech.
+        let part_passes: Vec<bool> = match parts {
+            Some(admit) => std::iter::once(false)
+                .chain(admit.iter().copied())
+                .collect(),
+            None => vec![true; self.parts.len() + 1],
+        };
+        let mut bits = vec![0u8; self.entry_dictionary.len().div_ceil(8)];
+        let columns = self.entry_dictionary.iter().zip(&self.entry_part);
+        for (o, (&d, &p)) in columns.enumerate() {
+            let passes = dictionary_passes[usize::from(d)] & part_passes[usize::from(p)];
+            bits[o >> 3] |= u8::from(passes) << (o & 7);
+        }
+        RoaringBitmap::from_lsb0_bytes(0, &bits)
     }
 
     /// The entries that have audio.

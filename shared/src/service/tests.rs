@@ -289,25 +289,15 @@ fn nothing_that_does_not_fold_to_the_word() {
 /// typos off.
 #[test]
 fn over_budget_advice_fits_the_search() {
-    let rule = |q: &str, match_type, fuzzy| MatchRule::new(q, match_type, fuzzy);
-    assert_eq!(
-        over_budget(&rule("hosue", MatchType::Prefix, true)),
-        OVER_BUDGET
-    );
-    assert_eq!(
-        over_budget(&rule("hosue", MatchType::Exact, true)),
-        OVER_BUDGET
-    );
-    assert_eq!(
-        over_budget(&rule("hosue", MatchType::Prefix, false)),
-        LITERAL_OVER_BUDGET
-    );
-    assert_eq!(
-        over_budget(&rule("a", MatchType::Prefix, true)),
-        LITERAL_OVER_BUDGET
-    );
-    assert_eq!(
-        over_budget(&rule("a*c", MatchType::Pattern, true)),
-        PATTERN_OVER_BUDGET
-    );
+    let cases = [
+        ("hosue", MatchType::Prefix, true, OVER_BUDGET),
+        ("hosue", MatchType::Exact, true, OVER_BUDGET),
+        ("hosue", MatchType::Prefix, false, LITERAL_OVER_BUDGET),
+        ("a", MatchType::Prefix, true, LITERAL_OVER_BUDGET),
+        ("a*c", MatchType::Pattern, true, PATTERN_OVER_BUDGET),
+    ];
+    for (q, match_type, fuzzy, advice) in cases {
+        let rule = MatchRule::new(q, match_type, fuzzy);
+        assert_eq!(over_budget(&rule), advice, "{q} {match_type:?} {fuzzy}");
+    }
 }
