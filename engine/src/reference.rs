@@ -405,8 +405,9 @@ struct Cold {
 impl Cold {
     /// What `read` answers once it has the term blocks it names missing,
     /// handed over as the store reads them, in at most `rounds` passes: a
-    /// search names every block of its tiers in its first pass, and those
-    /// of the extra edit in the second when it needs it.
+    /// search names every FST block of its tiers in its first pass, the
+    /// text blocks of the terms it checks by text and the FST blocks of the
+    /// extra edit in the second, the extra edit's text blocks in the third.
     fn answer<T>(
         &self,
         rounds: usize,
@@ -491,17 +492,21 @@ proptest! {
         };
         prop_assert_eq!(rule.query(), &q);
         let (cold, records, grams) = snapshot(&postings, &lexicon, block_bytes);
-        let hits = cold.answer(3, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
-        let index = &cold.searcher;
+        let hits = cold.answer(4, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {:?}", rule);
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
         prop_assert_eq!(&got, &page, "page of {:?}", rule);
-        // What a result shows comes from the snapshot, field for field.
+        // What a result shows comes from the snapshot, field for field: the
+        // headwords from the text blocks of the page, read as the store does.
         let shown = records.get(&hits.ordinals).unwrap();
-        for (record, &i) in shown.iter().zip(&page) {
+        let words = cold.answer(2, |index| {
+            let texts = index.index().texts_of_entries(&hits.ordinals)?;
+            Ok(hits.ordinals.iter().map(|&o| texts.word(o).to_string()).collect::<Vec<_>>())
+        }).unwrap();
+        for ((record, &i), word) in shown.iter().zip(&page).zip(words) {
             prop_assert_eq!(&record.id, &postings[i].id);
-            prop_assert_eq!(index.index().word(i as u32), postings[i].word.as_str());
+            prop_assert_eq!(word, postings[i].word.as_str());
         }
     }
 
@@ -536,7 +541,7 @@ proptest! {
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
         let lexicon = Lexicon::default();
         let (cold, _, grams) = snapshot(&postings, &lexicon, block_bytes);
-        let hits = cold.answer(3, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
+        let hits = cold.answer(4, |index| index.search(Some(&grams), &rule, &filters, offset, limit)).unwrap();
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {:?} ({})", rule, raw);
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
@@ -566,7 +571,7 @@ proptest! {
         let (cold, _, grams) = snapshot(&postings, &lexicon, block_bytes);
         let (total, page) = search(&postings, &lexicon, &rule, &filters, offset, limit);
         for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
-            let hits = cold.answer(3, |index| index.search_with(walk, Some(&grams), &rule, &filters, offset, limit)).unwrap();
+            let hits = cold.answer(4, |index| index.search_with(walk, Some(&grams), &rule, &filters, offset, limit)).unwrap();
             prop_assert_eq!(hits.total, total, "total of {:?} by {:?}", rule, walk);
             let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
             prop_assert_eq!(&got, &page, "page of {:?} by {:?}", rule, walk);
@@ -588,7 +593,7 @@ proptest! {
         let filters = Filters { lang: lang.as_ref(), source: choice.source, ..Filters::default() };
         let (cold, _, _) = snapshot(&postings, &Lexicon::default(), block_bytes);
         // Each pass names at most eight missing blocks.
-        let completed = cold.answer(postings.len() + 2, |index| Ok(index.autocomplete(&prefix, &filters, limit)?));
+        let completed = cold.answer(postings.len() + 3, |index| Ok(index.autocomplete(&prefix, &filters, limit)?));
         prop_assert_eq!(
             completed.unwrap(),
             autocomplete(&postings, &prefix, &filters, limit)
@@ -689,7 +694,7 @@ fn both_fuzzy(
     let (total, page) = search(&postings, lexicon, &rule, &filters, 0, 50);
     for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
         let hits = cold
-            .answer(3, |index| {
+            .answer(4, |index| {
                 index.search_with(walk, Some(&grams), &rule, &filters, 0, 50)
             })
             .unwrap();

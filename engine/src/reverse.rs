@@ -11,7 +11,7 @@ use super::definitions::{phrase_key, stop_word_key, words, Bm25, MAX_QUERY_WORDS
 use super::engine::Searcher;
 use super::engine::{Hits, SearchError};
 use super::filters::Filters;
-use super::snapshot::{DefinitionList, Definitions, Index};
+use super::snapshot::{DefinitionList, Definitions, Index, Missing};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -39,18 +39,28 @@ pub struct DefinitionQuery {
     pub phrase: String,
 }
 
-/// A query of more than [`MAX_QUERY_WORDS`] words.
+/// Why a reverse query cannot be made.
 #[derive(Debug, PartialEq, Eq)]
-pub struct TooManyWords;
+pub enum QueryError {
+    /// It has more than [`MAX_QUERY_WORDS`] words.
+    TooManyWords,
+    /// The text blocks of its words' lemmas are not held yet.
+    Missing(Missing),
+}
 
 impl DefinitionQuery {
     /// The words of `q` (folded), each with the lemmas the index knows of
     /// it.
-    pub fn new(q: &str, index: &Index) -> Result<Self, TooManyWords> {
+    pub fn new(q: &str, index: &Index) -> Result<Self, QueryError> {
         let all = words(q);
         if all.len() > MAX_QUERY_WORDS {
-            return Err(TooManyWords);
+            return Err(QueryError::TooManyWords);
         }
+        let lemma_terms = all
+            .iter()
+            .flat_map(|word| index.lemmas(word))
+            .map(|l| l.term);
+        let texts = index.texts(lemma_terms).map_err(QueryError::Missing)?;
         let groups = all
             .iter()
             .map(|word| {
@@ -60,7 +70,7 @@ impl DefinitionQuery {
                 }];
                 for lemma in index.lemmas(word) {
                     let key = WordKey {
-                        key: index.term(lemma.term).to_string(),
+                        key: texts.term(lemma.term).to_string(),
                         lang: Some(lemma.lang.to_string()),
                     };
                     if key.key != *word && !keys.contains(&key) {
@@ -276,7 +286,7 @@ mod tests {
         let words = hits
             .ordinals
             .iter()
-            .map(|&o| index.index().word(o).to_string())
+            .map(|&o| index.index().word(o).unwrap())
             .collect();
         Ok((words, hits.total))
     }
@@ -411,7 +421,10 @@ mod tests {
     fn too_many_words_are_refused() {
         let index: Searcher = build(Vec::new(), &Lexicon::default()).decode().unwrap();
         let q = vec!["w"; MAX_QUERY_WORDS + 1].join(" ");
-        assert_eq!(DefinitionQuery::new(&q, index.index()), Err(TooManyWords));
+        assert_eq!(
+            DefinitionQuery::new(&q, index.index()),
+            Err(QueryError::TooManyWords)
+        );
         let q = vec!["w"; MAX_QUERY_WORDS].join(" ");
         assert!(DefinitionQuery::new(&q, index.index()).is_ok());
     }

@@ -17,8 +17,7 @@ use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
-use crate::search::reverse::{DefinitionQuery, TooManyWords};
-use crate::search::snapshot::Index;
+use crate::search::reverse::{DefinitionQuery, QueryError};
 use crate::storage::store::{Needs, SnapshotView};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -67,14 +66,15 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
     };
     let snapshot = app.store.snapshot(&needs).await?;
     let index = snapshot.searcher.index();
-    let mut lemmas: Vec<_> = index
+    let lemmas: Vec<usize> = index
         .lemmas(&folded)
         .into_iter()
         .filter(|l| l.lang == dictionary.source_lang && index.dictionary_has_term(source, l.term))
+        .map(|l| l.term)
         .collect();
-    closest_first(&folded, &mut lemmas, |l| index.term(l.term));
-    for lemma in lemmas {
-        let term = index.term(lemma.term);
+    let mut lemmas = snapshot.terms(&lemmas).await?;
+    closest_first(&folded, &mut lemmas, String::as_str);
+    for term in &lemmas {
         let candidates = app.store.entries_with_folded_word(source, term).await?;
         if let Some(stored) = choose_entry_for_word(candidates, term) {
             let mut entry = with_audio_urls(app, stored).await?;
@@ -116,7 +116,6 @@ async fn suggestions(
         source: Some(source),
         ..Filters::default()
     };
-    let searcher = &snapshot.searcher;
     let grams = snapshot.grams.as_ref();
     let search = |s: &Searcher| s.search(grams, rule, &filters, 0, 10 * SUGGESTIONS);
     let hits = match with_term_blocks(snapshot, search).await? {
@@ -126,10 +125,9 @@ async fn suggestions(
         Err(e) => return Err(search_failed(e)),
     };
     let mut words: Vec<String> = Vec::new();
-    for &ordinal in &hits.ordinals {
-        let word = searcher.index().word(ordinal);
-        if words.len() < SUGGESTIONS && !words.iter().any(|w| w == word) {
-            words.push(word.to_string());
+    for word in snapshot.words(&hits.ordinals).await? {
+        if words.len() < SUGGESTIONS && !words.contains(&word) {
+            words.push(word);
         }
     }
     Ok(words)
@@ -196,11 +194,19 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
     );
     checked?;
     let snapshot = snapshot?;
-    let query = DefinitionQuery::new(&p.q, snapshot.searcher.index()).map_err(|TooManyWords| {
-        ApiError::bad_request(format!(
-            "q must have at most {MAX_QUERY_WORDS} words for a reverse lookup"
-        ))
-    })?;
+    let query = |s: &Searcher| match DefinitionQuery::new(&p.q, s.index()) {
+        Ok(query) => Ok(Some(query)),
+        Err(QueryError::TooManyWords) => Ok(None),
+        Err(QueryError::Missing(missing)) => Err(SearchError::Missing(missing)),
+    };
+    let query = with_term_blocks(&snapshot, query)
+        .await?
+        .map_err(search_failed)?
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "q must have at most {MAX_QUERY_WORDS} words for a reverse lookup"
+            ))
+        })?;
     let definitions = snapshot.definitions(&query.keys()).await?;
     let filters = Filters {
         lang: p.lang.as_ref(),
@@ -230,10 +236,12 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
 }
 
 /// How many times a read of the snapshot runs at most: a search names every
-/// term block of its tiers in its first run, so a cold instance answers in
-/// the second, or in the third when the query needs the extra edit (whose
-/// blocks it names in the second); an autocomplete names eight at a time.
-const TERM_BLOCK_RUNS: usize = 3;
+/// FST block of its tiers in its first run, then the text blocks of the
+/// terms it checks by their text (`contains`, patterns, prefixes with two
+/// or three edits) and the FST blocks of the extra edit when it needs it,
+/// then the extra edit's text blocks; an autocomplete names eight FST blocks
+/// at a time, then the text blocks of its words.
+const TERM_BLOCK_RUNS: usize = 4;
 
 /// What `read` answers once the instance holds the term blocks it reads:
 /// each run that names missing blocks reads them (one batch) and runs
@@ -282,17 +290,17 @@ async fn search_results(
     snapshot: &SnapshotView,
     ordinals: &[u32],
 ) -> Result<Vec<SearchResult>, ApiError> {
-    let records = snapshot.records(ordinals).await?;
+    let (records, words) = tokio::try_join!(snapshot.records(ordinals), snapshot.words(ordinals))?;
     let dictionaries = app.store.dictionaries().await?;
     let index = snapshot.searcher.index();
     Ok(ordinals
         .iter()
-        .zip(records)
-        .map(|(&ordinal, record)| {
+        .zip(records.into_iter().zip(words))
+        .map(|(&ordinal, (record, word))| {
             let d = index.dictionary(ordinal);
             SearchResult {
                 id: record.id,
-                word: index.word(ordinal).to_string(),
+                word,
                 preview: record.preview,
                 source_lang: d.source_lang.clone(),
                 target_lang: d.target_lang.clone(),
@@ -421,27 +429,24 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
     let picks = snapshot
         .searcher
         .random(&filters, p.count as usize, &mut rand::rng());
-    let records = snapshot.records(&picks).await?;
+    let (records, words) = tokio::try_join!(snapshot.records(&picks), snapshot.words(&picks))?;
     let dictionaries = app.store.dictionaries().await?;
+    let index = snapshot.searcher.index();
     Ok(picks
         .iter()
-        .zip(records)
-        .map(|(&ordinal, record)| {
-            random_item(snapshot.searcher.index(), &dictionaries, ordinal, record.id)
+        .zip(records.into_iter().zip(words))
+        .map(|(&ordinal, (record, word))| {
+            let d = index.dictionary(ordinal);
+            RandomItem {
+                id: record.id,
+                word,
+                dictionary_id: d.id.clone(),
+                dictionary_name: dictionary_name(&dictionaries, &d.id),
+                source_lang: d.source_lang.clone(),
+                target_lang: d.target_lang.clone(),
+            }
         })
         .collect())
-}
-
-fn random_item(index: &Index, dictionaries: &[Dictionary], ordinal: u32, id: String) -> RandomItem {
-    let d = index.dictionary(ordinal);
-    RandomItem {
-        id,
-        word: index.word(ordinal).to_string(),
-        dictionary_id: d.id.clone(),
-        dictionary_name: dictionary_name(dictionaries, &d.id),
-        source_lang: d.source_lang.clone(),
-        target_lang: d.target_lang.clone(),
-    }
 }
 
 /// The URL of an entry's audio in `format`, or in its primary format:
@@ -498,12 +503,12 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
     // A lemma's languages: one Query per lemma, even when the form is one of
     // it in several languages.
     let mut lemmas: Vec<(String, Vec<String>)> = Vec::new();
-    let index = snapshot.searcher.index();
-    for l in index.lemmas(&fold(word)) {
-        let term = index.term(l.term);
-        match lemmas.iter_mut().find(|(t, _)| t == term) {
+    let of_form = snapshot.searcher.index().lemmas(&fold(word));
+    let terms: Vec<usize> = of_form.iter().map(|l| l.term).collect();
+    for (l, term) in of_form.iter().zip(snapshot.terms(&terms).await?) {
+        match lemmas.iter_mut().find(|(t, _)| *t == term) {
             Some((_, langs)) => langs.push(l.lang.to_string()),
-            None => lemmas.push((term.to_string(), vec![l.lang.to_string()])),
+            None => lemmas.push((term, vec![l.lang.to_string()])),
         }
     }
     let reads = lemmas.iter().map(|(term, langs)| async move {

@@ -552,14 +552,14 @@ mod typo_cost {
                 };
                 before.push(a.work);
                 after.push(b.work);
-                let mut words: Vec<&str> = Vec::new();
+                let mut words: Vec<String> = Vec::new();
                 for &o in &b.ordinals {
-                    let w = with_forms.index().word(o);
+                    let w = with_forms.index().word(o).expect("every block held");
                     if words.len() < 5 && !words.contains(&w) {
                         words.push(w);
                     }
                 }
-                found += usize::from(words.contains(&lemma.as_str()));
+                found += usize::from(words.contains(lemma));
                 n += 1;
             }
             println!(

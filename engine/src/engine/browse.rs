@@ -27,48 +27,58 @@ impl Searcher {
         limit: usize,
     ) -> Result<Vec<String>, Missing> {
         let admitted = self.admitted(filters);
-        let mut words: Vec<String> = Vec::new();
+        let mut terms: Vec<usize> = Vec::new();
         let dictionary = self.index.term_dictionary();
         let mut missing = Missing::default();
         for item in dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes()) {
-            if words.len() >= limit || missing.len() >= AUTOCOMPLETE_MISSING {
+            if terms.len() >= limit || missing.len() >= AUTOCOMPLETE_MISSING {
                 break;
             }
             for block in dictionary.held(&[item], &mut missing) {
-                self.complete_from(&block, prefix, admitted.as_deref(), limit, &mut words);
+                self.complete_from(&block, prefix, admitted.as_deref(), limit, &mut terms);
             }
         }
         missing.into_result()?;
+        // Each term gives at least one headword: `limit` terms are enough.
+        terms.truncate(limit);
+        let texts = self.index.texts(terms.iter().copied())?;
+        let mut words: Vec<String> = Vec::new();
+        for t in terms {
+            let range = self.index.term_entries(t);
+            let mut here: Vec<&str> = match &admitted {
+                Some(a) => a.range(range).map(|o| texts.word(o)).collect(),
+                None => range.map(|o| texts.word(o)).collect(),
+            };
+            here.sort_unstable();
+            here.dedup();
+            words.extend(here.into_iter().map(str::to_string));
+        }
         words.truncate(limit);
         Ok(words)
     }
 
-    /// Adds the headwords of `block`'s terms under `prefix` until `words`
-    /// has `limit`.
+    /// Adds the terms of `block` under `prefix` that have an admitted
+    /// entry until `terms` has `limit`.
     fn complete_from(
         &self,
         block: &TermBlock,
         prefix: &str,
         admitted: Option<&RoaringBitmap>,
         limit: usize,
-        words: &mut Vec<String>,
+        terms: &mut Vec<usize>,
     ) {
         let mut stream = block
             .search(fst::automaton::Str::new(prefix).starts_with())
             .into_stream();
         while let Some((_, t)) = stream.next() {
-            if words.len() >= limit {
+            if terms.len() >= limit {
                 break;
             }
-            let range = self.index.term_entries(t as usize);
-            let mut here: Vec<&str> = match &admitted {
-                Some(a) if a.range_cardinality(range.clone()) == 0 => continue,
-                Some(a) => a.range(range).map(|o| self.index.word(o)).collect(),
-                None => range.map(|o| self.index.word(o)).collect(),
-            };
-            here.sort_unstable();
-            here.dedup();
-            words.extend(here.into_iter().map(str::to_string));
+            let t = t as usize;
+            match admitted {
+                Some(a) if a.range_cardinality(self.index.term_entries(t)) == 0 => continue,
+                _ => terms.push(t),
+            }
         }
     }
 

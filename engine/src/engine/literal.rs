@@ -57,33 +57,29 @@ impl Searcher {
     }
 
     /// Entries whose term contains `needle`: its own bitmap up to three
-    /// characters; longer, the entries that hold all its trigrams, checked.
+    /// characters; longer, the entries that hold all its trigrams, checked
+    /// by their terms' text.
     pub(super) fn containing(
         &self,
         grams: &Grams,
         needle: &str,
         admitted: Option<&RoaringBitmap>,
-    ) -> Result<RoaringBitmap, CorruptData> {
+        typos: &mut Typos,
+    ) -> Result<RoaringBitmap, SearchError> {
         if needle.chars().count() <= GRAM_CHARS {
             return Ok(grams.entries(needle)?.unwrap_or_default());
         }
         let candidates = holding_all(grams, &query_grams(needle), admitted)?;
-        // Candidates come in ordinal order, so terms are checked once each.
+        let terms: Vec<usize> = self.distinct_terms(&candidates).collect();
         let mut found = RoaringBitmap::new();
-        let mut current: Option<(usize, bool)> = None;
-        for ordinal in &candidates {
-            let t = match current {
-                Some((t, _)) if self.index.term_entries(t).end > ordinal => t,
-                _ => self.index.term_of(ordinal),
-            };
-            let matches = match current {
-                Some((ct, m)) if ct == t => m,
-                _ => self.index.term(t).contains(needle),
-            };
-            current = Some((t, matches));
-            if matches {
-                found.insert(ordinal);
-            }
+        let Some(texts) = typos.texts(&self.index, &terms) else {
+            return Ok(found);
+        };
+        for t in terms
+            .into_iter()
+            .filter(|&t| texts.term(t).contains(needle))
+        {
+            found.extend(candidates.range(self.index.term_entries(t)));
         }
         Ok(found)
     }
@@ -142,13 +138,15 @@ impl Searcher {
     ) -> Result<RoaringBitmap, SearchError> {
         let list: Vec<&str> = list.iter().map(String::as_str).collect();
         let candidates = holding_all(grams, &list, admitted)?;
+        let terms = self.candidate_terms(&candidates, typos)?;
         let mut found = RoaringBitmap::new();
-        self.each_candidate_term(&candidates, typos, |t| {
+        let Some(texts) = typos.texts(&self.index, &terms) else {
+            return Ok(found);
+        };
+        for t in terms.into_iter().filter(|&t| nfa.matches(texts.term(t))) {
             // Every entry of a term matches with it (the filters apply later).
-            if nfa.matches(self.index.term(t)) {
-                found.insert_range(self.index.term_entries(t));
-            }
-        })?;
+            found.insert_range(self.index.term_entries(t));
+        }
         Ok(found)
     }
 }

@@ -16,9 +16,8 @@
 
 use crate::codec::CorruptData;
 use crate::filters::Filters;
-use crate::fold::capitalised_as;
 use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
-use crate::snapshot::{query_grams, Grams, Index, Missing, TermBlock};
+use crate::snapshot::{query_grams, Grams, Index, Missing, TermBlock, Texts};
 use crate::typo;
 use roaring::RoaringBitmap;
 use std::collections::{HashMap, HashSet};
@@ -155,6 +154,15 @@ impl Typos {
     /// What a read found, or its default when blocks were missing (noted).
     fn noted<T: Default>(&mut self, read: Result<T, Missing>) -> T {
         self.missing.noted(read)
+    }
+
+    /// The text of `terms` if the instance holds all their text blocks;
+    /// the others are noted as missing.
+    fn texts<'i>(&mut self, index: &'i Index, terms: &[usize]) -> Option<Texts<'i>> {
+        let texts = index.texts(terms.iter().copied());
+        texts
+            .map_err(|missing| self.missing.0.extend(missing.0))
+            .ok()
     }
 
     /// Over budget if it reached more than [`MAX_TERM_BLOCKS`] (whether
@@ -302,7 +310,7 @@ impl Searcher {
             MatchType::Prefix => self.longer_with_prefix(rule.query(), typos),
             MatchType::Contains => {
                 let grams = grams.ok_or(CorruptData("contains search without its grams"))?;
-                let mut found = self.containing(grams, rule.query(), admitted)?;
+                let mut found = self.containing(grams, rule.query(), admitted, typos)?;
                 found -= &exact;
                 found
             }
@@ -347,13 +355,10 @@ impl Searcher {
         mut exact: RoaringBitmap,
         typed: Option<bool>,
     ) -> [RoaringBitmap; 2] {
-        if typed.is_none() {
+        let Some(typed) = typed else {
             return [exact, RoaringBitmap::new()];
-        }
-        let rest: RoaringBitmap = exact
-            .iter()
-            .filter(|&o| !capitalised_as(self.index.word(o), typed))
-            .collect();
+        };
+        let rest = self.index.not_capitalised_as(&exact, typed);
         exact -= &rest;
         [exact, rest]
     }
@@ -382,25 +387,35 @@ impl Searcher {
         true
     }
 
-    /// Calls `visit` with each distinct term of the candidate entries, in
-    /// order, counting one unit of work each against the budget.
-    fn each_candidate_term(
+    /// The distinct terms of the candidate entries, in order, each
+    /// counting one unit of work against the budget.
+    fn candidate_terms(
         &self,
         candidates: &RoaringBitmap,
         typos: &mut Typos,
-        mut visit: impl FnMut(usize),
-    ) -> Result<(), SearchError> {
-        let mut ordinal = candidates.min();
-        while let Some(o) = ordinal {
-            let t = self.index.term_of(o);
+    ) -> Result<Vec<usize>, SearchError> {
+        let mut terms = Vec::new();
+        for t in self.distinct_terms(candidates) {
             typos.work += 1;
             if typos.work > WORK_BUDGET {
                 return Err(SearchError::OverBudget);
             }
-            visit(t);
-            ordinal = candidates.range(self.index.term_entries(t).end..).next();
+            terms.push(t);
         }
-        Ok(())
+        Ok(terms)
+    }
+
+    /// The distinct terms of `entries`, in order.
+    fn distinct_terms<'s>(
+        &'s self,
+        entries: &'s RoaringBitmap,
+    ) -> impl Iterator<Item = usize> + 's {
+        let mut ordinal = entries.min();
+        std::iter::from_fn(move || {
+            let t = self.index.term_of(ordinal?);
+            ordinal = entries.range(self.index.term_entries(t).end..).next();
+            Some(t)
+        })
     }
 }
 

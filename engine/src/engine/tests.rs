@@ -55,10 +55,10 @@ fn the_exact_matches_capitalised_as_the_query_come_first() {
         let hits = index
             .search(None, rule, &Filters::default(), offset, limit)
             .unwrap();
-        let words: Vec<&str> = hits
+        let words: Vec<String> = hits
             .ordinals
             .iter()
-            .map(|&o| index.index().word(o))
+            .map(|&o| index.index().word(o).unwrap())
             .collect();
         (hits.total, words.join(" "))
     };

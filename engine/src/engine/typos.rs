@@ -123,10 +123,14 @@ impl Searcher {
             candidates |= holding_all(grams, &query_grams(&text), None)?;
         }
         let max = max_edits as u8;
+        let terms = self.candidate_terms(&candidates, typos)?;
+        let Some(texts) = typos.texts(&self.index, &terms) else {
+            return Ok(found);
+        };
         let mut chars = Vec::new();
-        self.each_candidate_term(&candidates, typos, |t| {
+        for t in terms {
             chars.clear();
-            chars.extend(self.index.term(t).chars());
+            chars.extend(texts.term(t).chars());
             // A piece starts where it starts in the query, moved by at most
             // one character per edit.
             let holds = |piece: &std::ops::Range<usize>| {
@@ -139,7 +143,7 @@ impl Searcher {
                     found.push((t as u64, d));
                 }
             }
-        })?;
+        }
         found.sort_unstable();
         found.dedup();
         Ok(found)

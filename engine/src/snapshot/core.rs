@@ -2,20 +2,20 @@
 //! `terms` ([`super::terms`], whose blocks are read as queries need them)
 //! into the [`Index`] that every search, autocomplete and random request
 //! reads. `core` (deflate): the dictionary and part-of-speech tables, every
-//! term with its entry count and its Zipf frequency × 100 (0 when no list
-//! has it), and per entry its dictionary, part of speech, audio flag and
-//! original headword where it differs from the term. Encoder and decoder
-//! side by side.
+//! term's entry count and its Zipf frequency × 100 (0 when no list has it),
+//! and per entry its dictionary, part of speech, audio flag and how its
+//! headword is capitalised. The text of the terms and headwords is not
+//! here but in text blocks read as queries need them ([`super::texts`]).
+//! Encoder and decoder side by side.
 //!
 //! Stored by column, not by entry, so that a cold instance decodes it with
 //! a few bulk copies instead of a loop over every entry (decode 493 →
 //! 169 ms at five million entries, docs/benchmarks.md):
 //!
 //! `[version][tables][terms][entries][longest term, chars]`
-//! `[term lengths, varints][term text][entry counts, varints]`
-//! `[frequencies listed][frequencies, varints]`
+//! `[entry counts, varints][frequencies listed][frequencies, varints]`
 //! `[dictionary column][part-of-speech column]`
-//! `[audio: roaring][own words: roaring][their lengths, varints][their text]`
+//! `[audio: roaring][capitalised: roaring][no case: roaring]`
 //!
 //! A column is its width in bytes (1 or 2) and a little-endian value per
 //! entry; a part of speech is its table index + 1, 0 for none; a roaring
@@ -23,15 +23,19 @@
 
 use super::forms::{FormFst, Forms, Lemma};
 use super::terms::{Missing, TermDictionary};
+use super::texts::TextBlock;
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
+use crate::fold::capitalised;
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Version 2 numbers terms by commonness first and has a `forms` section;
-/// version 3 gives every term its frequency; version 4 is stored by column.
-const CORE_VERSION: u8 = 4;
+/// version 3 gives every term its frequency; version 4 is stored by column;
+/// version 5 leaves the text to the text blocks.
+const CORE_VERSION: u8 = 5;
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
 /// their folded headwords with their ordinal ranges, in the same order, and
@@ -65,7 +69,6 @@ pub(super) fn encode_core(
     put_varint(&mut core, postings.len());
     let longest = terms.iter().map(|(t, _)| t.chars().count()).max();
     put_varint(&mut core, longest.unwrap_or(0));
-    put_texts(&mut core, terms.iter().map(|(term, _)| *term));
     for (_, range) in terms {
         put_varint(&mut core, range.len());
     }
@@ -101,25 +104,15 @@ pub(super) fn encode_core(
             .collect()
     };
     put_bitmap(&mut core, &ordinals_where(&|p| p.has_audio));
-    put_bitmap(&mut core, &ordinals_where(&|p| p.word != p.folded));
-    put_texts(
+    put_bitmap(
         &mut core,
-        postings
-            .iter()
-            .filter(|p| p.word != p.folded)
-            .map(|p| p.word.as_str()),
+        &ordinals_where(&|p| capitalised(&p.word) == Some(true)),
+    );
+    put_bitmap(
+        &mut core,
+        &ordinals_where(&|p| capitalised(&p.word).is_none()),
     );
     compress(&core)
-}
-
-/// Texts as their lengths (varints), then their bytes.
-fn put_texts<'a>(out: &mut Vec<u8>, texts: impl Iterator<Item = &'a str> + Clone) {
-    for text in texts.clone() {
-        put_varint(out, text.len());
-    }
-    for text in texts {
-        out.extend_from_slice(text.as_bytes());
-    }
 }
 
 /// `values` (each below `bound`) as a column of 1 or 2 bytes per value.
@@ -137,24 +130,6 @@ fn put_bitmap(out: &mut Vec<u8>, bitmap: &RoaringBitmap) {
     bitmap
         .serialize_into(&mut *out)
         .expect("writing to a Vec cannot fail");
-}
-
-/// `n` texts stored by [`put_texts`]: their bytes and where each ends.
-fn read_texts(r: &mut Reader<'_>, n: usize) -> Result<(Vec<u8>, Vec<u32>), CorruptData> {
-    let mut ends = Vec::with_capacity(n);
-    let mut total = 0usize;
-    for _ in 0..n {
-        total = total
-            .checked_add(r.varint()?)
-            .filter(|&t| t <= r.remaining() && t <= u32::MAX as usize)
-            .ok_or(CorruptData("texts longer than the data"))?;
-        ends.push(total as u32);
-    }
-    let text = std::str::from_utf8(r.bytes(total)?).map_err(|_| CorruptData("invalid UTF-8"))?;
-    if !ends.iter().all(|&end| text.is_char_boundary(end as usize)) {
-        return Err(CorruptData("a text ends inside a character"));
-    }
-    Ok((text.as_bytes().to_vec(), ends))
 }
 
 /// A column stored by [`put_column`] of `n` values, each below `bound`.
@@ -192,9 +167,6 @@ fn read_bitmap(r: &mut Reader<'_>, n: u32) -> Result<RoaringBitmap, CorruptData>
 pub struct Index {
     dictionaries: Vec<DictionaryRef>,
     parts: Vec<String>,
-    /// Term `t` is `term_text[term_ends[t - 1]..term_ends[t]]`.
-    term_text: Vec<u8>,
-    term_ends: Vec<u32>,
     /// The first ordinal of every term, and the number of entries last.
     term_first: Vec<u32>,
     /// The most characters of any term.
@@ -206,10 +178,11 @@ pub struct Index {
     /// Per entry its part of speech's index + 1, 0 for none.
     entry_part: Vec<u16>,
     audio: RoaringBitmap,
-    own_words: RoaringBitmap,
-    own_word_text: Vec<u8>,
-    own_word_ends: Vec<u32>,
-    /// The term dictionary, forwards and backwards, in blocks.
+    /// The entries whose headword's first letter is a capital, and those
+    /// whose first letter has no case (or that have no letter).
+    capital: RoaringBitmap,
+    caseless: RoaringBitmap,
+    /// The term dictionary, forwards and backwards, and the text blocks.
     terms: TermDictionary,
     forms: Forms,
 }
@@ -237,7 +210,6 @@ impl Index {
         let term_count = r.count(2)?;
         let entries = r.count(2)?;
         let longest_term_chars = r.varint()?;
-        let (term_text, term_ends) = read_texts(&mut r, term_count)?;
         let mut term_first = Vec::with_capacity(term_count + 1);
         let mut first = 0usize;
         for _ in 0..term_count {
@@ -266,8 +238,8 @@ impl Index {
         let entry_dictionary = read_column(&mut r, entries, dictionaries.len())?;
         let entry_part = read_column(&mut r, entries, parts.len() + 1)?;
         let audio = read_bitmap(&mut r, entries as u32)?;
-        let own_words = read_bitmap(&mut r, entries as u32)?;
-        let (own_word_text, own_word_ends) = read_texts(&mut r, own_words.len() as usize)?;
+        let capital = read_bitmap(&mut r, entries as u32)?;
+        let caseless = read_bitmap(&mut r, entries as u32)?;
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
@@ -279,17 +251,14 @@ impl Index {
         Ok(Self {
             dictionaries,
             parts,
-            term_text,
-            term_ends,
             term_first,
             longest_term_chars,
             term_frequency,
             entry_dictionary,
             entry_part,
             audio,
-            own_words,
-            own_word_text,
-            own_word_ends,
+            capital,
+            caseless,
             terms,
             forms,
         })
@@ -333,17 +302,45 @@ impl Index {
     }
 
     pub fn term_count(&self) -> usize {
-        self.term_ends.len()
+        self.term_first.len() - 1
     }
 
-    pub fn term(&self, t: usize) -> &str {
-        let start = if t == 0 {
-            0
-        } else {
-            self.term_ends[t - 1] as usize
-        };
-        let bytes = &self.term_text[start..self.term_ends[t] as usize];
-        std::str::from_utf8(bytes).expect("checked when decoded")
+    /// The text blocks of `terms` (term numbers below [`Index::term_count`]):
+    /// what [`Texts`] reads their text and their entries' headwords from;
+    /// [`Missing`] with the blocks not held.
+    pub fn texts(&self, terms: impl IntoIterator<Item = usize>) -> Result<Texts<'_>, Missing> {
+        let mut missing = Missing::default();
+        let mut blocks = HashMap::new();
+        for t in terms {
+            let (item, _) = self.terms.text_place(t);
+            if blocks.contains_key(&item) {
+                continue;
+            }
+            if let Some(block) = self.terms.text_block(item, &mut missing) {
+                blocks.insert(item, block);
+            }
+        }
+        missing.into_result()?;
+        Ok(Texts {
+            index: self,
+            blocks,
+        })
+    }
+
+    /// The text blocks of the terms of these entries ([`Index::texts`]).
+    pub fn texts_of_entries(&self, ordinals: &[u32]) -> Result<Texts<'_>, Missing> {
+        self.texts(ordinals.iter().map(|&o| self.term_of(o)))
+    }
+
+    /// The text of term `t`, if its text block is held.
+    pub fn term(&self, t: usize) -> Result<String, Missing> {
+        Ok(self.texts([t])?.term(t).to_string())
+    }
+
+    /// The headword of an entry as its dictionary writes it, if its text
+    /// block is held.
+    pub fn word(&self, ordinal: u32) -> Result<String, Missing> {
+        Ok(self.texts_of_entries(&[ordinal])?.word(ordinal).to_string())
     }
 
     /// The Zipf frequency × 100 of term `t` (its commonness, when a
@@ -362,21 +359,6 @@ impl Index {
         self.term_first.partition_point(|&first| first <= ordinal) - 1
     }
 
-    /// The headword of an entry as its dictionary writes it.
-    pub fn word(&self, ordinal: u32) -> &str {
-        if self.own_words.contains(ordinal) {
-            let k = self.own_words.rank(ordinal) as usize - 1;
-            let start = if k == 0 {
-                0
-            } else {
-                self.own_word_ends[k - 1] as usize
-            };
-            let bytes = &self.own_word_text[start..self.own_word_ends[k] as usize];
-            return std::str::from_utf8(bytes).expect("checked when decoded");
-        }
-        self.term(self.term_of(ordinal))
-    }
-
     pub fn dictionary(&self, ordinal: u32) -> &DictionaryRef {
         &self.dictionaries[usize::from(self.entry_dictionary[ordinal as usize])]
     }
@@ -390,6 +372,16 @@ impl Index {
 
     pub fn has_audio(&self, ordinal: u32) -> bool {
         self.audio.contains(ordinal)
+    }
+
+    /// Of `entries`, those whose headword is not capitalised as a word
+    /// typed with a capital first letter (`typed`) or without one is
+    /// ([`crate::fold::capitalised_as`]).
+    pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
+        match typed {
+            true => entries - &self.capital,
+            false => entries & (&self.capital | &self.caseless),
+        }
     }
 
     /// The lemmas of an inflected (folded) form, most common first; none for
@@ -484,16 +476,43 @@ impl Index {
 
     /// Bytes held in memory (approximate: the large arrays and bitmaps).
     pub fn memory_bytes(&self) -> usize {
-        let bitmaps = self.audio.serialized_size() + self.own_words.serialized_size();
-        self.term_text.len()
-            + 4 * (self.term_ends.len() + self.term_first.len())
+        let bitmaps = self.audio.serialized_size()
+            + self.capital.serialized_size()
+            + self.caseless.serialized_size();
+        4 * self.term_first.len()
             + 2 * self.term_frequency.len()
             + 2 * (self.entry_dictionary.len() + self.entry_part.len())
-            + self.own_word_text.len()
-            + 4 * self.own_word_ends.len()
             + self.terms.memory_bytes()
             + self.forms.memory_bytes()
             + bitmaps
+    }
+}
+
+/// The text of some terms and the headwords of their entries, from the
+/// text blocks an [`Index::texts`] call found held.
+pub struct Texts<'a> {
+    index: &'a Index,
+    blocks: HashMap<usize, Arc<TextBlock>>,
+}
+
+impl Texts<'_> {
+    fn block_of(&self, t: usize) -> (&TextBlock, usize) {
+        let (item, k) = self.index.terms.text_place(t);
+        let block = self.blocks.get(&item);
+        (block.expect("texts asked for with their terms"), k)
+    }
+
+    /// The text of term `t`, one of the terms the texts were asked for.
+    pub fn term(&self, t: usize) -> &str {
+        let (block, k) = self.block_of(t);
+        block.term(k)
+    }
+
+    /// The headword of an entry of those terms, as its dictionary writes it.
+    pub fn word(&self, ordinal: u32) -> &str {
+        let t = self.index.term_of(ordinal);
+        let (block, k) = self.block_of(t);
+        block.own_word(ordinal).unwrap_or_else(|| block.term(k))
     }
 }
 
@@ -503,6 +522,41 @@ mod tests {
     use crate::lexicon::Lexicon;
     use crate::snapshot::tests::posting;
     use crate::snapshot::{build, Section};
+
+    /// The capitalisation split the core keeps agrees with
+    /// [`capitalised_as`](crate::fold::capitalised_as) on every headword:
+    /// capitals, lower case, and first letters without case.
+    #[test]
+    fn the_capitalisation_bitmaps_agree_with_the_headwords() {
+        let words = [
+            "Été",
+            "été",
+            "日本",
+            "1st",
+            "ß",
+            "'Tis",
+            "-",
+            "ΣΟΦΙΑ",
+            "école",
+        ];
+        let all = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| posting(w, "a", &i.to_string()))
+            .collect();
+        let built = build(
+            crate::snapshot::rank_order(all, &Lexicon::default()),
+            &Lexicon::default(),
+        );
+        let index = built.index().unwrap();
+        let every: RoaringBitmap = (0..index.entries()).collect();
+        for typed in [true, false] {
+            let expected: RoaringBitmap = (0..index.entries())
+                .filter(|&o| !crate::fold::capitalised_as(&index.word(o).unwrap(), Some(typed)))
+                .collect();
+            assert_eq!(index.not_capitalised_as(&every, typed), expected, "{typed}");
+        }
+    }
 
     /// Every truncation of a core section, and every byte of it changed,
     /// decodes to an error or to an index, never a panic: each column is

@@ -9,12 +9,13 @@
 //! most [`MAX_PART_BYTES`], each in a module of its own with its encoder and
 //! its decoder side by side:
 //!
-//! - `core` ([`core`]): the tables, the terms and the fields of every
-//!   entry. Decoded into the [`Index`].
+//! - `core` ([`core`]): the tables, each term's entries and frequency,
+//!   and the fields of every entry. Decoded into the [`Index`].
 //! - `terms` ([`terms`]): an FST from term to term number and one from each
 //!   term spelled backwards (for typo walks anchored on the query's end),
-//!   in blocks read as queries need them behind a root item that the
-//!   [`Index`] holds.
+//!   then the text of the terms and the entries' own headwords by term
+//!   number ([`texts`]), in blocks read as queries need them behind a root
+//!   item that the [`Index`] holds.
 //! - `records` ([`records`]): per entry its id, preview and phonetic, in
 //!   compressed blocks, grouped into parts by ordinal.
 //! - `grams` ([`grams`]): per 1- to 3-character substring, the entries whose
@@ -45,8 +46,9 @@ pub mod parts;
 mod records;
 pub mod source;
 mod terms;
+mod texts;
 
-pub use self::core::Index;
+pub use self::core::{Index, Texts};
 pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
@@ -56,6 +58,7 @@ pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub(crate) use terms::{Direction, TermBlock};
 pub use terms::{Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
+pub use texts::TEXT_BLOCK_TERMS;
 
 use super::codec::CorruptData;
 use super::lexicon::Lexicon;
@@ -87,7 +90,9 @@ use std::ops::Range;
 /// block starts, front-coded and deflated.
 /// 12: `core` stored by column (core version 4), decoded without a loop
 /// over every entry.
-pub const FORMAT: u32 = 12;
+/// 13: the text of the terms and the own headwords move from `core` (core
+/// version 5) to text blocks in `terms`, read as queries need them.
+pub const FORMAT: u32 = 13;
 
 /// The bytes of term blocks an instance keeps unless told otherwise.
 pub const DEFAULT_TERM_BLOCK_BUDGET: usize = 32 << 20;
@@ -286,7 +291,8 @@ pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
 }
 
 /// [`build`] with term blocks of `term_block_bytes` (tiny ones in the tests,
-/// so that every walk crosses block boundaries).
+/// so that every walk crosses block boundaries), and text blocks of as
+/// many terms in proportion ([`TEXT_BLOCK_TERMS`] at [`TERM_BLOCK_BYTES`]).
 pub fn build_with_blocks(
     postings: Vec<Posting>,
     lexicon: &Lexicon,
@@ -303,7 +309,10 @@ pub fn build_with_blocks(
     let sections = Section::ALL.map(|section| {
         let items = match section {
             Section::Core => split_parts(&core::encode_core(&postings, &terms, &frequencies)),
-            Section::Terms => terms::encode(&terms, term_block_bytes),
+            Section::Terms => {
+                let text_block_terms = term_block_bytes * TEXT_BLOCK_TERMS / TERM_BLOCK_BYTES;
+                terms::encode(&postings, &terms, term_block_bytes, text_block_terms.max(1))
+            }
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
             Section::Forms => split_parts(&forms::encode(&postings, &terms, lexicon)),
@@ -434,8 +443,8 @@ pub(crate) mod tests {
         let got = records.get(&ordinals).unwrap();
         for (ordinal, p) in all.iter().enumerate() {
             let o = ordinal as u32;
-            assert_eq!(index.word(o), p.word);
-            assert_eq!(index.term(index.term_of(o)), p.folded);
+            assert_eq!(index.word(o).unwrap(), p.word);
+            assert_eq!(index.term(index.term_of(o)).unwrap(), p.folded);
             assert_eq!(index.dictionary(o), &p.dictionary);
             assert_eq!(index.part_of_speech(o), p.part_of_speech.as_deref());
             assert_eq!(index.has_audio(o), p.has_audio);
@@ -550,8 +559,8 @@ pub(crate) mod tests {
     }
 
     const PINNED_DIGESTS: [&str; 6] = [
-        "core fc295229d971ad9caba0ce6c9fe3aa79c211c0b513a7dbb036588a1f3e218420",
-        "terms 7100e5024ed32b737b02f1bc426b587800f6693846ee75c49e12681d3261f858",
+        "core 34ed273672f18fb987e89242ef43fecefb1583eea8ac52e2ceaa081e9cacd702",
+        "terms e9544f60707e088dbae3783c8a4264cd42ce5e2520f78a48169db17d0950db9d",
         "records 82771d58f53519e5a7eeb0ee7c3a66103f06c97cc9eb5528d89980ee24017629",
         "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
         "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",

@@ -2,9 +2,10 @@
 //! number and one from every term spelled backwards (by character), each
 //! cut into blocks ([`super::blocks`]) that an instance reads as queries
 //! need them (issue 39). Item 0 is the root, read with the index: the term
-//! count and both [`BlockRoot`]s, deflated. Then one item per block, the forward
-//! blocks first. A warm instance keeps the blocks it has read by recency
-//! within a byte budget ([`BlockCache`]).
+//! count, both [`BlockRoot`]s and the terms per text block, deflated. Then
+//! one item per block, the forward blocks first, then the backward ones,
+//! then the text blocks ([`super::texts`]). A warm instance keeps the
+//! blocks it has read by recency within a byte budget ([`BlockCache`]).
 //!
 //! Readers name the blocks a lookup or a walk can reach from the root
 //! alone, take those the instance holds, and report the others as
@@ -13,7 +14,9 @@
 
 use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
+use super::texts::{self, TextBlock};
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
+use crate::postings::Posting;
 use fst::{Automaton, Map};
 use std::ops::Range;
 use std::sync::Arc;
@@ -81,9 +84,14 @@ impl Missing {
     }
 }
 
-/// The `terms` section's items: the root, the forward blocks, then the
-/// backward ones.
-pub(super) fn encode(terms: &[(&str, Range<u32>)], block_bytes: usize) -> Vec<Vec<u8>> {
+/// The `terms` section's items: the root, the forward blocks, the
+/// backward ones, then the text blocks of `text_block_terms` terms each.
+pub(super) fn encode(
+    postings: &[Posting],
+    terms: &[(&str, Range<u32>)],
+    block_bytes: usize,
+    text_block_terms: usize,
+) -> Vec<Vec<u8>> {
     let blocked = |key: &dyn Fn(&str) -> Vec<u8>| {
         let mut keys: Vec<(Vec<u8>, u64)> = terms
             .iter()
@@ -105,10 +113,12 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)], block_bytes: usize) -> Vec<Ve
         put_varint(&mut root, encoded.len());
         root.extend(encoded);
     }
+    put_varint(&mut root, text_block_terms);
     // Every cold instance reads the root: deflate halves it again.
     let mut items = vec![compress(&root)];
     items.extend(forwards.blocks);
     items.extend(backwards.blocks);
+    items.extend(texts::encode(postings, terms, text_block_terms));
     items
 }
 
@@ -118,11 +128,14 @@ pub struct TermDictionary {
     terms: usize,
     forwards: BlockRoot,
     backwards: BlockRoot,
+    terms_per_text_block: usize,
     held: BlockCache<usize, TermBlock>,
+    texts: BlockCache<usize, TextBlock>,
 }
 
 impl TermDictionary {
-    /// From the root item; blocks are kept within `budget` bytes.
+    /// From the root item; blocks are kept within `budget` bytes, half of
+    /// it for FST blocks and half for text blocks.
     pub(super) fn decode(root: &[u8], budget: usize) -> Result<Self, CorruptData> {
         let root = inflate(root)?;
         let mut r = Reader::new(&root);
@@ -133,23 +146,30 @@ impl TermDictionary {
         };
         let forwards = read_root()?;
         let backwards = read_root()?;
+        let terms_per_text_block = r.varint()?;
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the terms root"));
         }
         if terms > 0 && (forwards.is_empty() || backwards.is_empty()) {
             return Err(CorruptData("terms without blocks"));
         }
+        if terms_per_text_block == 0 {
+            return Err(CorruptData("text blocks of no term"));
+        }
         Ok(Self {
             terms,
             forwards,
             backwards,
-            held: BlockCache::new(budget),
+            terms_per_text_block,
+            held: BlockCache::new(budget / 2),
+            texts: BlockCache::new(budget / 2),
         })
     }
 
     /// Keeps at most `budget` bytes of blocks from now on.
     pub(super) fn keep_within(&mut self, budget: usize) {
-        self.held = BlockCache::new(budget);
+        self.held = BlockCache::new(budget / 2);
+        self.texts = BlockCache::new(budget / 2);
     }
 
     /// How many terms it has.
@@ -159,7 +179,27 @@ impl TermDictionary {
 
     /// How many items the section has: the root and every block.
     pub fn items(&self) -> usize {
+        self.first_text_item() + self.terms.div_ceil(self.terms_per_text_block)
+    }
+
+    fn first_text_item(&self) -> usize {
         1 + self.forwards.len() + self.backwards.len()
+    }
+
+    /// The item of the text block that holds term `t`, and where `t` is
+    /// in it.
+    pub(crate) fn text_place(&self, t: usize) -> (usize, usize) {
+        let per = self.terms_per_text_block;
+        (self.first_text_item() + t / per, t % per)
+    }
+
+    /// The text block `item` if held; it is added to `missing` if not.
+    pub(crate) fn text_block(&self, item: usize, missing: &mut Missing) -> Option<Arc<TextBlock>> {
+        let block = self.texts.get(&item);
+        if block.is_none() {
+            missing.0.push(item);
+        }
+        block
     }
 
     fn root(&self, direction: Direction) -> &BlockRoot {
@@ -245,6 +285,14 @@ impl TermDictionary {
             if item == 0 || item >= self.items() {
                 return Err(CorruptData("a terms block out of range"));
             }
+            if item >= self.first_text_item() {
+                let first = (item - self.first_text_item()) * self.terms_per_text_block;
+                let terms = self.terms_per_text_block.min(self.terms - first);
+                let block = TextBlock::decode(&bytes, terms)?;
+                let held = block.memory_bytes();
+                self.texts.insert(item, Arc::new(block), held);
+                continue;
+            }
             let bytes_len = bytes.len();
             let block = Map::new(bytes).map_err(|_| CorruptData("a terms block is not an FST"))?;
             self.held.insert(item, Arc::new(block), bytes_len);
@@ -255,10 +303,11 @@ impl TermDictionary {
     /// Lets every block go, as a cold instance holds none.
     pub fn forget(&self) {
         self.held.clear();
+        self.texts.clear();
     }
 
     /// Bytes of the blocks held and of the roots.
     pub(super) fn memory_bytes(&self) -> usize {
-        self.held.bytes() + 16 * (self.forwards.len() + self.backwards.len())
+        self.held.bytes() + self.texts.bytes() + 16 * (self.forwards.len() + self.backwards.len())
     }
 }

@@ -62,6 +62,9 @@ fn first_two_letters(word: &str) -> SearchQuery {
 /// Random entries of the snapshot and what queries are made of them.
 struct Draw {
     searcher: std::sync::Arc<shared::search::engine::Searcher>,
+    /// The text of every term, read once: an instance holds text blocks
+    /// within its budget only.
+    terms: Vec<String>,
     rng: RefCell<StdRng>,
 }
 
@@ -76,7 +79,7 @@ impl Draw {
     }
 
     fn term(&self, o: u32) -> String {
-        self.index().term(self.index().term_of(o)).to_string()
+        self.terms[self.index().term_of(o)].clone()
     }
 
     /// A headword (folded) of `min..=max` characters; the last draw if none
@@ -140,9 +143,15 @@ async fn main() {
         snapshot.searcher.index().entries() > 0,
         "the stack holds data"
     );
+    let mut terms = Vec::new();
+    let every_term: Vec<usize> = (0..snapshot.searcher.index().term_count()).collect();
+    for some in every_term.chunks(100_000) {
+        terms.extend(snapshot.terms(some).await.expect("the terms' text"));
+    }
     // Leaked: the scenarios borrow it for the whole run.
     let d1: &'static Draw = Box::leak(Box::new(Draw {
         searcher: snapshot.searcher.clone(),
+        terms,
         rng: RefCell::new(StdRng::from_os_rng()),
     }));
     let d1_records_bytes = records.memory_bytes();
@@ -150,11 +159,7 @@ async fn main() {
     let entry = move || {
         let o = d1.ordinal();
         let id = records.get(&[o]).expect("records")[0].id.clone();
-        (
-            d1.index().dictionary(o).id.clone(),
-            id,
-            d1.index().word(o).to_string(),
-        )
+        (d1.index().dictionary(o).id.clone(), id, d1.term(o))
     };
     let entry = &entry;
     // Inflected forms that are no headword of a dictionary that has their

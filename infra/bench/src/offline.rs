@@ -82,7 +82,10 @@ impl TermDraw<'_> {
         let mut last = String::new();
         for _ in 0..1000 {
             let o = self.rng.borrow_mut().random_range(0..self.index.entries());
-            last = self.index.term(self.index.term_of(o)).to_string();
+            last = self
+                .index
+                .term(self.index.term_of(o))
+                .expect("every block held");
             if (min..=max).contains(&last.chars().count()) && accept(&last) {
                 break;
             }

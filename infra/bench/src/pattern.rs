@@ -136,7 +136,7 @@ fn glob_total(index: &Index, rule: &MatchRule) -> usize {
     let pattern = rule.pattern().expect("a pattern rule");
     (0..index.term_count())
         .filter(|&t| {
-            let chars: Vec<char> = index.term(t).chars().collect();
+            let chars: Vec<char> = index.term(t).expect("every block held").chars().collect();
             glob(pattern.tokens(), &chars)
         })
         .map(|t| index.term_entries(t).len())

@@ -105,7 +105,7 @@ impl English<'_> {
             .lemmas(folded)
             .into_iter()
             .filter(|l| l.lang == "en")
-            .map(|l| self.index.term(l.term).to_string())
+            .map(|l| self.index.term(l.term).expect("every block held"))
             .filter(|lemma| self.is_headword(lemma))
             .collect()
     }
@@ -136,7 +136,7 @@ impl English<'_> {
             }
         }
         seen.iter()
-            .map(|&t| self.index.term(t).to_string())
+            .map(|&t| self.index.term(t).expect("every block held"))
             .collect()
     }
 }

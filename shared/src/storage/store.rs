@@ -134,6 +134,47 @@ impl SnapshotView {
             .map_err(corrupt_snapshot)
     }
 
+    /// The headwords of these entries as their dictionaries write them,
+    /// in the same order: their text blocks read now if not held.
+    pub async fn words(&self, ordinals: &[u32]) -> Result<Vec<String>, ApiError> {
+        self.with_texts(|index| {
+            let texts = index.texts_of_entries(ordinals)?;
+            Ok(ordinals
+                .iter()
+                .map(|&o| texts.word(o).to_string())
+                .collect())
+        })
+        .await
+    }
+
+    /// The text of these terms, in the same order: their text blocks read
+    /// now if not held.
+    pub async fn terms(&self, terms: &[usize]) -> Result<Vec<String>, ApiError> {
+        self.with_texts(|index| {
+            let texts = index.texts(terms.iter().copied())?;
+            Ok(terms.iter().map(|&t| texts.term(t).to_string()).collect())
+        })
+        .await
+    }
+
+    /// What `read` answers once the text blocks it names are held: read
+    /// in one batch, then read again; 503 if the budget let them go at once.
+    async fn with_texts<T>(
+        &self,
+        read: impl Fn(&Index) -> Result<T, Missing>,
+    ) -> Result<T, ApiError> {
+        if let Err(missing) = read(self.searcher.index()) {
+            self.read_term_blocks(&missing).await?;
+        }
+        read(self.searcher.index()).map_err(|missing| {
+            tracing::error!(
+                blocks = missing.len(),
+                "text blocks missing as soon as read: raise SNAPSHOT_CACHE_MB"
+            );
+            ApiError::Unavailable
+        })
+    }
+
     /// Every part of the paged sections, and every term block, as an
     /// instance that has served every kind of query holds them (the
     /// benchmarks of a warm instance).

@@ -50,9 +50,9 @@ async fn every_endpoint_holds_its_round_trip_budget() {
     // A cold instance loads what a request needs of the snapshot with
     // BatchGetItem: the index (core, forms and the root of terms) with the
     // records' part index, then the term blocks of its query, then the
-    // record parts of the page (three round trips); a `contains` search adds
-    // the grams' part index and the parts of its grams. Nothing is asked
-    // twice.
+    // record parts and the text blocks of the page, together (three round
+    // trips); a `contains` search adds the grams' part index and the parts
+    // of its grams. Nothing is asked twice.
     let mut asked = std::collections::HashSet::new();
     let mut take_reads = |what: &str, budget: usize| {
         let calls = log.take();
@@ -70,9 +70,9 @@ async fn every_endpoint_holds_its_round_trip_budget() {
         .await
         .unwrap();
     assert_eq!(
-        take_reads("cold search", 4),
-        4,
-        "index and records, then the term blocks, then the page"
+        take_reads("cold search", 5),
+        5,
+        "index and records, then the term blocks, then the page's records and text"
     );
     service::search(&app, &search("ous", MatchType::Contains, true))
         .await
