@@ -421,7 +421,12 @@ fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
     let core = built.section(Section::Core).concat();
     let decode = |forms| {
         let terms = built.section(Section::Terms);
-        let index = Index::decode(&core, &terms[0], forms, usize::MAX)?;
+        let index = Index::decode(
+            &core,
+            &terms[0],
+            forms,
+            crate::snapshot::BlockBudget::UNBOUNDED,
+        )?;
         let blocks = terms.iter().cloned().enumerate().skip(1);
         index.term_dictionary().keep(blocks).map(|()| index)
     };

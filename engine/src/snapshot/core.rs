@@ -22,7 +22,7 @@
 //! bitmap is its length and its portable serialization.
 
 use super::forms::{FormFst, Forms, Lemma};
-use super::terms::{Missing, TermDictionary};
+use super::terms::{BlockBudget, Missing, TermDictionary};
 use super::texts::TextBlock;
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::fold::capitalised;
@@ -194,7 +194,7 @@ impl Index {
         core: &[u8],
         terms_root: &[u8],
         forms: Vec<u8>,
-        term_budget: usize,
+        budget: BlockBudget,
     ) -> Result<Self, CorruptData> {
         let raw = inflate(core)?;
         let mut r = Reader::new(&raw);
@@ -243,7 +243,7 @@ impl Index {
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
-        let terms = TermDictionary::decode(terms_root, term_budget)?;
+        let terms = TermDictionary::decode(terms_root, budget)?;
         if terms.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
         }
@@ -266,7 +266,7 @@ impl Index {
 
     /// Keeps at most `budget` bytes of term blocks from now on (what it
     /// held is let go).
-    pub fn keep_term_blocks_within(&mut self, budget: usize) {
+    pub fn keep_term_blocks_within(&mut self, budget: BlockBudget) {
         self.terms.keep_within(budget);
     }
 
@@ -574,7 +574,8 @@ mod tests {
         );
         let raw = inflate(&built.section(Section::Core).concat()).unwrap();
         let root = &built.section(Section::Terms)[0];
-        let decode = |raw: &[u8]| Index::decode(&compress(raw), root, Vec::new(), 0);
+        let decode =
+            |raw: &[u8]| Index::decode(&compress(raw), root, Vec::new(), BlockBudget::UNBOUNDED);
         assert!(decode(&raw).is_ok());
         for end in 0..raw.len() {
             assert!(decode(&raw[..end]).is_err(), "cut at {end}");

@@ -56,8 +56,8 @@ pub use grams::{query_grams, GramPart, Grams};
 pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
+pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, TermBlock};
-pub use terms::{Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub use texts::TEXT_BLOCK_TERMS;
 
 use super::codec::CorruptData;
@@ -94,8 +94,12 @@ use std::ops::Range;
 /// version 5) to text blocks in `terms`, read as queries need them.
 pub const FORMAT: u32 = 13;
 
-/// The bytes of term blocks an instance keeps unless told otherwise.
-pub const DEFAULT_TERM_BLOCK_BUDGET: usize = 32 << 20;
+/// The bytes of term and text blocks an instance keeps unless told
+/// otherwise.
+pub const DEFAULT_BLOCK_BUDGET: BlockBudget = BlockBudget {
+    fst: 32 << 20,
+    text: 64 << 20,
+};
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.
 pub const MAX_PART_BYTES: usize = 350_000;
@@ -178,7 +182,7 @@ impl Built {
     /// It holds every term block, within no budget.
     pub fn index(&self) -> Result<Index, CorruptData> {
         let mut index = self.cold_index()?;
-        index.keep_term_blocks_within(usize::MAX);
+        index.keep_term_blocks_within(BlockBudget::UNBOUNDED);
         let blocks = self.section(Section::Terms).iter().cloned().enumerate();
         index.term_dictionary().keep(blocks.skip(1))?;
         Ok(index)
@@ -361,12 +365,7 @@ impl Assemble for Index {
     fn assemble(take: &mut dyn FnMut(Section) -> Vec<u8>) -> Result<Self, CorruptData> {
         let core = take(Section::Core);
         let terms = take(Section::Terms);
-        Index::decode(
-            &core,
-            &terms,
-            take(Section::Forms),
-            DEFAULT_TERM_BLOCK_BUDGET,
-        )
+        Index::decode(&core, &terms, take(Section::Forms), DEFAULT_BLOCK_BUDGET)
     }
 }
 
@@ -560,7 +559,7 @@ pub(crate) mod tests {
 
     const PINNED_DIGESTS: [&str; 6] = [
         "core 34ed273672f18fb987e89242ef43fecefb1583eea8ac52e2ceaa081e9cacd702",
-        "terms e9544f60707e088dbae3783c8a4264cd42ce5e2520f78a48169db17d0950db9d",
+        "terms f66e8446a12ac5858566b6cad5c911c9d64d5db4fbde61e8a36ae4e1733fbf9f",
         "records 82771d58f53519e5a7eeb0ee7c3a66103f06c97cc9eb5528d89980ee24017629",
         "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
         "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",
@@ -582,8 +581,14 @@ pub(crate) mod tests {
         let all = sorted(vec![posting("ecole", "d", "1")]);
         let built = build(all.clone(), &Lexicon::default());
         let core = &built.section(Section::Core).concat();
-        assert!(Index::decode(&core[..core.len() / 2], &[], Vec::new(), 0).is_err());
-        assert!(Index::decode(b"junk", &[], Vec::new(), 0).is_err());
+        assert!(Index::decode(
+            &core[..core.len() / 2],
+            &[],
+            Vec::new(),
+            BlockBudget::UNBOUNDED
+        )
+        .is_err());
+        assert!(Index::decode(b"junk", &[], Vec::new(), BlockBudget::UNBOUNDED).is_err());
         let first = 0u32.to_be_bytes();
         assert!(RecordPart::decode(&first, vec![1, 0, 0]).is_err());
         assert!(RecordPart::decode(&first, vec![9, 0, 0, 0, 0, 0, 0, 0]).is_err());

@@ -38,6 +38,24 @@ pub const TERM_BLOCK_BYTES: usize = 3_800;
 /// so two read units; such a block leaves its last keys to the next one.
 pub const TERM_BLOCK_MAX_BYTES: usize = 4_036;
 
+/// The bytes of blocks an instance keeps: of FST blocks, and of text
+/// blocks (a query that checks its candidates by their text, such as
+/// `contains`, holds the text blocks of all of them at once: about 50 MB
+/// at five million entries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockBudget {
+    pub fst: usize,
+    pub text: usize,
+}
+
+impl BlockBudget {
+    /// Every block read is kept (the offline benchmarks and tests).
+    pub const UNBOUNDED: BlockBudget = BlockBudget {
+        fst: usize::MAX,
+        text: usize::MAX,
+    };
+}
+
 /// A block of the term dictionary, decoded (an FST over its bytes).
 pub(crate) type TermBlock = Map<Vec<u8>>;
 
@@ -134,9 +152,8 @@ pub struct TermDictionary {
 }
 
 impl TermDictionary {
-    /// From the root item; blocks are kept within `budget` bytes, half of
-    /// it for FST blocks and half for text blocks.
-    pub(super) fn decode(root: &[u8], budget: usize) -> Result<Self, CorruptData> {
+    /// From the root item; blocks are kept within `budget`.
+    pub(super) fn decode(root: &[u8], budget: BlockBudget) -> Result<Self, CorruptData> {
         let root = inflate(root)?;
         let mut r = Reader::new(&root);
         let terms = r.varint()?;
@@ -161,15 +178,15 @@ impl TermDictionary {
             forwards,
             backwards,
             terms_per_text_block,
-            held: BlockCache::new(budget / 2),
-            texts: BlockCache::new(budget / 2),
+            held: BlockCache::new(budget.fst),
+            texts: BlockCache::new(budget.text),
         })
     }
 
-    /// Keeps at most `budget` bytes of blocks from now on.
-    pub(super) fn keep_within(&mut self, budget: usize) {
-        self.held = BlockCache::new(budget / 2);
-        self.texts = BlockCache::new(budget / 2);
+    /// Keeps blocks within `budget` from now on.
+    pub(super) fn keep_within(&mut self, budget: BlockBudget) {
+        self.held = BlockCache::new(budget.fst);
+        self.texts = BlockCache::new(budget.text);
     }
 
     /// How many terms it has.

@@ -15,11 +15,11 @@ use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::postings::Posting;
 use std::ops::Range;
 
-/// Terms per text block: about 20 KB of text, 8 KB deflated, at five
-/// million entries. A page of results reads a block or two; a `contains`
-/// query that checks terms all over the numbering reads hundreds of them
-/// in one batch of concurrent calls.
-pub const TEXT_BLOCK_TERMS: usize = 2_048;
+/// Terms per text block: about 50 KB of text and headwords, 20 KB
+/// deflated, at five million entries. A page of results reads a block or
+/// two; a query that checks terms all over the numbering by their text
+/// (`contains`) reads most of them, in one round trip of concurrent calls.
+pub const TEXT_BLOCK_TERMS: usize = 4_096;
 
 /// The text blocks of `terms` (in term order, with their ordinal ranges)
 /// and of `postings` (in ordinal order): `per_block` terms each.

@@ -12,8 +12,8 @@ use crate::search::engine::Searcher;
 use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
-    self, Assemble, DefinitionPart, Definitions, GramPart, Grams, Index, Missing, PagedPart,
-    PartIndex, Record, RecordPart, Records, Section,
+    self, Assemble, BlockBudget, DefinitionPart, Definitions, GramPart, Grams, Index, Missing,
+    PagedPart, PartIndex, Record, RecordPart, Records, Section,
 };
 use crate::storage::items::{
     self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
@@ -49,8 +49,10 @@ fn keys_per_call(wanted: &[(Section, Range<usize>)]) -> usize {
 }
 
 /// The term blocks and paged parts a warm instance keeps when no setting
-/// says otherwise.
-pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 192;
+/// says otherwise: of it, 3/16 for FST blocks, 1/4 for text blocks (the
+/// whole text at five million entries, which a `contains` query may
+/// check), 9/32 for records and 9/64 each for grams and definitions.
+pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 256;
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
 /// builds are rare; five minutes bounds how stale a new one can look.
@@ -674,7 +676,10 @@ impl Store {
             }
             Ok(())
         };
-        let term_budget = self.cache_bytes / 4;
+        let term_budget = BlockBudget {
+            fst: self.cache_bytes * 3 / 16,
+            text: self.cache_bytes / 4,
+        };
         let searcher = loaded.searcher.one((), || {
             let source = source.clone();
             async move { Ok(Searcher::new(source.index(term_budget).await?)) }
@@ -708,9 +713,9 @@ impl Store {
             // The budget shared out: a quarter for the term blocks (the
             // searcher's), records are read by every page of results, grams
             // and definitions by some queries only.
-            records: Paged::within(self.cache_bytes * 3 / 8),
-            grams: Paged::within(self.cache_bytes * 3 / 16),
-            definitions: Paged::within(self.cache_bytes * 3 / 16),
+            records: Paged::within(self.cache_bytes * 9 / 32),
+            grams: Paged::within(self.cache_bytes * 9 / 64),
+            definitions: Paged::within(self.cache_bytes * 9 / 64),
         });
         *held = Some(loaded.clone());
         loaded
@@ -779,7 +784,7 @@ impl Source {
     /// decoded off the runtime's threads (it is CPU work of a second or so
     /// on a large corpus, while other loads wait on the network).
     /// Its term blocks are kept within `term_budget` bytes.
-    async fn index(&self, term_budget: usize) -> Result<Index, ApiError> {
+    async fn index(&self, term_budget: BlockBudget) -> Result<Index, ApiError> {
         let mut sections = source::index_sections(self).await?;
         let mut index = tokio::task::spawn_blocking(move || {
             Index::assemble(&mut |s| {
