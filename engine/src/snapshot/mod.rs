@@ -98,7 +98,7 @@ pub const FORMAT: u32 = 13;
 /// otherwise.
 pub const DEFAULT_BLOCK_BUDGET: BlockBudget = BlockBudget {
     fst: 32 << 20,
-    text: 64 << 20,
+    text: 80 << 20,
 };
 
 /// A stored part stays below DynamoDB's 400 KB item limit with room for keys.

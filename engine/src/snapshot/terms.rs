@@ -40,8 +40,8 @@ pub const TERM_BLOCK_MAX_BYTES: usize = 4_036;
 
 /// The bytes of blocks an instance keeps: of FST blocks, and of text
 /// blocks (a query that checks its candidates by their text, such as
-/// `contains`, holds the text blocks of all of them at once: about 50 MB
-/// at five million entries).
+/// `contains`, holds the text blocks of all of them at once: 65 MB for
+/// every text block at five million entries).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockBudget {
     pub fst: usize,

@@ -4,7 +4,8 @@
 //! of `terms` and `forms` decoded from their stored items into an
 //! [`shared::search::snapshot::Index`], round after round. No store is
 //! read: this is the CPU part of a cold start, beside the size of what it
-//! decodes. Then what the first request with a filter adds on an instance
+//! decodes. Then the memory of every text block held (what a `contains`
+//! query may read). Then what the first request with a filter adds on an instance
 //! (the filter's bitmap, made once and cached): a random pick with
 //! `lang=eng` (dictd files name their languages in three letters), with
 //! `source=freedict-deu-eng` and with `lang=deu-eng`, each from an empty
@@ -16,7 +17,7 @@ use bench::offline::Offline;
 use bench::stats;
 use rand::SeedableRng;
 use shared::search::filters::{Filters, LangFilter};
-use shared::search::snapshot::Section;
+use shared::search::snapshot::{BlockBudget, Section};
 use std::time::Instant;
 
 fn main() {
@@ -46,6 +47,22 @@ fn main() {
         "decode ms: p50 {p50:.0}, first {first:.0}, max {max:.0} ({} rounds); held {:.0} MB",
         offline.rounds,
         held as f64 / 1e6
+    );
+    // What an instance holds once a query (`contains`) has read every text
+    // block: the budget its text blocks need.
+    let mut index = built.cold_index().expect("a fresh build decodes");
+    index.keep_term_blocks_within(BlockBudget {
+        fst: 0,
+        text: usize::MAX,
+    });
+    let items = built.section(Section::Terms).iter().cloned().enumerate();
+    index
+        .term_dictionary()
+        .keep(items.skip(1))
+        .expect("its blocks");
+    println!(
+        "every text block held: {:.0} MB more",
+        (index.memory_bytes() - held) as f64 / 1e6
     );
 
     let english = LangFilter::parse("eng").expect("a language");

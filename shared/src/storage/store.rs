@@ -49,9 +49,10 @@ fn keys_per_call(wanted: &[(Section, Range<usize>)]) -> usize {
 }
 
 /// The term blocks and paged parts a warm instance keeps when no setting
-/// says otherwise: of it, 3/16 for FST blocks, 1/4 for text blocks (the
-/// whole text at five million entries, which a `contains` query may
-/// check), 9/32 for records and 9/64 each for grams and definitions.
+/// says otherwise: of it, 3/16 for FST blocks, 5/16 for text blocks (80
+/// MB: the whole text at five million entries takes 65, and a `contains`
+/// query may check most of it), 1/4 for records and 1/8 each for grams and
+/// definitions.
 pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 256;
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
@@ -678,7 +679,7 @@ impl Store {
         };
         let term_budget = BlockBudget {
             fst: self.cache_bytes * 3 / 16,
-            text: self.cache_bytes / 4,
+            text: self.cache_bytes * 5 / 16,
         };
         let searcher = loaded.searcher.one((), || {
             let source = source.clone();
@@ -713,9 +714,9 @@ impl Store {
             // The budget shared out: a quarter for the term blocks (the
             // searcher's), records are read by every page of results, grams
             // and definitions by some queries only.
-            records: Paged::within(self.cache_bytes * 9 / 32),
-            grams: Paged::within(self.cache_bytes * 9 / 64),
-            definitions: Paged::within(self.cache_bytes * 9 / 64),
+            records: Paged::within(self.cache_bytes / 4),
+            grams: Paged::within(self.cache_bytes / 8),
+            definitions: Paged::within(self.cache_bytes / 8),
         });
         *held = Some(loaded.clone());
         loaded
