@@ -30,6 +30,7 @@ mod pages;
 mod patterns;
 mod quota_store;
 mod random;
+mod rebuild;
 mod request_cost;
 mod reverse;
 mod reverse_real_data;

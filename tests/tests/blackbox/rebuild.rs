@@ -1,0 +1,120 @@
+//! A rebuild of the index seen from instances that search meanwhile: the
+//! first search of a fresh instance after `dictadmin index` answers 200 from
+//! the new build (no 503 while it loads), and every search that runs during
+//! a rebuild, or on a warm instance still holding the build it replaced,
+//! answers from one build whole: its total is that of one of the two.
+//!
+//! The two builds differ: the second is made after another dictionary was
+//! imported, so their totals for the same query differ. Everything runs on
+//! a table of its own (made by `dictadmin setup`), deleted at the end.
+
+use blackbox::{repo_root, stack_clients};
+use shared::queries::SearchQuery;
+use shared::search::matching::MatchType;
+use shared::service;
+use std::process::Output;
+
+fn dictadmin(table: &str, args: &[&str]) -> Output {
+    let state = std::env::temp_dir().join(format!("rebuild-state-{}", std::process::id()));
+    let out = blackbox::dictadmin_on_table(table, args, &[], &state);
+    assert!(
+        out.status.success(),
+        "dictadmin {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn fixture(name: &str) -> String {
+    let path = repo_root().join("data/fixture/freedict").join(name);
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// A fresh instance of the service on `table`: nothing of the snapshot held.
+async fn instance(table: &str) -> shared::App {
+    let (clients, config) = stack_clients().await;
+    let config = shared::runtime::config::Config {
+        entries_table: table.to_string(),
+        ..config
+    };
+    shared::App::new(config, clients, shared::runtime::app::system_clock)
+}
+
+/// The total of a prefix search (typo-tolerant), as a page reports it.
+async fn total(app: &shared::App, q: &str) -> u64 {
+    let query = SearchQuery::new(q, MatchType::Prefix, true);
+    match service::search(app, &query).await {
+        Ok(page) => page.total,
+        Err(e) => panic!("search {q}: {e:?}"),
+    }
+}
+
+#[tokio::test]
+async fn searches_answer_from_one_build_through_a_rebuild() {
+    let (clients, _) = stack_clients().await;
+    let table = format!("test-rebuild-{}", std::process::id());
+    dictadmin(&table, &["setup"]);
+    let checks = tokio::spawn(check_rebuild(table.clone())).await;
+    clients
+        .dynamodb
+        .delete_table()
+        .table_name(&table)
+        .send()
+        .await
+        .expect("delete table");
+    if let Err(panic) = checks {
+        std::panic::resume_unwind(panic.into_panic());
+    }
+}
+
+async fn check_rebuild(table: String) {
+    dictadmin(
+        &table,
+        &["import", "freedict", &fixture("freedict-eng-fra")],
+    );
+    dictadmin(&table, &["index"]);
+    let warm = instance(&table).await;
+    let queries = ["ba", "ho", "ca", "wa"];
+    let mut first = Vec::new();
+    for q in &queries[..2] {
+        first.push(total(&warm, q).await);
+    }
+    assert!(
+        first.iter().all(|&t| t > 0),
+        "the first build finds {first:?}"
+    );
+
+    // Another dictionary with the same words, then a rebuild, searched
+    // meanwhile by fresh instances: each answers 200 with one build's total.
+    dictadmin(
+        &table,
+        &["import", "freedict", &fixture("freedict-eng-spa")],
+    );
+    let rebuild = {
+        let table = table.clone();
+        tokio::task::spawn_blocking(move || dictadmin(&table, &["index"]))
+    };
+    let mut during = Vec::new();
+    while !rebuild.is_finished() {
+        during.push(total(&instance(&table).await, "ba").await);
+    }
+    rebuild.await.expect("the rebuild ran");
+    let after = total(&instance(&table).await, "ba").await;
+    assert!(
+        after > first[0],
+        "the second build has more: {after} vs {first:?}"
+    );
+    for t in &during {
+        assert!([first[0], after].contains(t), "{t} is one build's total");
+    }
+
+    // The warm instance still holds the first build's pointer (the catalog
+    // is cached for minutes): queries whose blocks it never read answer
+    // from that build's blocks, kept with the pointer, not half from each.
+    let fresh = instance(&table).await;
+    for q in &queries[2..] {
+        let (old, new) = (total(&warm, q).await, total(&fresh, q).await);
+        assert!(old > 0 && new > old, "{q}: {old} before, {new} after");
+    }
+    assert_eq!(total(&warm, "ba").await, first[0], "warm: still one build");
+}
