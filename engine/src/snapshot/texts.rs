@@ -15,8 +15,9 @@ use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::postings::Posting;
 use std::ops::Range;
 
-/// Terms per text block: about 50 KB of text and headwords, 20 KB
-/// deflated, at five million entries. A page of results reads a block or
+/// Terms per text block: 36 KB deflated on average at five million
+/// entries, 163 KB for the first (docs/benchmarks.md, "The text in
+/// blocks"). A page of results reads a block or
 /// two; a query that checks terms all over the numbering by their text
 /// (`contains`) reads most of them, in one round trip of concurrent calls.
 pub const TEXT_BLOCK_TERMS: usize = 4_096;
