@@ -58,7 +58,7 @@ pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, TermBlock};
-pub use texts::TEXT_BLOCK_TERMS;
+pub use texts::TEXT_BLOCK_BYTES;
 
 use super::codec::CorruptData;
 use super::lexicon::Lexicon;
@@ -296,7 +296,8 @@ pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
 
 /// [`build`] with term blocks of `term_block_bytes` (tiny ones in the tests,
 /// so that every walk crosses block boundaries), and text blocks of as
-/// many terms in proportion ([`TEXT_BLOCK_TERMS`] at [`TERM_BLOCK_BYTES`]).
+/// bytes in proportion ([`TEXT_BLOCK_BYTES`] at [`TERM_BLOCK_BYTES`]): tiny
+/// term blocks make text blocks of a term or two.
 pub fn build_with_blocks(
     postings: Vec<Posting>,
     lexicon: &Lexicon,
@@ -314,8 +315,8 @@ pub fn build_with_blocks(
         let items = match section {
             Section::Core => split_parts(&core::encode_core(&postings, &terms, &frequencies)),
             Section::Terms => {
-                let text_block_terms = term_block_bytes * TEXT_BLOCK_TERMS / TERM_BLOCK_BYTES;
-                terms::encode(&postings, &terms, term_block_bytes, text_block_terms.max(1))
+                let text_block_bytes = term_block_bytes * TEXT_BLOCK_BYTES / TERM_BLOCK_BYTES;
+                terms::encode(&postings, &terms, term_block_bytes, text_block_bytes)
             }
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
@@ -559,7 +560,7 @@ pub(crate) mod tests {
 
     const PINNED_DIGESTS: [&str; 6] = [
         "core 34ed273672f18fb987e89242ef43fecefb1583eea8ac52e2ceaa081e9cacd702",
-        "terms f66e8446a12ac5858566b6cad5c911c9d64d5db4fbde61e8a36ae4e1733fbf9f",
+        "terms 218648692ba683f45619b1a29ff0d82f6e549c67f3e53f30e72ea424e6efa3d0",
         "records 82771d58f53519e5a7eeb0ee7c3a66103f06c97cc9eb5528d89980ee24017629",
         "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
         "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",

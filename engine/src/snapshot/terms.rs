@@ -2,7 +2,7 @@
 //! number and one from every term spelled backwards (by character), each
 //! cut into blocks ([`super::blocks`]) that an instance reads as queries
 //! need them (issue 39). Item 0 is the root, read with the index: the term
-//! count, both [`BlockRoot`]s and the terms per text block, deflated. Then
+//! count, both [`BlockRoot`]s and the terms of each text block, deflated. Then
 //! one item per block, the forward blocks first, then the backward ones,
 //! then the text blocks ([`super::texts`]). A warm instance keeps the
 //! blocks it has read by recency within a byte budget ([`BlockCache`]).
@@ -103,12 +103,12 @@ impl Missing {
 }
 
 /// The `terms` section's items: the root, the forward blocks, the
-/// backward ones, then the text blocks of `text_block_terms` terms each.
+/// backward ones, then the text blocks, each closed at `text_block_bytes`.
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
     block_bytes: usize,
-    text_block_terms: usize,
+    text_block_bytes: usize,
 ) -> Vec<Vec<u8>> {
     let blocked = |key: &dyn Fn(&str) -> Vec<u8>| {
         let mut keys: Vec<(Vec<u8>, u64)> = terms
@@ -131,12 +131,16 @@ pub(super) fn encode(
         put_varint(&mut root, encoded.len());
         root.extend(encoded);
     }
-    put_varint(&mut root, text_block_terms);
+    let text_counts = texts::cut(postings, terms, text_block_bytes);
+    put_varint(&mut root, text_counts.len());
+    for &count in &text_counts {
+        put_varint(&mut root, count);
+    }
     // Every cold instance reads the root: deflate halves it again.
     let mut items = vec![compress(&root)];
     items.extend(forwards.blocks);
     items.extend(backwards.blocks);
-    items.extend(texts::encode(postings, terms, text_block_terms));
+    items.extend(texts::encode(postings, terms, &text_counts));
     items
 }
 
@@ -146,7 +150,8 @@ pub struct TermDictionary {
     terms: usize,
     forwards: BlockRoot,
     backwards: BlockRoot,
-    terms_per_text_block: usize,
+    /// The first term of every text block, and the number of terms last.
+    text_firsts: Vec<usize>,
     held: BlockCache<usize, TermBlock>,
     texts: BlockCache<usize, TextBlock>,
 }
@@ -163,21 +168,30 @@ impl TermDictionary {
         };
         let forwards = read_root()?;
         let backwards = read_root()?;
-        let terms_per_text_block = r.varint()?;
+        let text_blocks = r.count(1)?;
+        let mut text_firsts = Vec::with_capacity(text_blocks + 1);
+        text_firsts.push(0);
+        for _ in 0..text_blocks {
+            let first = match r.varint()? {
+                0 => return Err(CorruptData("a text block of no term")),
+                n => text_firsts[text_firsts.len() - 1] + n,
+            };
+            text_firsts.push(first);
+        }
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the terms root"));
         }
         if terms > 0 && (forwards.is_empty() || backwards.is_empty()) {
             return Err(CorruptData("terms without blocks"));
         }
-        if terms_per_text_block == 0 {
-            return Err(CorruptData("text blocks of no term"));
+        if text_firsts.last() != Some(&terms) {
+            return Err(CorruptData("text blocks of other terms"));
         }
         Ok(Self {
             terms,
             forwards,
             backwards,
-            terms_per_text_block,
+            text_firsts,
             held: BlockCache::new(budget.fst),
             texts: BlockCache::new(budget.text),
         })
@@ -196,7 +210,7 @@ impl TermDictionary {
 
     /// How many items the section has: the root and every block.
     pub fn items(&self) -> usize {
-        self.first_text_item() + self.terms.div_ceil(self.terms_per_text_block)
+        self.first_text_item() + self.text_firsts.len() - 1
     }
 
     fn first_text_item(&self) -> usize {
@@ -206,8 +220,8 @@ impl TermDictionary {
     /// The item of the text block that holds term `t`, and where `t` is
     /// in it.
     pub(crate) fn text_place(&self, t: usize) -> (usize, usize) {
-        let per = self.terms_per_text_block;
-        (self.first_text_item() + t / per, t % per)
+        let b = self.text_firsts.partition_point(|&first| first <= t) - 1;
+        (self.first_text_item() + b, t - self.text_firsts[b])
     }
 
     /// The text block `item` if held; it is added to `missing` if not.
@@ -303,8 +317,8 @@ impl TermDictionary {
                 return Err(CorruptData("a terms block out of range"));
             }
             if item >= self.first_text_item() {
-                let first = (item - self.first_text_item()) * self.terms_per_text_block;
-                let terms = self.terms_per_text_block.min(self.terms - first);
+                let b = item - self.first_text_item();
+                let terms = self.text_firsts[b + 1] - self.text_firsts[b];
                 let block = TextBlock::decode(&bytes, terms)?;
                 let held = block.memory_bytes();
                 self.texts.insert(item, Arc::new(block), held);

@@ -15,23 +15,58 @@ use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::postings::Posting;
 use std::ops::Range;
 
-/// Terms per text block: 36 KB deflated on average at five million
-/// entries, 163 KB for the first (docs/benchmarks.md, "The text in
-/// blocks"). A page of results reads a block or
-/// two; a query that checks terms all over the numbering by their text
-/// (`contains`) reads most of them, in one round trip of concurrent calls.
-pub const TEXT_BLOCK_TERMS: usize = 4_096;
+/// The text a block closes at: its terms' and their own headwords' bytes
+/// reach it (about 3.5 KB deflated, one DynamoDB read unit, at five
+/// million entries). Cut by bytes, not by terms: the most common terms
+/// have the most entries, and so the most own headwords, and a page of
+/// results or an autocomplete reads a few KB of text whatever its terms.
+/// A query that checks terms all over the numbering by their text
+/// (`contains`) reads most of the blocks, thousands at five million
+/// entries, in one round trip of concurrent BatchGetItems.
+pub const TEXT_BLOCK_BYTES: usize = 8_192;
 
-/// The text blocks of `terms` (in term order, with their ordinal ranges)
-/// and of `postings` (in ordinal order): `per_block` terms each.
+/// The terms of each text block of `terms` (in term order, with their
+/// ordinal ranges) and `postings` (in ordinal order), each closed when its
+/// text reaches `block_bytes`.
+pub(super) fn cut(
+    postings: &[Posting],
+    terms: &[(&str, Range<u32>)],
+    block_bytes: usize,
+) -> Vec<usize> {
+    let mut counts = Vec::new();
+    let (mut count, mut bytes) = (0, 0);
+    for (term, range) in terms {
+        let own = range.clone().map(|o| &postings[o as usize]);
+        let own: usize = own
+            .filter(|p| p.word != p.folded)
+            .map(|p| p.word.len())
+            .sum();
+        count += 1;
+        bytes += term.len() + own;
+        if bytes >= block_bytes {
+            counts.push(count);
+            (count, bytes) = (0, 0);
+        }
+    }
+    if count > 0 {
+        counts.push(count);
+    }
+    counts
+}
+
+/// The text blocks of `terms` and `postings`, of `counts` terms each
+/// ([`cut`]).
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
-    per_block: usize,
+    counts: &[usize],
 ) -> Vec<Vec<u8>> {
-    terms
-        .chunks(per_block.max(1))
-        .map(|block| {
+    let mut rest = terms;
+    counts
+        .iter()
+        .map(|&n| {
+            let (block, after) = rest.split_at(n);
+            rest = after;
             let mut raw = Vec::new();
             put_varint(&mut raw, block.len());
             put_texts(&mut raw, block.iter().map(|(term, _)| *term));
@@ -156,6 +191,55 @@ mod tests {
     use super::*;
     use crate::snapshot::tests::posting;
 
+    /// Every term is in one block, in order; a block closes as soon as its
+    /// text (terms and own headwords) reaches the size, and only then.
+    #[test]
+    fn blocks_close_when_their_text_reaches_the_size() {
+        let words = [
+            "Été", "ete", "chat", "Chat", "maison", "a", "Æble", "bb", "c",
+        ];
+        let postings: Vec<Posting> = words.iter().map(|w| posting(w, "a", w)).collect();
+        let mut terms: Vec<(&str, Range<u32>)> = Vec::new();
+        for (o, p) in postings.iter().enumerate() {
+            let o = o as u32;
+            match terms.last_mut() {
+                Some((term, range)) if *term == p.folded => range.end = o + 1,
+                _ => terms.push((&p.folded, o..o + 1)),
+            }
+        }
+        let text = |(term, range): &(&str, Range<u32>)| -> usize {
+            let own = range.clone().map(|o| &postings[o as usize]);
+            term.len()
+                + own
+                    .filter(|p| p.word != p.folded)
+                    .map(|p| p.word.len())
+                    .sum::<usize>()
+        };
+        for size in 1..40 {
+            let counts = cut(&postings, &terms, size);
+            assert_eq!(counts.iter().sum::<usize>(), terms.len(), "{size}");
+            let mut rest = &terms[..];
+            for (k, &n) in counts.iter().enumerate() {
+                let (block, after) = rest.split_at(n);
+                let bytes: Vec<usize> = block.iter().map(text).collect();
+                let last = k == counts.len() - 1;
+                assert!(
+                    last || bytes.iter().sum::<usize>() >= size,
+                    "{size}: reaches"
+                );
+                assert!(
+                    bytes[..n - 1].iter().sum::<usize>() < size,
+                    "{size}: not before"
+                );
+                rest = after;
+            }
+            let stored = encode(&postings, &terms, &counts);
+            for (block, &n) in stored.iter().zip(&counts) {
+                assert!(TextBlock::decode(block, n).is_ok());
+            }
+        }
+    }
+
     /// Every truncation of a block, and every byte of it changed, decodes
     /// to an error or to a block, never a panic.
     #[test]
@@ -165,7 +249,7 @@ mod tests {
             .map(|w| posting(w, "a", w))
             .collect();
         let terms = [("ecole", 0..2), ("ete", 2..3), ("chat", 3..4)];
-        let stored = encode(&postings, &terms, 3);
+        let stored = encode(&postings, &terms, &cut(&postings, &terms, 1_000));
         let raw = inflate(&stored[0]).unwrap();
         let block = TextBlock::decode(&stored[0], 3).unwrap();
         assert_eq!(
