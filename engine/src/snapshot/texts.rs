@@ -199,14 +199,7 @@ mod tests {
             "Été", "ete", "chat", "Chat", "maison", "a", "Æble", "bb", "c",
         ];
         let postings: Vec<Posting> = words.iter().map(|w| posting(w, "a", w)).collect();
-        let mut terms: Vec<(&str, Range<u32>)> = Vec::new();
-        for (o, p) in postings.iter().enumerate() {
-            let o = o as u32;
-            match terms.last_mut() {
-                Some((term, range)) if *term == p.folded => range.end = o + 1,
-                _ => terms.push((&p.folded, o..o + 1)),
-            }
-        }
+        let terms = crate::snapshot::term_ranges(&postings);
         let text = |(term, range): &(&str, Range<u32>)| -> usize {
             let own = range.clone().map(|o| &postings[o as usize]);
             term.len()
