@@ -2,15 +2,18 @@
 //! (`make test` starts it) and use the admin command line to make keys.
 
 use aws_smithy_runtime_api::box_error::BoxError;
-use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::context::{
+    BeforeDeserializationInterceptorContextRef, BeforeTransmitInterceptorContextRef,
+};
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::orchestrator::Metadata;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
-use aws_smithy_types::config_bag::ConfigBag;
+use aws_smithy_types::config_bag::{ConfigBag, Storable, StoreReplace};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 pub fn api_url() -> String {
     std::env::var("API_URL").unwrap_or_else(|_| "http://127.0.0.1:9000".to_string())
@@ -504,22 +507,54 @@ pub async fn stored_lexicon() -> shared::search::lexicon::Lexicon {
     lexicon
 }
 
-/// One DynamoDB request as sent: its operation name and its JSON body.
+/// One DynamoDB request as sent: its operation name, its JSON body, and
+/// when it went out and its answer came back (`None` if none did).
 #[derive(Debug, Clone)]
 pub struct DynamoCall {
     pub operation: String,
     pub body: Value,
+    pub sent: Instant,
+    pub answered: Option<Instant>,
+    number: u64,
+}
+
+impl DynamoCall {
+    /// A call sent now and not answered (for tests of the checks on calls).
+    pub fn new(operation: &str, body: Value) -> Self {
+        Self {
+            operation: operation.to_string(),
+            body,
+            sent: Instant::now(),
+            answered: None,
+            number: 0,
+        }
+    }
 }
 
 /// Records every DynamoDB request a client sends, once per attempt (a retry
 /// is a round trip too).
 #[derive(Debug, Clone, Default)]
-pub struct CallRecorder(Arc<Mutex<Vec<DynamoCall>>>);
+pub struct CallRecorder(Arc<Mutex<Recorded>>);
+
+#[derive(Debug, Default)]
+struct Recorded {
+    calls: Vec<DynamoCall>,
+    sent: u64,
+}
+
+/// Which recorded call an attempt is, kept in the attempt's config bag
+/// from its sending to its answer.
+#[derive(Debug, Clone)]
+struct CallNumber(u64);
+
+impl Storable for CallNumber {
+    type Storer = StoreReplace<Self>;
+}
 
 impl CallRecorder {
     /// The calls recorded since the last `take`.
     pub fn take(&self) -> Vec<DynamoCall> {
-        std::mem::take(&mut self.0.lock().unwrap())
+        std::mem::take(&mut self.0.lock().unwrap().calls)
     }
 
     /// The operation names recorded since the last `take`.
@@ -546,12 +581,52 @@ impl Intercept for CallRecorder {
             .bytes()
             .and_then(|b| serde_json::from_slice(b).ok())
             .unwrap_or_default();
-        self.0.lock().unwrap().push(DynamoCall {
-            operation: operation.to_string(),
-            body,
+        let mut recorded = self.0.lock().unwrap();
+        recorded.sent += 1;
+        let number = recorded.sent;
+        recorded.calls.push(DynamoCall {
+            number,
+            ..DynamoCall::new(operation, body)
         });
+        cfg.interceptor_state().store_put(CallNumber(number));
         Ok(())
     }
+
+    fn read_after_transmit(
+        &self,
+        _context: &BeforeDeserializationInterceptorContextRef<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let Some(CallNumber(number)) = cfg.load::<CallNumber>().cloned() else {
+            return Ok(());
+        };
+        let mut recorded = self.0.lock().unwrap();
+        if let Some(call) = recorded.calls.iter_mut().find(|c| c.number == number) {
+            call.answered = Some(Instant::now());
+        }
+        Ok(())
+    }
+}
+
+/// How many round trips these calls took one after another: the longest
+/// chain of calls each sent after the one before it was answered. Calls on
+/// the wire together (as `try_join!` sends them) are one round trip; a call
+/// sent as soon as another came back is the next one, whether or not it
+/// needed its answer. A call never answered ends when it was sent.
+pub fn round_trips(calls: &[DynamoCall]) -> usize {
+    let mut spans: Vec<(Instant, Instant)> = calls
+        .iter()
+        .map(|c| (c.sent, c.answered.unwrap_or(c.sent)))
+        .collect();
+    spans.sort();
+    // The longest chain ending with each call, in the order sent.
+    let mut chain = vec![0; spans.len()];
+    for i in 0..spans.len() {
+        let before = (0..i).filter(|&j| spans[j].1 < spans[i].0);
+        chain[i] = 1 + before.map(|j| chain[j]).max().unwrap_or(0);
+    }
+    chain.into_iter().max().unwrap_or(0)
 }
 
 /// The `(pk, sk)` of every snapshot item (`S#…`) that these calls asked
@@ -705,4 +780,34 @@ pub async fn create_pk_sk_table(client: &aws_sdk_dynamodb::Client, table: &str) 
             );
     }
     create.send().await.expect("create table");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn calls_on_the_wire_together_are_one_round_trip() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let call = |sent: u64, answered: Option<u64>| DynamoCall {
+            sent: at(sent),
+            answered: answered.map(at),
+            ..DynamoCall::new("BatchGetItem", Value::Null)
+        };
+        assert_eq!(round_trips(&[]), 0);
+        // Two sent together, then one after both answered.
+        let calls = [call(0, Some(5)), call(1, Some(9)), call(10, Some(12))];
+        assert_eq!(round_trips(&calls), 2);
+        // In any order. A call sent after the first came back follows it,
+        // though the second was still on the wire.
+        let calls = [call(6, Some(8)), call(0, Some(5)), call(1, Some(11))];
+        assert_eq!(round_trips(&calls), 2);
+        let calls = [call(9, Some(12)), call(6, Some(8)), call(0, Some(5))];
+        assert_eq!(round_trips(&[&calls[..], &[call(1, Some(11))]].concat()), 3);
+        // Three one after another; one never answered.
+        let calls = [call(0, Some(1)), call(2, Some(3)), call(4, None)];
+        assert_eq!(round_trips(&calls), 3);
+    }
 }

@@ -388,15 +388,17 @@ fn counter_updates_outside_the_grant(
 /// updates stay inside the grant refuses what the condition would refuse.
 #[test]
 fn the_counter_update_check_refuses_other_attributes_and_return_values() {
-    let update = |names: Value, returns: Option<&str>| DynamoCall {
-        operation: "UpdateItem".into(),
-        body: serde_json::json!({
-            "TableName": "keys",
-            "Key": {"pk": {"S": "USAGE#00"}, "sk": {"S": "2026-11"}},
-            "UpdateExpression": "SET #used = #used + :one",
-            "ExpressionAttributeNames": names,
-            "ReturnValues": returns,
-        }),
+    let update = |names: Value, returns: Option<&str>| {
+        DynamoCall::new(
+            "UpdateItem",
+            serde_json::json!({
+                "TableName": "keys",
+                "Key": {"pk": {"S": "USAGE#00"}, "sk": {"S": "2026-11"}},
+                "UpdateExpression": "SET #used = #used + :one",
+                "ExpressionAttributeNames": names,
+                "ReturnValues": returns,
+            }),
+        )
     };
     let counter = serde_json::json!({"#used": "used", "#exp": "expiresAt"});
     let check = |call: DynamoCall| counter_updates_outside_the_grant("keys", &[call], "f");
