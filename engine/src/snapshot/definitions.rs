@@ -26,6 +26,12 @@ use crate::postings::Posting;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+/// What a part of definitions aims at: a reverse lookup reads the part of
+/// each of its words and lemmas and of its phrase, most of them lists much
+/// smaller than a part, so a part of 16 KB reads a quarter of what one of
+/// 64 did (docs/benchmarks.md, "Parts sized per section").
+const DEFINITION_PART_BYTES: usize = 16 * 1024;
+
 /// A list being written: its entries so far, gap-encoded as they come
 /// (postings are in ordinal order).
 #[derive(Default)]
@@ -116,7 +122,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         sorted.push((stop_word_key(word), value));
     }
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    store_keyed(&sorted)
+    store_keyed(&sorted, DEFINITION_PART_BYTES)
 }
 
 /// One part of the `definitions` section: the lists of its keys, read in

@@ -3,7 +3,7 @@
 //! searches, patterns, the pieces of prefix typo searches), and per first
 //! and last letter the entries whose term starts and ends with them
 //! ([`ends_key`]). The grams are grouped by key range into parts of about
-//! [`PAGED_PART_BYTES`](super::parts::PAGED_PART_BYTES), each an FST over its
+//! [`GRAM_PART_BYTES`], each an FST over its
 //! grams and their bitmaps ([`KeyedPart`]), so that a query reads only the
 //! parts of its own grams. Encoder and decoder side by side.
 
@@ -19,6 +19,12 @@ use std::sync::Arc;
 /// Substrings up to this many characters have their own bitmap; longer
 /// `contains` queries intersect their trigrams and check the candidates.
 pub(crate) const GRAM_CHARS: usize = 3;
+
+/// What a part of grams aims at. A query reads the bitmaps of a few grams,
+/// the common ones larger than a part alone; the grams of a part are
+/// neighbours by key, not by query, so smaller parts would mostly add
+/// lines to the part index.
+const GRAM_PART_BYTES: usize = 64 * 1024;
 
 /// Every distinct substring of 1 to [`GRAM_CHARS`] characters.
 fn grams_of(term: &str) -> BTreeSet<&str> {
@@ -88,7 +94,7 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
         })
         .collect();
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    store_keyed(&sorted)
+    store_keyed(&sorted, GRAM_PART_BYTES)
 }
 
 /// One part of the `grams` section: the bitmaps of its grams,

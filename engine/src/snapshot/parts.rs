@@ -9,11 +9,14 @@ use super::MAX_PART_BYTES;
 use crate::codec::{put_varint, CorruptData, Reader};
 use std::ops::Range;
 
-/// What a part of a paged section aims at: a query reads whole parts, so
-/// smaller parts read less for a page, and DynamoDB bills bytes, not items.
-/// A part holds at least one unit (a block of records, one gram's bitmap)
-/// whatever its size.
-pub(crate) const PAGED_PART_BYTES: usize = 64 * 1024;
+/// What a part of a paged section aims at, each section its own
+/// (`RECORD_PART_BYTES`, `GRAM_PART_BYTES`, `DEFINITION_PART_BYTES`): a
+/// query reads whole parts, so smaller parts read less for a page, and
+/// DynamoDB bills bytes, not items; but every part is a line of the part
+/// index, which a cold instance reads whole. A part holds at least one
+/// unit (a block of records, one gram's bitmap) whatever its size.
+#[cfg(test)]
+const PAGED_PART_BYTES: usize = 64 * 1024;
 
 /// The first key of every part of a section, in key order, and each part's
 /// bytes and items. Keys compare as bytes: a part holds the keys from its
@@ -132,16 +135,19 @@ fn items_of(bytes: usize) -> usize {
     bytes.div_ceil(MAX_PART_BYTES).max(1)
 }
 
-/// Groups units (encoded, in key order) into parts of about
-/// [`PAGED_PART_BYTES`]: a part is closed before a unit that would take it
-/// over, so only a unit larger than that makes a larger part, alone.
-/// Gives each part's units as a range.
-pub(crate) fn group(sizes: impl IntoIterator<Item = usize>) -> Vec<Range<usize>> {
+/// Groups units (encoded, in key order) into parts of about `part_bytes`:
+/// a part is closed before a unit that would take it over, so only a unit
+/// larger than that makes a larger part, alone. Gives each part's units as
+/// a range.
+pub(crate) fn group(
+    sizes: impl IntoIterator<Item = usize>,
+    part_bytes: usize,
+) -> Vec<Range<usize>> {
     let mut parts: Vec<Range<usize>> = Vec::new();
     let mut bytes = 0;
     for (i, size) in sizes.into_iter().enumerate() {
         match parts.last_mut() {
-            Some(part) if bytes + size <= PAGED_PART_BYTES => {
+            Some(part) if bytes + size <= part_bytes => {
                 part.end = i + 1;
                 bytes += size;
             }
@@ -156,10 +162,13 @@ pub(crate) fn group(sizes: impl IntoIterator<Item = usize>) -> Vec<Range<usize>>
 
 /// The stored items of a section of values by key (`grams`,
 /// `definitions`): the units (a key and its encoded value, keys sorted and
-/// distinct) grouped into parts of about [`PAGED_PART_BYTES`], each part a
+/// distinct) grouped into parts of about `part_bytes`, each part a
 /// [`KeyedPart`], behind the part index (each part's key is its first).
-pub(crate) fn store_keyed<K: AsRef<[u8]>>(units: &[(K, Vec<u8>)]) -> Vec<Vec<u8>> {
-    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(units.iter().map(|(_, v)| v.len()))
+pub(crate) fn store_keyed<K: AsRef<[u8]>>(
+    units: &[(K, Vec<u8>)],
+    part_bytes: usize,
+) -> Vec<Vec<u8>> {
+    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(units.iter().map(|(_, v)| v.len()), part_bytes)
         .into_iter()
         .map(|range| {
             let units = &units[range];
@@ -297,7 +306,7 @@ mod tests {
         fn grouping_keeps_parts_near_the_target(
             sizes in proptest::collection::vec(prop_oneof![0usize..20_000, Just(PAGED_PART_BYTES), PAGED_PART_BYTES..3 * PAGED_PART_BYTES], 0..60),
         ) {
-            let parts = group(sizes.iter().copied());
+            let parts = group(sizes.iter().copied(), PAGED_PART_BYTES);
             let flat: Vec<usize> = parts.iter().flat_map(Clone::clone).collect();
             prop_assert_eq!(flat, (0..sizes.len()).collect::<Vec<_>>());
             for (p, part) in parts.iter().enumerate() {

@@ -1,8 +1,8 @@
 //! The `records` section: per entry its id, preview and phonetic, deflated
 //! in blocks of [`RECORD_BLOCK`] entries, the blocks grouped into parts of
-//! about [`PAGED_PART_BYTES`](super::parts::PAGED_PART_BYTES), so that a page
-//! of results reads only the parts of its ordinals and inflates only their
-//! blocks. Encoder and decoder side by side.
+//! about [`RECORD_PART_BYTES`], so that a page of results reads only the
+//! parts of its ordinals and inflates only their blocks. Encoder and
+//! decoder side by side.
 
 use super::parts::{group, PartIndex};
 use super::{PagedPart, Section};
@@ -14,6 +14,14 @@ use std::sync::Arc;
 /// Entries per compressed record block: small enough that a page inflates
 /// little, large enough to compress previews well.
 pub(crate) const RECORD_BLOCK: usize = 32;
+
+/// What a part of records aims at: about ten blocks (a block is about 1.5
+/// KB at millions of entries). A page whose results are spread over the
+/// ordinals (typo tiers, random picks) reads a part per result: 16 KB each
+/// instead of 64 (docs/benchmarks.md, "Parts sized per section"). Smaller
+/// would make the part index, which a cold search reads whole, larger than
+/// what a page saves.
+pub(crate) const RECORD_PART_BYTES: usize = 16 * 1024;
 
 /// The stored items: the part index (each part's key is its first ordinal,
 /// big-endian so that keys sort as numbers), then the parts, each
@@ -32,7 +40,7 @@ pub(super) fn encode(postings: &[Posting]) -> Vec<Vec<u8>> {
             compress(&raw)
         })
         .collect();
-    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(blocks.iter().map(Vec::len))
+    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(blocks.iter().map(Vec::len), RECORD_PART_BYTES)
         .into_iter()
         .map(|range| {
             let first = (range.start * RECORD_BLOCK) as u32;
@@ -200,7 +208,6 @@ fn read_u32(bytes: &[u8], at: usize) -> Result<u32, CorruptData> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::parts::PAGED_PART_BYTES;
     use super::super::tests::posting;
     use super::super::{build, rank_order};
     use super::*;
@@ -281,7 +288,7 @@ mod tests {
         let index = PartIndex::decode(&items[0]).unwrap();
         assert!(index.len() > 5, "{} parts", index.len());
         for p in 0..index.len() {
-            assert!(index.part_bytes(p) <= PAGED_PART_BYTES);
+            assert!(index.part_bytes(p) <= RECORD_PART_BYTES);
         }
         let records: Records = built.decode().unwrap();
         let missing = Records::new(Arc::new(index), HashMap::new());
