@@ -36,6 +36,10 @@ const BATCH_GET_KEYS: usize = 100;
 /// that stay under it are all answered at once, concurrently.
 const PART_GET_KEYS: usize = 16_000_000 / (snapshot::MAX_PART_BYTES + 1_000);
 
+/// Items per run of a read of every part (benchmarks of a warm instance):
+/// ten BatchGetItems of term blocks at a time.
+const EVERY_PART_RUN: usize = 1_000;
+
 /// Keys per BatchGetItem for `wanted`: term blocks (items past the root of
 /// `terms`) are small, so a hundred fit any response; other items may be
 /// full parts.
@@ -180,28 +184,29 @@ impl SnapshotView {
 
     /// Every part of the paged sections, and every term block, as an
     /// instance that has served every kind of query holds them (the
-    /// benchmarks of a warm instance).
+    /// benchmarks of a warm instance). Read in runs of [`EVERY_PART_RUN`]
+    /// items, one after another: at millions of entries DynamoDB Local
+    /// answers a read of every item at once with unprocessed keys until
+    /// the store gives up.
     pub async fn every_part(&self) -> Result<(Records, Grams, Definitions), ApiError> {
-        let every_block = 1..self.searcher.index().term_dictionary().items();
-        self.read_term_blocks(&Missing(every_block.collect()))
-            .await?;
+        let every_block: Vec<usize> =
+            (1..self.searcher.index().term_dictionary().items()).collect();
+        for run in every_block.chunks(EVERY_PART_RUN) {
+            self.read_term_blocks(&Missing(run.to_vec())).await?;
+        }
         let source = &self.loaded.source;
         let (records, grams, definitions) = tokio::try_join!(
             self.loaded.records.index(source),
             self.loaded.grams.index(source),
             self.loaded.definitions.index(source)
         )?;
-        let (record_parts, gram_parts, definition_parts) = tokio::try_join!(
-            self.loaded
-                .records
-                .parts(source, &records, (0..records.len()).collect()),
-            self.loaded
-                .grams
-                .parts(source, &grams, (0..grams.len()).collect()),
-            self.loaded
-                .definitions
-                .parts(source, &definitions, (0..definitions.len()).collect()),
-        )?;
+        let record_parts = self.loaded.records.every_part(source, &records).await?;
+        let gram_parts = self.loaded.grams.every_part(source, &grams).await?;
+        let definition_parts = self
+            .loaded
+            .definitions
+            .every_part(source, &definitions)
+            .await?;
         Ok((
             Records::new(records, record_parts),
             Grams::new(grams, gram_parts),
@@ -425,6 +430,20 @@ impl<P: PagedPart> Paged<P> {
                 source::part_index(&*source, P::SECTION).await
             })
             .await
+    }
+
+    /// Every part, in runs of [`EVERY_PART_RUN`] ([`SnapshotView::every_part`]).
+    async fn every_part(
+        &self,
+        source: &Arc<Source>,
+        index: &Arc<PartIndex>,
+    ) -> Result<HashMap<usize, Arc<P>>, ApiError> {
+        let mut every = HashMap::with_capacity(index.len());
+        let numbers: Vec<usize> = (0..index.len()).collect();
+        for run in numbers.chunks(EVERY_PART_RUN) {
+            every.extend(self.parts(source, index, run.to_vec()).await?);
+        }
+        Ok(every)
     }
 
     /// These parts, loaded together where no request has loaded them yet.
