@@ -55,6 +55,18 @@ fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
     SearchQuery::new(q, match_type, fuzzy)
 }
 
+/// A pattern search of the first pattern `draw` makes that is one: a
+/// letter that folding drops (a combining mark) may leave a drawn pattern
+/// fewer than the two letters it needs.
+fn valid_pattern(draw: impl Fn() -> String) -> SearchQuery {
+    loop {
+        let q = draw();
+        if shared::search::matching::MatchRule::of_query(&q, MatchType::Pattern, true).is_ok() {
+            return search(&q, MatchType::Pattern, true);
+        }
+    }
+}
+
 /// A typo-tolerant prefix search of a word's first two letters: the
 /// search the filtered classes narrow.
 fn first_two_letters(word: &str) -> SearchQuery {
@@ -415,28 +427,33 @@ async fn main() {
         searching(
             "search pattern, leading letters (`hou*`)",
             Box::new(|| {
-                let (_, word) = d1.word(4, 64);
-                let head: String = word.chars().take(3).collect();
-                search(&format!("{head}*"), MatchType::Pattern, true)
+                valid_pattern(|| {
+                    let (_, word) = d1.word(4, 64);
+                    let head: String = word.chars().take(3).collect();
+                    format!("{head}*")
+                })
             }),
         ),
         searching(
             "search pattern, leading * (`*ology`)",
             Box::new(|| {
-                let (_, word) = d1.word(4, 64);
-                let chars: Vec<char> = word.chars().collect();
-                let tail: String = chars[chars.len() - 4..].iter().collect();
-                search(&format!("*{tail}"), MatchType::Pattern, true)
+                valid_pattern(|| {
+                    let (_, word) = d1.word(4, 64);
+                    let chars: Vec<char> = word.chars().collect();
+                    let tail: String = chars[chars.len() - 4..].iter().collect();
+                    format!("*{tail}")
+                })
             }),
         ),
         searching(
             "search pattern, only ? between two letters (`h???e`)",
             Box::new(|| {
-                let (_, word) = d1.word(5, 9);
-                let chars: Vec<char> = word.chars().collect();
-                let middle = "?".repeat(chars.len() - 2);
-                let q = format!("{}{middle}{}", chars[0], chars[chars.len() - 1]);
-                search(&q, MatchType::Pattern, true)
+                valid_pattern(|| {
+                    let (_, word) = d1.word(5, 9);
+                    let chars: Vec<char> = word.chars().collect();
+                    let middle = "?".repeat(chars.len() - 2);
+                    format!("{}{middle}{}", chars[0], chars[chars.len() - 1])
+                })
             }),
         ),
         searching(
