@@ -290,6 +290,21 @@ pub struct ReverseQuery {
 }
 
 impl ReverseQuery {
+    /// A reverse lookup of `q` with every other parameter at its default,
+    /// search's.
+    pub fn new(q: &str) -> Self {
+        let search = SearchQuery::new(q, MatchType::Exact, false);
+        Self {
+            q: search.q,
+            lang: search.lang,
+            source: search.source,
+            pos: search.pos,
+            has_audio: search.has_audio,
+            limit: search.limit,
+            offset: search.offset,
+        }
+    }
+
     pub fn read(source: &impl ParamSource) -> Result<Self, ApiError> {
         Ok(Self {
             q: source.required_text("q")?,

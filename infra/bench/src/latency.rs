@@ -235,15 +235,7 @@ async fn main() {
             return (o, words);
         }
     };
-    let reverse_of = |q: String| ReverseQuery {
-        q,
-        lang: None,
-        source: None,
-        pos: None,
-        has_audio: false,
-        limit: 20,
-        offset: 0,
-    };
+    let reverse_of = |q: String| ReverseQuery::new(&q);
     let reversing = |name: &'static str, make: Box<dyn Fn() -> ReverseQuery>| -> Scenario {
         (
             name,
@@ -753,15 +745,7 @@ async fn cold_one(class: &str) {
             service::search(&app, &query).await.expect("search works");
         }
         ("reverse", None) => {
-            let query = ReverseQuery {
-                q: "a young dog".into(),
-                lang: None,
-                source: None,
-                pos: None,
-                has_audio: false,
-                limit: 20,
-                offset: 0,
-            };
+            let query = ReverseQuery::new("a young dog");
             service::reverse(&app, &query)
                 .await
                 .expect("reverse lookup works");

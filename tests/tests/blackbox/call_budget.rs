@@ -439,15 +439,7 @@ async fn a_cold_instance_answers_in_few_round_trips() {
     let reads =
         cold_reads(|app| async move { service::thesaurus(&app, &links_of("good")).await }).await;
     check("thesaurus", reads, 2);
-    let reverse = shared::queries::ReverseQuery {
-        q: "a young dog".into(),
-        lang: None,
-        source: None,
-        pos: None,
-        has_audio: false,
-        limit: 20,
-        offset: 0,
-    };
+    let reverse = shared::queries::ReverseQuery::new("a young dog");
     let reads = cold_reads(|app| async move { service::reverse(&app, &reverse).await }).await;
     check("reverse lookup", reads, 4);
     assert!(over.is_empty(), "{over:#?}");
