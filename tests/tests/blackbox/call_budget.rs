@@ -74,13 +74,14 @@ async fn every_endpoint_holds_its_round_trip_budget() {
         3,
         "index and records, then the term blocks, then the page's records and text"
     );
-    // The grams' part index and the parts of the query's grams, then the
+    // The grams' part index, then the parts of the query's grams, then the
     // text blocks of the terms they name (checked by their text), then the
-    // page's records.
+    // page's records: four, each needing the one before (see
+    // `a_cold_instance_answers_in_few_round_trips`).
     service::search(&app, &search("ouse", MatchType::Contains, true))
         .await
         .unwrap();
-    assert_eq!(take_reads("first contains", 3), 3);
+    assert!(take_reads("first contains", 4) >= 2, "the grams, once");
 
     let fr = LangFilter::parse("en-fr").unwrap();
     let mut filtered = search("ba", MatchType::Prefix, true);
