@@ -16,11 +16,11 @@ use shared::model::Dictionary;
 use shared::search::postings::Posting;
 use shared::search::snapshot;
 use shared::storage::items::{
-    self, CorruptItem, Item, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
+    self, CorruptItem, Item, RetiredBuild, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
 };
 use shared::storage::store::Store;
 use std::collections::BTreeMap;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Dictionaries whose manifests are read at once.
 const MANIFESTS_IN_FLIGHT: usize = 4;
@@ -53,10 +53,13 @@ pub struct IndexSummary {
     pub seconds: f64,
 }
 
+/// Builds the snapshot of every entry, publishes it, and deletes the
+/// builds retired longer than `grace` ago.
 pub async fn build(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
     max_entries: Option<u64>,
+    grace: Duration,
 ) -> Result<IndexSummary, IndexError> {
     let started = Instant::now();
     let (postings, lexicon) =
@@ -88,17 +91,17 @@ pub async fn build(
     write_all(client, table, part_items, &bar).await?;
     bar.finish();
 
-    // Publish: the pointer names the new build and keeps the one it
-    // replaces (instances may hold the old pointer for a few minutes); the
-    // build before that is no longer named anywhere, so it goes.
+    // Publish: the pointer names the new build and keeps those it replaced
+    // within their grace period (instances cache the pointer for minutes);
+    // the others are no longer named anywhere, so they go.
     let current = SnapshotBuild {
         build: build_id.clone(),
         format: Some(snapshot::FORMAT),
         parts,
     };
-    let (replaced, obsolete) = match read_pointer(client, table).await? {
-        Some((old, older)) => (Some(old), older),
-        None => (None, None),
+    let (replaced, retired) = match read_pointer(client, table).await? {
+        Some((old, retired)) => (Some(old), retired),
+        None => (None, Vec::new()),
     };
     // Says whether this build ends the 503s of a build of another release.
     match &replaced {
@@ -110,21 +113,19 @@ pub async fn build(
         ),
         None => say!("no build to replace: {build_id} is the first"),
     }
+    let (kept, due) = retire(replaced, retired, now_ms(), grace);
     client
         .put_item()
         .table_name(table)
-        .set_item(Some(items::snapshot_pointer_item(
-            &current,
-            replaced.as_ref(),
-        )))
+        .set_item(Some(items::snapshot_pointer_item(&current, &kept)))
         .send()
         .await
         .map_err(|e| IndexError::Publish {
             build: build_id.clone(),
             message: DisplayErrorContext(e).to_string(),
         })?;
-    if let Some(obsolete) = obsolete {
-        let keys = part_keys(&obsolete);
+    for old in due {
+        let keys = part_keys(&old);
         let bar = progress(keys.len() as u64, "old build deleted");
         delete_all(client, table, keys, &bar).await?;
         bar.finish();
@@ -138,19 +139,59 @@ pub async fn build(
     })
 }
 
-/// Build ids sort by time: milliseconds since the epoch, in hex.
-fn new_build_id() -> String {
-    let millis = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    format!("{millis:012x}")
+/// How long a replaced build stays readable by default: an instance
+/// caches the pointer for `CATALOG_CACHE_TTL` (5 minutes) and a request
+/// runs for at most 30 seconds after, so three times that leaves room for
+/// clocks and retries.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(15 * 60);
+
+/// Retired builds a pointer names at most: past it the oldest go even
+/// within their grace period, so that the pointer item stays far below
+/// DynamoDB's 400 KB (a build takes about 200 bytes of it).
+const MAX_RETIRED: usize = 32;
+
+/// The builds to keep naming as retired, newest first, and those to
+/// delete: `replaced` is retired now (`now_ms`); a build retired longer
+/// than `grace` ago is due, and so are the oldest past [`MAX_RETIRED`].
+fn retire(
+    replaced: Option<SnapshotBuild>,
+    mut retired: Vec<RetiredBuild>,
+    now_ms: u64,
+    grace: Duration,
+) -> (Vec<RetiredBuild>, Vec<SnapshotBuild>) {
+    if let Some(build) = replaced {
+        retired.push(RetiredBuild {
+            build,
+            retired_at_ms: now_ms,
+        });
+    }
+    retired.sort_by_key(|r| std::cmp::Reverse(r.retired_at_ms));
+    let grace_ms = grace.as_millis() as u64;
+    let (mut kept, mut due): (Vec<_>, Vec<_>) = retired
+        .into_iter()
+        .partition(|r| r.retired_at_ms.saturating_add(grace_ms) > now_ms);
+    if kept.len() > MAX_RETIRED {
+        due.extend(kept.split_off(MAX_RETIRED));
+    }
+    (kept, due.into_iter().map(|r| r.build).collect())
 }
 
-/// The current and previous builds the pointer names, if it exists.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Build ids sort by time: milliseconds since the epoch, in hex.
+fn new_build_id() -> String {
+    format!("{:012x}", now_ms())
+}
+
+/// The current and retired builds the pointer names, if it exists.
 async fn read_pointer(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-) -> Result<Option<(SnapshotBuild, Option<SnapshotBuild>)>, IndexError> {
+) -> Result<Option<(SnapshotBuild, Vec<RetiredBuild>)>, IndexError> {
     let output = client
         .get_item()
         .table_name(table)
@@ -248,6 +289,55 @@ fn within_entries(dictionaries: &[Dictionary], max: u64) -> Vec<&Dictionary> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replaced_builds_are_kept_for_their_grace_period_then_deleted() {
+        let build = |id: &str| SnapshotBuild {
+            build: id.into(),
+            format: Some(snapshot::FORMAT),
+            parts: BTreeMap::new(),
+        };
+        let retired = |id: &str, at: u64| RetiredBuild {
+            build: build(id),
+            retired_at_ms: at,
+        };
+        let grace = Duration::from_secs(60);
+        let now = 1_000_000;
+        // The one replaced now is kept, newest first; one retired a minute
+        // ago or more is due, one retired less than that is kept.
+        let (kept, due) = retire(
+            Some(build("c")),
+            vec![retired("a", now - 60_000), retired("b", now - 59_999)],
+            now,
+            grace,
+        );
+        assert_eq!(kept, vec![retired("c", now), retired("b", now - 59_999)]);
+        assert_eq!(due, vec![build("a")]);
+        // Without a grace period, every replaced build goes at once.
+        let (kept, due) = retire(
+            Some(build("c")),
+            vec![retired("b", now - 1)],
+            now,
+            Duration::ZERO,
+        );
+        assert!(kept.is_empty());
+        assert_eq!(due, vec![build("c"), build("b")]);
+        // The first build replaces none.
+        assert_eq!(
+            retire(None, Vec::new(), now, grace),
+            (Vec::new(), Vec::new())
+        );
+        // Past MAX_RETIRED, the oldest go even within their grace.
+        let many: Vec<RetiredBuild> = (0..MAX_RETIRED as u64 + 3)
+            .map(|i| retired(&format!("r{i}"), now - i))
+            .collect();
+        let (kept, due) = retire(None, many, now, grace);
+        assert_eq!(kept.len(), MAX_RETIRED);
+        assert_eq!(
+            due.iter().map(|b| b.build.as_str()).collect::<Vec<_>>(),
+            [32, 33, 34].map(|i| format!("r{i}"))
+        );
+    }
 
     #[test]
     fn a_build_names_every_part_of_every_section() {

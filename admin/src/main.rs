@@ -46,6 +46,11 @@ enum Command {
         /// memory and speed at several sizes. Search then serves only them.
         #[arg(long)]
         max_entries: Option<u64>,
+        /// Minutes a replaced build stays readable for the instances that
+        /// still cache the pointer naming it; builds replaced longer ago are
+        /// deleted by this run.
+        #[arg(long, default_value_t = index::DEFAULT_GRACE.as_secs() / 60)]
+        grace_minutes: u64,
     },
     /// Manage API keys.
     Keys {
@@ -150,9 +155,13 @@ async fn run(cli: Cli) -> Result<(), AdminError> {
             Ok(tables::create_bucket(&clients.s3, &config.audio_bucket).await?)
         }
         Command::Import(args) => Ok(import::run(&clients, &config, args).await?),
-        Command::Index { max_entries } => {
+        Command::Index {
+            max_entries,
+            grace_minutes,
+        } => {
+            let grace = std::time::Duration::from_secs(grace_minutes * 60);
             let summary =
-                index::build(&clients.dynamodb, &config.entries_table, max_entries).await?;
+                index::build(&clients.dynamodb, &config.entries_table, max_entries, grace).await?;
             let sections: Vec<String> = summary
                 .sections
                 .iter()

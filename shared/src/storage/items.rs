@@ -147,10 +147,20 @@ pub enum PointerError {
     OtherRelease(#[from] OtherRelease),
 }
 
-/// The pointer names the current build and keeps the previous one, whose
-/// items stay readable for instances that still cache the old pointer; the
-/// build before that is deleted when a new one is published.
-pub fn snapshot_pointer_item(current: &SnapshotBuild, previous: Option<&SnapshotBuild>) -> Item {
+/// A build the pointer no longer names as current: its items stay
+/// readable for the instances that still cache a pointer naming it, until
+/// `dictadmin index` finds it retired for longer than its grace period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetiredBuild {
+    pub build: SnapshotBuild,
+    /// When a newer build replaced it, in milliseconds since the epoch.
+    pub retired_at_ms: u64,
+}
+
+/// The pointer names the current build and the builds it replaced that are
+/// still within their grace period (`retired`, a list of maps), so that
+/// `dictadmin index` deletes each once no instance can hold it.
+pub fn snapshot_pointer_item(current: &SnapshotBuild, retired: &[RetiredBuild]) -> Item {
     let parts = |b: &SnapshotBuild| {
         AttributeValue::M(
             b.parts
@@ -167,24 +177,33 @@ pub fn snapshot_pointer_item(current: &SnapshotBuild, previous: Option<&Snapshot
     if let Some(format) = current.format {
         item.insert("format".into(), AttributeValue::N(format.to_string()));
     }
-    if let Some(previous) = previous {
-        item.insert("previousBuild".into(), s(previous.build.as_str()));
-        item.insert("previousParts".into(), parts(previous));
-        if let Some(format) = previous.format {
-            item.insert(
-                "previousFormat".into(),
-                AttributeValue::N(format.to_string()),
-            );
-        }
+    if !retired.is_empty() {
+        let list = retired
+            .iter()
+            .map(|r| {
+                let mut build = Item::new();
+                build.insert("build".into(), s(r.build.build.as_str()));
+                build.insert("parts".into(), parts(&r.build));
+                if let Some(format) = r.build.format {
+                    build.insert("format".into(), AttributeValue::N(format.to_string()));
+                }
+                build.insert(
+                    "retiredAt".into(),
+                    AttributeValue::N(r.retired_at_ms.to_string()),
+                );
+                AttributeValue::M(build)
+            })
+            .collect();
+        item.insert("retired".into(), AttributeValue::L(list));
     }
     item
 }
 
 /// The current build of a pointer item, which this release must be able to
-/// read, and the previous one, as written (instances read only the current).
+/// read, and the retired ones, as written (instances read only the current).
 pub fn snapshot_pointer_from_item(
     item: &Item,
-) -> Result<(SnapshotBuild, Option<SnapshotBuild>), PointerError> {
+) -> Result<(SnapshotBuild, Vec<RetiredBuild>), PointerError> {
     let (current, named) = read_build(item, "build", "format", "parts")?;
     if current.format != Some(snapshot::FORMAT)
         || named != Section::ALL.len()
@@ -197,25 +216,50 @@ pub fn snapshot_pointer_from_item(
         }
         .into());
     }
-    Ok((current, read_previous(item)?))
+    let retired = read_retired(item, &current)?;
+    Ok((current, retired))
 }
 
-/// The current and the previous build of a pointer item as written,
+/// The current and the retired builds of a pointer item as written,
 /// whatever release wrote them: what `dictadmin index` reads to name what it
-/// replaces and to delete the build before.
+/// replaces and to delete the builds past their grace period.
 pub fn snapshot_builds_from_item(
     item: &Item,
-) -> Result<(SnapshotBuild, Option<SnapshotBuild>), CorruptItem> {
+) -> Result<(SnapshotBuild, Vec<RetiredBuild>), CorruptItem> {
     let (current, _) = read_build(item, "build", "format", "parts")?;
-    Ok((current, read_previous(item)?))
+    let retired = read_retired(item, &current)?;
+    Ok((current, retired))
 }
 
-fn read_previous(item: &Item) -> Result<Option<SnapshotBuild>, CorruptItem> {
+/// The retired builds of a pointer. A pointer written before the list
+/// (until 2026-11-28) names one, `previousBuild`: it was retired when the
+/// current build was made, which the current build's id says.
+fn read_retired(item: &Item, current: &SnapshotBuild) -> Result<Vec<RetiredBuild>, CorruptItem> {
+    if let Some(list) = item.get("retired") {
+        let list = list.as_l().map_err(|_| CorruptItem("retired".into()))?;
+        return list
+            .iter()
+            .map(|entry| {
+                let entry = entry.as_m().map_err(|_| CorruptItem("retired".into()))?;
+                let (build, _) = read_build(entry, "build", "format", "parts")?;
+                let retired_at_ms = entry
+                    .get("retiredAt")
+                    .and_then(|v| v.as_n().ok())
+                    .and_then(|n| n.parse().ok())
+                    .ok_or(CorruptItem("retired.retiredAt".into()))?;
+                Ok(RetiredBuild {
+                    build,
+                    retired_at_ms,
+                })
+            })
+            .collect();
+    }
     match item.get("previousBuild") {
-        Some(_) => Ok(Some(
-            read_build(item, "previousBuild", "previousFormat", "previousParts")?.0,
-        )),
-        None => Ok(None),
+        Some(_) => Ok(vec![RetiredBuild {
+            build: read_build(item, "previousBuild", "previousFormat", "previousParts")?.0,
+            retired_at_ms: u64::from_str_radix(&current.build, 16).unwrap_or(0),
+        }]),
+        None => Ok(Vec::new()),
     }
 }
 
@@ -645,16 +689,21 @@ mod tests {
             format: Some(snapshot::FORMAT),
             parts: Section::ALL.iter().map(|s| (*s, n)).collect(),
         };
-        let item = snapshot_pointer_item(&build("b2", 3), Some(&build("b1", 2)));
+        let retired = |id: &str, n: usize, at: u64| RetiredBuild {
+            build: build(id, n),
+            retired_at_ms: at,
+        };
+        let both = [retired("b1", 2, 1_000), retired("b0", 1, 500)];
+        let item = snapshot_pointer_item(&build("b2", 3), &both);
         assert_eq!(item["pk"].as_s().unwrap(), DICTIONARIES_PK);
         assert_eq!(
             snapshot_pointer_from_item(&item).unwrap(),
-            (build("b2", 3), Some(build("b1", 2)))
+            (build("b2", 3), both.to_vec())
         );
-        let first = snapshot_pointer_item(&build("b1", 1), None);
+        let first = snapshot_pointer_item(&build("b1", 1), &[]);
         assert_eq!(
             snapshot_pointer_from_item(&first).unwrap(),
-            (build("b1", 1), None)
+            (build("b1", 1), Vec::new())
         );
         assert!(SNAPSHOT_POINTER_SK > "zzz-any-dictionary-id");
         let mut broken = item.clone();
@@ -680,7 +729,7 @@ mod tests {
             read => panic!("{read:?}"),
         };
 
-        let mut unversioned = snapshot_pointer_item(&ours, None);
+        let mut unversioned = snapshot_pointer_item(&ours, &[]);
         unversioned.remove("format");
         let found = other(&unversioned);
         assert_eq!((found.build.as_str(), found.format), ("b2", None));
@@ -697,17 +746,17 @@ mod tests {
             format: Some(snapshot::FORMAT - 1),
             ..ours.clone()
         };
-        let found = other(&snapshot_pointer_item(&older, None));
+        let found = other(&snapshot_pointer_item(&older, &[]));
         assert_eq!(found.format, Some(snapshot::FORMAT - 1));
 
         let mut fewer = ours.clone();
         fewer.parts.remove(&Section::Forms);
         assert_eq!(
-            other(&snapshot_pointer_item(&fewer, None)).sections,
+            other(&snapshot_pointer_item(&fewer, &[])).sections,
             Section::ALL.len() - 1
         );
 
-        let mut more = snapshot_pointer_item(&ours, None);
+        let mut more = snapshot_pointer_item(&ours, &[]);
         let Some(AttributeValue::M(parts)) = more.get_mut("parts") else {
             unreachable!()
         };
@@ -719,17 +768,49 @@ mod tests {
             "sections it does not know are left out"
         );
 
-        // The build it replaced may be of any format: only the current counts.
-        let item = snapshot_pointer_item(&ours, Some(&older));
-        let (current, previous) = snapshot_pointer_from_item(&item).unwrap();
-        assert_eq!((current, previous), (ours.clone(), Some(older)));
+        // The builds it replaced may be of any format: only the current counts.
+        let replaced = RetiredBuild {
+            build: older,
+            retired_at_ms: 7,
+        };
+        let item = snapshot_pointer_item(&ours, std::slice::from_ref(&replaced));
+        let (current, retired) = snapshot_pointer_from_item(&item).unwrap();
+        assert_eq!((current, retired), (ours.clone(), vec![replaced]));
 
-        let mut garbled = snapshot_pointer_item(&ours, None);
+        let mut garbled = snapshot_pointer_item(&ours, &[]);
         garbled.insert("format".into(), s("one"));
         assert_eq!(
             snapshot_pointer_from_item(&garbled),
             Err(PointerError::Corrupt(CorruptItem("format".into())))
         );
+    }
+
+    /// A pointer written before the list of retired builds names the one
+    /// it replaced as `previousBuild`: read as retired when the current
+    /// build was made (its id is that time in milliseconds, in hex).
+    #[test]
+    fn a_pointer_with_a_previous_build_reads_as_one_retired_build() {
+        let build = |id: &str| SnapshotBuild {
+            build: id.into(),
+            format: Some(snapshot::FORMAT),
+            parts: Section::ALL.iter().map(|s| (*s, 2)).collect(),
+        };
+        let mut item = snapshot_pointer_item(&build("01a2200d7ddc"), &[]);
+        let written = snapshot_pointer_item(&build("01a21fa5f51e"), &[]);
+        item.insert("previousBuild".into(), written["build"].clone());
+        item.insert("previousParts".into(), written["parts"].clone());
+        item.insert("previousFormat".into(), written["format"].clone());
+        let (_, retired) = snapshot_builds_from_item(&item).unwrap();
+        assert_eq!(
+            retired,
+            vec![RetiredBuild {
+                build: build("01a21fa5f51e"),
+                retired_at_ms: 0x01a2200d7ddc,
+            }]
+        );
+        let mut garbled = item.clone();
+        garbled.insert("retired".into(), s("soon"));
+        assert!(snapshot_builds_from_item(&garbled).is_err());
     }
 
     #[test]

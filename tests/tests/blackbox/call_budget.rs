@@ -248,7 +248,7 @@ async fn a_page_reads_only_its_record_parts() {
     client
         .put_item()
         .table_name(&table)
-        .set_item(Some(snapshot_pointer_item(&pointer, None)))
+        .set_item(Some(snapshot_pointer_item(&pointer, &[])))
         .send()
         .await
         .expect("put pointer");

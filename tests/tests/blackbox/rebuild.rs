@@ -5,13 +5,20 @@
 //! answers from one build whole: its total is that of one of the two.
 //!
 //! The two builds differ: the second is made after another dictionary was
-//! imported, so their totals for the same query differ. Everything runs on
-//! a table of its own (made by `dictadmin setup`), deleted at the end.
+//! imported, so their totals for the same query differ. A replaced build
+//! stays readable for its grace period, through further rebuilds, and goes
+//! after it. Everything runs on a table of its own (made by `dictadmin
+//! setup`), deleted at the end.
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use blackbox::{repo_root, stack_clients};
 use shared::queries::SearchQuery;
 use shared::search::matching::MatchType;
+use shared::search::snapshot::Section;
 use shared::service;
+use shared::storage::items::{
+    snapshot_builds_from_item, snapshot_part_pk, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
+};
 use std::process::Output;
 
 fn dictadmin(table: &str, args: &[&str]) -> Output {
@@ -73,6 +80,7 @@ async fn check_rebuild(table: String) {
         &["import", "freedict", &fixture("freedict-eng-fra")],
     );
     dictadmin(&table, &["index"]);
+    let first_build = current_build(&table).await;
     let warm = instance(&table).await;
     let queries = ["ba", "ho", "ca", "wa"];
     let mut first = Vec::new();
@@ -117,4 +125,74 @@ async fn check_rebuild(table: String) {
         assert!(old > 0 && new > old, "{q}: {old} before, {new} after");
     }
     assert_eq!(total(&warm, "ba").await, first[0], "warm: still one build");
+
+    // Another rebuild at once: the first build, retired twice now, is
+    // within its grace period (15 minutes by default), so it is still
+    // stored and the warm instance still answers from it.
+    dictadmin(&table, &["index"]);
+    assert!(
+        build_items(&table, &first_build).await > 0,
+        "kept in its grace"
+    );
+    let (old, new) = (
+        total(&warm, "ma").await,
+        total(&instance(&table).await, "ma").await,
+    );
+    assert!(
+        old > 0 && new > old,
+        "ma: {old} from the first build, {new} now"
+    );
+
+    // A rebuild without a grace period deletes every retired build, and
+    // keeps the current one.
+    let before = current_build(&table).await;
+    dictadmin(&table, &["index", "--grace-minutes", "0"]);
+    assert_eq!(
+        build_items(&table, &first_build).await,
+        0,
+        "the first build"
+    );
+    assert_eq!(build_items(&table, &before).await, 0, "the one it replaced");
+    assert!(build_items(&table, &current_build(&table).await).await > 0);
+}
+
+/// The id of the build the pointer of `table` names as current.
+async fn current_build(table: &str) -> String {
+    let (clients, _) = stack_clients().await;
+    let pointer = clients
+        .dynamodb
+        .get_item()
+        .table_name(table)
+        .key("pk", AttributeValue::S(DICTIONARIES_PK.into()))
+        .key("sk", AttributeValue::S(SNAPSHOT_POINTER_SK.into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("get the pointer")
+        .item
+        .expect("a pointer");
+    snapshot_builds_from_item(&pointer)
+        .expect("a pointer")
+        .0
+        .build
+}
+
+/// How many items of its `core` section `build` still has in `table`.
+async fn build_items(table: &str, build: &str) -> i32 {
+    let (clients, _) = stack_clients().await;
+    clients
+        .dynamodb
+        .query()
+        .table_name(table)
+        .key_condition_expression("pk = :pk")
+        .expression_attribute_values(
+            ":pk",
+            AttributeValue::S(snapshot_part_pk(build, Section::Core)),
+        )
+        .select(aws_sdk_dynamodb::types::Select::Count)
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("query a build's core")
+        .count
 }

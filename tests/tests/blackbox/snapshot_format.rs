@@ -122,7 +122,7 @@ async fn put_pointer(client: &aws_sdk_dynamodb::Client, table: &str, build: &Sna
     client
         .put_item()
         .table_name(table)
-        .set_item(Some(snapshot_pointer_item(build, None)))
+        .set_item(Some(snapshot_pointer_item(build, &[])))
         .send()
         .await
         .expect("put pointer");
