@@ -782,6 +782,26 @@ pub async fn create_pk_sk_table(client: &aws_sdk_dynamodb::Client, table: &str) 
     create.send().await.expect("create table");
 }
 
+/// Runs `checks` on the scratch table `table`, then deletes the table
+/// whether or not they passed, and fails as they did.
+pub async fn on_scratch_table(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    checks: impl std::future::Future<Output = ()>,
+) {
+    use futures::FutureExt;
+    let checked = std::panic::AssertUnwindSafe(checks).catch_unwind().await;
+    client
+        .delete_table()
+        .table_name(table)
+        .send()
+        .await
+        .expect("delete table");
+    if let Err(panic) = checked {
+        std::panic::resume_unwind(panic);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,9 +16,8 @@ use shared::queries::SearchQuery;
 use shared::search::matching::MatchType;
 use shared::search::snapshot::Section;
 use shared::service;
-use shared::storage::items::{
-    snapshot_builds_from_item, snapshot_part_pk, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
-};
+use shared::storage::items::snapshot_part_pk;
+use shared::storage::store::Store;
 use std::process::Output;
 
 fn dictadmin(table: &str, args: &[&str]) -> Output {
@@ -61,17 +60,7 @@ async fn searches_answer_from_one_build_through_a_rebuild() {
     let (clients, _) = stack_clients().await;
     let table = format!("test-rebuild-{}", std::process::id());
     dictadmin(&table, &["setup"]);
-    let checks = tokio::spawn(check_rebuild(table.clone())).await;
-    clients
-        .dynamodb
-        .delete_table()
-        .table_name(&table)
-        .send()
-        .await
-        .expect("delete table");
-    if let Err(panic) = checks {
-        std::panic::resume_unwind(panic.into_panic());
-    }
+    blackbox::on_scratch_table(&clients.dynamodb, &table, check_rebuild(table.clone())).await;
 }
 
 async fn check_rebuild(table: String) {
@@ -156,24 +145,17 @@ async fn check_rebuild(table: String) {
     assert!(build_items(&table, &current_build(&table).await).await > 0);
 }
 
-/// The id of the build the pointer of `table` names as current.
+/// The id of the build the pointer of `table` names as current, as a
+/// fresh instance reads it.
 async fn current_build(table: &str) -> String {
     let (clients, _) = stack_clients().await;
-    let pointer = clients
-        .dynamodb
-        .get_item()
-        .table_name(table)
-        .key("pk", AttributeValue::S(DICTIONARIES_PK.into()))
-        .key("sk", AttributeValue::S(SNAPSHOT_POINTER_SK.into()))
-        .consistent_read(true)
-        .send()
+    Store::new(clients.dynamodb, table.to_string())
+        .catalog()
         .await
-        .expect("get the pointer")
-        .item
-        .expect("a pointer");
-    snapshot_builds_from_item(&pointer)
-        .expect("a pointer")
-        .0
+        .expect("the catalog")
+        .snapshot
+        .clone()
+        .expect("a current build")
         .build
 }
 

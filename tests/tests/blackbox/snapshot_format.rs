@@ -10,7 +10,6 @@
 //! affected. The table is deleted whether the checks pass or not.
 
 use blackbox::{create_key, lambda_request, stack_clients};
-use futures::FutureExt;
 use lambda_http::Body;
 use serde_json::Value;
 use shared::access::auth::KeyStore;
@@ -24,7 +23,6 @@ use shared::storage::items::{snapshot_part_item, snapshot_pointer_item, Snapshot
 use shared::storage::store::Store;
 use shared::App;
 use std::collections::BTreeMap;
-use std::panic::AssertUnwindSafe;
 
 const SEARCH: &str = "/api/v1/api/search?q=bank";
 
@@ -33,19 +31,8 @@ async fn a_build_of_another_release_answers_503_rebuild_the_index() {
     let (clients, config) = stack_clients().await;
     let table = format!("format-test-{}", std::process::id());
     blackbox::create_pk_sk_table(&clients.dynamodb, &table).await;
-    let checks = AssertUnwindSafe(check_every_pointer(&clients, &config, &table))
-        .catch_unwind()
-        .await;
-    clients
-        .dynamodb
-        .delete_table()
-        .table_name(&table)
-        .send()
-        .await
-        .expect("delete table");
-    if let Err(panic) = checks {
-        std::panic::resume_unwind(panic);
-    }
+    let checks = check_every_pointer(&clients, &config, &table);
+    blackbox::on_scratch_table(&clients.dynamodb, &table, checks).await;
 }
 
 async fn check_every_pointer(clients: &Clients, config: &Config, table: &str) {
