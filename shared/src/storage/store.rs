@@ -730,9 +730,10 @@ impl Store {
             }),
             searcher: Slots::default(),
             term_blocks: Slots::within(0, Vec::len),
-            // The budget shared out: a quarter for the term blocks (the
-            // searcher's), records are read by every page of results, grams
-            // and definitions by some queries only.
+            // The budget shared out: half for the term blocks (the
+            // searcher's, FST 3/16 and text 5/16), a quarter for records,
+            // read by every page of results, an eighth each for grams and
+            // definitions, read by some queries only.
             records: Paged::within(self.cache_bytes / 4),
             grams: Paged::within(self.cache_bytes / 8),
             definitions: Paged::within(self.cache_bytes / 8),
