@@ -98,6 +98,7 @@ pub async fn build(
         build: build_id.clone(),
         format: Some(snapshot::FORMAT),
         parts,
+        unknown_parts: BTreeMap::new(),
     };
     let (replaced, retired) = match read_pointer(client, table).await? {
         Some((old, retired)) => (Some(old), retired),
@@ -207,13 +208,18 @@ async fn read_pointer(
         .transpose()
 }
 
-/// The primary keys of every part of a build.
+/// The primary keys of every part of a build, of the sections this
+/// release knows and of those it does not.
 fn part_keys(build: &SnapshotBuild) -> Vec<Item> {
-    build
-        .parts
+    let known = build.parts.iter().map(|(section, n)| (section.name(), n));
+    let unknown = build
+        .unknown_parts
         .iter()
+        .map(|(name, n)| (name.as_str(), n));
+    known
+        .chain(unknown)
         .flat_map(|(section, count)| {
-            let pk = items::snapshot_part_pk(&build.build, *section);
+            let pk = items::section_pk(&build.build, section);
             (0..*count).map(move |n| {
                 Item::from([
                     ("pk".to_string(), AttributeValue::S(pk.clone())),
@@ -296,6 +302,7 @@ mod tests {
             build: id.into(),
             format: Some(snapshot::FORMAT),
             parts: BTreeMap::new(),
+            ..Default::default()
         };
         let retired = |id: &str, at: u64| RetiredBuild {
             build: build(id),
@@ -348,12 +355,19 @@ mod tests {
                 .iter()
                 .map(|s| (*s, 2))
                 .collect(),
+            unknown_parts: BTreeMap::from([("forms".to_string(), 3)]),
         };
         let keys = part_keys(&build);
-        assert_eq!(keys.len(), 2 * shared::search::snapshot::Section::ALL.len());
-        assert!(keys
-            .iter()
-            .any(|k| k["pk"].as_s().unwrap() == "S#b1#records" && k["sk"].as_s().unwrap() == "1"));
+        assert_eq!(
+            keys.len(),
+            2 * shared::search::snapshot::Section::ALL.len() + 3
+        );
+        let has = |pk: &str, sk: &str| {
+            keys.iter()
+                .any(|k| k["pk"].as_s().unwrap() == pk && k["sk"].as_s().unwrap() == sk)
+        };
+        assert!(has("S#b1#records", "1"));
+        assert!(has("S#b1#forms", "2"), "a section of an older release too");
     }
 
     fn dictionary(id: &str, entry_count: u64) -> Dictionary {

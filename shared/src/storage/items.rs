@@ -103,15 +103,18 @@ pub const SNAPSHOT_POINTER_SK: &str = "~snapshot";
 
 /// A build of the index snapshot, the format it was written in and how many
 /// parts each section has.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SnapshotBuild {
     pub build: String,
     /// [`snapshot::FORMAT`] of the release that wrote it; `None` for a build
     /// written before the pointer recorded formats.
     pub format: Option<u32>,
-    /// Sections this release knows (a pointer of another release may name
-    /// others, which are left out).
+    /// Sections this release knows.
     pub parts: BTreeMap<Section, usize>,
+    /// Sections of another release that this one does not know (`forms`,
+    /// before format 14), by name: kept so that a retired build still names
+    /// them, and its items are deleted with it.
+    pub unknown_parts: BTreeMap<String, usize>,
 }
 
 /// A current build that this release cannot read: written in another
@@ -162,10 +165,12 @@ pub struct RetiredBuild {
 /// `dictadmin index` deletes each once no instance can hold it.
 pub fn snapshot_pointer_item(current: &SnapshotBuild, retired: &[RetiredBuild]) -> Item {
     let parts = |b: &SnapshotBuild| {
+        let known = b.parts.iter().map(|(section, n)| (section.name(), n));
+        let unknown = b.unknown_parts.iter().map(|(name, n)| (name.as_str(), n));
         AttributeValue::M(
-            b.parts
-                .iter()
-                .map(|(section, n)| (section.name().to_string(), AttributeValue::N(n.to_string())))
+            known
+                .chain(unknown)
+                .map(|(name, n)| (name.to_string(), AttributeValue::N(n.to_string())))
                 .collect(),
         )
     };
@@ -276,15 +281,17 @@ fn read_build(
         .and_then(|v| v.as_m().ok())
         .ok_or(CorruptItem(parts.into()))?;
     let mut counts = BTreeMap::new();
+    let mut unknown = BTreeMap::new();
     for (name, n) in map {
         let n = n
             .as_n()
             .ok()
             .and_then(|n| n.parse().ok())
             .ok_or(CorruptItem(format!("{parts}.{name}")))?;
-        if let Some(section) = Section::from_name(name) {
-            counts.insert(section, n);
-        }
+        match Section::from_name(name) {
+            Some(section) => counts.insert(section, n),
+            None => unknown.insert(name.clone(), n),
+        };
     }
     let format = match item.get(format) {
         Some(v) => Some(
@@ -299,13 +306,19 @@ fn read_build(
         build: need_s(item, build)?,
         format,
         parts: counts,
+        unknown_parts: unknown,
     };
     Ok((read, map.len()))
 }
 
 /// Partition of one section of one snapshot build; its parts are numbered.
 pub fn snapshot_part_pk(build: &str, section: Section) -> String {
-    format!("S#{build}#{}", section.name())
+    section_pk(build, section.name())
+}
+
+/// The partition of a section by its name, known to this release or not.
+pub fn section_pk(build: &str, section: &str) -> String {
+    format!("S#{build}#{section}")
 }
 
 pub fn snapshot_part_item(build: &str, section: Section, part: usize, bytes: Vec<u8>) -> Item {
@@ -688,6 +701,7 @@ mod tests {
             build: id.into(),
             format: Some(snapshot::FORMAT),
             parts: Section::ALL.iter().map(|s| (*s, n)).collect(),
+            ..Default::default()
         };
         let retired = |id: &str, n: usize, at: u64| RetiredBuild {
             build: build(id, n),
@@ -723,6 +737,7 @@ mod tests {
             build: "b2".into(),
             format: Some(snapshot::FORMAT),
             parts: Section::ALL.iter().map(|s| (*s, 1)).collect(),
+            ..Default::default()
         };
         let other = |item: &Item| match snapshot_pointer_from_item(item) {
             Err(PointerError::OtherRelease(other)) => other,
@@ -750,7 +765,7 @@ mod tests {
         assert_eq!(found.format, Some(snapshot::FORMAT - 1));
 
         let mut fewer = ours.clone();
-        fewer.parts.remove(&Section::Forms);
+        fewer.parts.remove(&Section::Grams);
         assert_eq!(
             other(&snapshot_pointer_item(&fewer, &[])).sections,
             Section::ALL.len() - 1
@@ -767,6 +782,13 @@ mod tests {
             written.parts, ours.parts,
             "sections it does not know are left out"
         );
+        assert_eq!(
+            written.unknown_parts,
+            BTreeMap::from([("someday".to_string(), 2)]),
+            "and kept by name"
+        );
+        let rewritten = snapshot_pointer_item(&written, &[]);
+        assert_eq!(rewritten["parts"], more["parts"], "and written again");
 
         // The builds it replaced may be of any format: only the current counts.
         let replaced = RetiredBuild {
@@ -794,6 +816,7 @@ mod tests {
             build: id.into(),
             format: Some(snapshot::FORMAT),
             parts: Section::ALL.iter().map(|s| (*s, 2)).collect(),
+            ..Default::default()
         };
         let mut item = snapshot_pointer_item(&build("01a2200d7ddc"), &[]);
         let written = snapshot_pointer_item(&build("01a21fa5f51e"), &[]);

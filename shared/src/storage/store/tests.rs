@@ -220,6 +220,7 @@ fn build_named(name: &str) -> SnapshotBuild {
         build: name.into(),
         format: Some(snapshot::FORMAT),
         parts: Section::ALL.iter().map(|&s| (s, 1)).collect(),
+        ..Default::default()
     }
 }
 
