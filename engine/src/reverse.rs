@@ -11,7 +11,7 @@ use super::definitions::{phrase_key, stop_word_key, words, Bm25, MAX_QUERY_WORDS
 use super::engine::Searcher;
 use super::engine::{Hits, SearchError};
 use super::filters::Filters;
-use super::snapshot::{DefinitionList, Definitions, Index, Missing};
+use super::snapshot::{DefinitionList, Definitions, Index, Lemma, Missing};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -44,7 +44,7 @@ pub struct DefinitionQuery {
 pub enum QueryError {
     /// It has more than [`MAX_QUERY_WORDS`] words.
     TooManyWords,
-    /// The text blocks of its words' lemmas are not held yet.
+    /// The form or text blocks of its words' lemmas are not held yet.
     Missing(Missing),
 }
 
@@ -56,19 +56,23 @@ impl DefinitionQuery {
         if all.len() > MAX_QUERY_WORDS {
             return Err(QueryError::TooManyWords);
         }
-        let lemma_terms = all
+        let mut missing = Missing::default();
+        let lemmas: Vec<Vec<Lemma>> = all
             .iter()
-            .flat_map(|word| index.lemmas(word))
-            .map(|l| l.term);
+            .map(|word| missing.noted(index.lemmas(word)))
+            .collect();
+        missing.into_result().map_err(QueryError::Missing)?;
+        let lemma_terms = lemmas.iter().flatten().map(|l| l.term);
         let texts = index.texts(lemma_terms).map_err(QueryError::Missing)?;
         let groups = all
             .iter()
-            .map(|word| {
+            .zip(&lemmas)
+            .map(|(word, lemmas)| {
                 let mut keys = vec![WordKey {
                     key: word.clone(),
                     lang: None,
                 }];
-                for lemma in index.lemmas(word) {
+                for lemma in lemmas {
                     let key = WordKey {
                         key: texts.term(lemma.term).to_string(),
                         lang: Some(lemma.lang.to_string()),

@@ -57,35 +57,60 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
     if let Some(stored) = choose_entry_for_word(candidates, word) {
         return with_audio_urls(app, stored).await;
     }
-    let dictionary = app.store.dictionary(source).await?;
     let folded = fold(word);
     let suggesting = MatchRule::new(&folded, MatchType::Prefix, true);
     let needs = Needs {
         grams: needed_grams(&suggesting),
         ..Needs::default()
     };
-    let snapshot = app.store.snapshot(&needs).await?;
+    // The grams of the suggestions load while the lemmas are looked up, so
+    // that a miss does not wait for them after its form block.
+    let (of_lemma, snapshot) = tokio::join!(
+        entry_of_lemma(app, source, word, &folded),
+        app.store.snapshot(&needs)
+    );
+    if let Some(entry) = of_lemma? {
+        return Ok(entry);
+    }
+    Err(ApiError::EntryNotFound {
+        suggestions: suggestions(&snapshot?, &suggesting, source).await?,
+    })
+}
+
+/// The entry of a lemma of `word` (folded: `folded`) in the dictionary,
+/// if the word is an inflected form of one it has.
+async fn entry_of_lemma(
+    app: &App,
+    source: &str,
+    word: &str,
+    folded: &str,
+) -> Result<Option<Entry>, ApiError> {
+    let index_only = Needs::default();
+    let (dictionary, snapshot) = tokio::join!(
+        app.store.dictionary(source),
+        app.store.snapshot(&index_only)
+    );
+    let (dictionary, snapshot) = (dictionary?, snapshot?);
     let index = snapshot.searcher.index();
-    let lemmas: Vec<usize> = index
-        .lemmas(&folded)
+    let lemmas: Vec<usize> = snapshot
+        .lemmas(folded)
+        .await?
         .into_iter()
         .filter(|l| l.lang == dictionary.source_lang && index.dictionary_has_term(source, l.term))
         .map(|l| l.term)
         .collect();
     let mut lemmas = snapshot.terms(&lemmas).await?;
-    closest_first(&folded, &mut lemmas, String::as_str);
+    closest_first(folded, &mut lemmas, String::as_str);
     for term in &lemmas {
         let candidates = app.store.entries_with_folded_word(source, term).await?;
         if let Some(stored) = choose_entry_for_word(candidates, term) {
             let mut entry = with_audio_urls(app, stored).await?;
             entry.lemma = Some(entry.word.clone());
             entry.inflection = Some(word.to_string());
-            return Ok(entry);
+            return Ok(Some(entry));
         }
     }
-    Err(ApiError::EntryNotFound {
-        suggestions: suggestions(&snapshot, &suggesting, source).await?,
-    })
+    Ok(None)
 }
 
 /// Orders a form's lemmas, given most common first, so that the one
@@ -199,14 +224,16 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         Err(QueryError::TooManyWords) => Ok(None),
         Err(QueryError::Missing(missing)) => Err(SearchError::Missing(missing)),
     };
-    let query = with_term_blocks(&snapshot, query)
-        .await?
-        .map_err(search_failed)?
-        .ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "q must have at most {MAX_QUERY_WORDS} words for a reverse lookup"
-            ))
-        })?;
+    let (query, part_index) = tokio::join!(
+        with_term_blocks(&snapshot, query),
+        snapshot.definition_part_index()
+    );
+    part_index?;
+    let query = query?.map_err(search_failed)?.ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "q must have at most {MAX_QUERY_WORDS} words for a reverse lookup"
+        ))
+    })?;
     let definitions = snapshot.definitions(&query.keys()).await?;
     let filters = Filters {
         lang: p.lang.as_ref(),
@@ -503,7 +530,7 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
     // A lemma's languages: one Query per lemma, even when the form is one of
     // it in several languages.
     let mut lemmas: Vec<(String, Vec<String>)> = Vec::new();
-    let of_form = snapshot.searcher.index().lemmas(&fold(word));
+    let of_form = snapshot.lemmas(&fold(word)).await?;
     let terms: Vec<usize> = of_form.iter().map(|l| l.term).collect();
     for (l, term) in of_form.iter().zip(snapshot.terms(&terms).await?) {
         match lemmas.iter_mut().find(|(t, _)| *t == term) {

@@ -422,10 +422,6 @@ mod typo_cost {
         Searcher::new(index(headwords, lexicon))
     }
 
-    fn forms_section(headwords: &[String], lexicon: &Lexicon) -> Vec<u8> {
-        built(headwords, lexicon).section(Section::Forms).concat()
-    }
-
     fn built(headwords: &[String], lexicon: &Lexicon) -> Built {
         let postings = headwords
             .iter()
@@ -490,19 +486,18 @@ mod typo_cost {
         let grams = built(&headwords, &Lexicon::default())
             .grams()
             .expect("a fresh build decodes");
-        // The forms section of one language: [1]["en"][u64][FST][u64][FST][pairs].
-        let section = forms_section(&headwords, &lexicon);
-        let fst_len = |at: usize| {
-            u64::from_le_bytes(section[at..at + 8].try_into().expect("8 bytes")) as usize
+        // The forms' items are those the lexicon adds to the terms section.
+        let terms_bytes = |lexicon: &Lexicon| -> usize {
+            let built = built(&headwords, lexicon);
+            built.section(Section::Terms).iter().map(Vec::len).sum()
         };
-        let forwards = fst_len(4);
-        let backwards = fst_len(4 + 8 + forwards);
+        let form_bytes = terms_bytes(&lexicon) - terms_bytes(&Lexicon::default());
+        let snapshot_forms = with_forms.index().forms().expect("every block held");
         println!(
-            "{} headwords, {} form pairs, {} forms in the snapshot; forms section {} bytes: FST {forwards}, backwards FST {backwards}",
+            "{} headwords, {} form pairs, {} forms in the snapshot; form blocks {form_bytes} bytes",
             headwords.len(),
             forms.pairs.len(),
-            with_forms.index().forms().len(),
-            section.len(),
+            snapshot_forms.len(),
         );
         // Forms that are not headwords themselves, so that only the new
         // rule can reach their lemma.

@@ -4,7 +4,7 @@
 use super::Searcher;
 use super::FILTER_CACHE;
 use crate::filters::Filters;
-use crate::snapshot::{Direction, Missing, TermBlock};
+use crate::snapshot::{Direction, Fst, Missing, TermBlock};
 use fst::{Automaton, IntoStreamer, Streamer};
 use rand::Rng;
 use roaring::RoaringBitmap;
@@ -30,7 +30,8 @@ impl Searcher {
         let mut terms: Vec<usize> = Vec::new();
         let dictionary = self.index.term_dictionary();
         let mut missing = Missing::default();
-        for item in dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes()) {
+        for item in dictionary.items_with_prefix(Fst::Terms(Direction::Forwards), prefix.as_bytes())
+        {
             if terms.len() >= limit || missing.len() >= AUTOCOMPLETE_MISSING {
                 break;
             }

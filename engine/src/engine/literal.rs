@@ -5,7 +5,7 @@ use super::Searcher;
 use super::{holding_all, SearchError, Typos, CACHED_PREFIX_CHARS, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::pattern::{self, Nfa, Pattern, Plan};
-use crate::snapshot::{query_grams, Direction, Grams, GRAM_CHARS};
+use crate::snapshot::{query_grams, Direction, Fst, Grams, GRAM_CHARS};
 use fst::{Automaton, IntoStreamer, Streamer};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
@@ -16,7 +16,8 @@ impl Searcher {
     /// their sets are kept for the next request.
     pub(super) fn longer_with_prefix(&self, prefix: &str, typos: &mut Typos) -> RoaringBitmap {
         let dictionary = self.index.term_dictionary();
-        let items = dictionary.items_with_prefix(Direction::Forwards, prefix.as_bytes());
+        let items =
+            dictionary.items_with_prefix(Fst::Terms(Direction::Forwards), prefix.as_bytes());
         let cached = prefix.chars().count() <= CACHED_PREFIX_CHARS;
         if cached {
             if let Some(hit) = self.prefix_cache.lock().expect("not poisoned").get(prefix) {
@@ -105,7 +106,7 @@ impl Searcher {
             }
         };
         let dictionary = self.index.term_dictionary();
-        let items = dictionary.items_matching(direction, &pattern::reach(&nfa));
+        let items = dictionary.items_matching(Fst::Terms(direction), &pattern::reach(&nfa));
         let mut terms = Vec::new();
         for block in typos.held(&self.index, &items) {
             let budget = WORK_BUDGET.saturating_sub(typos.work);

@@ -321,7 +321,7 @@ impl Searcher {
         };
         let mut lemma = RoaringBitmap::new();
         if rule.match_type.has_lemma_tier() {
-            for l in self.index.lemmas(rule.query()) {
+            for l in typos.noted(self.index.lemmas(rule.query())) {
                 lemma |= self.index.lemma_entries(l);
             }
             // A lemma may itself start with the query (`a` is a form of

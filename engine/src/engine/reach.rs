@@ -9,17 +9,17 @@
 //! Levenshtein automaton of the whole query, built per walk, on every warm
 //! search.
 
-use crate::snapshot::{Direction, TermDictionary};
+use crate::snapshot::{Fst, TermDictionary};
 use crate::typo::{Anchor, Mode};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
 use std::sync::OnceLock;
 
-/// The items of `dictionary` (in `direction`) that a walk over `query`
+/// The items of `dictionary` (of `fst`) that a walk over `query`
 /// within `max_edits` by `mode` (the whole term, or its closest prefix)
 /// can reach, with its `anchor` when it has one.
 pub(super) fn reachable_items(
     dictionary: &TermDictionary,
-    direction: Direction,
+    fst: Fst,
     query: &[char],
     max_edits: usize,
     mode: Mode,
@@ -28,19 +28,19 @@ pub(super) fn reachable_items(
     match anchor.filter(|a| a.applies(query.len(), max_edits)) {
         Some(a) => within(
             dictionary,
-            direction,
+            fst,
             &query[..a.chars],
             usize::from(a.edits),
             Mode::Prefix,
         ),
-        None => within(dictionary, direction, query, max_edits, mode),
+        None => within(dictionary, fst, query, max_edits, mode),
     }
 }
 
 /// The items that hold the terms within `edits` of `text` by `mode`.
 fn within(
     dictionary: &TermDictionary,
-    direction: Direction,
+    fst: Fst,
     text: &[char],
     edits: usize,
     mode: Mode,
@@ -48,19 +48,19 @@ fn within(
     let text: String = text.iter().collect();
     match (edits, mode) {
         // No builder goes further (a search allows at most three edits).
-        (4.., _) => dictionary.every_item(direction),
-        (0, Mode::Prefix) => dictionary.items_with_prefix(direction, text.as_bytes()),
+        (4.., _) => dictionary.every_item(fst),
+        (0, Mode::Prefix) => dictionary.items_with_prefix(fst, text.as_bytes()),
         (0, Mode::Whole) => dictionary
-            .item_of(direction, text.as_bytes())
+            .item_of(fst, text.as_bytes())
             .into_iter()
             .collect(),
         (_, Mode::Whole) => {
             let dfa = automaton_builder(edits).build_dfa(&text);
-            dictionary.items_matching(direction, &dfa)
+            dictionary.items_matching(fst, &dfa)
         }
         (_, Mode::Prefix) => {
             let dfa = automaton_builder(edits).build_dfa(&text);
-            dictionary.items_matching(direction, &PrefixDistance(&dfa))
+            dictionary.items_matching(fst, &PrefixDistance(&dfa))
         }
     }
 }

@@ -388,73 +388,53 @@ fn the_work_budget_covers_the_walk_over_the_forms() {
     );
 }
 
-/// A forms section written by hand (the layout of `snapshot/forms.rs`):
-/// one form of the term 0, whose backwards key may point elsewhere than
-/// its forwards one.
-fn forms_section(forwards: (&str, u64), backwards: (&str, u64), lemma: u32) -> Vec<u8> {
-    use crate::codec::{put_str, put_varint};
-    let mut out = Vec::new();
-    put_varint(&mut out, 1);
-    put_str(&mut out, "en");
-    for (key, value) in [forwards, backwards] {
-        let fst = fst::Map::from_iter([(key, value)]).unwrap().into_fst();
-        let bytes = fst.into_inner();
-        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        out.extend(bytes);
-    }
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&lemma.to_le_bytes());
-    out
-}
-
+/// Form blocks are checked as they are read: a value whose lemma lies
+/// beyond the terms, the languages or the overflow items, or that holds
+/// no lemma, is refused in either FST; the blocks as built are taken.
 #[test]
-fn a_typo_walk_over_corrupt_backwards_forms_is_an_error_not_a_panic() {
-    use crate::snapshot::Section;
+fn corrupt_form_blocks_are_refused_when_read() {
+    use crate::snapshot::{Direction, Fst, Lemma, Section};
+    let (searcher, _) = searchable(&["run".to_string()], &[("runs".into(), "run".into())]);
     let built = {
-        let postings = vec![Posting::headword(
-            "run",
-            DictionaryRef::new("d", "en", None),
-            "1",
-        )];
-        build(postings, &Lexicon::default())
+        let mut lexicon = Lexicon::default();
+        let forms = vec![("runs".to_string(), "run".to_string())];
+        lexicon.add(LexiconKind::Forms, "en", forms).unwrap();
+        build(english_postings(&["run".to_string()]), &lexicon)
     };
-    let core = built.section(Section::Core).concat();
-    let decode = |forms| {
-        let terms = built.section(Section::Terms);
-        let index = Index::decode(
-            &core,
-            &terms[0],
-            forms,
-            crate::snapshot::BlockBudget::UNBOUNDED,
-        )?;
-        let blocks = terms.iter().cloned().enumerate().skip(1);
-        index.term_dictionary().keep(blocks).map(|()| index)
+    let index = built.cold_index().unwrap();
+    let dictionary = index.term_dictionary();
+    let items = |direction| dictionary.every_item(Fst::Forms(direction));
+    let (forwards, backwards) = (items(Direction::Forwards), items(Direction::Backwards));
+    assert_eq!((forwards.len(), backwards.len()), (1, 1));
+    assert_eq!(index.lemmas("runs"), Err(Missing(forwards.clone())));
+    let terms = built.section(Section::Terms);
+    let as_built = [forwards[0], backwards[0]].map(|item| (item, terms[item].clone()));
+    dictionary.keep(as_built).unwrap();
+    let run = Lemma {
+        term: 0,
+        lang: "en",
     };
-    // One edit in the head: only the backwards walk (on the tail `ns`)
-    // reaches `runs`.
+    assert_eq!(index.lemmas("runs"), Ok(vec![run]));
+    let block = |key: &str, value: u64| {
+        let map = fst::Map::from_iter([(key, value)]).unwrap();
+        map.into_fst().into_inner()
+    };
+    // One term and one language: a pair is a bit of term, after 4 bits of
+    // count.
+    let beyond_the_terms = 1 | (1 << 4);
+    let no_lemma = 0;
+    let beyond_the_overflow = (1 << 63) | (1 << 32);
+    for value in [beyond_the_terms, no_lemma, beyond_the_overflow, u64::MAX] {
+        for (item, key) in [(forwards[0], "runs"), (backwards[0], "snur")] {
+            let kept = dictionary.keep([(item, block(key, value))]);
+            assert!(kept.is_err(), "{value:#x} in item {item}");
+        }
+    }
+    // `xuns` has its edit in the head: only the backwards walk (on the
+    // tail `ns`) reaches `runs`.
     let rule = MatchRule::new("xuns", MatchType::Exact, true);
-    let search = |forms| {
-        let index = Searcher::new(decode(forms).unwrap());
-        index.search(None, &rule, &Filters::default(), 0, 10)
-    };
-    let sound = search(forms_section(("runs", 1), ("snur", 1), 0)).unwrap();
-    assert_eq!(
-        sound.total, 1,
-        "`xuns` is one edit from `runs`, a form of `run`"
-    );
-    for beyond in [(1 << 32) | 1, 2, u64::MAX] {
-        assert!(matches!(
-            search(forms_section(("runs", 1), ("snur", beyond), 0)),
-            Err(SearchError::Corrupt(_))
-        ));
-    }
-    // The forwards FST is checked whole when decoded.
-    for forms in [
-        forms_section(("runs", 2), ("snur", 1), 0),
-        forms_section(("runs", 1), ("snur", 1), 7),
-    ] {
-        assert!(decode(forms).is_err());
-    }
+    let found = searcher.search(None, &rule, &Filters::default(), 0, 10);
+    assert_eq!(found.unwrap().total, 1, "`xuns` is one edit from `runs`");
 }
 
 /// Words of a small alphabet, so that grams repeat and parts fill.

@@ -8,7 +8,7 @@ use super::Searcher;
 use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::matching::{MatchRule, TypoDistance};
-use crate::snapshot::{query_grams, Direction, Grams, Index, TermBlock};
+use crate::snapshot::{query_grams, Direction, Fst, Grams, Index, TermBlock};
 use crate::typo::{self, Anchor, Mode};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
@@ -71,15 +71,17 @@ impl Searcher {
             let found = match typos.walk {
                 TypoWalk::Rows => whole_word_typos(forms, &query, max_edits, typos)?,
                 #[cfg(any(test, feature = "automaton-baseline"))]
-                TypoWalk::Automaton => super::automaton::typos(
-                    self.index.form_fsts().0,
-                    rule.query(),
-                    max_edits,
-                    TypoDistance::Whole,
-                ),
+                TypoWalk::Automaton => {
+                    let every = forms.every_block(typos);
+                    let each = every.iter().map(|block| {
+                        let whole = TypoDistance::Whole;
+                        super::automaton::typos(block, rule.query(), max_edits, whole)
+                    });
+                    each.flatten().collect()
+                }
             };
-            for (at, d) in found {
-                for lemma in self.index.lemmas_at(at)? {
+            for (value, d) in found {
+                for lemma in self.index.lemmas_of(value, &mut typos.missing) {
                     tiers[usize::from(d) - 1] |= self.index.lemma_entries(lemma);
                 }
             }
@@ -150,15 +152,29 @@ impl Searcher {
     }
 }
 
-/// What a typo walk reads: the term dictionary's blocks, those the walk
-/// can reach, or the forms FSTs, held whole.
+/// What a typo walk reads: the blocks of the terms' FSTs or of the
+/// forms', those the walk can reach.
 #[derive(Clone, Copy)]
 enum Keys<'a> {
     Terms(&'a Index),
     Forms(&'a Index),
 }
 
-impl Keys<'_> {
+impl<'a> Keys<'a> {
+    fn index(self) -> &'a Index {
+        match self {
+            Keys::Terms(index) | Keys::Forms(index) => index,
+        }
+    }
+
+    /// Their FST in `direction`.
+    fn fst(self, direction: Direction) -> Fst {
+        match self {
+            Keys::Terms(_) => Fst::Terms(direction),
+            Keys::Forms(_) => Fst::Forms(direction),
+        }
+    }
+
     /// The blocks a walk over `query` in `direction` can reach (with
     /// `anchor`, those its anchor admits), of those the instance holds;
     /// the others are noted as missing.
@@ -171,32 +187,20 @@ impl Keys<'_> {
         anchor: Option<Anchor>,
         typos: &mut Typos,
     ) -> Vec<Arc<TermBlock>> {
-        match self {
-            Keys::Terms(index) => {
-                let dictionary = index.term_dictionary();
-                let items = reachable_items(dictionary, direction, query, max_edits, mode, anchor);
-                typos.held(index, &items)
-            }
-            Keys::Forms(index) => {
-                let (forwards, backwards) = index.form_fsts();
-                vec![match direction {
-                    Direction::Forwards => forwards.clone(),
-                    Direction::Backwards => backwards.clone(),
-                }]
-            }
-        }
+        let (index, fst) = (self.index(), self.fst(direction));
+        let dictionary = index.term_dictionary();
+        let items = reachable_items(dictionary, fst, query, max_edits, mode, anchor);
+        typos.held(index, &items)
     }
 
     /// Every block of the forwards keys the instance holds.
     #[cfg(any(test, feature = "automaton-baseline"))]
     fn every_block(self, typos: &mut Typos) -> Vec<Arc<TermBlock>> {
-        match self {
-            Keys::Terms(index) => {
-                let every = index.term_dictionary().every_item(Direction::Forwards);
-                typos.held(index, &every)
-            }
-            Keys::Forms(index) => vec![index.form_fsts().0.clone()],
-        }
+        let index = self.index();
+        let every = index
+            .term_dictionary()
+            .every_item(self.fst(Direction::Forwards));
+        typos.held(index, &every)
     }
 }
 

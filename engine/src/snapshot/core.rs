@@ -21,7 +21,7 @@
 //! entry; a part of speech is its table index + 1, 0 for none; a roaring
 //! bitmap is its length and its portable serialization.
 
-use super::forms::{FormFst, Forms, Lemma};
+use super::forms::Lemma;
 use super::terms::{BlockBudget, Missing, TermDictionary};
 use super::texts::TextBlock;
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
@@ -182,18 +182,17 @@ pub struct Index {
     /// whose first letter has no case (or that have no letter).
     capital: RoaringBitmap,
     caseless: RoaringBitmap,
-    /// The term dictionary, forwards and backwards, and the text blocks.
+    /// The term dictionary, forwards and backwards, the text blocks and
+    /// the forms.
     terms: TermDictionary,
-    forms: Forms,
 }
 
 impl Index {
-    /// Decodes the `core` and `forms` sections and the root item of
-    /// `terms`; the term blocks it reads are kept within `term_budget` bytes.
+    /// Decodes the `core` section and the root item of `terms`; the term
+    /// blocks it reads are kept within `budget`.
     pub fn decode(
         core: &[u8],
         terms_root: &[u8],
-        forms: Vec<u8>,
         budget: BlockBudget,
     ) -> Result<Self, CorruptData> {
         let raw = inflate(core)?;
@@ -247,7 +246,6 @@ impl Index {
         if terms.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
         }
-        let forms = Forms::decode(forms, term_count)?;
         Ok(Self {
             dictionaries,
             parts,
@@ -260,7 +258,6 @@ impl Index {
             capital,
             caseless,
             terms,
-            forms,
         })
     }
 
@@ -277,7 +274,7 @@ impl Index {
     /// The term number of a folded headword, if it is one; [`Missing`]
     /// when the instance does not hold the block that says.
     pub fn term_number(&self, term: &str) -> Result<Option<usize>, Missing> {
-        Ok(self.terms.get(term)?.map(|t| t as usize))
+        Ok(self.terms.term_number(term)?.map(|t| t as usize))
     }
 
     /// The term numbers of folded `words` (each `None` when it is no
@@ -385,32 +382,30 @@ impl Index {
     }
 
     /// The lemmas of an inflected (folded) form, most common first; none for
-    /// a word that is no form of another.
-    pub fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
-        self.forms.lemmas(form)
+    /// a word that is no form of another. [`Missing`] names the blocks it
+    /// reads and the instance does not hold.
+    pub fn lemmas(&self, form: &str) -> Result<Vec<Lemma<'_>>, Missing> {
+        self.terms.lemmas(form)
     }
 
-    /// The lemmas of the form whose value in either forms FST is `at`
-    /// (what a typo walk over the forms reaches).
-    pub(crate) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
-        self.forms.lemmas_at(at)
-    }
-
-    /// The forms FST, forwards and spelled backwards (typo walks).
-    pub(crate) fn form_fsts(&self) -> (&FormFst, &FormFst) {
-        self.forms.fsts()
+    /// The lemmas of the form whose value in either forms FST is `value`
+    /// (what a typo walk over the forms reaches); none, noted in `missing`,
+    /// when they are in overflow items not held.
+    pub(crate) fn lemmas_of(&self, value: u64, missing: &mut Missing) -> Vec<Lemma<'_>> {
+        self.terms.lemmas_of(value, missing)
     }
 
     /// Whether some form can be within `edits` of a query of `chars`
     /// characters.
     pub(crate) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
-        self.forms.within_reach(chars, edits)
+        self.terms.form_within_reach(chars, edits)
     }
 
     /// Every inflected form the snapshot knows, alphabetically (for tools
-    /// that draw forms at random, such as the latency benchmark).
-    pub fn forms(&self) -> Vec<String> {
-        self.forms.all()
+    /// that draw forms at random, such as the latency benchmark), once
+    /// every forward form block is held.
+    pub fn forms(&self) -> Result<Vec<String>, Missing> {
+        self.terms.forms()
     }
 
     /// The entries of a lemma in the dictionaries of its language.
@@ -483,7 +478,6 @@ impl Index {
             + 2 * self.term_frequency.len()
             + 2 * (self.entry_dictionary.len() + self.entry_part.len())
             + self.terms.memory_bytes()
-            + self.forms.memory_bytes()
             + bitmaps
     }
 }
@@ -574,8 +568,7 @@ mod tests {
         );
         let raw = inflate(&built.section(Section::Core).concat()).unwrap();
         let root = &built.section(Section::Terms)[0];
-        let decode =
-            |raw: &[u8]| Index::decode(&compress(raw), root, Vec::new(), BlockBudget::UNBOUNDED);
+        let decode = |raw: &[u8]| Index::decode(&compress(raw), root, BlockBudget::UNBOUNDED);
         assert!(decode(&raw).is_ok());
         for end in 0..raw.len() {
             assert!(decode(&raw[..end]).is_err(), "cut at {end}");

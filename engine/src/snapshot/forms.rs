@@ -1,28 +1,133 @@
-//! The `forms` section: an FST from an inflected form to its lemmas' term
-//! numbers, each with the language whose data makes it a form (lemma
-//! matches), and one from every form spelled backwards to the same lemmas
-//! (typo walks anchored on the query's end, as for terms). Encoder and
-//! decoder side by side; the [`super::Index`] holds it decoded and answers
-//! from it through the methods at the end of this file.
+//! The inflected forms of the lexicon, stored as further items of the
+//! `terms` section (issue 39: read as queries need them, never whole): an
+//! FST from every form to its lemmas and one from every form spelled
+//! backwards (typo walks anchored on the query's end), each cut into
+//! blocks like the terms' ([`super::blocks`]), behind a [`FormRoot`] that
+//! the terms root carries.
+//!
+//! A form's value is its lemmas themselves, each a language (whose data
+//! makes the word a form of it) and a lemma's term number, packed into the
+//! 64 bits ([`Layout`]): so the one block that holds a form answers for it,
+//! in either FST, with no further read. The few forms with more lemmas than
+//! a value holds (two at five million terms) point into overflow items of
+//! [`OVERFLOW_PAIRS`] pairs each, read when a query reaches such a form.
 
+use super::blocks::{self, BlockRoot};
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
-use std::sync::Arc;
 
-/// `[langs][u64 FST length][FST: form → first pair << 32 | pairs]`
-/// `[u64 FST length][FST: form spelled backwards → the same][pairs]`,
-/// each pair two little-endian u32: the language (an index into `langs`)
-/// and a lemma's term number. A pair is kept only when the lemma is a term
-/// of a dictionary of that language and differs from the form; a form's
-/// pairs are in term order (most common lemma first).
+/// Pairs (language, lemma) per overflow item: 16 KB, four read units.
+pub(super) const OVERFLOW_PAIRS: usize = 2_048;
+
+/// Bit 63 of a value: its lemmas are in the overflow items.
+const OVERFLOW: u64 = 1 << 63;
+
+/// Bits of an inline value that count its pairs (1 to 15).
+const COUNT_BITS: u32 = 4;
+
+/// A lemma of an inflected form: its term, and the language whose data
+/// makes the word a form of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lemma<'a> {
+    pub term: usize,
+    pub lang: &'a str,
+}
+
+/// How a value packs its pairs: each is `lang << term_bits | term`, as few
+/// bits as the build's term count and languages need, after the count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    term_bits: u32,
+    lang_bits: u32,
+}
+
+/// The bits that hold every number below `n`.
+fn bits_below(n: usize) -> u32 {
+    usize::BITS - n.saturating_sub(1).leading_zeros()
+}
+
+impl Layout {
+    fn new(terms: usize, langs: usize) -> Self {
+        Self {
+            term_bits: bits_below(terms).max(1),
+            lang_bits: bits_below(langs),
+        }
+    }
+
+    fn pair_bits(self) -> u32 {
+        self.term_bits + self.lang_bits
+    }
+
+    /// The most pairs a value holds inline.
+    fn capacity(self) -> usize {
+        ((63 - COUNT_BITS) / self.pair_bits()).min((1 << COUNT_BITS) - 1) as usize
+    }
+
+    /// `pairs` packed into a value, if they fit.
+    fn pack(self, pairs: &[(u32, u32)]) -> Option<u64> {
+        if pairs.is_empty() || pairs.len() > self.capacity() {
+            return None;
+        }
+        let mut value = pairs.len() as u64;
+        for (i, &(lang, term)) in pairs.iter().enumerate() {
+            let pair = (u64::from(lang) << self.term_bits) | u64::from(term);
+            value |= pair << (COUNT_BITS + i as u32 * self.pair_bits());
+        }
+        Some(value)
+    }
+
+    /// The pairs of an inline value.
+    fn unpack(self, value: u64) -> impl Iterator<Item = (usize, usize)> {
+        let count = (value & ((1 << COUNT_BITS) - 1)) as u32;
+        (0..count).map(move |i| {
+            let pair = value >> (COUNT_BITS + i * self.pair_bits());
+            let term = pair & ((1 << self.term_bits) - 1);
+            let lang = (pair >> self.term_bits) & ((1 << self.lang_bits) - 1);
+            (lang as usize, term as usize)
+        })
+    }
+}
+
+/// Where a form's lemmas are.
+enum Value {
+    Inline(u64),
+    /// Pairs `first..first + count` of the overflow items.
+    Overflow(Range<usize>),
+}
+
+impl Value {
+    fn of(value: u64) -> Self {
+        match value & OVERFLOW {
+            0 => Value::Inline(value),
+            _ => {
+                let first = (value & 0xffff_ffff) as usize;
+                let count = ((value & !OVERFLOW) >> 32) as usize;
+                Value::Overflow(first..first + count)
+            }
+        }
+    }
+}
+
+/// The forms as stored: the root (part of the terms root) and the items,
+/// the forward blocks, then the backward ones, then the overflow items.
+pub(super) struct EncodedForms {
+    pub root: Vec<u8>,
+    pub items: Vec<Vec<u8>>,
+}
+
+/// A pair is kept only when the lemma is a term of a dictionary of that
+/// language and differs from the form; a form's pairs are in term order
+/// (most common lemma first). Blocks close as the terms' do.
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
     lexicon: &Lexicon,
-) -> Vec<u8> {
+    block_bytes: usize,
+    block_max_bytes: usize,
+) -> EncodedForms {
     let term_number: HashMap<&str, u32> = terms
         .iter()
         .enumerate()
@@ -46,197 +151,239 @@ pub(super) fn encode(
             }
         }
     }
-    let mut out = Vec::new();
-    put_varint(&mut out, langs.len());
-    for lang in &langs {
-        put_str(&mut out, lang);
-    }
-    let mut index = fst::MapBuilder::memory();
-    let mut backwards: Vec<(String, u64)> = Vec::with_capacity(by_form.len());
-    let mut pairs: Vec<u8> = Vec::new();
+    let layout = Layout::new(terms.len(), langs.len());
+    let mut forwards: Vec<(Vec<u8>, u64)> = Vec::with_capacity(by_form.len());
+    let mut overflow: Vec<u8> = Vec::new();
+    let mut longest_bytes = 0;
     for (form, mut lemmas) in by_form {
         lemmas.sort_unstable_by_key(|&(l, t)| (t, l));
         lemmas.dedup();
-        let first = (pairs.len() / 8) as u64;
-        for (l, t) in &lemmas {
-            pairs.extend_from_slice(&l.to_le_bytes());
-            pairs.extend_from_slice(&t.to_le_bytes());
-        }
-        let at = (first << 32) | lemmas.len() as u64;
-        index
-            .insert(form, at)
-            .expect("forms are distinct and sorted");
-        backwards.push((form.chars().rev().collect(), at));
+        let value = layout.pack(&lemmas).unwrap_or_else(|| {
+            let first = (overflow.len() / 8) as u64;
+            for (l, t) in &lemmas {
+                overflow.extend_from_slice(&l.to_le_bytes());
+                overflow.extend_from_slice(&t.to_le_bytes());
+            }
+            assert!(first < 1 << 32, "overflow pairs fit 32 bits");
+            OVERFLOW | ((lemmas.len() as u64) << 32) | first
+        });
+        longest_bytes = longest_bytes.max(form.len());
+        forwards.push((form.as_bytes().to_vec(), value));
     }
+    let mut backwards: Vec<(Vec<u8>, u64)> = forwards
+        .iter()
+        .map(|(form, value)| {
+            let form = std::str::from_utf8(form).expect("forms are text");
+            (form.chars().rev().collect::<String>().into_bytes(), *value)
+        })
+        .collect();
     backwards.sort_unstable();
-    let backwards = fst::Map::from_iter(backwards)
-        .expect("forms are distinct backwards too")
-        .into_fst()
-        .into_inner();
-    for fst in [
-        index.into_inner().expect("writing to a Vec cannot fail"),
-        backwards,
-    ] {
-        out.extend_from_slice(&(fst.len() as u64).to_le_bytes());
-        out.extend(fst);
+    let forwards = blocks::build(forwards, block_bytes, block_max_bytes);
+    let backwards = blocks::build(backwards, block_bytes, block_max_bytes);
+    let mut root = Vec::new();
+    put_varint(&mut root, langs.len());
+    for lang in &langs {
+        put_str(&mut root, lang);
     }
-    out.extend(pairs);
-    out
+    put_varint(&mut root, longest_bytes);
+    put_varint(&mut root, overflow.len() / 8);
+    for r in [&forwards.root, &backwards.root] {
+        let encoded = r.encode();
+        put_varint(&mut root, encoded.len());
+        root.extend(encoded);
+    }
+    let mut items = forwards.blocks;
+    items.extend(backwards.blocks);
+    items.extend(overflow.chunks(8 * OVERFLOW_PAIRS).map(<[u8]>::to_vec));
+    EncodedForms { root, items }
 }
 
-/// One of the two forms FSTs, shared with the typo walks that read it
-/// beside term blocks.
-pub(crate) type FormFst = Arc<fst::Map<Vec<u8>>>;
-
-/// The `forms` section, decoded.
-pub(super) struct Forms {
+/// What an instance holds of the forms from the root: the languages, where
+/// each block of both FSTs starts, and how values pack lemmas.
+pub(crate) struct FormRoot {
     langs: Vec<String>,
-    index: FormFst,
-    /// Every form spelled backwards (by character), to its pairs.
-    reversed: FormFst,
+    pub(super) forwards: BlockRoot,
+    pub(super) backwards: BlockRoot,
     /// The most bytes of any form (so at least its characters).
     longest_bytes: usize,
-    pairs: Vec<u8>,
+    overflow_pairs: usize,
+    terms: usize,
+    layout: Layout,
 }
 
-/// A lemma of an inflected form: its term, and the language whose data
-/// makes the word a form of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Lemma<'a> {
-    pub term: usize,
-    pub lang: &'a str,
-}
-
-impl Forms {
-    /// Checked whole when decoded, so that lookups never fail: every pair's
-    /// language and term exist. An empty section is a snapshot without forms.
-    pub(super) fn decode(bytes: Vec<u8>, term_count: usize) -> Result<Self, CorruptData> {
-        if bytes.is_empty() {
-            return Ok(Self {
-                langs: Vec::new(),
-                index: Arc::default(),
-                reversed: Arc::default(),
-                longest_bytes: 0,
-                pairs: Vec::new(),
-            });
-        }
-        let mut r = Reader::new(&bytes);
+impl FormRoot {
+    /// From the bytes `encode` wrote into the terms root, for a build of
+    /// `terms` terms.
+    pub(super) fn decode(r: &mut Reader<'_>, terms: usize) -> Result<Self, CorruptData> {
         let count = r.count(1)?;
         let langs: Vec<String> = (0..count)
             .map(|_| r.str().map(str::to_string))
             .collect::<Result<_, _>>()?;
-        let mut at = bytes.len() - r.remaining();
-        let mut next_fst = |what: &'static str| {
-            let len = bytes
-                .get(at..at + 8)
-                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
-                .filter(|len| {
-                    len.checked_add(at + 8)
-                        .is_some_and(|end| end <= bytes.len())
-                })
-                .ok_or(CorruptData("forms header"))?;
-            let map = fst::Map::new(bytes[at + 8..at + 8 + len].to_vec())
-                .map_err(|_| CorruptData(what))?;
-            map.as_fst()
-                .verify()
-                .map_err(|_| CorruptData("forms FST checksum"))?;
-            at += 8 + len;
-            Ok::<_, CorruptData>(map)
+        let longest_bytes = r.varint()?;
+        let overflow_pairs = r.varint()?;
+        let mut read_root = || -> Result<BlockRoot, CorruptData> {
+            let len = r.varint()?;
+            BlockRoot::decode(r.bytes(len)?)
         };
-        let index = next_fst("forms are not an FST")?;
-        let reversed = next_fst("backwards forms are not an FST")?;
-        if reversed.len() != index.len() {
-            return Err(CorruptData("backwards forms do not match the forms"));
-        }
-        let pairs = bytes[at..].to_vec();
-        if !pairs.len().is_multiple_of(8) {
-            return Err(CorruptData("forms pairs"));
-        }
-        for pair in pairs.chunks_exact(8) {
-            let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
-            let t = u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize;
-            if l >= langs.len() || t >= term_count {
-                return Err(CorruptData("forms pair out of range"));
-            }
-        }
-        // The backwards FST's pairs are checked when a walk reaches them
-        // ([`Forms::lemmas_at`]): a second pass over every form would cost
-        // every cold start.
-        let mut longest_bytes = 0;
-        let mut stream = index.stream();
-        while let Some((form, at)) = fst::Streamer::next(&mut stream) {
-            let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
-            if (first + count) * 8 > pairs.len() {
-                return Err(CorruptData("form beyond its pairs"));
-            }
-            longest_bytes = longest_bytes.max(form.len());
+        let forwards = read_root()?;
+        let backwards = read_root()?;
+        if forwards.is_empty() != backwards.is_empty() || (langs.is_empty() && !forwards.is_empty())
+        {
+            return Err(CorruptData("forms root"));
         }
         Ok(Self {
+            layout: Layout::new(terms, langs.len()),
             langs,
-            index: Arc::new(index),
-            reversed: Arc::new(reversed),
+            forwards,
+            backwards,
             longest_bytes,
-            pairs,
+            overflow_pairs,
+            terms,
         })
     }
 
-    pub(super) fn memory_bytes(&self) -> usize {
-        self.index.as_fst().as_bytes().len()
-            + self.reversed.as_fst().as_bytes().len()
-            + self.pairs.len()
-    }
-}
-
-/// What the index answers from its forms.
-impl Forms {
-    /// The lemmas of an inflected (folded) form, most common first; none for
-    /// a word that is no form of another.
-    pub(super) fn lemmas(&self, form: &str) -> Vec<Lemma<'_>> {
-        match self.index.get(form) {
-            Some(at) => self.lemmas_at(at).expect("checked when decoded"),
-            None => Vec::new(),
-        }
+    /// The number of overflow items.
+    pub(super) fn overflow_items(&self) -> usize {
+        self.overflow_pairs.div_ceil(OVERFLOW_PAIRS)
     }
 
-    /// The lemmas of the form whose value in either forms FST is `at`;
-    /// corrupt when they lie beyond the pairs (the backwards FST's values
-    /// are checked here, not when decoded).
-    pub(super) fn lemmas_at(&self, at: u64) -> Result<Vec<Lemma<'_>>, CorruptData> {
-        let (first, count) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
-        let pairs = first
-            .checked_add(count)
-            .and_then(|end| self.pairs.get(8 * first..end.checked_mul(8)?))
-            .ok_or(CorruptData("form beyond its pairs"))?;
-        Ok(pairs
-            .chunks_exact(8)
-            .map(|pair| {
-                let l = u32::from_le_bytes(pair[..4].try_into().expect("4 bytes")) as usize;
-                Lemma {
-                    term: u32::from_le_bytes(pair[4..].try_into().expect("4 bytes")) as usize,
-                    lang: &self.langs[l],
-                }
-            })
-            .collect())
-    }
-
-    /// The forms FST, forwards and spelled backwards (typo walks).
-    pub(super) fn fsts(&self) -> (&FormFst, &FormFst) {
-        (&self.index, &self.reversed)
+    /// The pairs overflow item `k` holds.
+    pub(super) fn overflow_item_pairs(&self, k: usize) -> usize {
+        OVERFLOW_PAIRS.min(self.overflow_pairs - k * OVERFLOW_PAIRS)
     }
 
     /// Whether some form can be within `edits` of a query of `chars`
     /// characters.
     pub(super) fn within_reach(&self, chars: usize, edits: usize) -> bool {
-        !self.index.is_empty() && chars <= self.longest_bytes + edits
+        !self.forwards.is_empty() && chars <= self.longest_bytes + edits
     }
 
-    /// Every inflected form, alphabetically.
-    pub(super) fn all(&self) -> Vec<String> {
-        let mut forms = Vec::with_capacity(self.index.len());
-        let mut stream = self.index.stream();
-        while let Some((form, _)) = fst::Streamer::next(&mut stream) {
-            forms.push(String::from_utf8_lossy(form).into_owned());
+    /// Checks every value of a forms block read from the store, so that
+    /// lookups in it never fail: every lemma's language and term exist.
+    pub(super) fn check_block(&self, block: &fst::Map<Vec<u8>>) -> Result<(), CorruptData> {
+        let mut stream = block.stream();
+        while let Some((_, value)) = fst::Streamer::next(&mut stream) {
+            match Value::of(value) {
+                Value::Inline(value) => {
+                    if self.layout.unpack(value).next().is_none() {
+                        return Err(CorruptData("a form of no lemma"));
+                    }
+                    for (lang, term) in self.layout.unpack(value) {
+                        self.check_pair(lang, term)?;
+                    }
+                }
+                Value::Overflow(pairs) => {
+                    if pairs.is_empty() || pairs.end > self.overflow_pairs {
+                        return Err(CorruptData("a form beyond the overflow pairs"));
+                    }
+                }
+            }
         }
-        forms
+        Ok(())
+    }
+
+    /// Checks overflow item `k` read from the store.
+    pub(super) fn check_overflow(&self, k: usize, bytes: &[u8]) -> Result<(), CorruptData> {
+        if bytes.len() != 8 * self.overflow_item_pairs(k) {
+            return Err(CorruptData("an overflow item of another size"));
+        }
+        for (lang, term) in pairs(bytes) {
+            self.check_pair(lang, term)?;
+        }
+        Ok(())
+    }
+
+    fn check_pair(&self, lang: usize, term: usize) -> Result<(), CorruptData> {
+        if lang >= self.langs.len() || term >= self.terms {
+            return Err(CorruptData("a form's lemma out of range"));
+        }
+        Ok(())
+    }
+
+    /// The lemmas of a value, its overflow pairs read from `overflow`
+    /// (by overflow item, checked when kept): `Err` with the overflow items
+    /// it needs and `overflow` does not give.
+    pub(super) fn lemmas<'r>(
+        &'r self,
+        value: u64,
+        overflow: impl Fn(usize) -> Option<std::sync::Arc<Vec<u8>>>,
+    ) -> Result<Vec<Lemma<'r>>, Vec<usize>> {
+        let lemma = |(lang, term): (usize, usize)| Lemma {
+            term,
+            lang: &self.langs[lang],
+        };
+        match Value::of(value) {
+            Value::Inline(value) => Ok(self.layout.unpack(value).map(lemma).collect()),
+            Value::Overflow(wanted) => {
+                let items = wanted.start / OVERFLOW_PAIRS..wanted.end.div_ceil(OVERFLOW_PAIRS);
+                let mut held = Vec::new();
+                let mut missing = Vec::new();
+                for k in items {
+                    match overflow(k) {
+                        Some(item) => held.push((k, item)),
+                        None => missing.push(k),
+                    }
+                }
+                if !missing.is_empty() {
+                    return Err(missing);
+                }
+                let mut lemmas = Vec::with_capacity(wanted.len());
+                for (k, item) in held {
+                    let first = k * OVERFLOW_PAIRS;
+                    let from = wanted.start.max(first) - first;
+                    let to = wanted.end.min(first + OVERFLOW_PAIRS) - first;
+                    lemmas.extend(pairs(&item[8 * from..8 * to]).map(lemma));
+                }
+                Ok(lemmas)
+            }
+        }
+    }
+}
+
+/// The (language, term) pairs of overflow bytes, two little-endian u32
+/// each.
+fn pairs(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    bytes.chunks_exact(8).map(|pair| {
+        let half = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize;
+        (half(&pair[..4]), half(&pair[4..]))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A value holds what it was packed with, in order, for any build
+        /// size: the layout round-trips.
+        #[test]
+        fn a_packed_value_unpacks_to_its_pairs(
+            terms in 1usize..(1 << 26),
+            langs in 1usize..64,
+            raw in proptest::collection::vec((any::<u32>(), any::<u32>()), 1..8),
+        ) {
+            let layout = Layout::new(terms, langs);
+            let pairs: Vec<(u32, u32)> = raw
+                .iter()
+                .map(|&(l, t)| (l % langs as u32, t % terms as u32))
+                .collect();
+            match layout.pack(&pairs) {
+                Some(value) => {
+                    prop_assert_eq!(value & OVERFLOW, 0);
+                    let back: Vec<(usize, usize)> = layout.unpack(value).collect();
+                    let wanted: Vec<(usize, usize)> =
+                        pairs.iter().map(|&(l, t)| (l as usize, t as usize)).collect();
+                    prop_assert_eq!(back, wanted);
+                }
+                None => prop_assert!(pairs.len() > layout.capacity()),
+            }
+        }
+    }
+
+    #[test]
+    fn five_million_terms_hold_two_lemmas_inline() {
+        assert_eq!(Layout::new(5_270_000, 17).capacity(), 2);
+        assert_eq!(Layout::new(1_000, 1).capacity(), 5);
     }
 }

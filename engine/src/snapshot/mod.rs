@@ -5,7 +5,7 @@
 //! Entries are numbered by the rank order within a tier of matches
 //! ([`order`]): an entry's number is its *ordinal*. Equal folded headwords
 //! (*terms*) are neighbours, so a term is a range of ordinals, and terms are
-//! numbered in the same order. Six sections, each stored as items of at
+//! numbered in the same order. Five sections, each stored as items of at
 //! most [`MAX_PART_BYTES`], each in a module of its own with its encoder and
 //! its decoder side by side:
 //!
@@ -14,15 +14,13 @@
 //! - `terms` ([`terms`]): an FST from term to term number and one from each
 //!   term spelled backwards (for typo walks anchored on the query's end),
 //!   then the text of the terms and the entries' own headwords by term
-//!   number ([`texts`]), in blocks read as queries need them behind a root
-//!   item that the [`Index`] holds.
+//!   number ([`texts`]), and the inflected forms ([`forms`]: from a form,
+//!   or a form spelled backwards, to its lemmas), in blocks read as queries
+//!   need them behind a root item that the [`Index`] holds.
 //! - `records` ([`records`]): per entry its id, preview and phonetic, in
 //!   compressed blocks, grouped into parts by ordinal.
 //! - `grams` ([`grams`]): per 1- to 3-character substring, the entries whose
 //!   term contains it, grouped into parts by gram.
-//! - `forms` ([`forms`]): from an inflected form to its lemmas' terms, and
-//!   from each form spelled backwards (typo walks over the forms); part of
-//!   the [`Index`].
 //! - `definitions` ([`definitions`]): per word and per phrase of the
 //!   definitions, the entries that say it (reverse lookup), grouped into
 //!   parts by key.
@@ -57,7 +55,7 @@ pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
-pub(crate) use terms::{Direction, TermBlock};
+pub(crate) use terms::{Direction, Fst, TermBlock};
 pub use texts::TEXT_BLOCK_BYTES;
 
 use super::codec::CorruptData;
@@ -92,7 +90,9 @@ use std::ops::Range;
 /// over every entry.
 /// 13: the text of the terms and the own headwords move from `core` (core
 /// version 5) to text blocks in `terms`, read as queries need them.
-pub const FORMAT: u32 = 13;
+/// 14: the `forms` section moves into `terms` as blocks read as queries
+/// need them, each form's value its lemmas.
+pub const FORMAT: u32 = 14;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -111,17 +111,15 @@ pub enum Section {
     Terms,
     Records,
     Grams,
-    Forms,
     Definitions,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 5] = [
         Section::Core,
         Section::Terms,
         Section::Records,
         Section::Grams,
-        Section::Forms,
         Section::Definitions,
     ];
 
@@ -131,7 +129,6 @@ impl Section {
             Section::Terms => "terms",
             Section::Records => "records",
             Section::Grams => "grams",
-            Section::Forms => "forms",
             Section::Definitions => "definitions",
         }
     }
@@ -153,7 +150,7 @@ impl Section {
     /// item 0), each loaded when a query touches it, rather than read whole.
     pub fn is_paged(self) -> bool {
         match self {
-            Section::Core | Section::Terms | Section::Forms => false,
+            Section::Core | Section::Terms => false,
             Section::Records | Section::Grams | Section::Definitions => true,
         }
     }
@@ -289,7 +286,7 @@ pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// Builds the snapshot of `postings` (no entry twice), ranked with the
-/// lexicon's frequencies, its `forms` section from the lexicon's forms.
+/// lexicon's frequencies, its forms from the lexicon's forms.
 pub fn build(postings: Vec<Posting>, lexicon: &Lexicon) -> Built {
     build_with_blocks(postings, lexicon, TERM_BLOCK_BYTES)
 }
@@ -316,11 +313,16 @@ pub fn build_with_blocks(
             Section::Core => split_parts(&core::encode_core(&postings, &terms, &frequencies)),
             Section::Terms => {
                 let text_block_bytes = term_block_bytes * TEXT_BLOCK_BYTES / TERM_BLOCK_BYTES;
-                terms::encode(&postings, &terms, term_block_bytes, text_block_bytes)
+                terms::encode(
+                    &postings,
+                    &terms,
+                    lexicon,
+                    term_block_bytes,
+                    text_block_bytes,
+                )
             }
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
-            Section::Forms => split_parts(&forms::encode(&postings, &terms, lexicon)),
             Section::Definitions => definitions::encode(&postings, lexicon),
         };
         (section, items)
@@ -360,13 +362,13 @@ pub trait Assemble: Sized {
 
 /// Every search, autocomplete and random request reads it.
 impl Assemble for Index {
-    const SECTIONS: &'static [Section] = &[Section::Core, Section::Terms, Section::Forms];
+    const SECTIONS: &'static [Section] = &[Section::Core, Section::Terms];
 
     /// Of `terms`, its root item only ([`Section::items_read_whole`]).
     fn assemble(take: &mut dyn FnMut(Section) -> Vec<u8>) -> Result<Self, CorruptData> {
         let core = take(Section::Core);
         let terms = take(Section::Terms);
-        Index::decode(&core, &terms, take(Section::Forms), DEFAULT_BLOCK_BUDGET)
+        Index::decode(&core, &terms, DEFAULT_BLOCK_BUDGET)
     }
 }
 
@@ -558,12 +560,11 @@ pub(crate) mod tests {
         assert_eq!(digests, PINNED_DIGESTS);
     }
 
-    const PINNED_DIGESTS: [&str; 6] = [
+    const PINNED_DIGESTS: [&str; 5] = [
         "core 34ed273672f18fb987e89242ef43fecefb1583eea8ac52e2ceaa081e9cacd702",
-        "terms 218648692ba683f45619b1a29ff0d82f6e549c67f3e53f30e72ea424e6efa3d0",
+        "terms 330c8689038b295b0eee972ac7e2ab585b100f29f56af3ecdfdbe43f389803a3",
         "records 82771d58f53519e5a7eeb0ee7c3a66103f06c97cc9eb5528d89980ee24017629",
         "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
-        "forms ad4386b4cbf93aaf129ea87bd098a58a918d8efe93daf43e39834f27f6f9a6d0",
         "definitions b13ba1ad9475ae93afbc4c8dc60d7ebb5fca3091269f05a318733d757c8a7570",
     ];
 
@@ -582,14 +583,8 @@ pub(crate) mod tests {
         let all = sorted(vec![posting("ecole", "d", "1")]);
         let built = build(all.clone(), &Lexicon::default());
         let core = &built.section(Section::Core).concat();
-        assert!(Index::decode(
-            &core[..core.len() / 2],
-            &[],
-            Vec::new(),
-            BlockBudget::UNBOUNDED
-        )
-        .is_err());
-        assert!(Index::decode(b"junk", &[], Vec::new(), BlockBudget::UNBOUNDED).is_err());
+        assert!(Index::decode(&core[..core.len() / 2], &[], BlockBudget::UNBOUNDED).is_err());
+        assert!(Index::decode(b"junk", &[], BlockBudget::UNBOUNDED).is_err());
         let first = 0u32.to_be_bytes();
         assert!(RecordPart::decode(&first, vec![1, 0, 0]).is_err());
         assert!(RecordPart::decode(&first, vec![9, 0, 0, 0, 0, 0, 0, 0]).is_err());

@@ -1,11 +1,14 @@
 //! The `terms` section: the term dictionary, an FST from every term to its
 //! number and one from every term spelled backwards (by character), each
 //! cut into blocks ([`super::blocks`]) that an instance reads as queries
-//! need them (issue 39). Item 0 is the root, read with the index: the term
-//! count, both [`BlockRoot`]s and the terms of each text block, deflated. Then
-//! one item per block, the forward blocks first, then the backward ones,
-//! then the text blocks ([`super::texts`]). A warm instance keeps the
-//! blocks it has read by recency within a byte budget ([`BlockCache`]).
+//! need them (issue 39), and the inflected forms in blocks alike
+//! ([`super::forms`]). Item 0 is the root, read with the index: the term
+//! count, both [`BlockRoot`]s, the terms of each text block and the forms'
+//! [`FormRoot`], deflated. Then one item per block: the forward term blocks,
+//! the backward ones, the text blocks ([`super::texts`]), the forward form
+//! blocks, the backward ones and the forms' overflow items. A warm instance
+//! keeps the blocks it has read by recency within a byte budget
+//! ([`BlockCache`]).
 //!
 //! Readers name the blocks a lookup or a walk can reach from the root
 //! alone, take those the instance holds, and report the others as
@@ -14,8 +17,10 @@
 
 use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
+use super::forms::{self, FormRoot, Lemma};
 use super::texts::{self, TextBlock};
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
+use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use fst::{Automaton, Map};
 use std::ops::Range;
@@ -59,12 +64,20 @@ impl BlockBudget {
 /// A block of the term dictionary, decoded (an FST over its bytes).
 pub(crate) type TermBlock = Map<Vec<u8>>;
 
-/// Which of the two FSTs.
+/// Which way an FST spells its keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Direction {
     Forwards,
-    /// Every term spelled backwards.
+    /// Every key spelled backwards (by character).
     Backwards,
+}
+
+/// One of the section's four FSTs: the terms' or the forms', each in a
+/// direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fst {
+    Terms(Direction),
+    Forms(Direction),
 }
 
 /// Items of the `terms` section that a read needs and the instance does
@@ -103,13 +116,16 @@ impl Missing {
 }
 
 /// The `terms` section's items: the root, the forward blocks, the
-/// backward ones, then the text blocks, each closed at `text_block_bytes`.
+/// backward ones, the text blocks, each closed at `text_block_bytes`, then
+/// the items of the lexicon's forms.
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
+    lexicon: &Lexicon,
     block_bytes: usize,
     text_block_bytes: usize,
 ) -> Vec<Vec<u8>> {
+    let block_max_bytes = block_bytes.max(TERM_BLOCK_MAX_BYTES);
     let blocked = |key: &dyn Fn(&str) -> Vec<u8>| {
         let mut keys: Vec<(Vec<u8>, u64)> = terms
             .iter()
@@ -117,7 +133,7 @@ pub(super) fn encode(
             .map(|(t, (term, _))| (key(term), t as u64))
             .collect();
         keys.sort_unstable();
-        blocks::build(keys, block_bytes, block_bytes.max(TERM_BLOCK_MAX_BYTES))
+        blocks::build(keys, block_bytes, block_max_bytes)
     };
     let forwards = blocked(&|term| term.as_bytes().to_vec());
     let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());
@@ -125,9 +141,6 @@ pub(super) fn encode(
     put_varint(&mut root, terms.len());
     for r in [&forwards.root, &backwards.root] {
         let encoded = r.encode();
-        // A build that its readers would refuse is stopped before it is
-        // written.
-        BlockRoot::decode(&encoded).expect("a terms root its readers take");
         put_varint(&mut root, encoded.len());
         root.extend(encoded);
     }
@@ -136,11 +149,18 @@ pub(super) fn encode(
     for &count in &text_counts {
         put_varint(&mut root, count);
     }
+    let forms = forms::encode(postings, terms, lexicon, block_bytes, block_max_bytes);
+    root.extend(forms.root);
+    // A build that its readers would refuse is stopped before it is
+    // written.
+    TermDictionary::decode(&compress(&root), BlockBudget::UNBOUNDED)
+        .expect("a terms root its readers take");
     // Every cold instance reads the root: deflate halves it again.
     let mut items = vec![compress(&root)];
     items.extend(forwards.blocks);
     items.extend(backwards.blocks);
     items.extend(texts::encode(postings, terms, &text_counts));
+    items.extend(forms.items);
     items
 }
 
@@ -152,9 +172,18 @@ pub struct TermDictionary {
     backwards: BlockRoot,
     /// The first term of every text block, and the number of terms last.
     text_firsts: Vec<usize>,
+    forms: FormRoot,
+    /// Blocks of the four FSTs.
     held: BlockCache<usize, TermBlock>,
     texts: BlockCache<usize, TextBlock>,
+    /// The forms' overflow items, by overflow number.
+    overflow: BlockCache<usize, Vec<u8>>,
 }
+
+/// The share of the FST budget the forms' overflow items may take: a
+/// query reaches one only through a form of more lemmas than its value
+/// holds.
+const OVERFLOW_SHARE: usize = 8;
 
 impl TermDictionary {
     /// From the root item; blocks are kept within `budget`.
@@ -178,22 +207,25 @@ impl TermDictionary {
             };
             text_firsts.push(first);
         }
-        if !r.is_done() {
-            return Err(CorruptData("trailing bytes in the terms root"));
-        }
         if terms > 0 && (forwards.is_empty() || backwards.is_empty()) {
             return Err(CorruptData("terms without blocks"));
         }
         if text_firsts.last() != Some(&terms) {
             return Err(CorruptData("text blocks of other terms"));
         }
+        let forms = FormRoot::decode(&mut r, terms)?;
+        if !r.is_done() {
+            return Err(CorruptData("trailing bytes in the terms root"));
+        }
         Ok(Self {
             terms,
             forwards,
             backwards,
             text_firsts,
+            forms,
             held: BlockCache::new(budget.fst),
             texts: BlockCache::new(budget.text),
+            overflow: BlockCache::new(budget.fst / OVERFLOW_SHARE),
         })
     }
 
@@ -201,6 +233,7 @@ impl TermDictionary {
     pub(super) fn keep_within(&mut self, budget: BlockBudget) {
         self.held = BlockCache::new(budget.fst);
         self.texts = BlockCache::new(budget.text);
+        self.overflow = BlockCache::new(budget.fst / OVERFLOW_SHARE);
     }
 
     /// How many terms it has.
@@ -210,11 +243,19 @@ impl TermDictionary {
 
     /// How many items the section has: the root and every block.
     pub fn items(&self) -> usize {
-        self.first_text_item() + self.text_firsts.len() - 1
+        self.first_overflow_item() + self.forms.overflow_items()
     }
 
     fn first_text_item(&self) -> usize {
         1 + self.forwards.len() + self.backwards.len()
+    }
+
+    fn first_form_item(&self) -> usize {
+        self.first_text_item() + self.text_firsts.len() - 1
+    }
+
+    fn first_overflow_item(&self) -> usize {
+        self.first_form_item() + self.forms.forwards.len() + self.forms.backwards.len()
     }
 
     /// The item of the text block that holds term `t`, and where `t` is
@@ -233,50 +274,48 @@ impl TermDictionary {
         block
     }
 
-    fn root(&self, direction: Direction) -> &BlockRoot {
-        match direction {
-            Direction::Forwards => &self.forwards,
-            Direction::Backwards => &self.backwards,
+    fn root(&self, fst: Fst) -> &BlockRoot {
+        match fst {
+            Fst::Terms(Direction::Forwards) => &self.forwards,
+            Fst::Terms(Direction::Backwards) => &self.backwards,
+            Fst::Forms(Direction::Forwards) => &self.forms.forwards,
+            Fst::Forms(Direction::Backwards) => &self.forms.backwards,
         }
     }
 
-    /// The item of a direction's block `b`.
-    fn item(&self, direction: Direction, b: usize) -> usize {
-        match direction {
-            Direction::Forwards => 1 + b,
-            Direction::Backwards => 1 + self.forwards.len() + b,
-        }
+    /// The item of an FST's block `b`.
+    fn item(&self, fst: Fst, b: usize) -> usize {
+        let first = match fst {
+            Fst::Terms(Direction::Forwards) => 1,
+            Fst::Terms(Direction::Backwards) => 1 + self.forwards.len(),
+            Fst::Forms(Direction::Forwards) => self.first_form_item(),
+            Fst::Forms(Direction::Backwards) => self.first_form_item() + self.forms.forwards.len(),
+        };
+        first + b
     }
 
     /// The item that holds `key` if any does.
-    pub(crate) fn item_of(&self, direction: Direction, key: &[u8]) -> Option<usize> {
-        let b = self.root(direction).block_of(key)?;
-        Some(self.item(direction, b))
+    pub(crate) fn item_of(&self, fst: Fst, key: &[u8]) -> Option<usize> {
+        let b = self.root(fst).block_of(key)?;
+        Some(self.item(fst, b))
     }
 
     /// The items that may hold a key starting with `prefix`, in key order.
-    pub(crate) fn items_with_prefix(&self, direction: Direction, prefix: &[u8]) -> Vec<usize> {
-        let blocks = self.root(direction).blocks_with_prefix(prefix);
-        blocks.map(|b| self.item(direction, b)).collect()
+    pub(crate) fn items_with_prefix(&self, fst: Fst, prefix: &[u8]) -> Vec<usize> {
+        let blocks = self.root(fst).blocks_with_prefix(prefix);
+        blocks.map(|b| self.item(fst, b)).collect()
     }
 
     /// The items in whose key range `automaton` can match, in key order.
-    pub(crate) fn items_matching<A: Automaton>(
-        &self,
-        direction: Direction,
-        automaton: &A,
-    ) -> Vec<usize> {
-        let blocks = self.root(direction).blocks_matching(automaton);
-        blocks
-            .into_iter()
-            .map(|b| self.item(direction, b))
-            .collect()
+    pub(crate) fn items_matching<A: Automaton>(&self, fst: Fst, automaton: &A) -> Vec<usize> {
+        let blocks = self.root(fst).blocks_matching(automaton);
+        blocks.into_iter().map(|b| self.item(fst, b)).collect()
     }
 
-    /// Every item of a direction, in key order.
-    pub(crate) fn every_item(&self, direction: Direction) -> Vec<usize> {
-        (0..self.root(direction).len())
-            .map(|b| self.item(direction, b))
+    /// Every item of an FST, in key order.
+    pub(crate) fn every_item(&self, fst: Fst) -> Vec<usize> {
+        (0..self.root(fst).len())
+            .map(|b| self.item(fst, b))
             .collect()
     }
 
@@ -293,18 +332,72 @@ impl TermDictionary {
         found
     }
 
-    /// The number of `term`, reading its one block; `None` when it is no
-    /// term, [`Missing`] when its block is not held.
-    pub(crate) fn get(&self, term: &str) -> Result<Option<u64>, Missing> {
-        let Some(item) = self.item_of(Direction::Forwards, term.as_bytes()) else {
+    /// The value of `key` in an FST, reading its one block; `None` when it
+    /// is no key, [`Missing`] when its block is not held.
+    fn get(&self, fst: Fst, key: &str) -> Result<Option<u64>, Missing> {
+        let Some(item) = self.item_of(fst, key.as_bytes()) else {
             return Ok(None);
         };
         let mut missing = Missing::default();
         let block = self.held(&[item], &mut missing);
         match block.first() {
-            Some(block) => Ok(block.get(term)),
+            Some(block) => Ok(block.get(key)),
             None => Err(missing),
         }
+    }
+
+    /// The number of `term`; `None` when it is no term.
+    pub(crate) fn term_number(&self, term: &str) -> Result<Option<u64>, Missing> {
+        self.get(Fst::Terms(Direction::Forwards), term)
+    }
+
+    /// The lemmas of an inflected (folded) form, most common first; none
+    /// for a word that is no form of another. [`Missing`] names its block,
+    /// or the overflow items of a form of many lemmas.
+    pub(crate) fn lemmas(&self, form: &str) -> Result<Vec<Lemma<'_>>, Missing> {
+        let Some(value) = self.get(Fst::Forms(Direction::Forwards), form)? else {
+            return Ok(Vec::new());
+        };
+        let mut missing = Missing::default();
+        let lemmas = self.lemmas_of(value, &mut missing);
+        missing.into_result().map(|()| lemmas)
+    }
+
+    /// The lemmas of the form whose value in either forms FST is `value`
+    /// (what a typo walk over the forms finds); none, with the overflow
+    /// items they are in added to `missing`, when those are not held.
+    pub(crate) fn lemmas_of(&self, value: u64, missing: &mut Missing) -> Vec<Lemma<'_>> {
+        let first = self.first_overflow_item();
+        let lemmas = self
+            .forms
+            .lemmas(value, |k| self.overflow.get(&(first + k)));
+        lemmas.unwrap_or_else(|items| {
+            missing.0.extend(items.into_iter().map(|k| first + k));
+            Vec::new()
+        })
+    }
+
+    /// Whether some form can be within `edits` of a query of `chars`
+    /// characters.
+    pub(crate) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
+        self.forms.within_reach(chars, edits)
+    }
+
+    /// Every inflected form, alphabetically; [`Missing`] with the forward
+    /// form blocks not held.
+    pub(crate) fn forms(&self) -> Result<Vec<String>, Missing> {
+        let mut missing = Missing::default();
+        let items = self.every_item(Fst::Forms(Direction::Forwards));
+        let blocks = self.held(&items, &mut missing);
+        missing.into_result()?;
+        let mut forms = Vec::new();
+        for block in blocks {
+            let mut stream = block.stream();
+            while let Some((form, _)) = fst::Streamer::next(&mut stream) {
+                forms.push(String::from_utf8_lossy(form).into_owned());
+            }
+        }
+        Ok(forms)
     }
 
     /// Keeps blocks read from the store, by item number.
@@ -316,7 +409,15 @@ impl TermDictionary {
             if item == 0 || item >= self.items() {
                 return Err(CorruptData("a terms block out of range"));
             }
-            if item >= self.first_text_item() {
+            if item >= self.first_overflow_item() {
+                let k = item - self.first_overflow_item();
+                self.forms.check_overflow(k, &bytes)?;
+                let held = bytes.len();
+                self.overflow.insert(item, Arc::new(bytes), held);
+                continue;
+            }
+            let is_text = (self.first_text_item()..self.first_form_item()).contains(&item);
+            if is_text {
                 let b = item - self.first_text_item();
                 let terms = self.text_firsts[b + 1] - self.text_firsts[b];
                 let block = TextBlock::decode(&bytes, terms)?;
@@ -326,6 +427,9 @@ impl TermDictionary {
             }
             let bytes_len = bytes.len();
             let block = Map::new(bytes).map_err(|_| CorruptData("a terms block is not an FST"))?;
+            if item >= self.first_form_item() {
+                self.forms.check_block(&block)?;
+            }
             self.held.insert(item, Arc::new(block), bytes_len);
         }
         Ok(())
@@ -335,10 +439,15 @@ impl TermDictionary {
     pub fn forget(&self) {
         self.held.clear();
         self.texts.clear();
+        self.overflow.clear();
     }
 
     /// Bytes of the blocks held and of the roots.
     pub(super) fn memory_bytes(&self) -> usize {
-        self.held.bytes() + self.texts.bytes() + 16 * (self.forwards.len() + self.backwards.len())
+        let blocks = self.forwards.len()
+            + self.backwards.len()
+            + self.forms.forwards.len()
+            + self.forms.backwards.len();
+        self.held.bytes() + self.texts.bytes() + self.overflow.bytes() + 16 * blocks
     }
 }

@@ -25,13 +25,13 @@ fn main() {
     let built = &offline.built;
     let stored = |section: Section| -> usize { built.section(section).iter().map(Vec::len).sum() };
     println!(
-        "{} entries, {} terms; core {:.2} MB in {} items, terms root {:.1} KB, forms {:.2} MB",
+        "{} entries, {} terms; core {:.2} MB in {} items, terms root {:.1} KB, terms blocks {:.2} MB",
         offline.entries,
         built.terms,
         stored(Section::Core) as f64 / 1e6,
         built.section(Section::Core).len(),
         built.section(Section::Terms)[0].len() as f64 / 1e3,
-        stored(Section::Forms) as f64 / 1e6,
+        stored(Section::Terms) as f64 / 1e6,
     );
     let mut ms = Vec::with_capacity(offline.rounds);
     let mut held = 0;

@@ -105,6 +105,7 @@ async fn main() {
             not_headwords.iter().partition(|w| {
                 index
                     .lemmas(w)
+                    .expect("a build in memory holds every form block")
                     .iter()
                     .any(|l| l.lang == lang.as_str() && headwords.contains(&l.term))
             });

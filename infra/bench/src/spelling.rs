@@ -103,6 +103,7 @@ impl English<'_> {
     fn headword_lemmas(&self, folded: &str) -> Vec<String> {
         self.index
             .lemmas(folded)
+            .expect("every block held")
             .into_iter()
             .filter(|l| l.lang == "en")
             .map(|l| self.index.term(l.term).expect("every block held"))

@@ -12,8 +12,8 @@ use crate::search::engine::Searcher;
 use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
-    self, Assemble, BlockBudget, DefinitionPart, Definitions, GramPart, Grams, Index, Missing,
-    PagedPart, PartIndex, Record, RecordPart, Records, Section,
+    self, Assemble, BlockBudget, DefinitionPart, Definitions, GramPart, Grams, Index, Lemma,
+    Missing, PagedPart, PartIndex, Record, RecordPart, Records, Section,
 };
 use crate::storage::items::{
     self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
@@ -102,6 +102,14 @@ impl SnapshotView {
             .map_err(corrupt_snapshot)
     }
 
+    /// Loads the part index of `definitions` if no request has yet: a
+    /// reverse lookup reads it while its words' lemmas are looked up, so
+    /// that its parts follow in the next round trip.
+    pub async fn definition_part_index(&self) -> Result<(), ApiError> {
+        self.loaded.definitions.index(&self.loaded.source).await?;
+        Ok(())
+    }
+
     /// The parts of the `definitions` section that hold these keys (a
     /// reverse lookup's words and phrase), loaded now if no request has yet.
     pub async fn definitions(&self, keys: &[String]) -> Result<Definitions, ApiError> {
@@ -162,6 +170,20 @@ impl SnapshotView {
             Ok(terms.iter().map(|&t| texts.term(t).to_string()).collect())
         })
         .await
+    }
+
+    /// The lemmas of an inflected (folded) form, most common first: its
+    /// form block (and overflow items) read now if not held.
+    pub async fn lemmas(&self, form: &str) -> Result<Vec<Lemma<'_>>, ApiError> {
+        self.with_texts(|index| index.lemmas(form).map(drop))
+            .await?;
+        self.searcher.index().lemmas(form).map_err(|missing| {
+            tracing::error!(
+                blocks = missing.len(),
+                "form blocks missing as soon as read: raise SNAPSHOT_CACHE_MB"
+            );
+            ApiError::Unavailable
+        })
     }
 
     /// What `read` answers once the text blocks it names are held: read

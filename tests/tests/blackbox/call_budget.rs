@@ -244,6 +244,7 @@ async fn a_page_reads_only_its_record_parts() {
         build: "b1".into(),
         format: Some(shared::search::snapshot::FORMAT),
         parts,
+        ..Default::default()
     };
     client
         .put_item()
@@ -358,8 +359,11 @@ where
 /// first walk's blocks are read (the fixture's few terms need it), and the
 /// classes that read a paged section by its part index (grams: `contains`,
 /// a pattern with wildcards at both ends, a prefix with two edits;
-/// definitions: reverse lookup), whose parts follow the part index read
-/// with the root. Issue 39 asks for three for every class.
+/// definitions: reverse lookup, whose part index is read while its words'
+/// form blocks are), whose parts follow the part index read with the root.
+/// A fifth for a prefix with two edits: its first walks wait for the gram
+/// parts of its pieces, and the extra edit's walk over the forms reaches
+/// form blocks the first did not. Issue 39 asks for three for every class.
 #[tokio::test]
 async fn a_cold_instance_answers_in_few_round_trips() {
     let fr = LangFilter::parse("en-fr").unwrap();
@@ -385,7 +389,7 @@ async fn a_cold_instance_answers_in_few_round_trips() {
         (
             "prefix with a typo",
             search("dictoinar", MatchType::Prefix, true),
-            4,
+            5,
         ),
         (
             "contains three letters",
