@@ -42,12 +42,13 @@ const CACHED_PREFIX_CHARS: usize = 2;
 /// FST nodes a search's typo walks may read (see [`SearchError::OverBudget`]).
 pub const WORK_BUDGET: u64 = 1_000_000;
 
-/// Distinct term blocks a search's walks and prefixes may reach, held or
-/// not: 16 MB of reads on a cold instance, where the broadest class
-/// measured reaches at most about 2,000 (docs/benchmarks.md). Named from
-/// the root before any is read, so a search over it reads none. (Counted
-/// each time a walk reaches them, the extra edit's walks reach the same
-/// blocks again: up to 3,977.)
+/// Distinct blocks of the term FSTs a search's walks and prefixes may
+/// reach, held or not, and as many of the forms' FSTs (whose typo walks
+/// reach about as many again): 16 MB of reads each on a cold instance,
+/// where the broadest class measured reaches at most about 2,000 term
+/// blocks (docs/benchmarks.md). Named from the root before any is read, so
+/// a search over it reads none. (Counted each time a walk reaches them,
+/// the extra edit's walks reach the same blocks again: up to 3,977.)
 pub const MAX_TERM_BLOCKS: usize = 4_096;
 
 /// One page of matches (ordinals, in order), the number of all matches and
@@ -165,12 +166,15 @@ impl Typos {
             .ok()
     }
 
-    /// Over budget if it reached more than [`MAX_TERM_BLOCKS`] (whether
-    /// or not the instance held them, so that a cold and a warm instance
-    /// answer alike), else an error naming every missing block, if the
-    /// search found some.
-    fn complete(&mut self) -> Result<(), SearchError> {
-        if self.reached.len() > MAX_TERM_BLOCKS as u64 {
+    /// Over budget if it reached more than [`MAX_TERM_BLOCKS`] of the term
+    /// FSTs or of the forms' (whether or not the instance held them, so
+    /// that a cold and a warm instance answer alike), else an error naming
+    /// every missing block, if the search found some.
+    fn complete(&mut self, index: &Index) -> Result<(), SearchError> {
+        let first_form = index.term_dictionary().first_form_item() as u32;
+        let terms = self.reached.rank(first_form.saturating_sub(1));
+        let forms = self.reached.len() - terms;
+        if terms.max(forms) > MAX_TERM_BLOCKS as u64 {
             return Err(SearchError::OverBudget);
         }
         std::mem::take(&mut self.missing)
@@ -247,7 +251,7 @@ impl Searcher {
         // term blocks names those first, and the extra edit's blocks (a
         // wider walk, most of the dictionary's for a short query) only when
         // the next run finds too few terms.
-        typos.complete()?;
+        typos.complete(&self.index)?;
         if rule.max_edits > 0
             && rule.query().chars().count() >= EXTRA_EDIT_FROM
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
@@ -264,7 +268,7 @@ impl Searcher {
             }
             tiers.push(further);
         }
-        typos.complete()?;
+        typos.complete(&self.index)?;
         let total = tiers.iter().map(|t| t.len() as usize).sum();
         let mut skip = offset;
         let mut ordinals = Vec::with_capacity(limit.min(total));

@@ -206,6 +206,33 @@ fn a_search_reaches_at_most_max_term_blocks() {
     assert!(matches!(search(&cold, "x"), Err(SearchError::Missing(_))));
 }
 
+/// The form blocks have a reach budget of their own: a typo search whose
+/// walks reach fewer than [`MAX_TERM_BLOCKS`] term blocks and fewer form
+/// blocks, but more than that together, answers.
+#[test]
+fn form_blocks_are_counted_apart_from_term_blocks() {
+    let spelled = |i: usize| -> String {
+        (0..4)
+            .map(|k| char::from(b'a' + (i / 26usize.pow(k) % 26) as u8))
+            .collect()
+    };
+    let mut words: Vec<String> = (0..MAX_TERM_BLOCKS * 3 / 4)
+        .map(|i| format!("cc{}", spelled(i)))
+        .collect();
+    words.sort_unstable();
+    let forms: Vec<(String, String)> = words.iter().map(|w| (format!("{w}s"), w.clone())).collect();
+    let mut lexicon = Lexicon::default();
+    lexicon.add(LexiconKind::Forms, "en", forms).unwrap();
+    // A block per key: the head `cc` of `ccxyz` (its one edit in the tail)
+    // reaches every block of both forward FSTs.
+    let built = build_with_blocks(english_postings(&words), &lexicon, 1);
+    let searcher = Searcher::new(built.index().unwrap());
+    let rule = MatchRule::new("ccxyz", MatchType::Exact, true);
+    assert_eq!(rule.max_edits, 1);
+    let found = searcher.search(None, &rule, &Filters::default(), 0, 10);
+    assert!(found.is_ok(), "{found:?}");
+}
+
 /// A whole-word typo search reads about as many nodes whatever the size
 /// of the corpus: four times the terms, not four times the work.
 #[test]

@@ -250,7 +250,9 @@ impl TermDictionary {
         1 + self.forwards.len() + self.backwards.len()
     }
 
-    fn first_form_item(&self) -> usize {
+    /// The item of the first forward form block: the blocks of the term
+    /// FSTs and the text blocks are before it.
+    pub(crate) fn first_form_item(&self) -> usize {
         self.first_text_item() + self.text_firsts.len() - 1
     }
 
