@@ -267,8 +267,9 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
 /// terms it checks by their text (`contains`, patterns, prefixes with two
 /// or three edits) and the FST blocks of the extra edit when it needs it,
 /// then the extra edit's text blocks; an autocomplete names eight FST blocks
-/// at a time, then the text blocks of its words.
-const TERM_BLOCK_RUNS: usize = 4;
+/// at a time, then the text blocks of its words. A form of more lemmas than
+/// its value holds names its overflow item one run after its form block.
+const TERM_BLOCK_RUNS: usize = 5;
 
 /// What `read` answers once the instance holds the term blocks it reads:
 /// each run that names missing blocks reads them (one batch) and runs

@@ -206,6 +206,42 @@ fn a_search_reaches_at_most_max_term_blocks() {
     assert!(matches!(search(&cold, "x"), Err(SearchError::Missing(_))));
 }
 
+/// A form of more lemmas than its value holds keeps them in an overflow
+/// item: a cold lookup names its form block, then the overflow item, then
+/// answers every lemma in term order, and the lemma tier finds them all.
+#[test]
+fn a_form_of_many_lemmas_reads_its_overflow_item() {
+    use crate::snapshot::Section;
+    let words: Vec<String> = (0..20).map(|i| format!("lemma{i:02}")).collect();
+    let forms: Vec<(String, String)> = words.iter().map(|w| ("many".into(), w.clone())).collect();
+    let mut lexicon = Lexicon::default();
+    lexicon.add(LexiconKind::Forms, "en", forms).unwrap();
+    let built = build(english_postings(&words), &lexicon);
+    let index = built.cold_index().unwrap();
+    let terms = built.section(Section::Terms);
+    let mut reads = 0;
+    let lemmas = loop {
+        match index.lemmas("many") {
+            Ok(lemmas) => break lemmas,
+            Err(Missing(items)) => {
+                reads += 1;
+                let read = items.iter().map(|&i| (i, terms[i].clone()));
+                index.term_dictionary().keep(read).unwrap();
+            }
+        }
+    };
+    assert_eq!(reads, 2, "the form block, then the overflow item");
+    let mut numbers: Vec<usize> = lemmas.iter().map(|l| l.term).collect();
+    assert_eq!(numbers.len(), 20);
+    assert!(numbers.is_sorted(), "term order: {numbers:?}");
+    numbers.dedup();
+    assert_eq!(numbers.len(), 20);
+    let searcher = Searcher::new(built.index().unwrap());
+    let rule = MatchRule::new("many", MatchType::Exact, false);
+    let found = searcher.search(None, &rule, &Filters::default(), 0, 50);
+    assert_eq!(found.unwrap().total, 20);
+}
+
 /// The form blocks have a reach budget of their own: a typo search whose
 /// walks reach fewer than [`MAX_TERM_BLOCKS`] term blocks and fewer form
 /// blocks, but more than that together, answers.

@@ -173,10 +173,15 @@ impl SnapshotView {
     }
 
     /// The lemmas of an inflected (folded) form, most common first: its
-    /// form block (and overflow items) read now if not held.
+    /// form block read now if not held, then the overflow item of a form
+    /// of more lemmas than its value holds.
     pub async fn lemmas(&self, form: &str) -> Result<Vec<Lemma<'_>>, ApiError> {
-        self.with_texts(|index| index.lemmas(form).map(drop))
-            .await?;
+        for _ in 0..2 {
+            match self.searcher.index().lemmas(form) {
+                Ok(_) => break,
+                Err(missing) => self.read_term_blocks(&missing).await?,
+            }
+        }
         self.searcher.index().lemmas(form).map_err(|missing| {
             tracing::error!(
                 blocks = missing.len(),
