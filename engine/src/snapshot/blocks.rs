@@ -204,6 +204,20 @@ impl BlockRoot {
         out
     }
 
+    /// Writes the root after its length, as a larger root (the terms')
+    /// holds each of its block roots.
+    pub fn put(&self, out: &mut Vec<u8>) {
+        let encoded = self.encode();
+        put_varint(out, encoded.len());
+        out.extend(encoded);
+    }
+
+    /// Reads a root written by [`BlockRoot::put`].
+    pub fn read(r: &mut Reader<'_>) -> Result<Self, CorruptData> {
+        let len = r.varint()?;
+        Self::decode(r.bytes(len)?)
+    }
+
     pub fn decode(bytes: &[u8]) -> Result<Self, CorruptData> {
         let mut r = Reader::new(bytes);
         let count = r.count(2)?;

@@ -187,11 +187,8 @@ pub(super) fn encode(
     }
     put_varint(&mut root, longest_bytes);
     put_varint(&mut root, overflow.len() / 8);
-    for r in [&forwards.root, &backwards.root] {
-        let encoded = r.encode();
-        put_varint(&mut root, encoded.len());
-        root.extend(encoded);
-    }
+    forwards.root.put(&mut root);
+    backwards.root.put(&mut root);
     let mut items = forwards.blocks;
     items.extend(backwards.blocks);
     items.extend(overflow.chunks(8 * OVERFLOW_PAIRS).map(<[u8]>::to_vec));
@@ -221,12 +218,8 @@ impl FormRoot {
             .collect::<Result<_, _>>()?;
         let longest_bytes = r.varint()?;
         let overflow_pairs = r.varint()?;
-        let mut read_root = || -> Result<BlockRoot, CorruptData> {
-            let len = r.varint()?;
-            BlockRoot::decode(r.bytes(len)?)
-        };
-        let forwards = read_root()?;
-        let backwards = read_root()?;
+        let forwards = BlockRoot::read(r)?;
+        let backwards = BlockRoot::read(r)?;
         if forwards.is_empty() != backwards.is_empty() || (langs.is_empty() && !forwards.is_empty())
         {
             return Err(CorruptData("forms root"));

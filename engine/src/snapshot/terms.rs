@@ -139,11 +139,8 @@ pub(super) fn encode(
     let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());
     let mut root = Vec::new();
     put_varint(&mut root, terms.len());
-    for r in [&forwards.root, &backwards.root] {
-        let encoded = r.encode();
-        put_varint(&mut root, encoded.len());
-        root.extend(encoded);
-    }
+    forwards.root.put(&mut root);
+    backwards.root.put(&mut root);
     let text_counts = texts::cut(postings, terms, text_block_bytes);
     put_varint(&mut root, text_counts.len());
     for &count in &text_counts {
@@ -191,12 +188,8 @@ impl TermDictionary {
         let root = inflate(root)?;
         let mut r = Reader::new(&root);
         let terms = r.varint()?;
-        let mut read_root = || -> Result<BlockRoot, CorruptData> {
-            let len = r.varint()?;
-            BlockRoot::decode(r.bytes(len)?)
-        };
-        let forwards = read_root()?;
-        let backwards = read_root()?;
+        let forwards = BlockRoot::read(&mut r)?;
+        let backwards = BlockRoot::read(&mut r)?;
         let text_blocks = r.count(1)?;
         let mut text_firsts = Vec::with_capacity(text_blocks + 1);
         text_firsts.push(0);
