@@ -171,17 +171,20 @@ fn hostile_queries_stay_within_the_work_budget() {
     assert!(most.1 < 12_000, "14 letters, prefix: {} nodes", most.1);
 }
 
+/// Four letters that spell `i` in base 26, the lowest digit first:
+/// distinct for every `i` below 26⁴.
+fn spelled(i: usize) -> String {
+    (0..4)
+        .map(|k| char::from(b'a' + (i / 26usize.pow(k) % 26) as u8))
+        .collect()
+}
+
 /// A search that would reach more than [`MAX_TERM_BLOCKS`] term blocks is
 /// over budget, on a cold instance (having read none) and a warm one
 /// alike, its prefix's matches cached or not; one under it answers.
 #[test]
 fn a_search_reaches_at_most_max_term_blocks() {
     // A block per term: `c` heads more terms than the limit, `x` fewer.
-    let spelled = |i: usize| -> String {
-        (0..4)
-            .map(|k| char::from(b'a' + (i / 26usize.pow(k) % 26) as u8))
-            .collect()
-    };
     let mut words: Vec<String> = (0..MAX_TERM_BLOCKS + 200)
         .map(|i| format!("c{}", spelled(i)))
         .chain((0..50).map(|i| format!("x{}", spelled(i))))
@@ -247,11 +250,6 @@ fn a_form_of_many_lemmas_reads_its_overflow_item() {
 /// blocks, but more than that together, answers.
 #[test]
 fn form_blocks_are_counted_apart_from_term_blocks() {
-    let spelled = |i: usize| -> String {
-        (0..4)
-            .map(|k| char::from(b'a' + (i / 26usize.pow(k) % 26) as u8))
-            .collect()
-    };
     let mut words: Vec<String> = (0..MAX_TERM_BLOCKS * 3 / 4)
         .map(|i| format!("cc{}", spelled(i)))
         .collect();
