@@ -564,3 +564,89 @@ proptest! {
         }
     }
 }
+
+/// `word` with one edit of `kind` (substitution, insertion, deletion,
+/// transposition with the next character) at `at`; the middle character's
+/// place is drawn as often as all the others.
+fn one_edit(word: &str, kind: u8, at: usize, c: char) -> String {
+    let mut q: Vec<char> = word.chars().collect();
+    let at = match at % 2 {
+        0 => crate::snapshot::middle(q.len()),
+        _ => at / 2 % (q.len() + 1),
+    };
+    match kind % 4 {
+        0 if at < q.len() => q[at] = c,
+        1 => q.insert(at.min(q.len()), c),
+        2 if at < q.len() && q.len() > 1 => {
+            q.remove(at);
+        }
+        3 if at + 1 < q.len() => q.swap(at, at + 1),
+        _ => {}
+    }
+    q.into_iter().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A one-edit whole-word search finds, at distance one, the entries of
+    /// every term one edit from the query and the lemmas of every form one
+    /// edit from it, whichever character the edit takes (the middle one
+    /// among them: walks anchored on either side of it, lookups for its
+    /// own edits), over blocks of any size. Beside it the brute force
+    /// measures every term and every form.
+    #[test]
+    fn one_edit_typos_are_those_of_the_brute_force(
+        words in proptest::collection::vec(word(), 1..120),
+        forms in proptest::collection::vec((word(), any::<usize>()), 0..30),
+        pick in any::<usize>(),
+        (kind, at) in (0..4u8, any::<usize>()),
+        c in prop::sample::select(vec!['a', 'b', 'c', 'é', 'd', 'x']),
+        block_bytes in prop_oneof![Just(1usize), 8..200usize],
+    ) {
+        // The lexicon holds folded words, as the importer gives them.
+        let fold = crate::fold::fold;
+        let forms: Vec<(String, String)> = forms
+            .into_iter()
+            .map(|(form, lemma)| (fold(&form), fold(&words[lemma % words.len()])))
+            .filter(|(form, _)| !form.is_empty())
+            .collect();
+        let mut lexicon = Lexicon::default();
+        lexicon.add(LexiconKind::Forms, "en", forms.clone()).expect("forms");
+        let built = build_with_blocks(english_postings(&words), &lexicon, block_bytes);
+        let searcher: Searcher = built.decode().unwrap();
+        let index = searcher.index();
+        let start = match pick % 3 {
+            0 if !forms.is_empty() => &forms[pick / 3 % forms.len()].0,
+            _ => &words[pick / 3 % words.len()],
+        };
+        let query = fold(&one_edit(start, kind, at, c));
+        prop_assume!(!query.is_empty());
+        let rule = MatchRule::new(&query, MatchType::Exact, true);
+        let mut typos = Typos::new(TypoWalk::Rows);
+        let tiers = searcher.typos(None, &rule, 1, &mut typos).unwrap();
+        prop_assert_eq!(typos.complete(index), Ok(()));
+        let q: Vec<char> = query.chars().collect();
+        let one_edit_from = |word: &str| {
+            crate::oracle::edit_distance(&q, &word.chars().collect::<Vec<_>>()) == 1
+        };
+        let mut wanted = RoaringBitmap::new();
+        for t in 0..index.term_count() {
+            if one_edit_from(&index.term(t).unwrap()) {
+                wanted.extend(index.term_entries(t));
+            }
+        }
+        for (form, _) in &forms {
+            if one_edit_from(form) {
+                for lemma in index.lemmas(form).unwrap() {
+                    wanted |= index.lemma_entries(lemma);
+                }
+            }
+        }
+        let differ: Vec<String> = (&tiers[0] ^ &wanted)
+            .iter()
+            .map(|o| format!("{o} {} {}", index.term(index.term_of(o)).unwrap(), tiers[0].contains(o)))
+            .collect();
+        prop_assert_eq!(&tiers[0], &wanted, "{} differ {:?} in {:?} with forms {:?}", query, differ, words, forms);
+    }
+}

@@ -8,7 +8,10 @@ use super::Searcher;
 use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::matching::{MatchRule, TypoDistance};
-use crate::snapshot::{query_grams, Direction, Fst, Grams, Index, TermBlock};
+use crate::snapshot::{
+    middle, middle_prefix, query_grams, without_middle, words_in, Direction, Fst, Grams, Index,
+    TermBlock,
+};
 use crate::typo::{self, Anchor, Mode};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
@@ -175,6 +178,37 @@ impl<'a> Keys<'a> {
         }
     }
 
+    /// Their FST keyed by middle deletion.
+    fn middles(self) -> Fst {
+        match self {
+            Keys::Terms(_) => Fst::TermMiddles,
+            Keys::Forms(_) => Fst::FormMiddles,
+        }
+    }
+
+    /// The value of `key`, if it is one, from its block if held (else
+    /// noted as missing).
+    fn value(self, key: &str, typos: &mut Typos) -> Option<u64> {
+        let (index, fst) = (self.index(), self.fst(Direction::Forwards));
+        let item = index.term_dictionary().item_of(fst, key.as_bytes())?;
+        let block = typos.held(index, &[item]);
+        block.first().and_then(|block| block.get(key))
+    }
+
+    /// The keys whose middle deletion is `deleted`, with their values,
+    /// from the blocks that hold them if held (else noted as missing).
+    fn with_middle_deleted(self, deleted: &str, typos: &mut Typos) -> Vec<(Vec<u8>, u64)> {
+        let (index, prefix) = (self.index(), middle_prefix(deleted));
+        let items = index
+            .term_dictionary()
+            .items_with_prefix(self.middles(), &prefix);
+        let blocks = typos.held(index, &items);
+        blocks
+            .iter()
+            .flat_map(|block| words_in(block, &prefix))
+            .collect()
+    }
+
     /// The blocks a walk over `query` in `direction` can reach (with
     /// `anchor`, those its anchor admits), of those the instance holds;
     /// the others are noted as missing.
@@ -222,6 +256,9 @@ fn whole_word_typos(
     max_edits: usize,
     typos: &mut Typos,
 ) -> Result<Vec<(u64, u8)>, SearchError> {
+    if max_edits == 1 {
+        return one_edit_typos(keys, query, typos);
+    }
     let head = query.len().saturating_sub(1) / 2;
     let tail = query.len().saturating_sub(1 + head);
     let (head_edits, tail_edits) = typo::whole_word_anchor_edits(max_edits);
@@ -238,6 +275,72 @@ fn whole_word_typos(
         anchor(tail, tail_edits),
         typos,
     )?);
+    found.sort_unstable();
+    found.dedup();
+    Ok(found)
+}
+
+/// The keys one edit from the whole query (`docs/data-model.md`, "typos"):
+/// split around its middle character, an edit before it leaves the middle
+/// and the rest unchanged, and a walk over the keys spelled backwards
+/// anchored on them finds the key; one after it leaves the start up to the
+/// middle unchanged, and a forward walk anchored on that finds it. An edit
+/// of the middle character itself makes, by deletion or by transposition
+/// with a neighbour, one word each, looked up; by substitution, a word
+/// whose middle deletion is the query's ([`crate::snapshot::middle`]):
+/// the keys under one prefix. Each anchor is a character longer than the
+/// anchors of a walk that also finds the middle's edits, and a walk
+/// anchored on the start alone reaches about every block under it.
+fn one_edit_typos(
+    keys: Keys<'_>,
+    query: &[char],
+    typos: &mut Typos,
+) -> Result<Vec<(u64, u8)>, SearchError> {
+    let n = query.len();
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let m = middle(n);
+    let anchor = |chars| Some(Anchor { chars, edits: 0 });
+    let reversed: Vec<char> = query.iter().rev().copied().collect();
+    let forwards = (keys, Direction::Forwards);
+    let mut found = budgeted_walk(forwards, query, 1, Mode::Whole, anchor(m + 1), typos)?;
+    let backwards = (keys, Direction::Backwards);
+    found.extend(budgeted_walk(
+        backwards,
+        &reversed,
+        1,
+        Mode::Whole,
+        anchor(n - m),
+        typos,
+    )?);
+    let spelled: String = query.iter().collect();
+    let deleted = without_middle(query);
+    let mut words = vec![deleted.clone()];
+    // The middle character swapped with the one before it, and with the
+    // one after it.
+    for i in [m.checked_sub(1), Some(m).filter(|&m| m + 1 < n)]
+        .into_iter()
+        .flatten()
+    {
+        let mut word = query.to_vec();
+        word.swap(i, i + 1);
+        words.push(word.into_iter().collect());
+    }
+    words.retain(|word| !word.is_empty() && *word != spelled);
+    for word in &words {
+        typos.work += 1;
+        found.extend(keys.value(word, typos).map(|value| (value, 1)));
+    }
+    for (word, value) in keys.with_middle_deleted(&deleted, typos) {
+        typos.work += 1;
+        if word != spelled.as_bytes() {
+            found.push((value, 1));
+        }
+    }
+    if typos.work > WORK_BUDGET {
+        return Err(SearchError::OverBudget);
+    }
     found.sort_unstable();
     found.dedup();
     Ok(found)

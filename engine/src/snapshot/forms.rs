@@ -1,18 +1,20 @@
 //! The inflected forms of the lexicon, stored as further items of the
 //! `terms` section (issue 39: read as queries need them, never whole): an
-//! FST from every form to its lemmas and one from every form spelled
-//! backwards (typo walks anchored on the query's end), each cut into
-//! blocks like the terms' ([`super::blocks`]), behind a [`FormRoot`] that
-//! the terms root carries.
+//! FST from every form to its lemmas, one from every form spelled
+//! backwards (typo walks anchored on the query's end) and one from every
+//! form's middle deletion ([`super::middles`]: one-edit typo searches),
+//! each cut into blocks like the terms' ([`super::blocks`]), behind a
+//! [`FormRoot`] that the terms root carries.
 //!
 //! A form's value is its lemmas themselves, each a language (whose data
 //! makes the word a form of it) and a lemma's term number, packed into the
 //! 64 bits ([`Layout`]): so the one block that holds a form answers for it,
-//! in either FST, with no further read. The few forms with more lemmas than
+//! in any of the three FSTs, with no further read. The few forms with more lemmas than
 //! a value holds (two at five million terms) point into overflow items of
 //! [`OVERFLOW_PAIRS`] pairs each, read when a query reaches such a form.
 
 use super::blocks::{self, BlockRoot};
+use super::middles;
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
@@ -112,7 +114,8 @@ impl Value {
 }
 
 /// The forms as stored: the root (part of the terms root) and the items,
-/// the forward blocks, then the backward ones, then the overflow items.
+/// the forward blocks, then the backward ones, then those keyed by middle
+/// deletion ([`super::middles`]), then the overflow items.
 pub(super) struct EncodedForms {
     pub root: Vec<u8>,
     pub items: Vec<Vec<u8>>,
@@ -178,8 +181,14 @@ pub(super) fn encode(
         })
         .collect();
     backwards.sort_unstable();
+    let middle_keys = middles::keys(
+        forwards
+            .iter()
+            .map(|(form, value)| (std::str::from_utf8(form).expect("forms are text"), *value)),
+    );
     let forwards = blocks::build(forwards, block_bytes, block_max_bytes);
     let backwards = blocks::build(backwards, block_bytes, block_max_bytes);
+    let middles = blocks::build(middle_keys, block_bytes, block_max_bytes);
     let mut root = Vec::new();
     put_varint(&mut root, langs.len());
     for lang in &langs {
@@ -189,18 +198,21 @@ pub(super) fn encode(
     put_varint(&mut root, overflow.len() / 8);
     forwards.root.put(&mut root);
     backwards.root.put(&mut root);
+    middles.root.put(&mut root);
     let mut items = forwards.blocks;
     items.extend(backwards.blocks);
+    items.extend(middles.blocks);
     items.extend(overflow.chunks(8 * OVERFLOW_PAIRS).map(<[u8]>::to_vec));
     EncodedForms { root, items }
 }
 
 /// What an instance holds of the forms from the root: the languages, where
-/// each block of both FSTs starts, and how values pack lemmas.
+/// each block of the three FSTs starts, and how values pack lemmas.
 pub(crate) struct FormRoot {
     langs: Vec<String>,
     pub(super) forwards: BlockRoot,
     pub(super) backwards: BlockRoot,
+    pub(super) middles: BlockRoot,
     /// The most bytes of any form (so at least its characters).
     longest_bytes: usize,
     overflow_pairs: usize,
@@ -220,7 +232,11 @@ impl FormRoot {
         let overflow_pairs = r.varint()?;
         let forwards = BlockRoot::read(r)?;
         let backwards = BlockRoot::read(r)?;
-        if forwards.is_empty() != backwards.is_empty() || (langs.is_empty() && !forwards.is_empty())
+        let middles = BlockRoot::read(r)?;
+        let empty = forwards.is_empty();
+        if backwards.is_empty() != empty
+            || middles.is_empty() != empty
+            || (langs.is_empty() && !empty)
         {
             return Err(CorruptData("forms root"));
         }
@@ -229,6 +245,7 @@ impl FormRoot {
             langs,
             forwards,
             backwards,
+            middles,
             longest_bytes,
             overflow_pairs,
             terms,

@@ -39,6 +39,7 @@ mod core;
 mod definitions;
 mod forms;
 mod grams;
+mod middles;
 mod order;
 pub mod parts;
 mod records;
@@ -51,6 +52,7 @@ pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
 pub use grams::{query_grams, GramPart, Grams};
+pub(crate) use middles::{middle, prefix as middle_prefix, without_middle, words_in};
 pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
@@ -92,7 +94,9 @@ use std::ops::Range;
 /// version 5) to text blocks in `terms`, read as queries need them.
 /// 14: the `forms` section moves into `terms` as blocks read as queries
 /// need them, each form's value its lemmas.
-pub const FORMAT: u32 = 14;
+/// 15: `terms` also keys every term and every form by its spelling with
+/// the middle character deleted (one-edit typo searches).
+pub const FORMAT: u32 = 15;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -562,7 +566,7 @@ pub(crate) mod tests {
 
     const PINNED_DIGESTS: [&str; 5] = [
         "core 34ed273672f18fb987e89242ef43fecefb1583eea8ac52e2ceaa081e9cacd702",
-        "terms 330c8689038b295b0eee972ac7e2ab585b100f29f56af3ecdfdbe43f389803a3",
+        "terms 819801ed7e9905efe1288d4615d135ab43bfc9acfa5bf02a04f819ac80743c1e",
         "records 82771d58f53519e5a7eeb0ee7c3a66103f06c97cc9eb5528d89980ee24017629",
         "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
         "definitions b13ba1ad9475ae93afbc4c8dc60d7ebb5fca3091269f05a318733d757c8a7570",

@@ -1,12 +1,14 @@
 //! The `terms` section: the term dictionary, an FST from every term to its
-//! number and one from every term spelled backwards (by character), each
-//! cut into blocks ([`super::blocks`]) that an instance reads as queries
-//! need them (issue 39), and the inflected forms in blocks alike
-//! ([`super::forms`]). Item 0 is the root, read with the index: the term
-//! count, both [`BlockRoot`]s, the terms of each text block and the forms'
-//! [`FormRoot`], deflated. Then one item per block: the forward term blocks,
-//! the backward ones, the text blocks ([`super::texts`]), the forward form
-//! blocks, the backward ones and the forms' overflow items. A warm instance
+//! number, one from every term spelled backwards (by character) and one
+//! from every term's middle deletion ([`super::middles`]), each cut into
+//! blocks ([`super::blocks`]) that an instance reads as queries need them
+//! (issue 39), and the inflected forms in blocks alike ([`super::forms`]).
+//! Item 0 is the root, read with the index: the term count, the three
+//! [`BlockRoot`]s, the terms of each text block and the forms' [`FormRoot`],
+//! deflated. Then one item per block: the forward term blocks, the backward
+//! ones, the middle deletions', the text blocks ([`super::texts`]), the
+//! forward form blocks, the backward ones, the middle deletions' and the
+//! forms' overflow items. A warm instance
 //! keeps the blocks it has read by recency within a byte budget
 //! ([`BlockCache`]).
 //!
@@ -18,6 +20,7 @@
 use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
 use super::forms::{self, FormRoot, Lemma};
+use super::middles;
 use super::texts::{self, TextBlock};
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
@@ -72,12 +75,14 @@ pub(crate) enum Direction {
     Backwards,
 }
 
-/// One of the section's four FSTs: the terms' or the forms', each in a
-/// direction.
+/// One of the section's six FSTs: the terms' or the forms', each in a
+/// direction or keyed by its middle deletion ([`super::middles`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fst {
     Terms(Direction),
     Forms(Direction),
+    TermMiddles,
+    FormMiddles,
 }
 
 /// Items of the `terms` section that a read needs and the instance does
@@ -137,10 +142,13 @@ pub(super) fn encode(
     };
     let forwards = blocked(&|term| term.as_bytes().to_vec());
     let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());
+    let numbered = terms.iter().zip(0..).map(|((term, _), t)| (*term, t));
+    let middles = blocks::build(middles::keys(numbered), block_bytes, block_max_bytes);
     let mut root = Vec::new();
     put_varint(&mut root, terms.len());
     forwards.root.put(&mut root);
     backwards.root.put(&mut root);
+    middles.root.put(&mut root);
     let text_counts = texts::cut(postings, terms, text_block_bytes);
     put_varint(&mut root, text_counts.len());
     for &count in &text_counts {
@@ -156,6 +164,7 @@ pub(super) fn encode(
     let mut items = vec![compress(&root)];
     items.extend(forwards.blocks);
     items.extend(backwards.blocks);
+    items.extend(middles.blocks);
     items.extend(texts::encode(postings, terms, &text_counts));
     items.extend(forms.items);
     items
@@ -167,6 +176,7 @@ pub struct TermDictionary {
     terms: usize,
     forwards: BlockRoot,
     backwards: BlockRoot,
+    middles: BlockRoot,
     /// The first term of every text block, and the number of terms last.
     text_firsts: Vec<usize>,
     forms: FormRoot,
@@ -190,6 +200,7 @@ impl TermDictionary {
         let terms = r.varint()?;
         let forwards = BlockRoot::read(&mut r)?;
         let backwards = BlockRoot::read(&mut r)?;
+        let middles = BlockRoot::read(&mut r)?;
         let text_blocks = r.count(1)?;
         let mut text_firsts = Vec::with_capacity(text_blocks + 1);
         text_firsts.push(0);
@@ -200,7 +211,7 @@ impl TermDictionary {
             };
             text_firsts.push(first);
         }
-        if terms > 0 && (forwards.is_empty() || backwards.is_empty()) {
+        if terms > 0 && (forwards.is_empty() || backwards.is_empty() || middles.is_empty()) {
             return Err(CorruptData("terms without blocks"));
         }
         if text_firsts.last() != Some(&terms) {
@@ -214,6 +225,7 @@ impl TermDictionary {
             terms,
             forwards,
             backwards,
+            middles,
             text_firsts,
             forms,
             held: BlockCache::new(budget.fst),
@@ -240,7 +252,7 @@ impl TermDictionary {
     }
 
     fn first_text_item(&self) -> usize {
-        1 + self.forwards.len() + self.backwards.len()
+        1 + self.forwards.len() + self.backwards.len() + self.middles.len()
     }
 
     /// The item of the first forward form block: the blocks of the term
@@ -250,7 +262,8 @@ impl TermDictionary {
     }
 
     fn first_overflow_item(&self) -> usize {
-        self.first_form_item() + self.forms.forwards.len() + self.forms.backwards.len()
+        let forms = &self.forms;
+        self.first_form_item() + forms.forwards.len() + forms.backwards.len() + forms.middles.len()
     }
 
     /// The item of the text block that holds term `t`, and where `t` is
@@ -275,16 +288,23 @@ impl TermDictionary {
             Fst::Terms(Direction::Backwards) => &self.backwards,
             Fst::Forms(Direction::Forwards) => &self.forms.forwards,
             Fst::Forms(Direction::Backwards) => &self.forms.backwards,
+            Fst::TermMiddles => &self.middles,
+            Fst::FormMiddles => &self.forms.middles,
         }
     }
 
     /// The item of an FST's block `b`.
     fn item(&self, fst: Fst, b: usize) -> usize {
+        let forms = &self.forms;
         let first = match fst {
             Fst::Terms(Direction::Forwards) => 1,
             Fst::Terms(Direction::Backwards) => 1 + self.forwards.len(),
+            Fst::TermMiddles => 1 + self.forwards.len() + self.backwards.len(),
             Fst::Forms(Direction::Forwards) => self.first_form_item(),
-            Fst::Forms(Direction::Backwards) => self.first_form_item() + self.forms.forwards.len(),
+            Fst::Forms(Direction::Backwards) => self.first_form_item() + forms.forwards.len(),
+            Fst::FormMiddles => {
+                self.first_form_item() + forms.forwards.len() + forms.backwards.len()
+            }
         };
         first + b
     }
@@ -329,7 +349,7 @@ impl TermDictionary {
 
     /// The value of `key` in an FST, reading its one block; `None` when it
     /// is no key, [`Missing`] when its block is not held.
-    fn get(&self, fst: Fst, key: &str) -> Result<Option<u64>, Missing> {
+    pub(crate) fn get(&self, fst: Fst, key: &str) -> Result<Option<u64>, Missing> {
         let Some(item) = self.item_of(fst, key.as_bytes()) else {
             return Ok(None);
         };
@@ -424,8 +444,22 @@ impl TermDictionary {
             let block = Map::new(bytes).map_err(|_| CorruptData("a terms block is not an FST"))?;
             if item >= self.first_form_item() {
                 self.forms.check_block(&block)?;
+            } else {
+                self.check_term_block(&block)?;
             }
             self.held.insert(item, Arc::new(block), bytes_len);
+        }
+        Ok(())
+    }
+
+    /// Checks a block of the term FSTs read from the store, so that what a
+    /// lookup in it gives is a term: every value is a term number.
+    fn check_term_block(&self, block: &TermBlock) -> Result<(), CorruptData> {
+        let mut stream = block.stream();
+        while let Some((_, value)) = fst::Streamer::next(&mut stream) {
+            if value >= self.terms as u64 {
+                return Err(CorruptData("a term number beyond the terms"));
+            }
         }
         Ok(())
     }
@@ -441,8 +475,10 @@ impl TermDictionary {
     pub(super) fn memory_bytes(&self) -> usize {
         let blocks = self.forwards.len()
             + self.backwards.len()
+            + self.middles.len()
             + self.forms.forwards.len()
-            + self.forms.backwards.len();
+            + self.forms.backwards.len()
+            + self.forms.middles.len();
         self.held.bytes() + self.texts.bytes() + self.overflow.bytes() + 16 * blocks
     }
 }
