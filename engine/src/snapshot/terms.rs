@@ -349,7 +349,7 @@ impl TermDictionary {
 
     /// The value of `key` in an FST, reading its one block; `None` when it
     /// is no key, [`Missing`] when its block is not held.
-    pub(crate) fn get(&self, fst: Fst, key: &str) -> Result<Option<u64>, Missing> {
+    fn get(&self, fst: Fst, key: &str) -> Result<Option<u64>, Missing> {
         let Some(item) = self.item_of(fst, key.as_bytes()) else {
             return Ok(None);
         };
