@@ -19,22 +19,19 @@
 #                (5 million entries, 4.5 million thesaurus links), and
 #                mecab-ipadic for Japanese's forms
 #
-# core and full go into the running local stack (`make up` first), into
-# .local/corpus/. DynamoDB Local keeps that data in native memory (about 4.5
-# GB for the core corpus) but makes a lot of garbage while importing: start
-# the stack with room for it, for example JAVA_TOOL_OPTIONS=-Xmx8g make up.
-#
-# all is too large for memory beside anything else (about 1.75 KB an item, 10
-# million items), so it gets a DynamoDB Local of its own, beside the stack's
-# and untouched by `make up`, `make down` and `make test`: on
-# CORPUS_DYNAMODB_PORT (8730), its data on disk in CORPUS_DYNAMODB_DIR
-# (.local/corpus-all/dynamodb), run under libeatmydata so that no write is
-# synced (DYNAMODB_NO_SYNC=0 syncs them; docs/benchmarks.md has both rates).
-# It is left running; point dictadmin and latency at it with
+# Each corpus gets a DynamoDB Local of its own, beside the stack's and
+# untouched by `make up`, `make down` and `make test` (so CI can run while a
+# corpus imports): its data on disk (about 1.75 KB an item, up to 10 million
+# items, too many for memory beside anything else), run under libeatmydata so
+# that no write is synced (DYNAMODB_NO_SYNC=0 syncs them; docs/benchmarks.md
+# has both rates). core and full: port 8731, data in .local/corpus/dynamodb;
+# all: port 8730, data in .local/corpus-all/dynamodb (CORPUS_DYNAMODB_PORT and
+# CORPUS_DYNAMODB_DIR override them). It is left running; point dictadmin,
+# latency and spelling at it with
 #   set -a; . infra/local/stack.env; set +a
-#   export DYNAMODB_ENDPOINT=http://127.0.0.1:8730
-# and stop it with `CORPUS=all infra/scripts/benchmark-corpus.sh stop`.
-# Its packages are in .local/corpus-all/.
+#   export DYNAMODB_ENDPOINT=http://127.0.0.1:8731   # 8730 for all
+# and stop it with `CORPUS=full infra/scripts/benchmark-corpus.sh stop` (the
+# same CORPUS). Its packages are in .local/corpus/ (.local/corpus-all/).
 #
 # BUILD=0 resumes with the binaries an earlier run built (.local/corpus-all/bin
 # or .local/corpus/bin) instead of building.
@@ -75,10 +72,11 @@ every_freedict_package() {
 }
 
 kind="${CORPUS:-full}"
-ddb_port="${CORPUS_DYNAMODB_PORT:-8730}"
 case "$kind" in
   core | full)
     corpus="$state/corpus"
+    ddb_name=dynamodb-corpus-full
+    ddb_port="${CORPUS_DYNAMODB_PORT:-8731}"
     packages=(
       dict-freedict-deu-eng dict-freedict-eng-deu dict-freedict-jpn-eng dict-freedict-jpn-deu
       dict-freedict-hun-eng dict-freedict-epo-eng dict-freedict-eng-hun dict-freedict-eng-fin
@@ -87,10 +85,8 @@ case "$kind" in
     ;;
   all)
     corpus="$state/corpus-all"
-    if [ "${1:-}" = stop ]; then
-      stop dynamodb-corpus
-      exit 0
-    fi
+    ddb_name=dynamodb-corpus
+    ddb_port="${CORPUS_DYNAMODB_PORT:-8730}"
     echo "==> every FreeDict package of the package lists"
     mapfile -t packages < <(every_freedict_package)
     ;;
@@ -99,6 +95,11 @@ case "$kind" in
     exit 2
     ;;
 esac
+if [ "${1:-}" = stop ]; then
+  stop "$ddb_name"
+  exit 0
+fi
+"$root/infra/scripts/install-tools.sh"
 freedict_count=${#packages[@]}
 packages+=(dict-gcide wordnet-base mythes-en-us mythes-fr mythes-de mythes-es)
 # The lexicon: the Hunspell dictionaries of French, German and Spanish; for
@@ -148,15 +149,13 @@ if [ "${DRY_RUN:-0}" = 1 ]; then
   exit 0
 fi
 
-if [ "$kind" = all ]; then
-  # Its own DynamoDB Local, on disk, writes not synced (see the top).
-  export DYNAMODB_ENDPOINT="http://127.0.0.1:$ddb_port"
-  echo "==> DynamoDB Local for the corpus on port $ddb_port, data in ${CORPUS_DYNAMODB_DIR:-$corpus/dynamodb}"
-  DYNAMODB_NO_SYNC="${DYNAMODB_NO_SYNC:-1}" JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:--Xmx2g}" \
-    start_dynamodb dynamodb-corpus "$ddb_port" "${CORPUS_DYNAMODB_DIR:-$corpus/dynamodb}"
-  wait_for_port "$ddb_port" dynamodb-corpus 60
-  "$admin" setup --no-bucket --template "$root/template.yaml"
-fi
+# Its own DynamoDB Local, on disk, writes not synced (see the top).
+export DYNAMODB_ENDPOINT="http://127.0.0.1:$ddb_port"
+echo "==> DynamoDB Local for the corpus on port $ddb_port, data in ${CORPUS_DYNAMODB_DIR:-$corpus/dynamodb}"
+DYNAMODB_NO_SYNC="${DYNAMODB_NO_SYNC:-1}" JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:--Xmx2g}" \
+  start_dynamodb "$ddb_name" "$ddb_port" "${CORPUS_DYNAMODB_DIR:-$corpus/dynamodb}"
+wait_for_port "$ddb_port" "$ddb_name" 60
+"$admin" setup --no-bucket --template "$root/template.yaml"
 
 echo "==> word frequencies (before the dictionaries, whose entries are stamped from them)"
 time import_frequencies "$admin" "$corpus/wordfreq" en fr de es ja hu fi cs pl el sv nl pt
