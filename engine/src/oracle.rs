@@ -35,10 +35,11 @@ pub fn commonness<'a>(
 /// [`Pattern::to_query`] writes it), or `None` if it does not
 /// match: 0 exact, 1 literal (by the match type; every match of a
 /// pattern), 2 a lemma of the query in
-/// the headword's language (`source_lang`), then 2 + the edit distance of a
-/// typo within `max_edits`: the headword's own (by the match type's measure)
-/// or, when smaller, that of an inflected form of it in its language, whole
-/// word to whole word (`attched` is 1 from `attached`, a form of `attach`).
+/// the headword's language (`source_lang`), then a typo within `max_edits`
+/// ([`typo_tier`]): at the headword's own distance (by the match type's
+/// measure) or, when smaller, through the inflected form of it in its
+/// language closest to the query, whole word to whole word (`attched` is 1
+/// from `attached`, a form of `attach`).
 pub fn tier(
     query: &str,
     match_type: MatchType,
@@ -92,8 +93,18 @@ pub fn tier(
         .filter(|(_, lemmas)| lemmas.iter().any(|l| l == folded))
         .map(|(form, _)| edit_distance(&q, &form.chars().collect::<Vec<char>>()))
         .min();
-    let distance = through_form.map_or(own, |d| d.min(own));
-    (distance <= max_edits).then_some(2 + distance)
+    // At equal distance a headword matched itself ranks first.
+    match through_form {
+        Some(d) if d < own => (d <= max_edits).then_some(typo_tier(d, true)),
+        _ => (own <= max_edits).then_some(typo_tier(own, false)),
+    }
+}
+
+/// The tier of a typo at `distance` (1 up): a headword's own, then one
+/// reached through an inflected form, both after the tiers of [`tier`]'s
+/// exact, literal and lemma matches (3 and 4 at one edit, 5 and 6 at two …).
+pub fn typo_tier(distance: usize, through_form: bool) -> usize {
+    1 + 2 * distance + usize::from(through_form)
 }
 
 /// The prefix rule of a third edit on a short query

@@ -24,7 +24,7 @@ const FLAG_AUDIO: u8 = 1;
 pub const MAX_CHUNK_BYTES: usize = 350_000;
 
 /// One entry as search sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Posting {
     pub folded: String,
     pub word: String,
@@ -40,7 +40,7 @@ pub struct Posting {
 }
 
 /// What a posting needs to know about its dictionary for the filters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DictionaryRef {
     pub id: String,
     pub source_lang: String,
@@ -87,7 +87,8 @@ impl Posting {
 
     /// The order of headwords equally common (decisions.md): shorter first,
     /// then alphabetically by folded form, then dictionary, then id. Manifests
-    /// are written in it; the snapshot puts commonness before it
+    /// are written in it; the snapshot puts commonness before it and
+    /// interleaves a headword's entries by dictionary
     /// (`snapshot::rank_order`).
     pub fn rank_key(&self) -> (usize, &str, &str, &str) {
         (

@@ -14,7 +14,7 @@ use super::snapshot::{
 use proptest::prelude::*;
 
 /// The tier of a headword by the rules, or `None` if it does not match:
-/// 0 exact, 1 literal, 2 lemma, then 2 + the edit distance of a typo.
+/// 0 exact, 1 literal, 2 lemma, then [`oracle::typo_tier`].
 fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> Option<usize> {
     oracle::tier(
         rule.query(),
@@ -51,7 +51,8 @@ fn admit(filters: &Filters<'_>, p: &Posting) -> bool {
 
 /// A match as the reference sorts it: tier, whether an exact match is not
 /// capitalised as the query was typed (those that are come first),
-/// commonness (most common first), length, folded headword, dictionary, id,
+/// commonness (most common first), length, folded headword, its place among
+/// its dictionary's entries of the headword ([`sense`]), dictionary, id,
 /// and its index in the corpus.
 type Match<'a> = (
     usize,
@@ -59,10 +60,19 @@ type Match<'a> = (
     std::cmp::Reverse<(bool, usize)>,
     usize,
     &'a str,
+    usize,
     &'a str,
     &'a str,
     usize,
 );
+
+/// How many entries of `p`'s dictionary with `p`'s folded headword have a
+/// smaller id: a headword's entries come each dictionary's first, then
+/// each one's second, ….
+fn sense(postings: &[Posting], p: &Posting) -> usize {
+    let same = |q: &&Posting| q.folded == p.folded && q.dictionary.id == p.dictionary.id;
+    postings.iter().filter(same).filter(|q| q.id < p.id).count()
+}
 
 fn matches<'a>(
     postings: &'a [Posting],
@@ -83,6 +93,7 @@ fn matches<'a>(
                     std::cmp::Reverse(commonness(postings, lexicon, &p.folded)),
                     p.folded.chars().count(),
                     p.folded.as_str(),
+                    sense(postings, p),
                     p.dictionary.id.as_str(),
                     p.id.as_str(),
                     i,
@@ -112,12 +123,17 @@ fn search(
         && terms.len() < EXTRA_EDIT_BELOW
     {
         let further = rule.max_edits + 1;
+        let last = [
+            oracle::typo_tier(further, false),
+            oracle::typo_tier(further, true),
+        ];
         found.extend(
             matches(postings, lexicon, rule, filters, further)
                 .into_iter()
-                .filter(|m| m.0 == 2 + further)
+                .filter(|m| last.contains(&m.0))
                 .map(|mut m| {
-                    m.0 = usize::MAX;
+                    // After every tier of the query's own edits.
+                    m.0 += 1000;
                     m
                 }),
         );
@@ -128,7 +144,7 @@ fn search(
         .into_iter()
         .skip(offset)
         .take(limit)
-        .map(|m| m.7)
+        .map(|m| m.8)
         .collect();
     (total, page)
 }
@@ -800,9 +816,10 @@ fn typos_of_forms_find_their_lemmas() {
         both(&corpus, &lexicon, "attched", MatchType::Prefix),
         words(&["attach"])
     );
+    // Both one edit away: `running` itself before `run` through a form.
     assert_eq!(
         both(&corpus, &lexicon, "runnin", MatchType::Exact),
-        words(&["run", "running"])
+        words(&["running", "run"])
     );
     // `runnin` is a literal prefix of `running`; `run` is one edit from the
     // whole form, not from a prefix of it.

@@ -7,9 +7,10 @@
 //! (split in two: the headwords capitalised as the query was typed, then
 //! the others), then literal matches (prefix, contains or a wildcard pattern, whose
 //! matches are all in this tier), then the lemmas of the query as an
-//! inflected form, then typo matches by edit distance, of headwords and of
-//! inflected forms (whose lemmas match) alike (and, when those find fewer
-//! than [`EXTRA_EDIT_BELOW`] headwords, those one edit further).
+//! inflected form, then typo matches by edit distance, at each distance the
+//! headwords within it before the lemmas of the inflected forms within it
+//! (and, when those find fewer than [`EXTRA_EDIT_BELOW`] headwords, those
+//! one edit further, in the same two tiers).
 //! Within a tier the order is the ordinal order, so each tier is a bitmap, a
 //! filter is an intersection, `total` is a sum of cardinalities and a page is
 //! a run of set bits.
@@ -256,17 +257,18 @@ impl Searcher {
             && rule.query().chars().count() >= EXTRA_EDIT_FROM
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
         {
-            let mut further = self
-                .typos(grams, rule, rule.max_edits + 1, &mut typos)?
-                .pop()
-                .expect("one bitmap per distance");
-            for tier in &tiers {
-                further -= tier;
+            let mut further = self.typos(grams, rule, rule.max_edits + 1, &mut typos)?;
+            // The last distance's two tiers: its headwords, then its forms'
+            // lemmas.
+            for mut found in further.split_off(further.len() - 2) {
+                for tier in &tiers {
+                    found -= tier;
+                }
+                if let Some(admitted) = &admitted {
+                    found &= admitted.as_ref();
+                }
+                tiers.push(found);
             }
-            if let Some(admitted) = &admitted {
-                further &= admitted.as_ref();
-            }
-            tiers.push(further);
         }
         typos.complete(&self.index)?;
         let total = tiers.iter().map(|t| t.len() as usize).sum();
@@ -295,7 +297,7 @@ impl Searcher {
     /// The tiers of a query, unfiltered (a filter may only narrow the
     /// candidates that a `contains` query has to check): exact (as typed,
     /// then the rest: [`Searcher::by_capitalisation`]), literal, lemma, then
-    /// one per edit distance.
+    /// two per edit distance (headwords, then lemmas through forms).
     fn tiers(
         &self,
         grams: Option<&Grams>,

@@ -17,12 +17,14 @@ use roaring::RoaringBitmap;
 use std::sync::Arc;
 
 impl Searcher {
-    /// Typo matches within `max_edits`, one bitmap per edit distance from 1
-    /// up: the entries of the terms at that distance (by the match type's
-    /// measure), and the lemmas of the inflected forms whose whole word is
+    /// Typo matches within `max_edits`, two bitmaps per edit distance from
+    /// 1 up: the entries of the terms at that distance (by the match type's
+    /// measure), then the lemmas of the inflected forms whose whole word is
     /// at that distance, in the dictionaries of the form's language
-    /// (`attched` → `attached` → `attach`). A lemma reached through a form
-    /// may match in an earlier tier as well: the caller keeps it there.
+    /// (`attched` → `attached` → `attach`): at equal distance a headword
+    /// matched itself ranks before one reached through a form. A lemma
+    /// reached through a form may match in an earlier tier as well: the
+    /// caller keeps it there.
     pub(super) fn typos(
         &self,
         grams: Option<&Grams>,
@@ -30,7 +32,7 @@ impl Searcher {
         max_edits: usize,
         typos: &mut Typos,
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
-        let mut tiers = vec![RoaringBitmap::new(); max_edits];
+        let mut tiers = vec![RoaringBitmap::new(); 2 * max_edits];
         let Some(measure) = rule.match_type.typo_distance() else {
             return Ok(tiers);
         };
@@ -55,7 +57,7 @@ impl Searcher {
             for (t, d) in found {
                 by_distance[usize::from(d) - 1].push(t as u32);
             }
-            for (tier, mut terms) in tiers.iter_mut().zip(by_distance) {
+            for (tier, mut terms) in tiers.iter_mut().step_by(2).zip(by_distance) {
                 terms.sort_unstable();
                 *tier = RoaringBitmap::from_sorted_iter(
                     terms
@@ -85,7 +87,7 @@ impl Searcher {
             };
             for (value, d) in found {
                 for lemma in self.index.lemmas_of(value, &mut typos.missing) {
-                    tiers[usize::from(d) - 1] |= self.index.lemma_entries(lemma);
+                    tiers[2 * usize::from(d) - 1] |= self.index.lemma_entries(lemma);
                 }
             }
         }

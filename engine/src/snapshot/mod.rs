@@ -565,11 +565,11 @@ pub(crate) mod tests {
     }
 
     const PINNED_DIGESTS: [&str; 5] = [
-        "core 34ed273672f18fb987e89242ef43fecefb1583eea8ac52e2ceaa081e9cacd702",
-        "terms 819801ed7e9905efe1288d4615d135ab43bfc9acfa5bf02a04f819ac80743c1e",
-        "records 82771d58f53519e5a7eeb0ee7c3a66103f06c97cc9eb5528d89980ee24017629",
+        "core e695a1d8e875e110eca3a7c3ddbb12fa592ffb7eca4d5e323d16af331e601e6a",
+        "terms 0916591575a3bdcb9738955b15ffcb04551f8dc480a32e6e739e18b262a56288",
+        "records 32b0ad64faf8ca344320773978cfc459ccb6deedcfca0830862467d230ae7760",
         "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
-        "definitions b13ba1ad9475ae93afbc4c8dc60d7ebb5fca3091269f05a318733d757c8a7570",
+        "definitions 97db212177c1eb5ec07bc9daf889c5e33558daf5f30238cc6f2a9cbba97f2b96",
     ];
 
     #[test]

@@ -1,15 +1,16 @@
 //! The rank order within a tier of matches (docs/api.md: commonness of the
-//! folded headword, most common first, then folded length, folded headword,
-//! dictionary, id). A snapshot numbers its entries and terms in this order,
-//! so it is decided once, here, when a build is written.
+//! folded headword, most common first, then folded length, folded headword;
+//! within a headword each dictionary's first entry, then each one's second,
+//! …, each round by dictionary, then id). A snapshot numbers its entries and
+//! terms in this order, so it is decided once, here, when a build is written.
 
 use crate::lexicon::{Commonness, Lexicon};
 use crate::postings::Posting;
 use std::collections::{BTreeSet, HashMap};
 
 /// Sorts postings into the rank order within a tier: the commonness of
-/// their term (most common first), then [`Posting::rank_key`] (folded
-/// length, folded headword, dictionary, id).
+/// their term (most common first), then folded length and folded headword;
+/// within a term, [`senses_interleaved`].
 pub fn rank_order(postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
     rank_order_with_commonness(postings, lexicon).0
 }
@@ -26,7 +27,44 @@ pub(super) fn rank_order_with_commonness(
             .cmp(&commonness[&a.folded])
             .then_with(|| a.rank_key().cmp(&b.rank_key()))
     });
+    senses_interleaved(&mut postings);
     (postings, commonness)
+}
+
+/// Reorders each term's entries, sorted by [`Posting::rank_key`]
+/// (dictionary, then id), so that every dictionary's first entry of the
+/// term comes before any dictionary's second (then the seconds, …), each
+/// round by dictionary: a dictionary that splits a headword into many
+/// articles (one per sense) no longer fills a page before the others show
+/// theirs.
+fn senses_interleaved(postings: &mut [Posting]) {
+    let mut start = 0;
+    while start < postings.len() {
+        let term = &postings[start].folded;
+        let len = postings[start..]
+            .iter()
+            .take_while(|p| &p.folded == term)
+            .count();
+        let run = &mut postings[start..start + len];
+        if len > 1 {
+            // The nth entry of its dictionary in the term (ids ascending).
+            let mut sense = Vec::with_capacity(len);
+            for (i, p) in run.iter().enumerate() {
+                let same = i > 0 && run[i - 1].dictionary.id == p.dictionary.id;
+                sense.push(if same { sense[i - 1] + 1 } else { 0usize });
+            }
+            let mut keyed: Vec<(usize, Posting)> = sense
+                .into_iter()
+                .zip(run.iter_mut().map(std::mem::take))
+                .collect();
+            // Stable: within a round, dictionary then id as before.
+            keyed.sort_by_key(|(sense, _)| *sense);
+            for (slot, (_, p)) in run.iter_mut().zip(keyed) {
+                *slot = p;
+            }
+        }
+        start += len;
+    }
 }
 
 /// The commonness of every term: from the frequency lists of its
@@ -44,4 +82,47 @@ fn term_commonness(postings: &[Posting], lexicon: &Lexicon) -> HashMap<String, C
             (term.to_string(), commonness)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::postings::DictionaryRef;
+
+    /// A headword's entries: each dictionary's first, then each one's
+    /// second, …; another headword's entries stay apart.
+    #[test]
+    fn a_headwords_senses_are_interleaved_by_dictionary() {
+        let entry = |word: &str, dictionary: &str, id: &str| {
+            Posting::headword(word, DictionaryRef::new(dictionary, "en", None), id)
+        };
+        let postings = vec![
+            entry("house", "c", "house-2"),
+            entry("house", "a", "house-3"),
+            entry("house", "b", "house-1"),
+            entry("house", "a", "house-1"),
+            entry("hut", "a", "hut-1"),
+            entry("house", "c", "house-1"),
+            entry("house", "a", "house-2"),
+        ];
+        let ranked: Vec<(String, String, String)> = rank_order(postings, &Lexicon::default())
+            .into_iter()
+            .map(|p| (p.folded, p.dictionary.id, p.id))
+            .collect();
+        // `house` first: unlisted, it is in more dictionaries.
+        let expected = [
+            ("house", "a", "house-1"),
+            ("house", "b", "house-1"),
+            ("house", "c", "house-1"),
+            ("house", "a", "house-2"),
+            ("house", "c", "house-2"),
+            ("house", "a", "house-3"),
+            ("hut", "a", "hut-1"),
+        ];
+        let expected: Vec<(String, String, String)> = expected
+            .iter()
+            .map(|(w, d, i)| (w.to_string(), d.to_string(), i.to_string()))
+            .collect();
+        assert_eq!(ranked, expected);
+    }
 }

@@ -81,8 +81,10 @@ impl Query {
             })
             .collect();
         // (tier, an exact match not capitalised as q was typed, commonness,
-        // length, folded, dictionary, id) and the result's name. Tiers: 0
-        // exact, 1 literal, 2 lemma, 2 + distance typo, 9 the extra edit.
+        // length, folded, its place among its dictionary's entries of the
+        // headword, dictionary, id) and the result's name. Tiers: 0
+        // exact, 1 literal, 2 lemma, then typos (`oracle::typo_tier`), those
+        // of the extra edit after 1000.
         type Ranked = (
             (
                 usize,
@@ -90,11 +92,26 @@ impl Query {
                 Reverse<(bool, usize)>,
                 usize,
                 String,
+                usize,
                 String,
                 String,
             ),
             String,
         );
+        // Each dictionary's first entry of a headword, then each one's
+        // second, … (ids ascending).
+        let mut ids: HashMap<(String, &str), Vec<&str>> = HashMap::new();
+        for e in entries {
+            let key = (fold(&e.word), e.dictionary.as_str());
+            ids.entry(key).or_default().push(&e.id);
+        }
+        let mut sense: HashMap<(String, &str, &str), usize> = HashMap::new();
+        for ((folded, dictionary), mut ids) in ids {
+            ids.sort_unstable();
+            for (n, id) in ids.into_iter().enumerate() {
+                sense.insert((folded.clone(), dictionary, id), n);
+            }
+        }
         let tier = |e: &OracleEntry, edits: usize| -> Option<usize> {
             let f = fold(&e.word);
             oracle::tier(&qs, self.match_type, edits, lexicon, &e.source_lang, &f)
@@ -106,7 +123,11 @@ impl Query {
                 tier == 0 && !capitalised_as(&e.word, typed),
                 Reverse(commonness[&f]),
                 f.chars().count(),
-                f,
+                f.clone(),
+                sense
+                    .get(&(f, e.dictionary.as_str(), e.id.as_str()))
+                    .copied()
+                    .unwrap_or(0),
                 e.dictionary.clone(),
                 e.id.clone(),
             );
@@ -120,8 +141,11 @@ impl Query {
         if edits > 0 && qs.chars().count() >= 5 && headwords.len() < 5 {
             let further: Vec<Ranked> = admitted
                 .iter()
-                .filter(|e| tier(e, edits + 1) == Some(2 + edits + 1))
-                .map(|e| rank(e, 9))
+                .filter_map(|e| {
+                    let t = tier(e, edits + 1)?;
+                    let last = t >= oracle::typo_tier(edits + 1, false);
+                    last.then(|| rank(e, 1000 + t))
+                })
                 .collect();
             ranked.extend(further);
         }
