@@ -2,7 +2,7 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::engine::{SearchError, Searcher, TypoWalk};
+use super::engine::{SearchError, Searcher, TypoWalk, ENTRIES_PER_WORD};
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
@@ -524,6 +524,59 @@ proptest! {
             prop_assert_eq!(&record.id, &postings[i].id);
             prop_assert_eq!(word, postings[i].word.as_str());
         }
+    }
+
+    /// One result per word: the words of a search are its entry results'
+    /// (folded headword, language) pairs in the order of their first entry,
+    /// each once, each with its entries in order (the first
+    /// [`ENTRIES_PER_WORD`]) and their count; the words' entries add up to
+    /// the entry total, and a page of words is a window of all of them.
+    #[test]
+    fn words_are_the_entry_results_grouped(
+        (postings, lexicon) in corpus_and_lexicon(),
+        pick in any::<usize>(),
+        edits in proptest::collection::vec((any::<u8>(), any::<usize>(), prop::sample::select(vec!['a', 'b', 'e', 'x', 'é'])), 0..3),
+        fresh in "[abcdex]{1,10}",
+        match_type in prop_oneof![Just(MatchType::Exact), Just(MatchType::Prefix), Just(MatchType::Contains)],
+        typed in any::<bool>(),
+        choice in filter_choice(),
+        offset in prop_oneof![Just(0usize), 0..10usize],
+        limit in 1..10usize,
+    ) {
+        let q = query(&postings, &lexicon, pick, &edits, &fresh);
+        prop_assume!(!q.is_empty());
+        let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
+        let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
+        let rule = if typed { MatchRule::of_query(&q, match_type, true).unwrap() } else { MatchRule::new(&q, match_type, true) };
+        let (cold, _, grams) = snapshot(&postings, &lexicon, TERM_BLOCK_BYTES);
+        let all = cold.answer(4, |s| s.search(Some(&grams), &rule, &filters, 0, usize::MAX)).unwrap();
+        let index = cold.searcher.index();
+        let mut expected: Vec<(usize, String, Vec<u32>)> = Vec::new();
+        for &o in &all.ordinals {
+            let key = (index.term_of(o), index.dictionary(o).source_lang.clone());
+            match expected.iter_mut().find(|w| (w.0, &w.1) == (key.0, &key.1)) {
+                Some(word) => word.2.push(o),
+                None => expected.push((key.0, key.1, vec![o])),
+            }
+        }
+        let words = cold.answer(4, |s| s.search_words(Some(&grams), &rule, &filters, offset, limit)).unwrap();
+        prop_assert_eq!(words.total, expected.len());
+        prop_assert_eq!(words.entries, all.total);
+        let shown: Vec<(usize, String, Vec<u32>, usize)> = words
+            .words
+            .into_iter()
+            .map(|w| (w.term, w.lang, w.entries, w.entry_count))
+            .collect();
+        let wanted: Vec<(usize, String, Vec<u32>, usize)> = expected
+            .into_iter()
+            .skip(offset)
+            .take(limit)
+            .map(|(term, lang, entries)| {
+                let count = entries.len();
+                (term, lang, entries.into_iter().take(ENTRIES_PER_WORD).collect(), count)
+            })
+            .collect();
+        prop_assert_eq!(shown, wanted);
     }
 
     /// Wildcard patterns against a glob over every headword: patterns made

@@ -9,7 +9,7 @@
 use super::codec::CorruptData;
 use super::definitions::{phrase_key, stop_word_key, words, Bm25, MAX_QUERY_WORDS};
 use super::engine::Searcher;
-use super::engine::{Hits, SearchError};
+use super::engine::{Hits, SearchError, WordHits};
 use super::filters::Filters;
 use super::snapshot::{DefinitionList, Definitions, Index, Lemma, Missing};
 use std::cmp::Ordering;
@@ -107,8 +107,12 @@ impl DefinitionQuery {
     }
 }
 
+/// A candidate: whether its definition says the phrase, its score, its
+/// ordinal.
+type Scored = (bool, f64, u32);
+
 /// A candidate's place in the order: exact first, then score, then ordinal.
-fn rank(a: &(bool, f64, u32), b: &(bool, f64, u32)) -> Ordering {
+fn rank(a: &Scored, b: &Scored) -> Ordering {
     b.0.cmp(&a.0)
         .then_with(|| b.1.total_cmp(&a.1))
         .then_with(|| a.2.cmp(&b.2))
@@ -135,6 +139,21 @@ impl Searcher {
         )
     }
 
+    /// [`Searcher::reverse`] with one result per word ([`WordHits`]): the
+    /// words `offset..offset + limit` of every ranked entry.
+    pub fn reverse_words(
+        &self,
+        definitions: &Definitions,
+        query: &DefinitionQuery,
+        filters: &Filters<'_>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<WordHits, SearchError> {
+        let (mut ranked, work) = self.scored(REVERSE_WORK_BUDGET, definitions, query, filters)?;
+        ranked.sort_unstable_by(rank);
+        self.words_of(ranked.iter().map(|r| r.2), work, offset, limit)
+    }
+
     /// [`Searcher::reverse`] within a work budget of `budget` list entries.
     pub(crate) fn reverse_within(
         &self,
@@ -145,6 +164,31 @@ impl Searcher {
         offset: usize,
         limit: usize,
     ) -> Result<Hits, SearchError> {
+        let (mut ranked, work) = self.scored(budget, definitions, query, filters)?;
+        let total = ranked.len();
+        let end = offset.saturating_add(limit).min(total);
+        if end < total {
+            ranked.select_nth_unstable_by(end, rank);
+            ranked.truncate(end);
+        }
+        ranked.sort_unstable_by(rank);
+        Ok(Hits {
+            total,
+            ordinals: ranked.iter().skip(offset).map(|r| r.2).collect(),
+            work,
+        })
+    }
+
+    /// Every entry that passes `filters` whose definitions say a word of
+    /// `query`, unordered, as (says the phrase, score, ordinal) for
+    /// [`rank`], and the list entries read (the work, within `budget`).
+    fn scored(
+        &self,
+        budget: u64,
+        definitions: &Definitions,
+        query: &DefinitionQuery,
+        filters: &Filters<'_>,
+    ) -> Result<(Vec<Scored>, u64), SearchError> {
         let admitted = self.admitted(filters);
         let entries = self.index().entries();
         let admits = |ordinal: u32| -> Result<bool, CorruptData> {
@@ -217,23 +261,12 @@ impl Searcher {
                 Ok(())
             })?;
         }
-        let mut ranked: Vec<(bool, f64, u32)> = exact
+        let mut ranked: Vec<Scored> = exact
             .iter()
             .map(|&o| (true, scores.remove(&o).unwrap_or(0.0), o))
             .collect();
         ranked.extend(scores.into_iter().map(|(o, score)| (false, score, o)));
-        let total = ranked.len();
-        let end = offset.saturating_add(limit).min(total);
-        if end < total {
-            ranked.select_nth_unstable_by(end, rank);
-            ranked.truncate(end);
-        }
-        ranked.sort_unstable_by(rank);
-        Ok(Hits {
-            total,
-            ordinals: ranked.iter().skip(offset).map(|r| r.2).collect(),
-            work,
-        })
+        Ok((ranked, work))
     }
 }
 

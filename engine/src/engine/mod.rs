@@ -32,6 +32,9 @@ mod reach;
 #[cfg(test)]
 mod tests;
 mod typos;
+mod words;
+
+pub use words::{Word, WordHits, ENTRIES_PER_WORD};
 
 /// Filter bitmaps kept per instance: a handful of filter combinations make up
 /// most traffic, and a bitmap is at most a few hundred KB.
@@ -240,6 +243,55 @@ impl Searcher {
         offset: usize,
         limit: usize,
     ) -> Result<Hits, SearchError> {
+        let (tiers, work) = self.ranked_tiers(walk, grams, rule, filters)?;
+        let total = tiers.iter().map(|t| t.len() as usize).sum();
+        let mut skip = offset;
+        let mut ordinals = Vec::with_capacity(limit.min(total));
+        for tier in &tiers {
+            if ordinals.len() == limit {
+                break;
+            }
+            let len = tier.len() as usize;
+            if skip >= len {
+                skip -= len;
+                continue;
+            }
+            let first = tier.select(skip as u32).expect("skip is below the length");
+            ordinals.extend(tier.range(first..).take(limit - ordinals.len()));
+            skip = 0;
+        }
+        Ok(Hits {
+            total,
+            ordinals,
+            work,
+        })
+    }
+
+    /// The matches of `rule` that pass `filters`, one result per word
+    /// (folded headword and language: [`WordHits`]), and the words
+    /// `offset..offset + limit`.
+    pub fn search_words(
+        &self,
+        grams: Option<&Grams>,
+        rule: &MatchRule,
+        filters: &Filters<'_>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<WordHits, SearchError> {
+        let (tiers, work) = self.ranked_tiers(TypoWalk::Rows, grams, rule, filters)?;
+        let ordered = tiers.iter().flat_map(|tier| tier.iter());
+        self.words_of(ordered, work, offset, limit)
+    }
+
+    /// The matches of `rule` that pass `filters`, tier by tier in rank
+    /// order (each tier in ordinal order), and the work their walks did.
+    fn ranked_tiers(
+        &self,
+        walk: TypoWalk,
+        grams: Option<&Grams>,
+        rule: &MatchRule,
+        filters: &Filters<'_>,
+    ) -> Result<(Vec<RoaringBitmap>, u64), SearchError> {
         let mut typos = Typos::new(walk);
         let admitted = self.admitted(filters);
         let mut tiers = self.tiers(grams, rule, admitted.as_deref(), &mut typos)?;
@@ -271,27 +323,7 @@ impl Searcher {
             }
         }
         typos.complete(&self.index)?;
-        let total = tiers.iter().map(|t| t.len() as usize).sum();
-        let mut skip = offset;
-        let mut ordinals = Vec::with_capacity(limit.min(total));
-        for tier in &tiers {
-            if ordinals.len() == limit {
-                break;
-            }
-            let len = tier.len() as usize;
-            if skip >= len {
-                skip -= len;
-                continue;
-            }
-            let first = tier.select(skip as u32).expect("skip is below the length");
-            ordinals.extend(tier.range(first..).take(limit - ordinals.len()));
-            skip = 0;
-        }
-        Ok(Hits {
-            total,
-            ordinals,
-            work: typos.work,
-        })
+        Ok((tiers, typos.work))
     }
 
     /// The tiers of a query, unfiltered (a filter may only narrow the

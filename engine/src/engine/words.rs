@@ -1,0 +1,142 @@
+//! One result per word (issue 40): the ranked entries of a search or a
+//! reverse lookup grouped by folded headword and language (the source
+//! language of the entry's dictionary), each word where its first entry
+//! ranks, carrying its entries in rank order. A page and its total count
+//! words; every entry is in exactly one word.
+
+use super::{SearchError, Searcher, WORK_BUDGET};
+use std::collections::HashMap;
+
+/// The entries a word lists at most (its `entry_count` counts them all): a
+/// common word has one entry or more in most of its language's dictionaries,
+/// dozens at corpus scale, and a page of words should stay a page.
+pub const ENTRIES_PER_WORD: usize = 20;
+
+/// One word: a folded headword (`term`) in one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub term: usize,
+    pub lang: String,
+    /// Its first [`ENTRIES_PER_WORD`] entries, in rank order.
+    pub entries: Vec<u32>,
+    /// How many entries it has among the matches.
+    pub entry_count: usize,
+}
+
+/// One page of words, the number of all words and of all their entries,
+/// and the work of the search and of the grouping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordHits {
+    pub total: usize,
+    pub entries: usize,
+    pub words: Vec<Word>,
+    pub work: u64,
+}
+
+impl Searcher {
+    /// The words of `ordered` (every matching entry, in rank order), the
+    /// page `offset..offset + limit` of them. Each entry visited is one
+    /// unit of work on top of `work` (the search's), within
+    /// [`WORK_BUDGET`]: counting words needs every match, where counting
+    /// entries needs none.
+    pub(crate) fn words_of(
+        &self,
+        ordered: impl Iterator<Item = u32>,
+        mut work: u64,
+        offset: usize,
+        limit: usize,
+    ) -> Result<WordHits, SearchError> {
+        let index = &self.index;
+        let end = offset.saturating_add(limit);
+        // Every word seen, by (term, language): its place, and its entries
+        // when it is on the page.
+        let mut seen: HashMap<(usize, &str), usize> = HashMap::new();
+        let mut words: Vec<Word> = Vec::new();
+        let mut entries = 0;
+        for ordinal in ordered {
+            work += 1;
+            if work > WORK_BUDGET {
+                return Err(SearchError::OverBudget);
+            }
+            entries += 1;
+            let term = index.term_of(ordinal);
+            let lang = index.dictionary(ordinal).source_lang.as_str();
+            let next = seen.len();
+            let place = *seen.entry((term, lang)).or_insert(next);
+            if !(offset..end).contains(&place) {
+                continue;
+            }
+            if place - offset == words.len() {
+                words.push(Word {
+                    term,
+                    lang: lang.to_string(),
+                    entries: Vec::new(),
+                    entry_count: 0,
+                });
+            }
+            let word = &mut words[place - offset];
+            word.entry_count += 1;
+            if word.entries.len() < ENTRIES_PER_WORD {
+                word.entries.push(ordinal);
+            }
+        }
+        Ok(WordHits {
+            total: seen.len(),
+            entries,
+            words,
+            work,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Searcher, ENTRIES_PER_WORD};
+    use crate::filters::Filters;
+    use crate::lexicon::Lexicon;
+    use crate::matching::{MatchRule, MatchType};
+    use crate::postings::{DictionaryRef, Posting};
+    use crate::snapshot::build;
+
+    /// A word of many entries lists the first [`ENTRIES_PER_WORD`] and
+    /// counts them all; the same headword in another language is a word
+    /// of its own, placed where its first entry ranks.
+    #[test]
+    fn a_word_lists_its_first_entries_and_counts_them_all() {
+        let in_dictionary = |id: &str, lang: &str, n: usize| -> Vec<Posting> {
+            let dictionary = DictionaryRef::new(id, lang, None);
+            (0..n)
+                .map(|i| Posting::headword("house", dictionary.clone(), format!("{i:02}")))
+                .collect()
+        };
+        let postings = [
+            in_dictionary("de-x", "de", 1),
+            in_dictionary("en-a", "en", 15),
+            in_dictionary("en-b", "en", 10),
+        ]
+        .concat();
+        let searcher: Searcher = build(postings, &Lexicon::default()).decode().unwrap();
+        let rule = MatchRule::new("house", MatchType::Exact, true);
+        let hits = searcher
+            .search_words(None, &rule, &Filters::default(), 0, 10)
+            .unwrap();
+        assert_eq!((hits.total, hits.entries), (2, 26));
+        let words: Vec<(&str, usize, usize)> = hits
+            .words
+            .iter()
+            .map(|w| (w.lang.as_str(), w.entries.len(), w.entry_count))
+            .collect();
+        assert_eq!(words, [("de", 1, 1), ("en", ENTRIES_PER_WORD, 25)]);
+        // In rank order: the English dictionaries' entries interleaved.
+        let index = searcher.index();
+        let first: Vec<&str> = hits.words[1].entries[..3]
+            .iter()
+            .map(|&o| index.dictionary(o).id.as_str())
+            .collect();
+        assert_eq!(first, ["en-a", "en-b", "en-a"]);
+        let second_page = searcher
+            .search_words(None, &rule, &Filters::default(), 1, 10)
+            .unwrap();
+        assert_eq!(second_page.words, hits.words[1..]);
+    }
+}
