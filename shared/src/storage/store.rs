@@ -419,6 +419,12 @@ impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
     }
 }
 
+/// The term blocks read last that an instance keeps beside its searcher's
+/// (see `Loaded::term_blocks`): a few hundred blocks, far more than the
+/// requests that can race for one in the moment between its read and its
+/// handing over.
+const RECENT_TERM_BLOCK_BYTES: usize = 2 << 20;
+
 /// One build of the snapshot and what an instance has loaded of it: the
 /// [`Index`] (its sections read whole) and the parts of the paged sections
 /// that queries touched. Dropped by the store when the catalog names another
@@ -427,7 +433,11 @@ struct Loaded {
     source: Arc<Source>,
     searcher: Slots<(), Searcher>,
     /// Reads of term blocks under way, shared by the requests that need
-    /// them; the blocks read are kept by the searcher, not here.
+    /// them; the blocks read are kept by the searcher. The last
+    /// [`RECENT_TERM_BLOCK_BYTES`] read stay here too: a request that
+    /// found a block missing just before another's read of it finished,
+    /// but asks after it finished and before that request handed it to
+    /// the searcher, takes it from here instead of reading it again.
     term_blocks: Slots<usize, Vec<u8>>,
     records: Paged<RecordPart>,
     grams: Paged<GramPart>,
@@ -756,7 +766,7 @@ impl Store {
                 reads: self.reads.clone(),
             }),
             searcher: Slots::default(),
-            term_blocks: Slots::within(0, Vec::len),
+            term_blocks: Slots::within(RECENT_TERM_BLOCK_BYTES, Vec::len),
             // The budget shared out: half for the term blocks (the
             // searcher's, FST 3/16 and text 5/16), a quarter for records,
             // read by every page of results, an eighth each for grams and
