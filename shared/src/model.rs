@@ -21,14 +21,39 @@ pub struct Dictionary {
     pub origin: String,
 }
 
-/// `search`: one page and the total.
-// REST answers with `results` and puts the other three in `meta`.
+/// `search` and `reverse`: one page and the totals.
+// REST answers with `results` (or `words`) and puts the rest in `meta`.
 #[derive(Debug, Clone, PartialEq, async_graphql::SimpleObject)]
 pub struct SearchPage {
+    /// One result per entry (`group: "entry"`, the default); empty with
+    /// `group: "word"`.
     pub results: Vec<SearchResult>,
+    /// One result per word (`group: "word"`); empty otherwise.
+    pub words: Vec<WordResult>,
+    /// How many results the query has: entries, or words with
+    /// `group: "word"`.
     pub total: u64,
+    /// How many entries match, grouped or not.
+    pub total_entries: u64,
     pub limit: u32,
     pub offset: u32,
+}
+
+/// One word of a grouped search or reverse lookup (`group=word`): a folded
+/// headword in one language, with the entries that hold it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct WordResult {
+    /// The headword as its first entry writes it.
+    pub word: String,
+    /// The source language of its entries' dictionaries.
+    pub lang: String,
+    /// The headword's Zipf frequency, as its entries show it.
+    pub frequency: f64,
+    /// How many entries hold it among the matches.
+    pub entry_count: u64,
+    /// Its first entries (at most 20), in rank order.
+    pub entries: Vec<SearchResult>,
 }
 
 /// One search hit (interface section 2, "Search result").

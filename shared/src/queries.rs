@@ -213,6 +213,25 @@ fn pos(source: &impl ParamSource) -> Result<Option<String>, ApiError> {
         .transpose()
 }
 
+/// `group`: what a result of search and reverse lookup is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Grouping {
+    /// One result per entry (`entry`, the default).
+    #[default]
+    Entry,
+    /// One result per word, a folded headword in one language, carrying
+    /// its entries (`word`).
+    Word,
+}
+
+fn grouping(source: &impl ParamSource) -> Result<Grouping, ApiError> {
+    match source.text("group")?.map(str::trim) {
+        None | Some("entry") => Ok(Grouping::Entry),
+        Some("word") => Ok(Grouping::Word),
+        Some(_) => Err(ApiError::bad_request("group must be one of entry, word")),
+    }
+}
+
 /// A search (`GET /api/v1/api/search`, GraphQL `search` and `examples`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchQuery {
@@ -225,6 +244,7 @@ pub struct SearchQuery {
     pub source: Option<String>,
     pub pos: Option<String>,
     pub has_audio: bool,
+    pub group: Grouping,
     pub limit: u32,
     pub offset: u32,
 }
@@ -244,6 +264,7 @@ impl SearchQuery {
             source: None,
             pos: None,
             has_audio: HAS_AUDIO.default,
+            group: Grouping::Entry,
             limit: SEARCH_LIMIT.default,
             offset: OFFSET.default,
         }
@@ -257,6 +278,7 @@ impl SearchQuery {
         let pos = pos(source)?;
         let has_audio = HAS_AUDIO.read(source)?;
         let fuzzy = FUZZY.read(source)?;
+        let group = grouping(source)?;
         let limit = SEARCH_LIMIT.read(source)?;
         let offset = OFFSET.read(source)?;
         // `q` and `matchType` together: a pattern needs its letters.
@@ -269,6 +291,7 @@ impl SearchQuery {
             source: dictionary,
             pos,
             has_audio,
+            group,
             limit,
             offset,
         })
@@ -285,6 +308,7 @@ pub struct ReverseQuery {
     pub source: Option<String>,
     pub pos: Option<String>,
     pub has_audio: bool,
+    pub group: Grouping,
     pub limit: u32,
     pub offset: u32,
 }
@@ -300,6 +324,7 @@ impl ReverseQuery {
             source: search.source,
             pos: search.pos,
             has_audio: search.has_audio,
+            group: search.group,
             limit: search.limit,
             offset: search.offset,
         }
@@ -312,6 +337,7 @@ impl ReverseQuery {
             source: dictionary(source)?,
             pos: pos(source)?,
             has_audio: HAS_AUDIO.read(source)?,
+            group: grouping(source)?,
             limit: SEARCH_LIMIT.read(source)?,
             offset: OFFSET.read(source)?,
         })

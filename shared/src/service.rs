@@ -7,12 +7,14 @@ use crate::error::ApiError;
 use crate::fold::{capitalised, capitalised_as, fold};
 use crate::model::{
     AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchPage, SearchResult,
-    StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, RELATIONSHIP_TYPES,
+    StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, WordResult, RELATIONSHIP_TYPES,
 };
-use crate::queries::{AutocompleteQuery, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery};
+use crate::queries::{
+    AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
+};
 use crate::runtime::app::App;
 use crate::search::definitions::MAX_QUERY_WORDS;
-use crate::search::engine::{needed_grams, SearchError, Searcher};
+use crate::search::engine::{needed_grams, Hits, SearchError, Searcher, WordHits};
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
@@ -162,16 +164,17 @@ async fn suggestions(
 /// the page's fields come from the snapshot too, so a warm instance reads
 /// nothing.
 pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> {
-    let page = |results, total| SearchPage {
-        results,
-        total,
-        limit: p.limit,
-        offset: p.offset,
-    };
     let rule = &p.rule;
     if rule.is_empty() {
         // Only combining marks: nothing folds to the empty string.
-        return Ok(page(Vec::new(), 0));
+        return Ok(SearchPage {
+            results: Vec::new(),
+            words: Vec::new(),
+            total: 0,
+            total_entries: 0,
+            limit: p.limit,
+            offset: p.offset,
+        });
     }
     // A query reads the parts of the grams it needs, known from the query.
     let grams = needed_grams(rule);
@@ -193,15 +196,75 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
     };
     let grams = snapshot.grams.as_ref();
     let (offset, limit) = (p.offset as usize, p.limit as usize);
-    let search = |s: &Searcher| s.search(grams, rule, &filters, offset, limit);
-    let hits = with_term_blocks(&snapshot, search)
-        .await?
-        .map_err(|e| match e {
-            SearchError::OverBudget => ApiError::bad_request(over_budget(rule)),
-            e => search_failed(e),
-        })?;
-    let results = search_results(app, &snapshot, &hits.ordinals).await?;
-    Ok(page(results, hits.total as u64))
+    let over_budget = |e| match e {
+        SearchError::OverBudget => ApiError::bad_request(over_budget(rule)),
+        e => search_failed(e),
+    };
+    let hits = match p.group {
+        Grouping::Entry => {
+            let search = |s: &Searcher| s.search(grams, rule, &filters, offset, limit);
+            let hits = with_term_blocks(&snapshot, search).await?;
+            Paged::Entries(hits.map_err(over_budget)?)
+        }
+        Grouping::Word => {
+            let search = |s: &Searcher| s.search_words(grams, rule, &filters, offset, limit);
+            let hits = with_term_blocks(&snapshot, search).await?;
+            Paged::Words(hits.map_err(over_budget)?)
+        }
+    };
+    search_page(app, &snapshot, hits, p.limit, p.offset).await
+}
+
+/// A page of a search or a reverse lookup, by entry or by word.
+enum Paged {
+    Entries(Hits),
+    Words(WordHits),
+}
+
+/// The page of `hits`, its results' fields from the snapshot and the
+/// records of the page.
+async fn search_page(
+    app: &App,
+    snapshot: &SnapshotView,
+    hits: Paged,
+    limit: u32,
+    offset: u32,
+) -> Result<SearchPage, ApiError> {
+    let page = |results, words, total: usize, total_entries: usize| SearchPage {
+        results,
+        words,
+        total: total as u64,
+        total_entries: total_entries as u64,
+        limit,
+        offset,
+    };
+    match hits {
+        Paged::Entries(hits) => {
+            let results = search_results(app, snapshot, &hits.ordinals).await?;
+            Ok(page(results, Vec::new(), hits.total, hits.total))
+        }
+        Paged::Words(hits) => {
+            let ordinals: Vec<u32> = hits.words.iter().flat_map(|w| w.entries.clone()).collect();
+            let mut results = search_results(app, snapshot, &ordinals).await?.into_iter();
+            let index = snapshot.searcher.index();
+            let words = hits
+                .words
+                .iter()
+                .map(|w| {
+                    let entries: Vec<SearchResult> =
+                        results.by_ref().take(w.entries.len()).collect();
+                    WordResult {
+                        word: entries[0].word.clone(),
+                        lang: w.lang.clone(),
+                        frequency: zipf_of_centis(index.term_frequency(w.term)),
+                        entry_count: w.entry_count as u64,
+                        entries,
+                    }
+                })
+                .collect();
+            Ok(page(Vec::new(), words, hits.total, hits.entries))
+        }
+    }
 }
 
 /// Reverse lookup: the entries whose definition or translation says the
@@ -241,25 +304,24 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         part_of_speech: p.pos.as_deref(),
         has_audio: p.has_audio,
     };
-    let hits = snapshot
-        .searcher
-        .reverse(
-            &definitions,
-            &query,
-            &filters,
-            p.offset as usize,
-            p.limit as usize,
-        )
-        .map_err(|e| match e {
-            SearchError::OverBudget => ApiError::bad_request(REVERSE_OVER_BUDGET),
-            e => search_failed(e),
-        })?;
-    Ok(SearchPage {
-        results: search_results(app, &snapshot, &hits.ordinals).await?,
-        total: hits.total as u64,
-        limit: p.limit,
-        offset: p.offset,
-    })
+    let over_budget = |e| match e {
+        SearchError::OverBudget => ApiError::bad_request(REVERSE_OVER_BUDGET),
+        e => search_failed(e),
+    };
+    let (searcher, offset, limit) = (&snapshot.searcher, p.offset as usize, p.limit as usize);
+    let hits = match p.group {
+        Grouping::Entry => Paged::Entries(
+            searcher
+                .reverse(&definitions, &query, &filters, offset, limit)
+                .map_err(over_budget)?,
+        ),
+        Grouping::Word => Paged::Words(
+            searcher
+                .reverse_words(&definitions, &query, &filters, offset, limit)
+                .map_err(over_budget)?,
+        ),
+    };
+    search_page(app, &snapshot, hits, p.limit, p.offset).await
 }
 
 /// How many times a read of the snapshot runs at most: a search names every

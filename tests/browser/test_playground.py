@@ -379,3 +379,33 @@ def test_links_to_the_explorer_and_the_openapi_document(playground, page):
     assert page.locator("#openapi-link").get_attribute("href") == "/api/v1/openapi.json"
     status, _ = api("/api/v1/openapi.json", key="")
     assert status == 200
+
+
+def test_one_result_per_word_lists_each_words_entries(playground, page):
+    """With "one result per word" the page shows the API's words
+    (group=word) in order, each with its language, its entry count and its
+    entries, which open as results do; the choice is kept in the link."""
+    playground.open()
+    page.locator("label", has_text="one result per word").click()
+    playground.type_query("hous")
+    envelope = api_ok("/api/v1/api/search", q="hous", group="word", limit=20)
+    words = envelope["data"]
+    assert words and envelope["meta"]["totalEntries"] > len(words)
+    playground.expect_total("hous", envelope["meta"]["total"])
+    expect(page.locator("#status")).to_contain_text("words for")
+    shown = page.locator("#results .word")
+    expect(shown).to_have_count(len(words))
+    expect(shown.locator(".word__word")).to_have_text([w["word"] for w in words])
+    first = shown.first
+    expect(first.locator(".word__count")).to_have_text(re.compile(f"^{words[0]['entryCount']} entr"))
+    keys = [[e["dictionaryId"], e["id"]] for e in words[0]["entries"]]
+    shown_keys = [
+        [b.get_attribute("data-source"), b.get_attribute("data-id")]
+        for b in first.locator(".result").element_handles()
+    ]
+    assert shown_keys == keys
+    first.locator(".result").first.click()
+    expect(playground.entry_word).to_have_text(words[0]["entries"][0]["word"])
+    assert "group=word" in page.url
+    screenshot(page, "playground-words")
+    assert page.problems == []

@@ -58,6 +58,7 @@
     hasAudio: $("hasAudio"),
     fuzzy: $("fuzzy"),
     fuzzyCheck: $("fuzzy-check"),
+    group: $("group"),
     status: $("status"),
     results: $("results"),
     pager: $("pager"),
@@ -95,6 +96,9 @@
     pos: "",
     hasAudio: false,
     fuzzy: true,
+    // One result per word (group=word), each listing its dictionaries'
+    // entries, or one per entry.
+    group: false,
     limit: 20,
     offset: 0,
     entry: ""
@@ -349,6 +353,7 @@
     state.pos = el.pos.value.trim();
     state.hasAudio = el.hasAudio.checked;
     state.fuzzy = el.fuzzy.checked;
+    state.group = el.group.checked;
     state.limit = Number(el.limit.value) || 20;
   }
 
@@ -410,6 +415,7 @@
     el.pos.value = state.pos;
     el.hasAudio.checked = state.hasAudio;
     el.fuzzy.checked = state.fuzzy;
+    el.group.checked = state.group;
     ensureOption(el.limit, String(state.limit));
     el.limit.value = String(state.limit);
   }
@@ -427,6 +433,7 @@
     if (s.pos) params.set("pos", s.pos);
     if (s.hasAudio) params.set("hasAudio", "true");
     if (!reverse && !s.fuzzy) params.set("fuzzy", "false");
+    if (s.group) params.set("group", "word");
     if (s.limit !== 20) params.set("limit", String(s.limit));
     if (s.offset) params.set("offset", String(s.offset));
     if (s.entry) params.set("entry", s.entry);
@@ -456,6 +463,7 @@
     state.pos = params.get("pos") || "";
     state.hasAudio = params.get("hasAudio") === "true";
     state.fuzzy = params.get("fuzzy") !== "false";
+    state.group = params.get("group") === "word";
     var limit = parseInt(params.get("limit") || "20", 10);
     state.limit = limit >= 1 && limit <= 100 ? limit : 20;
     var offset = parseInt(params.get("offset") || "0", 10);
@@ -542,6 +550,7 @@
       source: state.source,
       pos: state.pos,
       hasAudio: state.hasAudio ? "true" : "",
+      group: state.group ? "word" : "",
       limit: state.limit,
       offset: state.offset
     };
@@ -620,13 +629,16 @@
     count.id = "result-total";
     count.setAttribute("data-total", String(total));
     el.status.appendChild(count);
-    var found = reverseMode() ? (total === 1 ? "word" : "words") + " meaning" : (total === 1 ? "result" : "results") + " for";
+    var grouped = typeof meta.totalEntries === "number";
+    var found = reverseMode() || grouped
+      ? (total === 1 ? "word" : "words") + (reverseMode() ? " meaning" : " for")
+      : (total === 1 ? "result" : "results") + " for";
     el.status.appendChild(document.createTextNode(" " + found + " “"));
     el.status.appendChild(make("span", "status__query", state.q));
     el.status.appendChild(document.createTextNode("”"));
 
     items.forEach(function (item) {
-      el.results.appendChild(resultItem(item));
+      el.results.appendChild(grouped ? wordItem(item) : resultItem(item));
     });
 
     if (total > 0 && items.length > 0) {
@@ -634,7 +646,7 @@
       var first = offset + 1;
       var last = offset + items.length;
       el.range.textContent =
-        "Results " + numberFormat.format(first) + "–" + numberFormat.format(last) + " of " + numberFormat.format(total);
+        (grouped ? "Words " : "Results ") + numberFormat.format(first) + "–" + numberFormat.format(last) + " of " + numberFormat.format(total);
       el.prev.disabled = offset <= 0;
       el.next.disabled = offset + limit >= total || offset + limit > 10000;
     } else if (total > 0) {
@@ -667,6 +679,26 @@
       openEntry(item.dictionaryId, item.id, true);
     });
     li.appendChild(button);
+    return li;
+  }
+
+  // A word of a grouped search: its headword, language and how many
+  // entries hold it, then those entries (each opens as a result does).
+  function wordItem(word) {
+    var li = make("li", "word");
+    var top = make("div", "word__top");
+    top.appendChild(make("span", "word__word", word.word));
+    top.appendChild(make("span", "badge", languageName(word.lang)));
+    top.appendChild(make("span", "word__count", plural(word.entryCount, "entry", "entries")));
+    li.appendChild(top);
+    var list = make("ul", "word__entries");
+    word.entries.forEach(function (item) {
+      list.appendChild(resultItem(item));
+    });
+    li.appendChild(list);
+    if (word.entryCount > word.entries.length) {
+      li.appendChild(make("p", "word__more", "and " + numberFormat.format(word.entryCount - word.entries.length) + " more: narrow by dictionary to see them"));
+    }
     return li;
   }
 

@@ -4,8 +4,9 @@
 use crate::api::pipeline::ApiRequest;
 use crate::api::response::Reply;
 use crate::error::ApiError;
+use crate::model::SearchPage;
 use crate::queries::{
-    path_word, validate_dictionary_id, validate_entry_id, AutocompleteQuery, RandomQuery,
+    path_word, validate_dictionary_id, validate_entry_id, AutocompleteQuery, Grouping, RandomQuery,
     ReverseQuery, SearchQuery, ThesaurusQuery,
 };
 use crate::runtime::app::App;
@@ -13,21 +14,29 @@ use crate::service;
 
 pub(crate) async fn search(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
     let query = SearchQuery::read(&req.query)?;
-    let page = service::search(app, &query).await?;
-    Ok(Reply::json(&page.results)
-        .with_meta("total", page.total)
-        .with_meta("limit", page.limit)
-        .with_meta("offset", page.offset))
+    Ok(page_reply(service::search(app, &query).await?, query.group))
 }
 
 /// Reverse lookup: a page of search results, with search's `meta`.
 pub(crate) async fn reverse(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
     let query = ReverseQuery::read(&req.query)?;
-    let page = service::reverse(app, &query).await?;
-    Ok(Reply::json(&page.results)
+    Ok(page_reply(
+        service::reverse(app, &query).await?,
+        query.group,
+    ))
+}
+
+/// A page of search results, or of words with `group=word` (whose `meta`
+/// also counts their entries).
+fn page_reply(page: SearchPage, group: Grouping) -> Reply {
+    let reply = match group {
+        Grouping::Entry => Reply::json(&page.results),
+        Grouping::Word => Reply::json(&page.words).with_meta("totalEntries", page.total_entries),
+    };
+    reply
         .with_meta("total", page.total)
         .with_meta("limit", page.limit)
-        .with_meta("offset", page.offset))
+        .with_meta("offset", page.offset)
 }
 
 pub(crate) async fn autocomplete(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {

@@ -63,7 +63,7 @@ async fn the_standard_introspection_queries_answer_the_whole_schema() {
             .iter()
             .find(|f| f["name"] == "search")
             .expect("Query.search");
-        assert_eq!(search["args"].as_array().unwrap().len(), 9, "{file}");
+        assert_eq!(search["args"].as_array().unwrap().len(), 10, "{file}");
     }
 }
 

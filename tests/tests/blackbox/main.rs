@@ -40,3 +40,4 @@ mod snapshot_format;
 mod stop_words;
 mod thesaurus;
 mod typo_forms;
+mod words;

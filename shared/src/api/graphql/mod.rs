@@ -504,6 +504,7 @@ impl Query {
         pos: Option<String>,
         has_audio: Option<bool>,
         fuzzy: Option<bool>,
+        group: Option<String>,
         limit: Option<i64>,
         offset: Option<i64>,
     ) -> FieldResult<Option<SearchPage>> {
@@ -527,6 +528,7 @@ impl Query {
         source: Option<String>,
         pos: Option<String>,
         has_audio: Option<bool>,
+        group: Option<String>,
         limit: Option<i64>,
         offset: Option<i64>,
     ) -> FieldResult<Option<SearchPage>> {
