@@ -22,7 +22,9 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use shared::queries::{AutocompleteQuery, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery};
+use shared::queries::{
+    AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
+};
 use shared::runtime::app::App;
 use shared::search::filters::LangFilter;
 use shared::search::matching::MatchType;
@@ -80,6 +82,14 @@ type Scenario<'a> = (
     &'static str,
     Box<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + 'a>> + 'a>,
 );
+
+/// `query` with one result per word.
+fn by_word(query: SearchQuery) -> SearchQuery {
+    SearchQuery {
+        group: Grouping::Word,
+        ..query
+    }
+}
 
 fn search(q: &str, match_type: MatchType, fuzzy: bool) -> SearchQuery {
     SearchQuery::new(q, match_type, fuzzy)
@@ -423,6 +433,30 @@ async fn main() {
             Box::new(|| search(&d1.typo(&d1.prefix(4, 7), 1), MatchType::Prefix, true)),
         ),
         searching(
+            "search prefix, 2-3 letters, group=word",
+            Box::new(|| by_word(search(&d1.prefix(2, 3), MatchType::Prefix, true))),
+        ),
+        searching(
+            "search prefix with a typo (4-7 letters), group=word",
+            Box::new(|| {
+                by_word(search(
+                    &d1.typo(&d1.prefix(4, 7), 1),
+                    MatchType::Prefix,
+                    true,
+                ))
+            }),
+        ),
+        searching(
+            "search exact, 1 typo (5-7 letters), group=word",
+            Box::new(|| {
+                by_word(search(
+                    &d1.typo(&d1.word(5, 7).1, 1),
+                    MatchType::Exact,
+                    true,
+                ))
+            }),
+        ),
+        searching(
             "search fuzzy, 4-7 letters (1 edit)",
             Box::new(|| search(&d1.word(4, 7).1, MatchType::Prefix, true)),
         ),
@@ -533,6 +567,17 @@ async fn main() {
                 let (_, words) = definition_words(1);
                 let n = d1.rng.borrow_mut().random_range(0..words.len());
                 reverse_of(words[n].clone())
+            }),
+        ),
+        reversing(
+            "reverse, one word, group=word",
+            Box::new(move || {
+                let (_, words) = definition_words(1);
+                let n = d1.rng.borrow_mut().random_range(0..words.len());
+                ReverseQuery {
+                    group: Grouping::Word,
+                    ..reverse_of(words[n].clone())
+                }
             }),
         ),
         reversing(
