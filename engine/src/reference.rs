@@ -2,7 +2,7 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::engine::{SearchError, Searcher, TypoWalk, ENTRIES_PER_WORD};
+use super::engine::{entries_per_word, SearchError, Searcher, TypoWalk};
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
@@ -529,7 +529,7 @@ proptest! {
     /// One result per word: the words of a search are its entry results'
     /// (folded headword, language) pairs in the order of their first entry,
     /// each once, each with its entries in order (the first
-    /// [`ENTRIES_PER_WORD`]) and their count; the words' entries add up to
+    /// [`entries_per_word`] of the page) and their count; the words' entries add up to
     /// the entry total, and a page of words is a window of all of them.
     #[test]
     fn words_are_the_entry_results_grouped(
@@ -573,7 +573,7 @@ proptest! {
             .take(limit)
             .map(|(term, lang, entries)| {
                 let count = entries.len();
-                (term, lang, entries.into_iter().take(ENTRIES_PER_WORD).collect(), count)
+                (term, lang, entries.into_iter().take(entries_per_word(limit)).collect(), count)
             })
             .collect();
         prop_assert_eq!(shown, wanted);

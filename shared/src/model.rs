@@ -52,7 +52,8 @@ pub struct WordResult {
     pub frequency: f64,
     /// How many entries hold it among the matches.
     pub entry_count: u64,
-    /// Its first entries (at most 20), in rank order.
+    /// Its first entries, in rank order: at most 100 over the page, 20 a
+    /// word (`engine::entries_per_word`: 5 on the default page of 20).
     pub entries: Vec<SearchResult>,
 }
 

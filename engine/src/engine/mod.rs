@@ -34,7 +34,7 @@ mod tests;
 mod typos;
 mod words;
 
-pub use words::{Word, WordHits, ENTRIES_PER_WORD};
+pub use words::{entries_per_word, Word, WordHits, ENTRIES_PER_PAGE, ENTRIES_PER_WORD};
 
 /// Filter bitmaps kept per instance: a handful of filter combinations make up
 /// most traffic, and a bitmap is at most a few hundred KB.

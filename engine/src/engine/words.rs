@@ -12,12 +12,24 @@ use std::collections::HashMap;
 /// dozens at corpus scale, and a page of words should stay a page.
 pub const ENTRIES_PER_WORD: usize = 20;
 
+/// The entries a page of words lists at most in all: as many as the
+/// largest page of entries, so that a grouped request (one unit, as any)
+/// reads no more records than an ungrouped one can.
+pub const ENTRIES_PER_PAGE: usize = 100;
+
+/// The entries each word of a page of `limit` words lists at most:
+/// [`ENTRIES_PER_PAGE`] shared out, at least 1, at most
+/// [`ENTRIES_PER_WORD`] (5 on the default page of 20, 1 on a page of 100).
+pub fn entries_per_word(limit: usize) -> usize {
+    (ENTRIES_PER_PAGE / limit.max(1)).clamp(1, ENTRIES_PER_WORD)
+}
+
 /// One word: a folded headword (`term`) in one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
     pub term: usize,
     pub lang: String,
-    /// Its first [`ENTRIES_PER_WORD`] entries, in rank order.
+    /// Its first entries ([`entries_per_word`] of its page), in rank order.
     pub entries: Vec<u32>,
     /// How many entries it has among the matches.
     pub entry_count: usize,
@@ -48,6 +60,7 @@ impl Searcher {
     ) -> Result<WordHits, SearchError> {
         let index = &self.index;
         let end = offset.saturating_add(limit);
+        let listed = entries_per_word(limit);
         // Every word seen, by (term, language): its place, and its entries
         // when it is on the page.
         let mut seen: HashMap<(usize, &str), usize> = HashMap::new();
@@ -76,7 +89,7 @@ impl Searcher {
             }
             let word = &mut words[place - offset];
             word.entry_count += 1;
-            if word.entries.len() < ENTRIES_PER_WORD {
+            if word.entries.len() < listed {
                 word.entries.push(ordinal);
             }
         }
@@ -91,6 +104,7 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
+    use super::entries_per_word;
     use crate::engine::{Searcher, ENTRIES_PER_WORD};
     use crate::filters::Filters;
     use crate::lexicon::Lexicon;
@@ -98,9 +112,10 @@ mod tests {
     use crate::postings::{DictionaryRef, Posting};
     use crate::snapshot::build;
 
-    /// A word of many entries lists the first [`ENTRIES_PER_WORD`] and
-    /// counts them all; the same headword in another language is a word
-    /// of its own, placed where its first entry ranks.
+    /// A word of many entries lists the first [`ENTRIES_PER_WORD`] (on a
+    /// page of 5 words or fewer) and counts them all; the same headword in
+    /// another language is a word of its own, placed where its first entry
+    /// ranks. A page of more words lists fewer entries a word.
     #[test]
     fn a_word_lists_its_first_entries_and_counts_them_all() {
         let in_dictionary = |id: &str, lang: &str, n: usize| -> Vec<Posting> {
@@ -118,7 +133,7 @@ mod tests {
         let searcher: Searcher = build(postings, &Lexicon::default()).decode().unwrap();
         let rule = MatchRule::new("house", MatchType::Exact, true);
         let hits = searcher
-            .search_words(None, &rule, &Filters::default(), 0, 10)
+            .search_words(None, &rule, &Filters::default(), 0, 5)
             .unwrap();
         assert_eq!((hits.total, hits.entries), (2, 26));
         let words: Vec<(&str, usize, usize)> = hits
@@ -135,8 +150,17 @@ mod tests {
             .collect();
         assert_eq!(first, ["en-a", "en-b", "en-a"]);
         let second_page = searcher
-            .search_words(None, &rule, &Filters::default(), 1, 10)
+            .search_words(None, &rule, &Filters::default(), 1, 5)
             .unwrap();
         assert_eq!(second_page.words, hits.words[1..]);
+        let page_of_50 = searcher
+            .search_words(None, &rule, &Filters::default(), 0, 50)
+            .unwrap();
+        assert_eq!(page_of_50.words[1].entries, hits.words[1].entries[..2]);
+        assert_eq!(page_of_50.words[1].entry_count, 25);
+        assert_eq!(
+            [1, 5, 6, 20, 21, 50, 100].map(entries_per_word),
+            [20, 20, 16, 5, 4, 2, 1]
+        );
     }
 }

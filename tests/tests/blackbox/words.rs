@@ -7,6 +7,10 @@
 use blackbox::{get_demo, graphql, Reply};
 use serde_json::{json, Value};
 use shared::fold::fold;
+use shared::search::engine::entries_per_word;
+
+/// Words a page when the tests page through words.
+const WORDS_A_PAGE: usize = 7;
 
 /// Every page of `path` (a query string without paging) at `limit`, and
 /// the `meta` of the first.
@@ -37,8 +41,8 @@ fn word_of(result: &Value) -> (String, String) {
     (word, result["sourceLang"].as_str().unwrap().to_string())
 }
 
-/// `words` (of `group=word`) are `entries` (of the same query, in order)
-/// grouped: checks it, field by field.
+/// `words` (of `group=word`, in pages of [`WORDS_A_PAGE`]) are `entries`
+/// (of the same query, in order) grouped: checks it, field by field.
 fn assert_grouped(path: &str, entries: &[Value], words: &[Value]) {
     let mut expected: Vec<((String, String), Vec<String>)> = Vec::new();
     for entry in entries {
@@ -56,7 +60,8 @@ fn assert_grouped(path: &str, entries: &[Value], words: &[Value]) {
             .iter()
             .map(key_of)
             .collect();
-        let want: Vec<String> = keys.iter().take(20).cloned().collect();
+        let listed_most = entries_per_word(WORDS_A_PAGE);
+        let want: Vec<String> = keys.iter().take(listed_most).cloned().collect();
         assert_eq!(listed, want, "{path}: the entries of {key:?}, in order");
         assert_eq!(word["entryCount"], keys.len() as u64, "{path}: {key:?}");
         assert_eq!(fold(word["word"].as_str().unwrap()), key.0, "{path}");
@@ -79,8 +84,8 @@ async fn words_are_the_entry_results_grouped_in_order() {
         "/api/v1/api/reverse?q=dog",
     ] {
         let (entries, entry_meta) = every_page(path, 100).await;
-        // Pages of 7 words: paging by words neither repeats nor skips one.
-        let (words, word_meta) = every_page(&format!("{path}&group=word"), 7).await;
+        // Paging by words neither repeats nor skips one.
+        let (words, word_meta) = every_page(&format!("{path}&group=word"), WORDS_A_PAGE).await;
         assert!(!entries.is_empty(), "{path} finds entries in the fixture");
         assert_grouped(path, &entries, &words);
         assert_eq!(word_meta["total"], words.len() as u64, "{path}");
