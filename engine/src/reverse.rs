@@ -151,7 +151,8 @@ impl Searcher {
     ) -> Result<WordHits, SearchError> {
         let (mut ranked, work) = self.scored(REVERSE_WORK_BUDGET, definitions, query, filters)?;
         ranked.sort_unstable_by(rank);
-        self.words_of(ranked.iter().map(|r| r.2), work, offset, limit)
+        let budget = (work, REVERSE_WORK_BUDGET);
+        self.words_of(ranked.iter().map(|r| r.2), budget, offset, limit)
     }
 
     /// [`Searcher::reverse`] within a work budget of `budget` list entries.

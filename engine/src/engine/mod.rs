@@ -280,7 +280,7 @@ impl Searcher {
     ) -> Result<WordHits, SearchError> {
         let (tiers, work) = self.ranked_tiers(TypoWalk::Rows, grams, rule, filters)?;
         let ordered = tiers.iter().flat_map(|tier| tier.iter());
-        self.words_of(ordered, work, offset, limit)
+        self.words_of(ordered, (work, WORK_BUDGET), offset, limit)
     }
 
     /// The matches of `rule` that pass `filters`, tier by tier in rank

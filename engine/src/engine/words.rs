@@ -4,7 +4,7 @@
 //! ranks, carrying its entries in rank order. A page and its total count
 //! words; every entry is in exactly one word.
 
-use super::{SearchError, Searcher, WORK_BUDGET};
+use super::{SearchError, Searcher};
 use std::collections::HashMap;
 
 /// The entries a word lists at most (its `entry_count` counts them all): a
@@ -48,13 +48,13 @@ pub struct WordHits {
 impl Searcher {
     /// The words of `ordered` (every matching entry, in rank order), the
     /// page `offset..offset + limit` of them. Each entry visited is one
-    /// unit of work on top of `work` (the search's), within
-    /// [`WORK_BUDGET`]: counting words needs every match, where counting
-    /// entries needs none.
+    /// unit of work on top of `work` (the query's own), within `budget`
+    /// (the query's: [`super::WORK_BUDGET`] for a search): counting words needs
+    /// every match, where counting entries needs none.
     pub(crate) fn words_of(
         &self,
         ordered: impl Iterator<Item = u32>,
-        mut work: u64,
+        (mut work, budget): (u64, u64),
         offset: usize,
         limit: usize,
     ) -> Result<WordHits, SearchError> {
@@ -68,7 +68,7 @@ impl Searcher {
         let mut entries = 0;
         for ordinal in ordered {
             work += 1;
-            if work > WORK_BUDGET {
+            if work > budget {
                 return Err(SearchError::OverBudget);
             }
             entries += 1;
