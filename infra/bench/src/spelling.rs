@@ -10,6 +10,9 @@
 //!   set -a; . infra/local/stack.env; set +a
 //!   cargo run --release -p bench --bin spelling -- .local/misspellings/misspellings-1.5.tsv [QUERY[@LANG] …]
 //!
+//! `SPELLING_MISSES=FILE` writes each query whose intended word is not
+//! first, with its first five words and their frequencies, to FILE.
+//!
 //! Each QUERY after the list is shown as a user sees it: the first page (20)
 //! of its typo-tolerant prefix search with one result per word (`group=word`,
 //! filtered by LANG when given), its words in order.
@@ -118,8 +121,8 @@ impl English<'_> {
     }
 
     /// The first `n` distinct folded headwords of an exact, typo-tolerant
-    /// search, in result order.
-    fn ranked(&self, folded: &str, n: usize) -> Vec<String> {
+    /// search, in result order, each with its frequency.
+    fn ranked(&self, folded: &str, n: usize) -> Vec<(String, u16)> {
         let rule = MatchRule::new(folded, MatchType::Exact, true);
         let mut seen: Vec<usize> = Vec::new();
         let mut offset = 0;
@@ -143,7 +146,10 @@ impl English<'_> {
             }
         }
         seen.iter()
-            .map(|&t| self.index.term(t).expect("every block held"))
+            .map(|&t| {
+                let word = self.index.term(t).expect("every block held");
+                (word, self.index.term_frequency(t))
+            })
             .collect()
     }
 }
@@ -276,6 +282,7 @@ async fn main() {
 
     let (mut tuning, mut held) = (Tally::default(), Tally::default());
     let (mut tuning_inflected, mut held_inflected) = (Tally::default(), Tally::default());
+    let mut misses: Vec<String> = Vec::new();
     for case in &cases {
         let held_out = held_out(&case.misspelling);
         let mut intended: Vec<String> = case
@@ -318,12 +325,32 @@ async fn main() {
                 .push((case.misspelling.clone(), case.intended.join(", ")));
         }
         let ranked = english.ranked(&case.misspelling, TOP);
-        let is_intended = |w: &String| intended.contains(w);
-        tally.first += usize::from(ranked.first().is_some_and(is_intended));
+        let is_intended = |(w, _): &(String, u16)| intended.contains(w);
+        let first = ranked.first().is_some_and(is_intended);
+        tally.first += usize::from(first);
         tally.top += usize::from(ranked.iter().any(is_intended));
+        if !first {
+            let words: Vec<String> = ranked.iter().map(|(w, f)| format!("{w} {f}")).collect();
+            misses.push(format!(
+                "{}\t{}\t{}",
+                case.misspelling,
+                intended.join(", "),
+                words.join(", ")
+            ));
+        }
     }
     let all = tuning.plus(&held);
     let inflected = tuning_inflected.plus(&held_inflected);
+    if let Ok(path) = std::env::var("SPELLING_MISSES") {
+        let lines = ["misspelling\tintended\tfirst words (frequency × 100)".to_string()];
+        let text = lines
+            .iter()
+            .chain(&misses)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&path, text + "\n").expect("the misses file is writable");
+    }
 
     println!(
         "| Part | Queries | Intended word not a headword | Counted | Misspelling is a headword | First | First % | Top {TOP} | Top {TOP} % |"
