@@ -149,26 +149,23 @@ impl Lexicon {
         self.stop_words.get(lang).is_some_and(|w| w.contains(word))
     }
 
-    /// How common a term is whose dictionaries have these source languages
-    /// (docs/api.md, "Matching and ranking"): its frequency in
-    /// the list of one of them, the highest if several list it; else the
-    /// number of dictionaries that list it.
-    pub fn commonness<'a>(
-        &self,
-        term: &str,
-        source_langs: impl IntoIterator<Item = &'a str>,
-        dictionaries: usize,
-    ) -> Commonness {
-        source_langs
-            .into_iter()
-            .filter_map(|lang| self.frequencies.get(lang)?.get(term).copied())
-            .max()
-            .map_or(
-                Commonness::Unlisted {
-                    dictionaries: dictionaries.min(usize::from(u16::MAX)) as u16,
-                },
-                |zipf_centis| Commonness::Listed { zipf_centis },
-            )
+    /// How common a word is, a term in dictionaries of the source language
+    /// `lang` (docs/api.md, "Matching and ranking"): its frequency in that
+    /// language's list; else the number of those dictionaries that list it.
+    /// Another language's list never counts: English `forte` is rare,
+    /// however common Italian `forte` is.
+    pub fn commonness(&self, term: &str, lang: &str, dictionaries: usize) -> Commonness {
+        self.frequency(lang, term).map_or(
+            Commonness::Unlisted {
+                dictionaries: dictionaries.min(usize::from(u16::MAX)) as u16,
+            },
+            |zipf_centis| Commonness::Listed { zipf_centis },
+        )
+    }
+
+    /// The Zipf frequency × 100 of a folded word in `lang`'s list.
+    pub fn frequency(&self, lang: &str, word: &str) -> Option<u16> {
+        self.frequencies.get(lang)?.get(word).copied()
     }
 }
 
@@ -259,13 +256,23 @@ mod tests {
                 vec![("ox".into(), "120".into())],
             )
             .unwrap();
-        let ox = lexicon.commonness("ox", ["fr", "en"], 1);
+        let ox = lexicon.commonness("ox", "en", 1);
         assert_eq!(ox, Commonness::Listed { zipf_centis: 350 });
-        assert!(lexicon.commonness("the", ["en"], 1) > ox);
-        let rare = lexicon.commonness("zyzzyva", ["en", "fr"], 40);
+        assert_eq!(
+            lexicon.commonness("ox", "fr", 1),
+            Commonness::Listed { zipf_centis: 120 },
+            "each language's own list"
+        );
+        assert!(lexicon.commonness("the", "en", 1) > ox);
+        let rare = lexicon.commonness("zyzzyva", "en", 40);
         assert_eq!(rare, Commonness::Unlisted { dictionaries: 40 });
-        assert!(rare < lexicon.commonness("ox", ["fr"], 1));
-        assert!(rare > lexicon.commonness("zyzzyva", ["en"], 2));
+        assert!(rare < lexicon.commonness("ox", "fr", 1));
+        assert!(rare > lexicon.commonness("zyzzyva", "en", 2));
+        assert_eq!(
+            lexicon.commonness("the", "fr", 3),
+            Commonness::Unlisted { dictionaries: 3 },
+            "English's list says nothing of French `the`"
+        );
         assert_eq!(ox.zipf_centis(), 350);
         assert_eq!(rare.zipf_centis(), 0, "unlisted words have frequency 0");
         assert!(lexicon

@@ -11,21 +11,16 @@ use super::lexicon::Lexicon;
 use super::matching::{MatchType, TypoDistance, ANCHORED_HEAD_CHARS, PREFIX_THIRD_EDIT_ANCHORED};
 use super::pattern::{Pattern, Token};
 
-/// Commonness by its definition: the highest frequency of the folded `term`
-/// in the lists of `languages` (those of the dictionaries that have it), any
-/// listed term above every unlisted one, and those by how many dictionaries
-/// have it.
-pub fn commonness<'a>(
-    lexicon: &Lexicon,
-    term: &str,
-    languages: impl IntoIterator<Item = &'a str>,
-    dictionaries: usize,
-) -> (bool, usize) {
-    let listed = languages
-        .into_iter()
-        .filter_map(|lang| lexicon.frequencies.get(lang)?.get(term))
-        .max();
-    match listed {
+/// Commonness by its definition: the frequency of the folded `term` in the
+/// list of `lang` (the language of the dictionaries that have it), any
+/// listed word above every unlisted one, and those by how many dictionaries
+/// of that language have it.
+pub fn commonness(lexicon: &Lexicon, term: &str, lang: &str, dictionaries: usize) -> (bool, usize) {
+    match lexicon
+        .frequencies
+        .get(lang)
+        .and_then(|list| list.get(term))
+    {
         Some(&centis) => (true, usize::from(centis)),
         None => (false, dictionaries),
     }

@@ -26,17 +26,20 @@ fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> O
     )
 }
 
-/// Commonness by its definition, over the whole corpus: the highest
-/// frequency of the term in the lists of its dictionaries' languages, any
-/// listed term above every unlisted one, and those by their number of
-/// dictionaries.
-fn commonness(postings: &[Posting], lexicon: &Lexicon, term: &str) -> (bool, usize) {
-    let same: Vec<&Posting> = postings.iter().filter(|p| p.folded == term).collect();
-    let mut dictionaries: Vec<&str> = same.iter().map(|p| p.dictionary.id.as_str()).collect();
+/// Commonness by its definition, over the whole corpus: the frequency of
+/// the word (`term` in dictionaries of `lang`) in `lang`'s list, any listed
+/// word above every unlisted one, and those by their number of
+/// dictionaries of `lang`.
+fn commonness(postings: &[Posting], lexicon: &Lexicon, term: &str, lang: &str) -> (bool, usize) {
+    let same = |p: &&Posting| p.folded == term && p.dictionary.source_lang == lang;
+    let mut dictionaries: Vec<&str> = postings
+        .iter()
+        .filter(same)
+        .map(|p| p.dictionary.id.as_str())
+        .collect();
     dictionaries.sort_unstable();
     dictionaries.dedup();
-    let languages = same.iter().map(|p| p.dictionary.source_lang.as_str());
-    oracle::commonness(lexicon, term, languages, dictionaries.len())
+    oracle::commonness(lexicon, term, lang, dictionaries.len())
 }
 
 fn admit(filters: &Filters<'_>, p: &Posting) -> bool {
@@ -50,15 +53,16 @@ fn admit(filters: &Filters<'_>, p: &Posting) -> bool {
 }
 
 /// A match as the reference sorts it: tier, whether an exact match is not
-/// capitalised as the query was typed (those that are come first),
-/// commonness (most common first), length, folded headword, its place among
-/// its dictionary's entries of the headword ([`sense`]), dictionary, id,
-/// and its index in the corpus.
+/// capitalised as the query was typed (those that are come first), the
+/// commonness of its word (most common first), length, folded headword,
+/// language, its place among its dictionary's entries of the headword
+/// ([`sense`]), dictionary, id, and its index in the corpus.
 type Match<'a> = (
     usize,
     bool,
     std::cmp::Reverse<(bool, usize)>,
     usize,
+    &'a str,
     &'a str,
     usize,
     &'a str,
@@ -67,8 +71,8 @@ type Match<'a> = (
 );
 
 /// How many entries of `p`'s dictionary with `p`'s folded headword have a
-/// smaller id: a headword's entries come each dictionary's first, then
-/// each one's second, ….
+/// smaller id: a word's entries come each dictionary's first, then each
+/// one's second, ….
 fn sense(postings: &[Posting], p: &Posting) -> usize {
     let same = |q: &&Posting| q.folded == p.folded && q.dictionary.id == p.dictionary.id;
     postings.iter().filter(same).filter(|q| q.id < p.id).count()
@@ -90,9 +94,15 @@ fn matches<'a>(
                 (
                     t,
                     t == 0 && !crate::fold::capitalised_as(&p.word, rule.capitalised),
-                    std::cmp::Reverse(commonness(postings, lexicon, &p.folded)),
+                    std::cmp::Reverse(commonness(
+                        postings,
+                        lexicon,
+                        &p.folded,
+                        &p.dictionary.source_lang,
+                    )),
                     p.folded.chars().count(),
                     p.folded.as_str(),
+                    p.dictionary.source_lang.as_str(),
                     sense(postings, p),
                     p.dictionary.id.as_str(),
                     p.id.as_str(),
@@ -113,11 +123,11 @@ fn search(
     limit: usize,
 ) -> (usize, Vec<usize>) {
     let mut found = matches(postings, lexicon, rule, filters, rule.max_edits);
-    let mut terms: Vec<&str> = found.iter().map(|m| m.4).collect();
+    let mut terms: Vec<(&str, &str)> = found.iter().map(|m| (m.4, m.5)).collect();
     terms.sort_unstable();
     terms.dedup();
-    // Too few headwords for a typo-tolerant query of 5 or more characters:
-    // one edit more, ranked last.
+    // Too few words (a headword in a language) for a typo-tolerant query
+    // of 5 or more characters: one edit more, ranked last.
     if rule.max_edits > 0
         && rule.query().chars().count() >= EXTRA_EDIT_FROM
         && terms.len() < EXTRA_EDIT_BELOW
@@ -144,7 +154,7 @@ fn search(
         .into_iter()
         .skip(offset)
         .take(limit)
-        .map(|m| m.8)
+        .map(|m| m.9)
         .collect();
     (total, page)
 }

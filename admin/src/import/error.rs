@@ -57,8 +57,7 @@ pub enum ImportError {
     Query(#[from] QueryError),
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// What the entries' frequencies are read from (the other dictionaries'
-    /// manifests, the frequency lists), or an entry they raise.
+    /// The frequency list the entries' frequencies are read from.
     #[error("frequencies: {0}")]
     Frequencies(String),
     #[error("describing {table}: {message}")]

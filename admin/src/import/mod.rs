@@ -14,7 +14,7 @@
 //! The converters share how an entry's text is made: entry_text.rs builds
 //! its HTML and plain text together, html.rs escapes and sanitizes the HTML,
 //! and languages.rs names the languages FreeDict and MyThes files are named by.
-//! frequency.rs stamps every entry with its headword's frequency.
+//! frequency.rs stamps every entry with its word's frequency in its language.
 
 mod audio;
 mod checkpoint;
@@ -156,14 +156,13 @@ pub async fn run(clients: &Clients, config: &Config, args: ImportArgs) -> Result
         strict: args.strict,
         prune: !args.no_prune,
     };
-    let mut known = frequency::Known::default();
     for input in args.source.inputs() {
         let started = Instant::now();
         let imported = args.source.read(input, args.max_source_bytes)?;
         if args.dry_run {
             report_dry_run(imported, started, args.strict)?;
         } else {
-            write_dictionary(clients, config, imported, &write_options, &mut known).await?;
+            write_dictionary(clients, config, imported, &write_options).await?;
         }
     }
     Ok(())

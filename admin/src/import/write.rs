@@ -42,13 +42,12 @@ pub async fn write_dictionary(
     config: &Config,
     mut imported: ImportedDictionary,
     options: &WriteOptions<'_>,
-    known: &mut frequency::Known,
 ) -> Result<(), ImportError> {
     let id = imported.dictionary.dictionary_id.clone();
     if let Some((format, words)) = options.audio {
         plan_audio(&mut imported.entries, words, format)?;
     }
-    let (raised, written) = frequency::stamp(clients, config, &mut imported, known).await?;
+    frequency::stamp(clients, config, &mut imported).await?;
     let screened = screen(&mut imported);
     screened.report(&id);
     screened.refuse_if_strict(options.strict, &id)?;
@@ -56,10 +55,7 @@ pub async fn write_dictionary(
         let made = make_audio(&clients.s3, &config.audio_bucket, &imported.entries).await?;
         say!("{id}: audio for {made} entries");
     }
-    write_items(clients, config, imported, screened, options.prune).await?;
-    known.wrote(&id, written);
-    // Once the dictionary is in, so that a failed import raises nothing.
-    frequency::raise(clients, config, &id, &raised).await
+    write_items(clients, config, imported, screened, options.prune).await
 }
 
 /// Writes the screened entries, links and postings manifest in segments,

@@ -42,13 +42,14 @@ impl Searcher {
         missing.into_result()?;
         // Each term gives at least one headword: `limit` terms are enough.
         terms.truncate(limit);
-        let texts = self.index.texts(terms.iter().copied())?;
+        let words = terms.iter().flat_map(|&t| self.index.text_terms(t));
+        let texts = self.index.texts(words.collect::<Vec<_>>())?;
         let mut words: Vec<String> = Vec::new();
         for t in terms {
-            let range = self.index.term_entries(t);
+            let entries = self.index.text_entries(t);
             let mut here: Vec<&str> = match &admitted {
-                Some(a) => a.range(range).map(|o| texts.word(o)).collect(),
-                None => range.map(|o| texts.word(o)).collect(),
+                Some(a) => (&entries & &**a).iter().map(|o| texts.word(o)).collect(),
+                None => entries.iter().map(|o| texts.word(o)).collect(),
             };
             here.sort_unstable();
             here.dedup();
@@ -77,7 +78,7 @@ impl Searcher {
             }
             let t = t as usize;
             match admitted {
-                Some(a) if a.range_cardinality(self.index.term_entries(t)) == 0 => continue,
+                Some(a) if self.index.text_entries(t).is_disjoint(a) => continue,
                 _ => terms.push(t),
             }
         }

@@ -38,13 +38,9 @@ impl Searcher {
                 }
             }
         }
-        terms.sort_unstable();
-        let found = RoaringBitmap::from_sorted_iter(
-            terms
-                .into_iter()
-                .flat_map(|t| self.index.term_entries(t as usize)),
-        )
-        .expect("terms are distinct ranges in order");
+        let found = self
+            .index
+            .texts_entries(terms.into_iter().map(|t| t as usize));
         // Only prefixes of some term are kept, so the cache holds at most
         // every entry twice over (its 1- and 2-character prefix), whatever
         // queries arrive.
@@ -117,13 +113,9 @@ impl Searcher {
             }
             terms.extend(found.terms);
         }
-        terms.sort_unstable();
-        Ok(RoaringBitmap::from_sorted_iter(
-            terms
-                .into_iter()
-                .flat_map(|t| self.index.term_entries(t as usize)),
-        )
-        .expect("terms are distinct ranges in order"))
+        Ok(self
+            .index
+            .texts_entries(terms.into_iter().map(|t| t as usize)))
     }
 
     /// The entries that hold every gram of `list` (and pass `admitted`)

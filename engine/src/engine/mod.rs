@@ -340,7 +340,7 @@ impl Searcher {
         let mut exact = RoaringBitmap::new();
         if rule.match_type.has_exact_tier() {
             if let Some(t) = typos.noted(self.index.term_number(rule.query())) {
-                exact.insert_range(self.index.term_entries(t));
+                exact = self.index.text_entries(t);
             }
         }
         let literal = match rule.match_type {
@@ -408,7 +408,8 @@ impl Searcher {
         rule.query().chars().count() <= self.index.longest_term_chars() + edits
     }
 
-    /// Whether the tiers hold fewer than `n` distinct terms.
+    /// Whether the tiers hold fewer than `n` distinct terms (words: a
+    /// headword in a language).
     fn has_fewer_terms(&self, tiers: &[RoaringBitmap], n: usize) -> bool {
         let mut seen = HashSet::new();
         for tier in tiers {

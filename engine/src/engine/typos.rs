@@ -57,14 +57,10 @@ impl Searcher {
             for (t, d) in found {
                 by_distance[usize::from(d) - 1].push(t as u32);
             }
-            for (tier, mut terms) in tiers.iter_mut().step_by(2).zip(by_distance) {
-                terms.sort_unstable();
-                *tier = RoaringBitmap::from_sorted_iter(
-                    terms
-                        .into_iter()
-                        .flat_map(|t| self.index.term_entries(t as usize)),
-                )
-                .expect("terms are distinct ranges in order");
+            for (tier, terms) in tiers.iter_mut().step_by(2).zip(by_distance) {
+                *tier = self
+                    .index
+                    .texts_entries(terms.into_iter().map(|t| t as usize));
             }
         }
         // A form is a whole word: its distance is the whole word's, whatever

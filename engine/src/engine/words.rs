@@ -1,8 +1,8 @@
 //! One result per word (issue 40): the ranked entries of a search or a
 //! reverse lookup grouped by folded headword and language (the source
-//! language of the entry's dictionary), each word where its first entry
-//! ranks, carrying its entries in rank order. A page and its total count
-//! words; every entry is in exactly one word.
+//! language of the entry's dictionary), a term of the index, each word
+//! where its first entry ranks, carrying its entries in rank order. A page
+//! and its total count words; every entry is in exactly one word.
 
 use super::{SearchError, Searcher};
 use std::collections::HashMap;
@@ -61,9 +61,9 @@ impl Searcher {
         let index = &self.index;
         let end = offset.saturating_add(limit);
         let listed = entries_per_word(limit);
-        // Every word seen, by (term, language): its place, and its entries
-        // when it is on the page.
-        let mut seen: HashMap<(usize, &str), usize> = HashMap::new();
+        // Every word seen, by term: its place, and its entries when it is
+        // on the page.
+        let mut seen: HashMap<usize, usize> = HashMap::new();
         let mut words: Vec<Word> = Vec::new();
         let mut entries = 0;
         for ordinal in ordered {
@@ -73,16 +73,15 @@ impl Searcher {
             }
             entries += 1;
             let term = index.term_of(ordinal);
-            let lang = index.dictionary(ordinal).source_lang.as_str();
             let next = seen.len();
-            let place = *seen.entry((term, lang)).or_insert(next);
+            let place = *seen.entry(term).or_insert(next);
             if !(offset..end).contains(&place) {
                 continue;
             }
             if place - offset == words.len() {
                 words.push(Word {
                     term,
-                    lang: lang.to_string(),
+                    lang: index.dictionary(ordinal).source_lang.clone(),
                     entries: Vec::new(),
                     entry_count: 0,
                 });
@@ -114,8 +113,9 @@ mod tests {
 
     /// A word of many entries lists the first [`ENTRIES_PER_WORD`] (on a
     /// page of 5 words or fewer) and counts them all; the same headword in
-    /// another language is a word of its own, placed where its first entry
-    /// ranks. A page of more words lists fewer entries a word.
+    /// another language is a word of its own, ranked by its own commonness
+    /// (unlisted: in fewer dictionaries, after). A page of more words lists
+    /// fewer entries a word.
     #[test]
     fn a_word_lists_its_first_entries_and_counts_them_all() {
         let in_dictionary = |id: &str, lang: &str, n: usize| -> Vec<Posting> {
@@ -141,10 +141,10 @@ mod tests {
             .iter()
             .map(|w| (w.lang.as_str(), w.entries.len(), w.entry_count))
             .collect();
-        assert_eq!(words, [("de", 1, 1), ("en", ENTRIES_PER_WORD, 25)]);
+        assert_eq!(words, [("en", ENTRIES_PER_WORD, 25), ("de", 1, 1)]);
         // In rank order: the English dictionaries' entries interleaved.
         let index = searcher.index();
-        let first: Vec<&str> = hits.words[1].entries[..3]
+        let first: Vec<&str> = hits.words[0].entries[..3]
             .iter()
             .map(|&o| index.dictionary(o).id.as_str())
             .collect();
@@ -156,8 +156,8 @@ mod tests {
         let page_of_50 = searcher
             .search_words(None, &rule, &Filters::default(), 0, 50)
             .unwrap();
-        assert_eq!(page_of_50.words[1].entries, hits.words[1].entries[..2]);
-        assert_eq!(page_of_50.words[1].entry_count, 25);
+        assert_eq!(page_of_50.words[0].entries, hits.words[0].entries[..2]);
+        assert_eq!(page_of_50.words[0].entry_count, 25);
         assert_eq!(
             [1, 5, 6, 20, 21, 50, 100].map(entries_per_word),
             [20, 20, 16, 5, 4, 2, 1]

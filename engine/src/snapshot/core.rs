@@ -14,6 +14,7 @@
 //!
 //! `[version][tables][terms][entries][longest term, chars]`
 //! `[entry counts, varints][frequencies listed][frequencies, varints]`
+//! `[later words: count, then (term delta, next − term) varints]`
 //! `[dictionary column][part-of-speech column]`
 //! `[audio: roaring][capitalised: roaring][no case: roaring]`
 //!
@@ -34,16 +35,19 @@ use std::sync::{Arc, Mutex};
 
 /// Version 2 numbers terms by commonness first and has a `forms` section;
 /// version 3 gives every term its frequency; version 4 is stored by column;
-/// version 5 leaves the text to the text blocks.
-const CORE_VERSION: u8 = 5;
+/// version 5 leaves the text to the text blocks; version 6 makes a term a
+/// word (a folded headword in one language) and chains the words of a text.
+const CORE_VERSION: u8 = 6;
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
-/// their folded headwords with their ordinal ranges, in the same order, and
-/// `frequencies` each term's Zipf frequency × 100.
+/// their words' folded headwords with their ordinal ranges, in the same
+/// order, `frequencies` each term's Zipf frequency × 100 and `later_words`
+/// each term whose text has a later term, with that term.
 pub(super) fn encode_core(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
     frequencies: &[u16],
+    later_words: &[(u32, u32)],
 ) -> Vec<u8> {
     assert_eq!(terms.len(), frequencies.len(), "a frequency per term");
     let dictionaries: BTreeMap<&str, &DictionaryRef> = postings
@@ -79,6 +83,13 @@ pub(super) fn encode_core(
     put_varint(&mut core, listed);
     for &frequency in &frequencies[..listed] {
         put_varint(&mut core, usize::from(frequency));
+    }
+    put_varint(&mut core, later_words.len());
+    let mut before = 0;
+    for &(t, next) in later_words {
+        put_varint(&mut core, (t - before) as usize);
+        put_varint(&mut core, (next - t) as usize);
+        before = t;
     }
     put_column(
         &mut core,
@@ -174,6 +185,10 @@ pub struct Index {
     /// Every term's Zipf frequency × 100, up to the last listed one: terms
     /// are numbered most common first, so those after it are all 0.
     term_frequency: Vec<u16>,
+    /// Each term whose text is a later term's too (the same folded
+    /// headword in another language), by term, and that later term: the
+    /// term dictionaries hold a text once, valued with its first term.
+    later_words: Vec<(u32, u32)>,
     entry_dictionary: Vec<u16>,
     /// Per entry its part of speech's index + 1, 0 for none.
     entry_part: Vec<u16>,
@@ -238,6 +253,21 @@ impl Index {
                 u16::try_from(r.varint()?).map_err(|_| CorruptData("a term frequency out of range"))
             })
             .collect::<Result<Vec<u16>, _>>()?;
+        let chained = r.count(2)?;
+        let mut later_words = Vec::with_capacity(chained);
+        let mut before = 0usize;
+        for i in 0..chained {
+            let t = before
+                .checked_add(r.varint()?)
+                .filter(|&t| i == 0 || t > before)
+                .ok_or(CorruptData("later words out of order"))?;
+            let next = t
+                .checked_add(r.varint()?)
+                .filter(|&next| next > t && next < term_count)
+                .ok_or(CorruptData("a later word out of range"))?;
+            later_words.push((t as u32, next as u32));
+            before = t;
+        }
         let entry_dictionary = read_column(&mut r, entries, dictionaries.len())?;
         let entry_part = read_column(&mut r, entries, parts.len() + 1)?;
         let audio = read_bitmap(&mut r, entries as u32)?;
@@ -257,6 +287,7 @@ impl Index {
             term_first,
             longest_term_chars,
             term_frequency,
+            later_words,
             entry_dictionary,
             entry_part,
             audio,
@@ -295,9 +326,11 @@ impl Index {
         missing.into_result().map(|()| numbers)
     }
 
-    /// Whether the dictionary (by id) has an entry of term `t`.
+    /// Whether the dictionary (by id) has an entry of the text whose first
+    /// term is `t`.
     pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
-        self.term_entries(t)
+        self.text_terms(t)
+            .flat_map(|t| self.term_entries(t))
             .any(|o| self.dictionary(o).id == dictionary_id)
     }
 
@@ -358,6 +391,34 @@ impl Index {
         self.term_first[t]..self.term_first[t + 1]
     }
 
+    /// The terms of the text whose first term is `t` (what a term
+    /// dictionary gives for a text): `t`, then the same folded headword in
+    /// each other language, most common first.
+    pub fn text_terms(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(t), |&t| {
+            let at = self
+                .later_words
+                .binary_search_by_key(&(t as u32), |&(t, _)| t);
+            at.ok().map(|i| self.later_words[i].1 as usize)
+        })
+    }
+
+    /// The entries of the text whose first term is `t`, every language's.
+    pub fn text_entries(&self, t: usize) -> RoaringBitmap {
+        self.texts_entries([t])
+    }
+
+    /// The entries of the texts whose first terms are `terms`.
+    pub(crate) fn texts_entries(&self, terms: impl IntoIterator<Item = usize>) -> RoaringBitmap {
+        let mut entries = RoaringBitmap::new();
+        for t in terms {
+            for t in self.text_terms(t) {
+                entries.insert_range(self.term_entries(t));
+            }
+        }
+        entries
+    }
+
     /// The term of an ordinal.
     pub fn term_of(&self, ordinal: u32) -> usize {
         self.term_first.partition_point(|&first| first <= ordinal) - 1
@@ -415,14 +476,14 @@ impl Index {
         self.terms.forms()
     }
 
-    /// The entries of a lemma in the dictionaries of its language.
+    /// The entries of a lemma: those of its word, the lemma in the
+    /// dictionaries of its language.
     pub(crate) fn lemma_entries(&self, lemma: Lemma<'_>) -> RoaringBitmap {
-        if lemma.term >= self.term_count() {
-            return RoaringBitmap::new();
+        let mut entries = RoaringBitmap::new();
+        if lemma.term < self.term_count() {
+            entries.insert_range(self.term_entries(lemma.term));
         }
-        let in_language = |&o: &u32| self.dictionary(o).source_lang == lemma.lang;
-        let entries = self.term_entries(lemma.term).filter(in_language);
-        RoaringBitmap::from_sorted_iter(entries).expect("a term's ordinals rise")
+        entries
     }
 
     /// The term dictionary, forwards and spelled backwards, in blocks.
@@ -482,6 +543,7 @@ impl Index {
             + self.of_part.memory_bytes();
         4 * self.term_first.len()
             + 2 * self.term_frequency.len()
+            + 8 * self.later_words.len()
             + 2 * (self.entry_dictionary.len() + self.entry_part.len())
             + self.terms.memory_bytes()
             + bitmaps

@@ -18,7 +18,7 @@ use super::middles;
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 /// Pairs (language, lemma) per overflow item: 16 KB, four read units.
@@ -131,24 +131,24 @@ pub(super) fn encode(
     block_bytes: usize,
     block_max_bytes: usize,
 ) -> EncodedForms {
-    let term_number: HashMap<&str, u32> = terms
-        .iter()
-        .enumerate()
-        .map(|(t, (term, _))| (*term, t as u32))
-        .collect();
-    let term_langs: HashSet<(&str, &str)> = postings
-        .iter()
-        .map(|p| (p.folded.as_str(), p.dictionary.source_lang.as_str()))
+    // The term of each word: a lemma is the word of its text in the
+    // form's language.
+    let word_number: HashMap<(&str, &str), u32> = (0u32..)
+        .zip(terms)
+        .map(|(t, (term, range))| {
+            let lang = postings[range.start as usize]
+                .dictionary
+                .source_lang
+                .as_str();
+            ((*term, lang), t)
+        })
         .collect();
     let langs: Vec<&str> = lexicon.forms.keys().map(String::as_str).collect();
     let mut by_form: BTreeMap<&str, Vec<(u32, u32)>> = BTreeMap::new();
     for (l, (lang, forms)) in lexicon.forms.iter().enumerate() {
         for (form, lemmas) in forms {
-            for lemma in lemmas {
-                if lemma == form || !term_langs.contains(&(lemma.as_str(), lang.as_str())) {
-                    continue;
-                }
-                if let Some(&t) = term_number.get(lemma.as_str()) {
+            for lemma in lemmas.iter().filter(|lemma| *lemma != form) {
+                if let Some(&t) = word_number.get(&(lemma.as_str(), lang.as_str())) {
                     by_form.entry(form).or_default().push((l as u32, t));
                 }
             }

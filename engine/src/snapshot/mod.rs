@@ -63,6 +63,7 @@ pub use texts::TEXT_BLOCK_BYTES;
 use super::codec::CorruptData;
 use super::lexicon::Lexicon;
 use super::postings::Posting;
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// The format of the snapshot this release writes and reads, recorded on
@@ -96,7 +97,10 @@ use std::ops::Range;
 /// need them, each form's value its lemmas.
 /// 15: `terms` also keys every term and every form by its spelling with
 /// the middle character deleted (one-edit typo searches).
-pub const FORMAT: u32 = 15;
+/// 16: a term is a word, a folded headword in one language, ranked by that
+/// language's frequency (core version 6 chains the words of a text; the
+/// term dictionaries hold a text once, with its first word).
+pub const FORMAT: u32 = 16;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -308,13 +312,22 @@ pub fn build_with_blocks(
     let terms = term_ranges(&postings);
     let frequencies: Vec<u16> = terms
         .iter()
-        .map(|(term, _)| commonness[*term].zipf_centis())
+        .map(|(_, range)| {
+            let p = &postings[range.start as usize];
+            commonness[&(p.folded.clone(), p.dictionary.source_lang.clone())].zipf_centis()
+        })
         .collect();
     drop(commonness);
+    let later_words = later_words(&terms);
     // A match, so that a new section is a compile error until it is written.
     let sections = Section::ALL.map(|section| {
         let items = match section {
-            Section::Core => split_parts(&core::encode_core(&postings, &terms, &frequencies)),
+            Section::Core => split_parts(&core::encode_core(
+                &postings,
+                &terms,
+                &frequencies,
+                &later_words,
+            )),
             Section::Terms => {
                 let text_block_bytes = term_block_bytes * TEXT_BLOCK_BYTES / TERM_BLOCK_BYTES;
                 terms::encode(
@@ -338,18 +351,39 @@ pub fn build_with_blocks(
     }
 }
 
-/// The terms of postings in rank order and their ordinal ranges: the
-/// postings of a term are neighbours.
+/// The terms of postings in rank order and their ordinal ranges: a term
+/// is a word ([`order::Word`], a folded headword in one language), whose
+/// postings are neighbours; a folded headword of several languages is a
+/// term per language.
 fn term_ranges(postings: &[Posting]) -> Vec<(&str, Range<u32>)> {
     let mut terms: Vec<(&str, Range<u32>)> = Vec::new();
     for (ordinal, p) in postings.iter().enumerate() {
         let ordinal = ordinal as u32;
         match terms.last_mut() {
-            Some((term, range)) if *term == p.folded => range.end = ordinal + 1,
+            Some((_, range))
+                if order::word_of(&postings[range.start as usize]) == order::word_of(p) =>
+            {
+                range.end = ordinal + 1
+            }
             _ => terms.push((&p.folded, ordinal..ordinal + 1)),
         }
     }
     terms
+}
+
+/// For every term whose text is the text of a later term too (a word of
+/// another language), that next one: (term, next term), by term. The term
+/// dictionaries hold a text once, with its first term.
+fn later_words(terms: &[(&str, Range<u32>)]) -> Vec<(u32, u32)> {
+    let mut last: HashMap<&str, u32> = HashMap::new();
+    let mut next = Vec::new();
+    for (t, (text, _)) in (0u32..).zip(terms) {
+        if let Some(before) = last.insert(text, t) {
+            next.push((before, t));
+        }
+    }
+    next.sort_unstable();
+    next
 }
 
 /// What a reader holds of sections read whole, decoded from them. The impl
@@ -460,9 +494,11 @@ pub(crate) mod tests {
         }
     }
 
-    /// Every term keeps the Zipf frequency it was ranked by: the highest of
-    /// its dictionaries' languages, 0 for a term no list has; terms are
-    /// numbered most common first, so frequencies never increase.
+    /// Every term keeps the Zipf frequency it was ranked by: a term is a
+    /// word, a folded headword in one language, and takes that language's
+    /// frequency (0 when its list lacks it); terms are numbered most common
+    /// first, so frequencies never increase, and a text's first term is its
+    /// most common word.
     #[test]
     fn every_term_keeps_its_frequency() {
         use super::super::lexicon::LexiconKind;
@@ -497,12 +533,27 @@ pub(crate) mod tests {
         all.push(german);
         let built = build(all, &lexicon);
         let index: Index = built.decode().unwrap();
-        let frequency =
-            |word: &str| index.term_frequency(index.term_number(word).unwrap().unwrap());
-        assert_eq!(frequency("chat"), 441);
-        assert_eq!(frequency("bank"), 491, "the highest of its languages");
-        assert_eq!(frequency("haus"), 0, "no dictionary of German has it");
-        assert_eq!(frequency("maison"), 0, "unlisted");
+        let frequency = |word: &str, lang: &str| {
+            let first = index.term_number(word).unwrap().unwrap();
+            let words: Vec<usize> = index.text_terms(first).collect();
+            let t = words
+                .iter()
+                .find(|&&t| index.dictionary(index.term_entries(t).start).source_lang == lang)
+                .unwrap_or_else(|| panic!("{word} is a word of {lang}"));
+            index.term_frequency(*t)
+        };
+        assert_eq!(frequency("chat", "fr"), 441);
+        assert_eq!(frequency("bank", "de"), 491, "German's list");
+        assert_eq!(
+            frequency("bank", "fr"),
+            120,
+            "French's list, not the higher"
+        );
+        let bank = index.term_number("bank").unwrap().unwrap();
+        assert_eq!(index.text_terms(bank).count(), 2, "a word of each language");
+        assert_eq!(index.term_frequency(bank), 491, "the German word first");
+        assert_eq!(frequency("haus", "fr"), 0, "no dictionary of German has it");
+        assert_eq!(frequency("maison", "fr"), 0, "unlisted");
         let by_number: Vec<u16> = (0..index.term_count())
             .map(|t| index.term_frequency(t))
             .collect();
@@ -541,7 +592,12 @@ pub(crate) mod tests {
                 } else {
                     format!("{:016x}", i * 7919)
                 };
-                posting(word, ["b", "a", "c"][i % 3], &id)
+                let mut p = posting(word, ["b", "a", "c"][i % 3], &id);
+                // A text of two languages: two words, chained in `core`.
+                if word == "Haus" && i % 3 == 2 {
+                    p.dictionary.source_lang = "de".into();
+                }
+                p
             })
             .collect();
         let built = build(all, &lexicon);
@@ -560,16 +616,16 @@ pub(crate) mod tests {
                 format!("{} {hex}", section.name())
             })
             .collect();
-        assert_eq!((built.entries, built.terms), (150, 6));
+        assert_eq!((built.entries, built.terms), (150, 7));
         assert_eq!(digests, PINNED_DIGESTS);
     }
 
     const PINNED_DIGESTS: [&str; 5] = [
-        "core e695a1d8e875e110eca3a7c3ddbb12fa592ffb7eca4d5e323d16af331e601e6a",
-        "terms 0916591575a3bdcb9738955b15ffcb04551f8dc480a32e6e739e18b262a56288",
-        "records 32b0ad64faf8ca344320773978cfc459ccb6deedcfca0830862467d230ae7760",
-        "grams f2f7b6cb09f65570a62ec132d2a445df15e8917d7e7f06a91af0c3e443a1ad5a",
-        "definitions 97db212177c1eb5ec07bc9daf889c5e33558daf5f30238cc6f2a9cbba97f2b96",
+        "core ea9c8d0192102f4773ccce79a1770a3b8aabd0b43cec3ec9c318860dc551f667",
+        "terms d17e173451a494ace5f3c3c9389a2f5ea29800f1485aa44cb2f32f367b7d30bb",
+        "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
+        "grams e7de39c3adb5ba70668de61f7751a41b06885712c88f8aab3a35510cfc3ae06a",
+        "definitions 4e698d792538e6ecca8c817a27f641bf24ed5542823b9667739eea9e65055471",
     ];
 
     #[test]

@@ -1,49 +1,68 @@
 //! The rank order within a tier of matches (docs/api.md: commonness of the
-//! folded headword, most common first, then folded length, folded headword;
-//! within a headword each dictionary's first entry, then each one's second,
-//! …, each round by dictionary, then id). A snapshot numbers its entries and
-//! terms in this order, so it is decided once, here, when a build is written.
+//! word, a folded headword in its dictionaries' source language, most common
+//! first, then folded length, folded headword, language; within a word each
+//! dictionary's first entry, then each one's second, …, each round by
+//! dictionary, then id). A snapshot numbers its entries and terms in this
+//! order, so it is decided once, here, when a build is written.
 
 use crate::lexicon::{Commonness, Lexicon};
 use crate::postings::Posting;
 use std::collections::{BTreeSet, HashMap};
 
 /// Sorts postings into the rank order within a tier: the commonness of
-/// their term (most common first), then folded length and folded headword;
-/// within a term, [`senses_interleaved`].
+/// their word (most common first), then folded length, folded headword and
+/// language; within a word, [`senses_interleaved`].
 pub fn rank_order(postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
     rank_order_with_commonness(postings, lexicon).0
 }
 
-/// [`rank_order`], and the commonness of every term it ranked by (the build
-/// stores each term's frequency from it).
+/// A word: a folded headword and the source language of its dictionaries.
+pub(super) type Word = (String, String);
+
+/// The word of a posting.
+pub(super) fn word_of(p: &Posting) -> (&str, &str) {
+    (&p.folded, &p.dictionary.source_lang)
+}
+
+/// [`rank_order`], and the commonness of every word it ranked by (the build
+/// stores each word's frequency from it).
 pub(super) fn rank_order_with_commonness(
     mut postings: Vec<Posting>,
     lexicon: &Lexicon,
-) -> (Vec<Posting>, HashMap<String, Commonness>) {
-    let commonness = term_commonness(&postings, lexicon);
-    postings.sort_by(|a, b| {
-        commonness[&b.folded]
-            .cmp(&commonness[&a.folded])
-            .then_with(|| a.rank_key().cmp(&b.rank_key()))
+) -> (Vec<Posting>, HashMap<Word, Commonness>) {
+    let commonness = word_commonness(&postings, lexicon);
+    let of = |p: &Posting| commonness[&(p.folded.clone(), p.dictionary.source_lang.clone())];
+    let mut keyed: Vec<(Commonness, Posting)> = postings.drain(..).map(|p| (of(&p), p)).collect();
+    keyed.sort_by(|(ca, a), (cb, b)| {
+        cb.cmp(ca).then_with(|| {
+            let (ka, kb) = (a.rank_key(), b.rank_key());
+            (ka.0, ka.1, &a.dictionary.source_lang, ka.2, ka.3).cmp(&(
+                kb.0,
+                kb.1,
+                &b.dictionary.source_lang,
+                kb.2,
+                kb.3,
+            ))
+        })
     });
+    postings.extend(keyed.into_iter().map(|(_, p)| p));
     senses_interleaved(&mut postings);
     (postings, commonness)
 }
 
-/// Reorders each term's entries, sorted by [`Posting::rank_key`]
+/// Reorders each word's entries, sorted by [`Posting::rank_key`]
 /// (dictionary, then id), so that every dictionary's first entry of the
-/// term comes before any dictionary's second (then the seconds, …), each
+/// word comes before any dictionary's second (then the seconds, …), each
 /// round by dictionary: a dictionary that splits a headword into many
 /// articles (one per sense) no longer fills a page before the others show
 /// theirs.
 fn senses_interleaved(postings: &mut [Posting]) {
     let mut start = 0;
     while start < postings.len() {
-        let term = &postings[start].folded;
+        let word = word_of(&postings[start]);
         let len = postings[start..]
             .iter()
-            .take_while(|p| &p.folded == term)
+            .take_while(|p| word_of(p) == word)
             .count();
         let run = &mut postings[start..start + len];
         if len > 1 {
@@ -67,19 +86,17 @@ fn senses_interleaved(postings: &mut [Posting]) {
     }
 }
 
-/// The commonness of every term: from the frequency lists of its
-/// dictionaries' source languages, else how many dictionaries list it.
-fn term_commonness(postings: &[Posting], lexicon: &Lexicon) -> HashMap<String, Commonness> {
-    let mut seen: HashMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = HashMap::new();
+/// The commonness of every word: from the frequency list of its language,
+/// else how many dictionaries of that language list it.
+fn word_commonness(postings: &[Posting], lexicon: &Lexicon) -> HashMap<Word, Commonness> {
+    let mut seen: HashMap<(&str, &str), BTreeSet<&str>> = HashMap::new();
     for p in postings {
-        let (langs, dictionaries) = seen.entry(&p.folded).or_default();
-        langs.insert(&p.dictionary.source_lang);
-        dictionaries.insert(&p.dictionary.id);
+        seen.entry(word_of(p)).or_default().insert(&p.dictionary.id);
     }
     seen.into_iter()
-        .map(|(term, (langs, dictionaries))| {
-            let commonness = lexicon.commonness(term, langs, dictionaries.len());
-            (term.to_string(), commonness)
+        .map(|((term, lang), dictionaries)| {
+            let commonness = lexicon.commonness(term, lang, dictionaries.len());
+            ((term.to_string(), lang.to_string()), commonness)
         })
         .collect()
 }

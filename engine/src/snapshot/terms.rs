@@ -131,6 +131,8 @@ pub(super) fn encode(
     text_block_bytes: usize,
 ) -> Vec<Vec<u8>> {
     let block_max_bytes = block_bytes.max(TERM_BLOCK_MAX_BYTES);
+    // A text that is a word of several languages is one key, whose value
+    // is its first (most common) word; the core chains the others to it.
     let blocked = |key: &dyn Fn(&str) -> Vec<u8>| {
         let mut keys: Vec<(Vec<u8>, u64)> = terms
             .iter()
@@ -138,12 +140,15 @@ pub(super) fn encode(
             .map(|(t, (term, _))| (key(term), t as u64))
             .collect();
         keys.sort_unstable();
+        keys.dedup_by(|later, first| later.0 == first.0);
         blocks::build(keys, block_bytes, block_max_bytes)
     };
     let forwards = blocked(&|term| term.as_bytes().to_vec());
     let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());
     let numbered = terms.iter().zip(0..).map(|((term, _), t)| (*term, t));
-    let middles = blocks::build(middles::keys(numbered), block_bytes, block_max_bytes);
+    let mut middle_keys = middles::keys(numbered);
+    middle_keys.dedup_by(|later, first| later.0 == first.0);
+    let middles = blocks::build(middle_keys, block_bytes, block_max_bytes);
     let mut root = Vec::new();
     put_varint(&mut root, terms.len());
     forwards.root.put(&mut root);

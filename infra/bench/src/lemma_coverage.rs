@@ -98,7 +98,7 @@ async fn main() {
             let t = index
                 .term_number(w)
                 .expect("a build in memory holds every term block");
-            t.is_some_and(|t| headwords.contains(&t))
+            t.is_some_and(|t| index.text_terms(t).any(|t| headwords.contains(&t)))
         };
         let not_headwords: Vec<&String> = words.iter().filter(|w| !is_headword(w)).collect();
         let (resolved, unresolved): (Vec<&String>, Vec<&String>) =

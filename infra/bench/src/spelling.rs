@@ -102,7 +102,8 @@ impl English<'_> {
         t.expect("a build in memory holds every term block")
             .is_some_and(|t| {
                 self.index
-                    .term_entries(t)
+                    .text_entries(t)
+                    .iter()
                     .any(|o| self.filters.admit_dictionary(self.index.dictionary(o)))
             })
     }

@@ -64,18 +64,28 @@ async fn search_results_and_entries_carry_the_headwords_frequency() {
         bank.len() > 5,
         "the fixture has bank in several dictionaries"
     );
-    let english = listed("en", "bank").unwrap();
-    assert_eq!(english, 5.16);
+    assert_eq!(listed("en", "bank"), Some(5.16));
+    assert_eq!(listed("de", "bank"), Some(4.91));
     for result in &bank {
-        // Every dictionary's `bank`, the German one's too: the German list
-        // has it lower (4.91), and search ranks a headword by the highest
-        // of its dictionaries' languages.
-        assert_eq!(frequency(result), english, "{result}");
+        // Each dictionary's `bank` takes its own language's frequency: the
+        // German one the German list's, lower than English's.
+        let lang = result["sourceLang"].as_str().unwrap();
+        assert_eq!(Some(frequency(result)), listed(lang, "bank"), "{result}");
         assert_entries_agree(result).await;
     }
     assert!(bank
         .iter()
         .any(|r| r["dictionaryId"] == "freedict-deu-eng" && r["sourceLang"] == "de"));
+    // The more common word first: every English `bank`, then the German.
+    let langs: Vec<&str> = bank
+        .iter()
+        .map(|r| r["sourceLang"].as_str().unwrap())
+        .collect();
+    let first_german = langs.iter().position(|l| *l == "de").unwrap();
+    assert!(
+        langs[first_german..].iter().all(|l| *l == "de"),
+        "{langs:?}"
+    );
     // Two decimals, as a JSON number.
     let reply = get_demo("/api/v1/api/search?q=bank&lang=en&limit=1").await;
     assert!(reply.text.contains("\"frequency\":5.16"), "{}", reply.text);
@@ -86,6 +96,36 @@ async fn search_results_and_entries_carry_the_headwords_frequency() {
         assert_eq!(frequency(result), listed("fr", "maison").unwrap());
         assert_entries_agree(result).await;
     }
+}
+
+/// `per` is common in Italian (7.15) and much less so in English (5.45):
+/// an English search ranks English `per` by its English frequency, after
+/// `place` (5.71) and `put` (5.66), and shows 5.45; a search of every
+/// language puts the Italian word first.
+#[tokio::test]
+async fn a_word_ranks_by_its_frequency_in_its_own_language() {
+    assert_eq!(listed("it", "per"), Some(7.15));
+    assert_eq!(listed("en", "per"), Some(5.45));
+    let english = search("q=p&matchType=prefix&fuzzy=false&lang=en&limit=100").await;
+    let place_of = |word: &str| {
+        english
+            .iter()
+            .position(|r| r["word"] == word)
+            .unwrap_or_else(|| panic!("{word} is an English word of the fixture"))
+    };
+    assert!(place_of("place") < place_of("per"));
+    assert!(place_of("put") < place_of("per"));
+    assert!(place_of("per") < place_of("pay"), "pay is 5.40");
+    assert_eq!(frequency(&english[place_of("per")]), 5.45);
+    let per = search("q=per&matchType=exact&fuzzy=false").await;
+    assert_eq!(per[0]["sourceLang"], "it", "{per:?}");
+    assert_eq!(frequency(&per[0]), 7.15);
+    for result in &per {
+        let lang = result["sourceLang"].as_str().unwrap();
+        assert_eq!(Some(frequency(result)), listed(lang, "per"), "{result}");
+        assert_entries_agree(result).await;
+    }
+    assert!(per.iter().any(|r| r["sourceLang"] == "en"));
 }
 
 #[tokio::test]
@@ -175,7 +215,7 @@ async fn graphql_gives_the_same_frequencies() {
         assert_eq!(frequency(g), frequency(r), "{g} and {r}");
     }
     for (source, word, expected) in [
-        ("freedict-deu-eng", "Bank", 5.16),
+        ("freedict-deu-eng", "Bank", listed("de", "bank").unwrap()),
         ("freedict-eng-fra", "house", listed("en", "house").unwrap()),
         ("freedict-eng-fra", "abbatial", 0.0),
     ] {
@@ -235,11 +275,11 @@ async fn stored_frequencies(
 }
 
 /// Whatever order dictionaries come in, an entry keeps the value search
-/// will rank its headword by: the German dictionary imported first stamps
-/// `bank` with German's 4.91; the English one imported after it raises
-/// them to English's 5.16, the value of the next index build.
+/// will rank its word by, its own language's: the German dictionary stamps
+/// `bank` with German's 4.91, and the English one imported after it, which
+/// stamps its own `bank` with English's 5.16, leaves them so.
 #[tokio::test]
-async fn a_language_imported_later_that_lists_a_headword_higher_raises_its_entries() {
+async fn each_dictionary_keeps_its_own_languages_frequency() {
     let (clients, _) = stack_clients().await;
     let client = clients.dynamodb;
     let table = format!("test-frequency-{}", std::process::id());
@@ -265,20 +305,18 @@ async fn a_language_imported_later_that_lists_a_headword_higher_raises_its_entri
     let german = stored_frequencies(&client, &table, "freedict-deu-eng", "bank").await;
     assert!(!german.is_empty());
     assert!(german.iter().all(|f| f == "4.91"), "{german:?}");
-    let out = dictadmin_on(
+    dictadmin_on(
         &table,
         &["import", "freedict", &fixture("freedict-eng-fra")],
     );
-    assert!(out.contains("raised the frequency"), "{out}");
-    for dictionary in ["freedict-deu-eng", "freedict-eng-fra"] {
+    for (dictionary, expected) in [("freedict-deu-eng", "4.91"), ("freedict-eng-fra", "5.16")] {
         let stored = stored_frequencies(&client, &table, dictionary, "bank").await;
         assert!(!stored.is_empty(), "{dictionary}");
         assert!(
-            stored.iter().all(|f| f == "5.16"),
+            stored.iter().all(|f| f == expected),
             "{dictionary}: {stored:?}"
         );
     }
-    // A headword the English dictionary does not have keeps its value.
     let haus = stored_frequencies(&client, &table, "freedict-deu-eng", "haus").await;
     assert!(haus.iter().all(|f| f == "5.41"), "{haus:?}");
     client

@@ -80,9 +80,10 @@ impl Query {
                     .is_none_or(|p| e.pos.as_deref().is_some_and(|x| x.eq_ignore_ascii_case(p)))
             })
             .collect();
-        // (tier, an exact match not capitalised as q was typed, commonness,
-        // length, folded, its place among its dictionary's entries of the
-        // headword, dictionary, id) and the result's name. Tiers: 0
+        // (tier, an exact match not capitalised as q was typed, commonness of
+        // its word, length, folded, language, its place among its
+        // dictionary's entries of the headword, dictionary, id) and the
+        // result's name. Tiers: 0
         // exact, 1 literal, 2 lemma, then typos (`oracle::typo_tier`), those
         // of the extra edit after 1000.
         type Ranked = (
@@ -91,6 +92,7 @@ impl Query {
                 bool,
                 Reverse<(bool, usize)>,
                 usize,
+                String,
                 String,
                 usize,
                 String,
@@ -121,9 +123,10 @@ impl Query {
             let key = (
                 tier,
                 tier == 0 && !capitalised_as(&e.word, typed),
-                Reverse(commonness[&f]),
+                Reverse(commonness[&(f.clone(), e.source_lang.clone())]),
                 f.chars().count(),
                 f.clone(),
+                e.source_lang.clone(),
                 sense
                     .get(&(f, e.dictionary.as_str(), e.id.as_str()))
                     .copied()
@@ -137,7 +140,9 @@ impl Query {
             .iter()
             .filter_map(|e| tier(e, edits).map(|t| rank(e, t)))
             .collect();
-        let headwords: HashSet<&String> = ranked.iter().map(|r| &r.0 .4).collect();
+        // Words: a folded headword in a language.
+        let headwords: HashSet<(&String, &String)> =
+            ranked.iter().map(|r| (&r.0 .4, &r.0 .5)).collect();
         if edits > 0 && qs.chars().count() >= 5 && headwords.len() < 5 {
             let further: Vec<Ranked> = admitted
                 .iter()
@@ -154,20 +159,22 @@ impl Query {
     }
 }
 
-/// Every folded headword's commonness by decisions.md, over every entry:
-/// (listed in a frequency list of one of its dictionaries' languages, the
-/// highest frequency there or else its number of dictionaries).
-fn commonness(entries: &[OracleEntry], lexicon: &Lexicon) -> HashMap<String, (bool, usize)> {
-    let mut seen: HashMap<String, (HashSet<&str>, HashSet<&str>)> = HashMap::new();
+/// Every word's commonness by decisions.md, over every entry, by (folded
+/// headword, language): (listed in that language's frequency list, the
+/// frequency there or else its number of dictionaries of that language).
+fn commonness(
+    entries: &[OracleEntry],
+    lexicon: &Lexicon,
+) -> HashMap<(String, String), (bool, usize)> {
+    let mut seen: HashMap<(String, String), HashSet<&str>> = HashMap::new();
     for e in entries {
-        let (langs, dictionaries) = seen.entry(fold(&e.word)).or_default();
-        langs.insert(&e.source_lang);
-        dictionaries.insert(&e.dictionary);
+        let word = (fold(&e.word), e.source_lang.clone());
+        seen.entry(word).or_default().insert(&e.dictionary);
     }
     seen.into_iter()
-        .map(|(term, (langs, dictionaries))| {
-            let c = oracle::commonness(lexicon, &term, langs, dictionaries.len());
-            (term, c)
+        .map(|((term, lang), dictionaries)| {
+            let c = oracle::commonness(lexicon, &term, &lang, dictionaries.len());
+            ((term, lang), c)
         })
         .collect()
 }
