@@ -587,7 +587,7 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
             Err(ApiError::IndexOfAnotherRelease) => HashMap::new(),
             Err(e) => return Err(e),
         };
-        return Ok(order_links(links, |word| rank_of(&ranks, word)));
+        return Ok(order_links(links, |word, lang| rank_of(&ranks, word, lang)));
     }
     let snapshot = snapshot?;
     // A lemma's languages: one Query per lemma, even when the form is one of
@@ -619,7 +619,7 @@ pub async fn thesaurus(app: &App, p: &ThesaurusQuery) -> Result<Vec<ThesaurusIte
     }
     let found = filter_links(found, lang, source);
     let ranks = commonness_ranks(&snapshot, &found).await?;
-    Ok(order_links(found, |word| rank_of(&ranks, word)))
+    Ok(order_links(found, |word, lang| rank_of(&ranks, word, lang)))
 }
 
 pub(crate) fn filter_links(
@@ -634,37 +634,54 @@ pub(crate) fn filter_links(
     links
 }
 
-/// Where the links' words stand by commonness as search ranks headwords,
-/// by folded word: the number of its term in the index, which numbers
-/// terms most common first (equal commonness: shorter first). A word that
-/// is no dictionary's headword has none. Their term blocks are read first.
+/// Where the links' words stand by commonness as search ranks words, by
+/// (folded word, the link's language): the number of the word's term in
+/// the index, which numbers terms most common first (equal commonness:
+/// shorter first); the text's most common word when the link's language
+/// has no headword of it. A word that is no dictionary's headword has none.
+/// Their term blocks are read first.
 async fn commonness_ranks(
     snapshot: &SnapshotView,
     links: &[ThesaurusItem],
-) -> Result<HashMap<String, usize>, ApiError> {
+) -> Result<HashMap<(String, String), usize>, ApiError> {
     let words: Vec<String> = links.iter().map(|l| fold(&l.word)).collect();
     let numbers = |s: &Searcher| s.index().term_numbers(&words).map_err(SearchError::Missing);
     let numbers = with_term_blocks(snapshot, numbers)
         .await?
         .map_err(search_failed)?;
-    let ranked = words.iter().zip(numbers);
-    Ok(ranked.filter_map(|(w, t)| Some((w.clone(), t?))).collect())
+    let index = snapshot.searcher.index();
+    let ranked = links.iter().zip(words).zip(numbers);
+    Ok(ranked
+        .filter_map(|((link, word), first)| {
+            let first = first?;
+            let of_language = index.text_terms(first).find(|&t| {
+                let o = index.term_entries(t).start;
+                index.dictionary(o).source_lang == link.source_lang
+            });
+            Some((
+                (word, link.source_lang.clone()),
+                of_language.unwrap_or(first),
+            ))
+        })
+        .collect())
 }
 
-/// A word's commonness rank: after every headword when it is none, or
-/// without an index.
-fn rank_of(ranks: &HashMap<String, usize>, word: &str) -> usize {
-    ranks.get(word).copied().unwrap_or(usize::MAX)
+/// A word's commonness rank in a language: after every headword when it is
+/// none, or without an index.
+fn rank_of(ranks: &HashMap<(String, String), usize>, word: &str, lang: &str) -> usize {
+    let key = (word.to_string(), lang.to_string());
+    ranks.get(&key).copied().unwrap_or(usize::MAX)
 }
 
 /// The thesaurus order (docs/api.md, "Thesaurus"): by relationship type in
 /// the order of [`RELATIONSHIP_TYPES`], then by how many dictionaries give
 /// the same word (folded) for that relationship, most first, then the
-/// word's `commonness_rank`, then the folded word; the items of one word and
+/// word's `commonness_rank` (of the folded word in a link's language, the
+/// best of its links'), then the folded word; the items of one word and
 /// relationship, one per dictionary, stay together in dictionary order.
 pub(crate) fn order_links(
     links: Vec<ThesaurusItem>,
-    commonness_rank: impl Fn(&str) -> usize,
+    commonness_rank: impl Fn(&str, &str) -> usize,
 ) -> Vec<ThesaurusItem> {
     let kind_rank = |kind: &str| {
         RELATIONSHIP_TYPES
@@ -680,9 +697,10 @@ pub(crate) fn order_links(
         .map(|l| (kind_rank(&l.relationship_type), fold(&l.word)))
         .collect();
     for (link, key) in links.iter().zip(&keyed) {
-        let (dictionaries, _) = groups
+        let (dictionaries, rank) = groups
             .entry(key.clone())
-            .or_insert_with(|| (Vec::new(), commonness_rank(&key.1)));
+            .or_insert_with(|| (Vec::new(), usize::MAX));
+        *rank = (*rank).min(commonness_rank(&key.1, &link.source_lang));
         if !dictionaries.contains(&link.dictionary_id.as_str()) {
             dictionaries.push(&link.dictionary_id);
         }

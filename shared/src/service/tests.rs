@@ -127,6 +127,27 @@ fn audio_urls_map_every_format_primary_first() {
     assert!(json.get("audioUrl").is_none() && json.get("audioUrls").is_none());
 }
 
+/// A link's word ranks by its commonness in the link's language: German
+/// `Rock` (a skirt) is rare however common English `rock` is.
+#[test]
+fn links_rank_by_the_commonness_of_their_own_language() {
+    let links = vec![
+        link("Rock", "synonym", "mythes-de", "de", None),
+        link("Kleid", "synonym", "mythes-de", "de", None),
+    ];
+    let rank = |word: &str, lang: &str| match (word, lang) {
+        ("rock", "en") => 0,
+        ("kleid", "de") => 1,
+        ("rock", "de") => 2,
+        _ => usize::MAX,
+    };
+    let ordered: Vec<String> = order_links(links, rank)
+        .into_iter()
+        .map(|l| l.word)
+        .collect();
+    assert_eq!(ordered, ["Kleid", "Rock"]);
+}
+
 #[test]
 fn orders_by_type_then_dictionaries_then_commonness_then_word() {
     let links = vec![
@@ -146,7 +167,8 @@ fn orders_by_type_then_dictionaries_then_commonness_then_word() {
     ];
     // Commonness as the index numbers terms: bad, well, fine, …
     let common = ["bad", "well", "fine", "dandy"];
-    let rank = |word: &str| common.iter().position(|w| *w == word).unwrap_or(usize::MAX);
+    let rank =
+        |word: &str, _lang: &str| common.iter().position(|w| *w == word).unwrap_or(usize::MAX);
     let ordered = order_links(links, rank);
     let listed: Vec<(&str, &str, &str)> = ordered
         .iter()
