@@ -8,6 +8,8 @@
 # infra/bench/src/spelling.rs). Prints a Markdown table.
 #
 #   infra/scripts/spelling-benchmark.sh [QUERY[@LANG] …]   # and the first page of words of each
+#   infra/scripts/spelling-benchmark.sh --lang de          # data/misspellings/de.tsv (de, fr, es, it)
+#   infra/scripts/spelling-benchmark.sh --all              # English, then each of those
 #   DYNAMODB_ENDPOINT=http://127.0.0.1:8731 infra/scripts/spelling-benchmark.sh  # the CORPUS=full store
 #
 # The package's source distribution (data/sources.tsv, misspellings: its
@@ -62,4 +64,22 @@ fi
 
 cargo build --release --quiet -p bench --bin spelling
 # Every term block held (the benchmark reads every term).
-SNAPSHOT_CACHE_MB="${SNAPSHOT_CACHE_MB:-16384}" "$target_dir/release/spelling" "$list" "$@"
+export SNAPSHOT_CACHE_MB="${SNAPSHOT_CACHE_MB:-16384}"
+spelling="$target_dir/release/spelling"
+case "${1:-}" in
+  --lang)
+    lang="${2:?--lang needs a language: de, fr, es or it}"
+    shift 2
+    "$spelling" --lang "$lang" "$root/data/misspellings/$lang.tsv" "$@"
+    ;;
+  --all)
+    echo "### en"
+    "$spelling" "$list"
+    for lang in de fr es it; do
+      echo
+      echo "### $lang"
+      "$spelling" --lang "$lang" "$root/data/misspellings/$lang.tsv"
+    done
+    ;;
+  *) "$spelling" "$list" "$@" ;;
+esac

