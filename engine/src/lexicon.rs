@@ -144,6 +144,53 @@ impl Lexicon {
         Ok(())
     }
 
+    /// Drops the (form, lemma) pairs whose form differs only in doubled
+    /// letters from the lemma or from another form of it at least ten times
+    /// as common (a Zipf frequency 1.0 higher): the lookup tables keep
+    /// common misspellings as forms (`acquited`, `begining`, `wass` of
+    /// `be`), which would put their lemma before the word meant in the
+    /// lemma tier. Variants of similar frequency stay (`travelled` and
+    /// `traveled` are both forms of `travel`). Called once every list is
+    /// added (the build, and the tests' oracles, read the lexicon so);
+    /// gives the number of pairs dropped.
+    pub fn drop_misspelled_forms(&mut self) -> usize {
+        let mut dropped = 0;
+        for (lang, forms) in &mut self.forms {
+            let list = self.frequencies.get(lang);
+            let frequency = |word: &str| list.and_then(|l| l.get(word)).copied().unwrap_or(0);
+            // Each lemma's spellings: itself and its forms.
+            let mut spellings: HashMap<&str, Vec<&str>> = HashMap::new();
+            for (form, lemmas) in forms.iter() {
+                for lemma in lemmas {
+                    spellings
+                        .entry(lemma)
+                        .or_insert_with(|| vec![lemma])
+                        .push(form);
+                }
+            }
+            let misspelled: Vec<(String, String)> = forms
+                .iter()
+                .flat_map(|(form, lemmas)| lemmas.iter().map(move |lemma| (form, lemma)))
+                .filter(|(form, lemma)| {
+                    let (spelling, floor) = (collapsed(form), frequency(form) + 100);
+                    spellings[lemma.as_str()].iter().any(|other| {
+                        other != form && frequency(other) >= floor && collapsed(other) == spelling
+                    })
+                })
+                .map(|(form, lemma)| (form.clone(), lemma.clone()))
+                .collect();
+            for (form, lemma) in misspelled {
+                let lemmas = forms.get_mut(&form).expect("listed above");
+                lemmas.retain(|l| *l != lemma);
+                if lemmas.is_empty() {
+                    forms.remove(&form);
+                }
+                dropped += 1;
+            }
+        }
+        dropped
+    }
+
     /// Whether `word` (folded) is a stop word of `lang`.
     pub fn is_stop_word(&self, lang: &str, word: &str) -> bool {
         self.stop_words.get(lang).is_some_and(|w| w.contains(word))
@@ -167,6 +214,20 @@ impl Lexicon {
     pub fn frequency(&self, lang: &str, word: &str) -> Option<u16> {
         self.frequencies.get(lang)?.get(word).copied()
     }
+}
+
+/// A word with every run of one letter written once (`begining` and
+/// `beginning` are both `begining`).
+pub fn collapsed(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut last = None;
+    for c in word.chars() {
+        if last != Some(c) {
+            out.push(c);
+        }
+        last = Some(c);
+    }
+    out
 }
 
 /// How common a term is. Any word of a frequency list ranks above every
@@ -242,6 +303,63 @@ mod tests {
             assert_eq!(centis_of_zipf(zipf), centis);
         }
         assert_eq!(serde_json::to_string(&zipf_of_centis(516)).unwrap(), "5.16");
+    }
+
+    /// A form that only doubles or undoubles letters of a much more common
+    /// spelling of its lemma is a misspelling the table kept; one of about
+    /// the same frequency is a variant and stays.
+    #[test]
+    fn misspelled_forms_are_dropped_and_variants_kept() {
+        let mut lexicon = Lexicon::default();
+        let pairs = |list: &[(&str, &str)]| -> Vec<Pair> {
+            list.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        let forms = [
+            ("begining", "begin"),
+            ("beginning", "begin"),
+            ("wass", "be"),
+            ("was", "be"),
+            ("travelled", "travel"),
+            ("traveled", "travel"),
+            ("acquited", "acquit"),
+            ("acquitted", "acquit"),
+            ("runing", "run"),
+        ];
+        lexicon
+            .add(LexiconKind::Forms, "en", pairs(&forms))
+            .unwrap();
+        let frequencies = [
+            ("begining", "258"),
+            ("beginning", "500"),
+            ("wass", "251"),
+            ("was", "682"),
+            ("travelled", "398"),
+            ("traveled", "406"),
+            ("acquitted", "344"),
+            ("runing", "150"),
+            ("run", "540"),
+        ];
+        lexicon
+            .add(LexiconKind::Frequencies, "en", pairs(&frequencies))
+            .unwrap();
+        assert_eq!(lexicon.drop_misspelled_forms(), 3);
+        let kept: Vec<&str> = lexicon.forms["en"].keys().map(String::as_str).collect();
+        assert_eq!(
+            kept,
+            [
+                "acquitted",
+                "beginning",
+                "runing",
+                "traveled",
+                "travelled",
+                "was"
+            ],
+            "runing stays: no spelling of run that it only doubles"
+        );
+        assert_eq!(collapsed("beginning"), "begining");
+        assert_eq!(collapsed("ocassion"), collapsed("occasion"));
     }
 
     #[test]

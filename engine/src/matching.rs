@@ -201,6 +201,33 @@ impl MatchRule {
     }
 }
 
+/// How a typo match was reached, the order of the tiers at one distance:
+/// a headword that is the query with letters doubled or undoubled, any
+/// other headword, a headword that the query only adds letters to the end
+/// of, then a lemma reached through an inflected form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypoKind {
+    /// `finaly` → `finally`, `ocassion` → `occasion`: at most
+    /// [`DOUBLING_CHANGES`] letters doubled or undoubled, the commonest
+    /// misspelling there is.
+    Doubling,
+    Other,
+    /// `finaly` → `final`: a proper prefix of the query. Whoever typed
+    /// letters past a word's end meant a longer one.
+    PrefixOfQuery,
+    ThroughForm,
+}
+
+/// The typo tiers of one distance, one per [`TypoKind`].
+pub const TYPO_KINDS: usize = 4;
+
+/// The most letters doubled or undoubled that make a [`TypoKind::Doubling`].
+pub const DOUBLING_CHANGES: usize = 2;
+
+/// The longest query (in characters) whose doublings are looked for: the
+/// engine looks each spelling up, about n² of them.
+pub const DOUBLING_QUERY_CHARS: usize = 24;
+
 #[cfg(test)]
 mod tests {
     use super::*;

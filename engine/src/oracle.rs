@@ -8,7 +8,10 @@
 //! transposition of two neighbours each cost one edit.
 
 use super::lexicon::Lexicon;
-use super::matching::{MatchType, TypoDistance, ANCHORED_HEAD_CHARS, PREFIX_THIRD_EDIT_ANCHORED};
+use super::matching::{
+    MatchType, TypoDistance, TypoKind, ANCHORED_HEAD_CHARS, DOUBLING_CHANGES, DOUBLING_QUERY_CHARS,
+    PREFIX_THIRD_EDIT_ANCHORED, TYPO_KINDS,
+};
 use super::pattern::{Pattern, Token};
 
 /// Commonness by its definition: the frequency of the folded `term` in the
@@ -90,16 +93,49 @@ pub fn tier(
         .min();
     // At equal distance a headword matched itself ranks first.
     match through_form {
-        Some(d) if d < own => (d <= max_edits).then_some(typo_tier(d, true)),
-        _ => (own <= max_edits).then_some(typo_tier(own, false)),
+        Some(d) if d < own => (d <= max_edits).then_some(typo_tier(d, TypoKind::ThroughForm)),
+        _ => (own <= max_edits).then_some(typo_tier(own, typo_kind(&q, &w))),
     }
 }
 
-/// The tier of a typo at `distance` (1 up): a headword's own, then one
-/// reached through an inflected form, both after the tiers of [`tier`]'s
-/// exact, literal and lemma matches (3 and 4 at one edit, 5 and 6 at two …).
-pub fn typo_tier(distance: usize, through_form: bool) -> usize {
-    1 + 2 * distance + usize::from(through_form)
+/// The kind of a headword's own typo match (not through a form).
+pub fn typo_kind(query: &[char], word: &[char]) -> TypoKind {
+    if doubling_changes(query, word).is_some_and(|n| (1..=DOUBLING_CHANGES).contains(&n))
+        && query.len() <= DOUBLING_QUERY_CHARS
+    {
+        TypoKind::Doubling
+    } else if word.len() < query.len() && query.starts_with(word) {
+        TypoKind::PrefixOfQuery
+    } else {
+        TypoKind::Other
+    }
+}
+
+/// How many letters one must double or undouble (add to or take from a
+/// run of one letter) to make `a` into `b`, if only that does.
+fn doubling_changes(a: &[char], b: &[char]) -> Option<usize> {
+    let runs = |w: &[char]| -> Vec<(char, usize)> {
+        let mut runs: Vec<(char, usize)> = Vec::new();
+        for &c in w {
+            match runs.last_mut() {
+                Some((last, n)) if *last == c => *n += 1,
+                _ => runs.push((c, 1)),
+            }
+        }
+        runs
+    };
+    let (ra, rb) = (runs(a), runs(b));
+    if ra.len() != rb.len() || ra.iter().zip(&rb).any(|(x, y)| x.0 != y.0) {
+        return None;
+    }
+    Some(ra.iter().zip(&rb).map(|(x, y)| x.1.abs_diff(y.1)).sum())
+}
+
+/// The tier of a typo at `distance` (1 up) of `kind`, after the tiers of
+/// [`tier`]'s exact, literal and lemma matches: 3 to 6 at one edit, 7 to 10
+/// at two, ….
+pub fn typo_tier(distance: usize, kind: TypoKind) -> usize {
+    3 + TYPO_KINDS * (distance - 1) + kind as usize
 }
 
 /// The prefix rule of a third edit on a short query

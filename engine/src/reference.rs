@@ -5,7 +5,7 @@
 use super::engine::{entries_per_word, SearchError, Searcher, TypoWalk};
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
-use super::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
+use super::matching::{MatchRule, MatchType, TypoKind, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::oracle;
 use super::postings::{DictionaryRef, Posting};
 use super::snapshot::{
@@ -133,10 +133,8 @@ fn search(
         && terms.len() < EXTRA_EDIT_BELOW
     {
         let further = rule.max_edits + 1;
-        let last = [
-            oracle::typo_tier(further, false),
-            oracle::typo_tier(further, true),
-        ];
+        let last = oracle::typo_tier(further, TypoKind::Doubling)
+            ..=oracle::typo_tier(further, TypoKind::ThroughForm);
         found.extend(
             matches(postings, lexicon, rule, filters, further)
                 .into_iter()
@@ -792,15 +790,16 @@ fn words(list: &[&str]) -> Vec<String> {
 #[test]
 fn one_edit_more_below_five_headwords() {
     let lexicon = Lexicon::default();
+    // `uniro`, a prefix of the query, after the other words one edit away.
     let four = ["uniform", "unirm", "uniro", "unirob", "unirmo"];
     assert_eq!(
         both(&four, &lexicon, "unirom", MatchType::Exact),
-        words(&["unirm", "uniro", "unirmo", "unirob", "uniform"])
+        words(&["unirm", "unirmo", "unirob", "uniro", "uniform"])
     );
     let five = ["uniform", "unirm", "uniro", "unirob", "unirmo", "unirot"];
     assert_eq!(
         both(&five, &lexicon, "unirom", MatchType::Exact),
-        words(&["unirm", "uniro", "unirmo", "unirob", "unirot"])
+        words(&["unirm", "unirmo", "unirob", "unirot", "uniro"])
     );
     // Not below 5 characters.
     assert_eq!(

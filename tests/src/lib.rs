@@ -504,6 +504,7 @@ pub async fn stored_lexicon() -> shared::search::lexicon::Lexicon {
             lexicon.add(list.kind, &list.lang, pairs).expect("pairs");
         }
     }
+    lexicon.drop_misspelled_forms();
     lexicon
 }
 

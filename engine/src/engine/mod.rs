@@ -310,9 +310,9 @@ impl Searcher {
             && self.has_fewer_terms(&tiers, EXTRA_EDIT_BELOW)
         {
             let mut further = self.typos(grams, rule, rule.max_edits + 1, &mut typos)?;
-            // The last distance's two tiers: its headwords, then its forms'
-            // lemmas.
-            for mut found in further.split_off(further.len() - 2) {
+            // The last distance's tiers: its headwords by kind, then its
+            // forms' lemmas.
+            for mut found in further.split_off(further.len() - crate::matching::TYPO_KINDS) {
                 for tier in &tiers {
                     found -= tier;
                 }

@@ -7,24 +7,29 @@ use super::reach::reachable_items;
 use super::Searcher;
 use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
 use crate::codec::CorruptData;
-use crate::matching::{MatchRule, TypoDistance};
+use crate::matching::{
+    MatchRule, TypoDistance, TypoKind, DOUBLING_CHANGES, DOUBLING_QUERY_CHARS, TYPO_KINDS,
+};
 use crate::snapshot::{
     middle, middle_prefix, query_grams, without_middle, words_in, Direction, Fst, Grams, Index,
     TermBlock,
 };
 use crate::typo::{self, Anchor, Mode};
 use roaring::RoaringBitmap;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 impl Searcher {
-    /// Typo matches within `max_edits`, two bitmaps per edit distance from
-    /// 1 up: the entries of the terms at that distance (by the match type's
-    /// measure), then the lemmas of the inflected forms whose whole word is
-    /// at that distance, in the dictionaries of the form's language
-    /// (`attched` → `attached` → `attach`): at equal distance a headword
-    /// matched itself ranks before one reached through a form. A lemma
-    /// reached through a form may match in an earlier tier as well: the
-    /// caller keeps it there.
+    /// Typo matches within `max_edits`, [`TYPO_KINDS`] bitmaps per edit
+    /// distance from 1 up ([`TypoKind`]): the entries of the terms at that
+    /// distance (by the match type's measure) that are the query with
+    /// letters doubled or undoubled, the other terms, the terms that are a
+    /// proper prefix of the query, then the lemmas of the inflected forms
+    /// whose whole word is at that distance, in the dictionaries of the
+    /// form's language (`attched` → `attached` → `attach`): at equal
+    /// distance a headword matched itself ranks before one reached through
+    /// a form. A lemma reached through a form may match in an earlier tier
+    /// as well: the caller keeps it there.
     pub(super) fn typos(
         &self,
         grams: Option<&Grams>,
@@ -32,7 +37,7 @@ impl Searcher {
         max_edits: usize,
         typos: &mut Typos,
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
-        let mut tiers = vec![RoaringBitmap::new(); 2 * max_edits];
+        let mut tiers = vec![RoaringBitmap::new(); TYPO_KINDS * max_edits];
         let Some(measure) = rule.match_type.typo_distance() else {
             return Ok(tiers);
         };
@@ -57,10 +62,18 @@ impl Searcher {
             for (t, d) in found {
                 by_distance[usize::from(d) - 1].push(t as u32);
             }
-            for (tier, terms) in tiers.iter_mut().step_by(2).zip(by_distance) {
-                *tier = self
+            let (doublings, prefixes) = self.doublings_and_prefixes(&query, max_edits, typos);
+            for (d, terms) in by_distance.into_iter().enumerate() {
+                let all = self
                     .index
                     .texts_entries(terms.into_iter().map(|t| t as usize));
+                let doubling = &all & &doublings;
+                let prefix = &(&all & &prefixes) - &doubling;
+                let other = &(&all - &doubling) - &prefix;
+                let at = |kind: TypoKind| TYPO_KINDS * d + kind as usize;
+                tiers[at(TypoKind::Doubling)] = doubling;
+                tiers[at(TypoKind::Other)] = other;
+                tiers[at(TypoKind::PrefixOfQuery)] = prefix;
             }
         }
         // A form is a whole word: its distance is the whole word's, whatever
@@ -83,7 +96,8 @@ impl Searcher {
             };
             for (value, d) in found {
                 for lemma in self.index.lemmas_of(value, &mut typos.missing) {
-                    tiers[2 * usize::from(d) - 1] |= self.index.lemma_entries(lemma);
+                    let at = TYPO_KINDS * (usize::from(d) - 1) + TypoKind::ThroughForm as usize;
+                    tiers[at] |= self.index.lemma_entries(lemma);
                 }
             }
         }
@@ -95,6 +109,48 @@ impl Searcher {
     /// start is within one edit of the query's head, and the terms that
     /// hold one of the pieces after it unchanged where it can stand, each
     /// measured (one unit of work each); else one walk.
+    /// The entries of the headwords that are `query` with at most
+    /// [`DOUBLING_CHANGES`] letters doubled or undoubled (for a query of at
+    /// most [`DOUBLING_QUERY_CHARS`]), and of those that are a proper prefix
+    /// of it within `max_edits`: looked up one by one (about n² lookups,
+    /// each one unit of work; their blocks are near the query's), so that
+    /// the typo tiers can be split by [`TypoKind`] whatever walk found them.
+    fn doublings_and_prefixes(
+        &self,
+        query: &[char],
+        max_edits: usize,
+        typos: &mut Typos,
+    ) -> (RoaringBitmap, RoaringBitmap) {
+        let mut spellings: HashSet<Vec<char>> = HashSet::new();
+        if query.len() <= DOUBLING_QUERY_CHARS {
+            let mut last = vec![query.to_vec()];
+            for _ in 0..DOUBLING_CHANGES {
+                let next: Vec<Vec<char>> =
+                    last.iter().flat_map(|w| doubled_or_undoubled(w)).collect();
+                last = next
+                    .into_iter()
+                    .filter(|w| w != query && spellings.insert(w.clone()))
+                    .collect();
+            }
+        }
+        let shortest = query.len().saturating_sub(max_edits).max(1);
+        let prefixes: Vec<&[char]> = (shortest..query.len()).map(|n| &query[..n]).collect();
+        let mut entries_of = |words: &mut dyn Iterator<Item = &[char]>| {
+            let mut entries = RoaringBitmap::new();
+            for word in words {
+                typos.work += 1;
+                let text: String = word.iter().collect();
+                if let Some(t) = typos.noted(self.index.term_number(&text)) {
+                    entries |= self.index.text_entries(t);
+                }
+            }
+            entries
+        };
+        let doublings = entries_of(&mut spellings.iter().map(Vec::as_slice));
+        let prefixes = entries_of(&mut prefixes.into_iter());
+        (doublings, prefixes)
+    }
+
     fn prefix_typos(
         &self,
         grams: Option<&Grams>,
@@ -151,6 +207,30 @@ impl Searcher {
         found.dedup();
         Ok(found)
     }
+}
+
+/// `word` with one letter doubled, and with one doubled letter written
+/// once: a spelling for each run of a letter, and one more for each run of
+/// two or more.
+fn doubled_or_undoubled(word: &[char]) -> Vec<Vec<char>> {
+    let mut spellings = Vec::new();
+    let mut start = 0;
+    while start < word.len() {
+        let run = word[start..]
+            .iter()
+            .take_while(|&&c| c == word[start])
+            .count();
+        let mut doubled = word.to_vec();
+        doubled.insert(start, word[start]);
+        spellings.push(doubled);
+        if run >= 2 {
+            let mut undoubled = word.to_vec();
+            undoubled.remove(start);
+            spellings.push(undoubled);
+        }
+        start += run;
+    }
+    spellings
 }
 
 /// What a typo walk reads: the blocks of the terms' FSTs or of the

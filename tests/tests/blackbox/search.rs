@@ -6,7 +6,7 @@ use blackbox::{all_entries, enc, get_demo, stored_lexicon, OracleEntry};
 use serde_json::Value;
 use shared::fold::{capitalised_as, fold};
 use shared::search::lexicon::Lexicon;
-use shared::search::matching::{MatchRule, MatchType};
+use shared::search::matching::{MatchRule, MatchType, TypoKind};
 use shared::search::oracle;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
@@ -148,7 +148,7 @@ impl Query {
                 .iter()
                 .filter_map(|e| {
                     let t = tier(e, edits + 1)?;
-                    let last = t >= oracle::typo_tier(edits + 1, false);
+                    let last = t >= oracle::typo_tier(edits + 1, TypoKind::Doubling);
                     last.then(|| rank(e, 1000 + t))
                 })
                 .collect();
