@@ -62,10 +62,12 @@ pub async fn build(
     grace: Duration,
 ) -> Result<IndexSummary, IndexError> {
     let started = Instant::now();
-    let (postings, lexicon) =
+    let (postings, mut lexicon) =
         tokio::try_join!(read_manifests(client, table, max_entries), async {
             Ok(read_lexicon(client, table).await?)
         })?;
+    let dropped = lexicon.drop_misspelled_forms();
+    say!("lexicon: {dropped} (form, lemma) pairs left out as misspellings of a commoner spelling");
     let mut postings = postings;
     postings.sort_by(|a, b| (&a.dictionary.id, &a.id).cmp(&(&b.dictionary.id, &b.id)));
     postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);

@@ -78,7 +78,9 @@ case "${1:-}" in
     for lang in de fr es it; do
       echo
       echo "### $lang"
-      "$spelling" --lang "$lang" "$root/data/misspellings/$lang.tsv"
+      # SPELLING_MISSES=misses.tsv: misses-de.tsv, … for the others.
+      SPELLING_MISSES="${SPELLING_MISSES:+${SPELLING_MISSES%.tsv}-$lang.tsv}" \
+        "$spelling" --lang "$lang" "$root/data/misspellings/$lang.tsv"
     done
     ;;
   *) "$spelling" "$list" "$@" ;;

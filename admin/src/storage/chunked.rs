@@ -40,9 +40,7 @@ pub enum StoredError {
 }
 
 /// Every stored lexicon list (forms and frequencies of each language): the
-/// listing with one Query of `LX`, then one Query per list; without the
-/// forms that are misspellings of a more common spelling of their lemma
-/// (`Lexicon::drop_misspelled_forms`).
+/// listing with one Query of `LX`, then one Query per list, as stored.
 pub async fn read_lexicon(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
@@ -62,7 +60,6 @@ pub async fn read_lexicon(
                 .map_err(corrupt_chunk(&pk, n))?;
         }
     }
-    lexicon.drop_misspelled_forms();
     Ok(lexicon)
 }
 

@@ -120,18 +120,27 @@ fn a_doubled_letter_ranks_first_and_a_truncation_last() {
     let words = ["final", "finale", "finally", "occasion", "passion"];
     let mut lexicon = Lexicon::default();
     let frequencies = [("final", "528"), ("finale", "404"), ("finally", "517")];
-    let pairs = frequencies.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
+    let pairs = frequencies
+        .map(|(w, f)| (w.to_string(), f.to_string()))
+        .to_vec();
     lexicon.add(LexiconKind::Frequencies, "en", pairs).unwrap();
     let frequencies = [("passion", "444"), ("occasion", "438")];
-    let pairs = frequencies.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
+    let pairs = frequencies
+        .map(|(w, f)| (w.to_string(), f.to_string()))
+        .to_vec();
     lexicon.add(LexiconKind::Frequencies, "en", pairs).unwrap();
     let words: Vec<String> = words.map(String::from).to_vec();
     let searcher: Searcher = build(english_postings(&words), &lexicon).decode().unwrap();
     let ranked = |q: &str| -> Vec<String> {
         let rule = MatchRule::new(q, MatchType::Exact, true);
-        let hits = searcher.search(None, &rule, &Filters::default(), 0, 10).unwrap();
+        let hits = searcher
+            .search(None, &rule, &Filters::default(), 0, 10)
+            .unwrap();
         let index = searcher.index();
-        hits.ordinals.iter().map(|&o| index.term(index.term_of(o)).unwrap()).collect()
+        hits.ordinals
+            .iter()
+            .map(|&o| index.term(index.term_of(o)).unwrap())
+            .collect()
     };
     assert_eq!(ranked("finaly"), ["finally", "finale", "final"]);
     assert_eq!(ranked("ocassion"), ["occasion", "passion"]);
