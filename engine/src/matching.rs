@@ -202,15 +202,18 @@ impl MatchRule {
 }
 
 /// How a typo match was reached, the order of the tiers at one distance:
-/// a headword that is the query with letters doubled or undoubled, any
-/// other headword, a headword that the query only adds letters to the end
-/// of, then a lemma reached through an inflected form.
+/// a headword that is the query with letters doubled or undoubled, a lemma
+/// whose inflected form is, any other headword, a headword that the query
+/// only adds letters to the end of, then a lemma reached through any other
+/// inflected form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TypoKind {
     /// `finaly` → `finally`, `ocassion` → `occasion`: at most
     /// [`DOUBLING_CHANGES`] letters doubled or undoubled, the commonest
     /// misspelling there is.
     Doubling,
+    /// `agreing` → `agreeing` → `agree`: the same, through a form.
+    DoublingThroughForm,
     Other,
     /// `finaly` → `final`: a proper prefix of the query. Whoever typed
     /// letters past a word's end meant a longer one.
@@ -219,7 +222,7 @@ pub enum TypoKind {
 }
 
 /// The typo tiers of one distance, one per [`TypoKind`].
-pub const TYPO_KINDS: usize = 4;
+pub const TYPO_KINDS: usize = 5;
 
 /// The most letters doubled or undoubled that make a [`TypoKind::Doubling`].
 pub const DOUBLING_CHANGES: usize = 2;

@@ -1,7 +1,8 @@
 //! The matching rules stated naively, for the tests: the one oracle that the
 //! brute-force reference beside the engine (`reference.rs`) and the black-box
-//! tests' scan of every stored entry both apply. The engine itself never
-//! calls it.
+//! tests' scan of every stored entry both apply. The engine calls only
+//! [`edit_distance`], for the few spellings it looks up itself (the
+//! doublings of a query), and [`is_doubling`]'s rule is its own.
 //!
 //! Distance is Damerau-Levenshtein on folded forms, in its restricted form
 //! (optimal string alignment): substitution, insertion, deletion and the
@@ -82,33 +83,44 @@ pub fn tier(
         TypoDistance::Prefix => prefix_edit_distance(&q, &w, max_edits),
         TypoDistance::Whole => edit_distance(&q, &w),
     };
-    let through_form = match_type
+    let own = (own <= max_edits).then(|| typo_tier(own, typo_kind(&q, &w)));
+    // Through each inflected form of it in its language, at the form's
+    // distance; the best tier of all counts.
+    let through_forms = match_type
         .has_lemma_tier()
         .then(|| lexicon.forms.get(source_lang))
         .flatten()
         .into_iter()
         .flatten()
         .filter(|(_, lemmas)| lemmas.iter().any(|l| l == folded))
-        .map(|(form, _)| edit_distance(&q, &form.chars().collect::<Vec<char>>()))
-        .min();
-    // At equal distance a headword matched itself ranks first.
-    match through_form {
-        Some(d) if d < own => (d <= max_edits).then_some(typo_tier(d, TypoKind::ThroughForm)),
-        _ => (own <= max_edits).then_some(typo_tier(own, typo_kind(&q, &w))),
-    }
+        .filter_map(|(form, _)| {
+            let f: Vec<char> = form.chars().collect();
+            let d = edit_distance(&q, &f);
+            let kind = match typo_kind(&q, &f) {
+                TypoKind::Doubling => TypoKind::DoublingThroughForm,
+                _ => TypoKind::ThroughForm,
+            };
+            (1..=max_edits).contains(&d).then(|| typo_tier(d, kind))
+        });
+    own.into_iter().chain(through_forms).min()
 }
 
 /// The kind of a headword's own typo match (not through a form).
 pub fn typo_kind(query: &[char], word: &[char]) -> TypoKind {
-    if doubling_changes(query, word).is_some_and(|n| (1..=DOUBLING_CHANGES).contains(&n))
-        && query.len() <= DOUBLING_QUERY_CHARS
-    {
+    if is_doubling(query, word) {
         TypoKind::Doubling
     } else if word.len() < query.len() && query.starts_with(word) {
         TypoKind::PrefixOfQuery
     } else {
         TypoKind::Other
     }
+}
+
+/// Whether `word` is `query` with 1 to [`DOUBLING_CHANGES`] letters doubled
+/// or undoubled, for a query of at most [`DOUBLING_QUERY_CHARS`].
+pub fn is_doubling(query: &[char], word: &[char]) -> bool {
+    query.len() <= DOUBLING_QUERY_CHARS
+        && doubling_changes(query, word).is_some_and(|n| (1..=DOUBLING_CHANGES).contains(&n))
 }
 
 /// How many letters one must double or undouble (add to or take from a

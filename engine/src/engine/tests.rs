@@ -115,10 +115,22 @@ impl Letters {
 /// and one the query only extends comes last, however common: `finaly`
 /// lists `finally`, then `finale`, then `final`; at two edits, `ocassion`
 /// lists `occasion` (a letter undoubled, another doubled) before `passion`.
+/// Through forms the same: `agreing` lists `agree` (through `agreeing`)
+/// before the commoner `age` (through `ageing`).
 #[test]
 fn a_doubled_letter_ranks_first_and_a_truncation_last() {
-    let words = ["final", "finale", "finally", "occasion", "passion"];
+    let words = [
+        "final", "finale", "finally", "occasion", "passion", "agree", "age",
+    ];
     let mut lexicon = Lexicon::default();
+    let forms = [("agreeing", "agree"), ("ageing", "age")];
+    let pairs = forms.map(|(f, l)| (f.to_string(), l.to_string())).to_vec();
+    lexicon.add(LexiconKind::Forms, "en", pairs).unwrap();
+    let pairs = vec![
+        ("age".to_string(), "532".to_string()),
+        ("agree".into(), "497".into()),
+    ];
+    lexicon.add(LexiconKind::Frequencies, "en", pairs).unwrap();
     let frequencies = [("final", "528"), ("finale", "404"), ("finally", "517")];
     let pairs = frequencies
         .map(|(w, f)| (w.to_string(), f.to_string()))
@@ -144,6 +156,7 @@ fn a_doubled_letter_ranks_first_and_a_truncation_last() {
     };
     assert_eq!(ranked("finaly"), ["finally", "finale", "final"]);
     assert_eq!(ranked("ocassion"), ["occasion", "passion"]);
+    assert_eq!(ranked("agreing"), ["agree", "age"]);
 }
 
 fn hostile_corpus() -> Vec<String> {

@@ -43,6 +43,11 @@ impl Searcher {
         };
         let query: Vec<char> = rule.query().chars().collect();
         let terms = Keys::Terms(&self.index);
+        let mut doublings = self.doublings(&query, rule, max_edits, typos);
+        for (d, through_forms) in doublings.through_forms.iter_mut().enumerate() {
+            let at = TYPO_KINDS * d + TypoKind::DoublingThroughForm as usize;
+            tiers[at] = std::mem::take(through_forms);
+        }
         if self.within_reach(rule, max_edits) {
             let found = match typos.walk {
                 TypoWalk::Rows => match measure {
@@ -62,13 +67,12 @@ impl Searcher {
             for (t, d) in found {
                 by_distance[usize::from(d) - 1].push(t as u32);
             }
-            let (doublings, prefixes) = self.doublings_and_prefixes(&query, max_edits, typos);
             for (d, terms) in by_distance.into_iter().enumerate() {
                 let all = self
                     .index
                     .texts_entries(terms.into_iter().map(|t| t as usize));
-                let doubling = &all & &doublings;
-                let prefix = &(&all & &prefixes) - &doubling;
+                let doubling = &all & &doublings.headwords;
+                let prefix = &(&all & &doublings.prefixes) - &doubling;
                 let other = &(&all - &doubling) - &prefix;
                 let at = |kind: TypoKind| TYPO_KINDS * d + kind as usize;
                 tiers[at(TypoKind::Doubling)] = doubling;
@@ -111,16 +115,19 @@ impl Searcher {
     /// measured (one unit of work each); else one walk.
     /// The entries of the headwords that are `query` with at most
     /// [`DOUBLING_CHANGES`] letters doubled or undoubled (for a query of at
-    /// most [`DOUBLING_QUERY_CHARS`]), and of those that are a proper prefix
-    /// of it within `max_edits`: looked up one by one (about n² lookups,
-    /// each one unit of work; their blocks are near the query's), so that
-    /// the typo tiers can be split by [`TypoKind`] whatever walk found them.
-    fn doublings_and_prefixes(
+    /// most [`DOUBLING_QUERY_CHARS`]), of the lemmas of the inflected forms
+    /// that are (by the form's distance), and of the headwords that are a
+    /// proper prefix of the query within `max_edits`: looked up one by one
+    /// (about n² lookups, each one unit of work; their blocks are near the
+    /// query's), so that the typo tiers can be split by [`TypoKind`]
+    /// whatever walk found them.
+    fn doublings(
         &self,
         query: &[char],
+        rule: &MatchRule,
         max_edits: usize,
         typos: &mut Typos,
-    ) -> (RoaringBitmap, RoaringBitmap) {
+    ) -> Doublings {
         let mut spellings: HashSet<Vec<char>> = HashSet::new();
         if query.len() <= DOUBLING_QUERY_CHARS {
             let mut last = vec![query.to_vec()];
@@ -133,22 +140,35 @@ impl Searcher {
                     .collect();
             }
         }
-        let shortest = query.len().saturating_sub(max_edits).max(1);
-        let prefixes: Vec<&[char]> = (shortest..query.len()).map(|n| &query[..n]).collect();
-        let mut entries_of = |words: &mut dyn Iterator<Item = &[char]>| {
-            let mut entries = RoaringBitmap::new();
-            for word in words {
+        let mut found = Doublings {
+            headwords: RoaringBitmap::new(),
+            through_forms: vec![RoaringBitmap::new(); max_edits],
+            prefixes: RoaringBitmap::new(),
+        };
+        let forms = rule.match_type.has_lemma_tier();
+        for spelling in &spellings {
+            typos.work += 1;
+            let text: String = spelling.iter().collect();
+            if let Some(t) = typos.noted(self.index.term_number(&text)) {
+                found.headwords |= self.index.text_entries(t);
+            }
+            let d = crate::oracle::edit_distance(query, spelling);
+            if forms && (1..=max_edits).contains(&d) {
                 typos.work += 1;
-                let text: String = word.iter().collect();
-                if let Some(t) = typos.noted(self.index.term_number(&text)) {
-                    entries |= self.index.text_entries(t);
+                for lemma in typos.noted(self.index.lemmas(&text)) {
+                    found.through_forms[d - 1] |= self.index.lemma_entries(lemma);
                 }
             }
-            entries
-        };
-        let doublings = entries_of(&mut spellings.iter().map(Vec::as_slice));
-        let prefixes = entries_of(&mut prefixes.into_iter());
-        (doublings, prefixes)
+        }
+        let shortest = query.len().saturating_sub(max_edits).max(1);
+        for prefix in (shortest..query.len()).map(|n| &query[..n]) {
+            typos.work += 1;
+            let text: String = prefix.iter().collect();
+            if let Some(t) = typos.noted(self.index.term_number(&text)) {
+                found.prefixes |= self.index.text_entries(t);
+            }
+        }
+        found
     }
 
     fn prefix_typos(
@@ -207,6 +227,16 @@ impl Searcher {
         found.dedup();
         Ok(found)
     }
+}
+
+/// What [`Searcher::doublings`] finds: entries by [`TypoKind`].
+struct Doublings {
+    /// Of the headwords that are the query doubled or undoubled.
+    headwords: RoaringBitmap,
+    /// Of the lemmas whose form is, by the form's distance (1 up).
+    through_forms: Vec<RoaringBitmap>,
+    /// Of the headwords that are a proper prefix of the query.
+    prefixes: RoaringBitmap,
 }
 
 /// `word` with one letter doubled, and with one doubled letter written
