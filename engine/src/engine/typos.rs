@@ -107,12 +107,7 @@ impl Searcher {
         }
         Ok(tiers)
     }
-    /// The terms whose start is within `max_edits` of the query, with their
-    /// distance. With two or three edits and a long enough query, anchored
-    /// ([`typo::prefix_split`]): a walk that follows only the terms whose
-    /// start is within one edit of the query's head, and the terms that
-    /// hold one of the pieces after it unchanged where it can stand, each
-    /// measured (one unit of work each); else one walk.
+
     /// The entries of the headwords that are `query` with at most
     /// [`DOUBLING_CHANGES`] letters doubled or undoubled (for a query of at
     /// most [`DOUBLING_QUERY_CHARS`]), of the lemmas of the inflected forms
@@ -171,6 +166,12 @@ impl Searcher {
         found
     }
 
+    /// The terms whose start is within `max_edits` of the query, with their
+    /// distance. With two or three edits and a long enough query, anchored
+    /// ([`typo::prefix_split`]): a walk that follows only the terms whose
+    /// start is within one edit of the query's head, and the terms that
+    /// hold one of the pieces after it unchanged where it can stand, each
+    /// measured (one unit of work each); else one walk.
     fn prefix_typos(
         &self,
         grams: Option<&Grams>,
