@@ -203,18 +203,28 @@ impl MatchRule {
 
 /// How a typo match was reached, the order of the tiers at one distance:
 /// a headword that is the query with letters doubled or undoubled, a lemma
-/// whose inflected form is, any other headword, a headword that the query
-/// only adds letters to the end of, then a lemma reached through any other
-/// inflected form.
+/// whose inflected form is, any other headword, a headword only reached by
+/// an unlikely edit (where the whole word is measured), a headword that the
+/// query only adds letters to the end of, then a lemma reached through any
+/// other inflected form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TypoKind {
     /// `finaly` → `finally`, `ocassion` → `occasion`: at most
     /// [`DOUBLING_CHANGES`] letters doubled or undoubled, the commonest
-    /// misspelling there is.
+    /// misspelling there is, into a word its language's frequency list has
+    /// (an unlisted `houss` is no likelier meant by `hous` than `house`).
     Doubling,
     /// `agreing` → `agreeing` → `agree`: the same, through a form.
     DoublingThroughForm,
     Other,
+    /// `absail` → `assail` (`abseil` is `Other`), `movment` → `moment`
+    /// (`movement` is `Other`): where the whole word is measured, every
+    /// alignment at the distance writes one Latin letter for another that
+    /// is neither a vowel for a vowel nor of its sound group, or leaves out
+    /// a consonant the query has (`oracle::needs_unlikely_edit`).
+    /// Misspellings seldom do either: of the words an English search put
+    /// first instead of the intended one at its distance, most did.
+    UnlikelyEdit,
     /// `finaly` → `final`: a proper prefix of the query. Whoever typed
     /// letters past a word's end meant a longer one.
     PrefixOfQuery,
@@ -222,7 +232,7 @@ pub enum TypoKind {
 }
 
 /// The typo tiers of one distance, one per [`TypoKind`].
-pub const TYPO_KINDS: usize = 5;
+pub const TYPO_KINDS: usize = 6;
 
 /// The most letters doubled or undoubled that make a [`TypoKind::Doubling`].
 pub const DOUBLING_CHANGES: usize = 2;

@@ -2,7 +2,8 @@
 //! brute-force reference beside the engine (`reference.rs`) and the black-box
 //! tests' scan of every stored entry both apply. The engine calls only
 //! [`edit_distance`], for the few spellings it looks up itself (the
-//! doublings of a query), and [`is_doubling`]'s rule is its own.
+//! doublings of a query), and [`needs_unlikely_edit`], for each word a
+//! whole-word walk finds; [`is_doubling`]'s rule is its own.
 //!
 //! Distance is Damerau-Levenshtein on folded forms, in its restricted form
 //! (optimal string alignment): substitution, insertion, deletion and the
@@ -83,7 +84,8 @@ pub fn tier(
         TypoDistance::Prefix => prefix_edit_distance(&q, &w, max_edits),
         TypoDistance::Whole => edit_distance(&q, &w),
     };
-    let own = (own <= max_edits).then(|| typo_tier(own, typo_kind(&q, &w)));
+    let listed = lexicon.frequency(source_lang, folded).is_some();
+    let own = (own <= max_edits).then(|| typo_tier(own, typo_kind(&q, &w, measure, listed)));
     // Through each inflected form of it in its language, at the form's
     // distance; the best tier of all counts.
     let through_forms = match_type
@@ -96,7 +98,7 @@ pub fn tier(
         .filter_map(|(form, _)| {
             let f: Vec<char> = form.chars().collect();
             let d = edit_distance(&q, &f);
-            let kind = match typo_kind(&q, &f) {
+            let kind = match typo_kind(&q, &f, TypoDistance::Whole, listed) {
                 TypoKind::Doubling => TypoKind::DoublingThroughForm,
                 _ => TypoKind::ThroughForm,
             };
@@ -105,12 +107,23 @@ pub fn tier(
     own.into_iter().chain(through_forms).min()
 }
 
-/// The kind of a headword's own typo match (not through a form).
-pub fn typo_kind(query: &[char], word: &[char]) -> TypoKind {
-    if is_doubling(query, word) {
+/// The kind of a headword's own typo match (not through a form), by the
+/// match type's measure: an unlikely edit counts only where the whole word
+/// is measured, and a doubling only for a word its language's frequency
+/// list has (`listed`: `houss` is no likelier a meaning of `hous` than
+/// `house`).
+pub(crate) fn typo_kind(
+    query: &[char],
+    word: &[char],
+    measure: TypoDistance,
+    listed: bool,
+) -> TypoKind {
+    if listed && is_doubling(query, word) {
         TypoKind::Doubling
     } else if word.len() < query.len() && query.starts_with(word) {
         TypoKind::PrefixOfQuery
+    } else if measure == TypoDistance::Whole && needs_unlikely_edit(query, word) {
+        TypoKind::UnlikelyEdit
     } else {
         TypoKind::Other
     }
@@ -175,8 +188,7 @@ pub fn glob(tokens: &[Token], text: &[char]) -> bool {
 
 /// The distance between `a` and `b`.
 pub(crate) fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let table = osa_table(a, b);
-    table[a.len()][b.len()]
+    osa_table(a, b)[a.len()][b.len()].0
 }
 
 /// The smallest distance between `query` and any prefix of `word`: the typo
@@ -188,34 +200,76 @@ pub(crate) fn prefix_edit_distance(query: &[char], word: &[char], max_edits: usi
     let table = osa_table(query, word);
     table[query.len()]
         .iter()
-        .copied()
+        .map(|&(d, _)| d)
         .min()
         .unwrap_or(query.len())
 }
 
 /// The full dynamic-programming table: `t[i][j]` is the distance between
-/// `a[..i]` and `b[..j]`.
-fn osa_table(a: &[char], b: &[char]) -> Vec<Vec<usize>> {
-    let mut t = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in t.iter_mut().enumerate() {
-        row[0] = i;
+/// `a[..i]` and `b[..j]`, with the fewest unlikely edits
+/// ([`unlikely_substitution`], [`unlikely_deletion`]) an alignment at that
+/// distance makes.
+fn osa_table(a: &[char], b: &[char]) -> Vec<Vec<(usize, usize)>> {
+    let mut t = vec![vec![(0usize, 0usize); b.len() + 1]; a.len() + 1];
+    for i in 1..=a.len() {
+        t[i][0] = (i, t[i - 1][0].1 + usize::from(unlikely_deletion(a, i - 1)));
     }
     for (j, cell) in t[0].iter_mut().enumerate() {
-        *cell = j;
+        *cell = (j, 0);
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (t[i - 1][j] + 1)
-                .min(t[i][j - 1] + 1)
-                .min(t[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(t[i - 2][j - 2] + 1);
+            let (x, y) = (a[i - 1], b[j - 1]);
+            let (d, s) = t[i - 1][j - 1];
+            let substituted = match x == y {
+                true => (d, s),
+                false => (d + 1, s + usize::from(unlikely_substitution(x, y))),
+            };
+            let (above, left) = (t[i - 1][j], t[i][j - 1]);
+            let mut best = substituted
+                .min((
+                    above.0 + 1,
+                    above.1 + usize::from(unlikely_deletion(a, i - 1)),
+                ))
+                .min((left.0 + 1, left.1));
+            if i > 1 && j > 1 && x == b[j - 2] && a[i - 2] == y {
+                let (d, s) = t[i - 2][j - 2];
+                best = best.min((d + 1, s));
             }
             t[i][j] = best;
         }
     }
     t
+}
+
+/// Whether writing `y` for `x` is an unlikely substitution: of two Latin
+/// letters, not a vowel for a vowel (`abseil` for `absail`), nor two
+/// letters of one sound group (`standart`, `jente`, `nuve`, `rason`,
+/// `caye`):
+/// `assail` for `absail`, `dirty` for `diety`.
+fn unlikely_substitution(x: char, y: char) -> bool {
+    const SOUNDS_ALIKE: [&str; 7] = ["ckqsxz", "bfpvw", "dt", "gj", "mn", "jy", "ly"];
+    let vowel = |c: char| "aeiouy".contains(c);
+    let alike = SOUNDS_ALIKE
+        .iter()
+        .any(|group| group.contains(x) && group.contains(y));
+    let latin = x.is_ascii_lowercase() && y.is_ascii_lowercase();
+    latin && x != y && !(vowel(x) && vowel(y)) && !alike
+}
+
+/// Whether leaving out `a[i]` drops a consonant of the Latin alphabet that
+/// is not one of a doubled pair: `movment` → `moment`.
+fn unlikely_deletion(a: &[char], i: usize) -> bool {
+    let x = a[i];
+    let consonant = x.is_ascii_lowercase() && !"aeiouy".contains(x);
+    let doubled = (i > 0 && a[i - 1] == x) || a.get(i + 1) == Some(&x);
+    consonant && !doubled
+}
+
+/// Whether every alignment of `word` with `query` at their distance makes
+/// an unlikely edit ([`TypoKind::UnlikelyEdit`]).
+pub fn needs_unlikely_edit(query: &[char], word: &[char]) -> bool {
+    osa_table(query, word)[query.len()][word.len()].1 > 0
 }
 
 #[cfg(test)]
@@ -244,6 +298,31 @@ mod tests {
             "distance is on whatever it is given"
         );
         assert_eq!(d("", "abc"), 3);
+    }
+
+    #[test]
+    fn an_unlikely_edit_is_one_no_alignment_at_the_distance_avoids() {
+        let unlikely = |q: &str, w: &str| needs_unlikely_edit(&chars(q), &chars(w));
+        assert!(unlikely("absail", "assail"), "a consonant for another");
+        assert!(unlikely("diety", "dirty"), "a consonant for a vowel");
+        assert!(unlikely("movment", "moment"), "a consonant left out");
+        assert!(!unlikely("absail", "abseil"), "a vowel for a vowel");
+        assert!(!unlikely("achive", "achieve"), "a letter added");
+        assert!(!unlikely("diety", "deity"), "two letters swapped");
+        assert!(!unlikely("heroe", "hero"), "a vowel left out");
+        assert!(!unlikely("accross", "across"), "a doubled letter undoubled");
+        assert!(!unlikely("nuve", "nube"), "letters that sound alike");
+        assert!(!unlikely("caye", "calle"), "letters that sound alike");
+        assert!(
+            !unlikely("standart", "standard"),
+            "letters that sound alike"
+        );
+        assert!(!unlikely("house", "house"));
+        assert!(!unlikely("жук", "жак"), "only Latin letters count");
+        // `ab` → `ba` is one transposition, never two substitutions.
+        assert!(!unlikely("ab", "ba"));
+        // `crowm` → `crow` leaves out `m`; `crowd` writes `d` for it.
+        assert!(unlikely("crowm", "crow") && unlikely("crowm", "crowd"));
     }
 
     #[test]

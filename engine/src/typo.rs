@@ -148,13 +148,45 @@ pub(crate) fn prefix_distance(query: &[char], term: &[char], max: u8) -> Option<
     (best <= max).then_some(best)
 }
 
-/// What a walk found: the values of the keys (term numbers in the terms
-/// FSTs) with their distance (1 to `max_edits`, each key once; distance 0 is
-/// left to the exact, literal and lemma tiers), the nodes it read, and
-/// whether it stopped at its budget.
+/// A key within the limit of a walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Near {
+    /// The key's value (a term number in the terms FSTs).
+    pub value: u64,
+    /// Its distance, 1 to `max_edits` (distance 0 is left to the exact,
+    /// literal and lemma tiers).
+    pub edits: u8,
+    /// Whether, measured whole, every alignment at that distance makes an
+    /// unlikely edit (`oracle::needs_unlikely_edit`); never in prefix mode.
+    pub unlikely: bool,
+}
+
+impl Near {
+    /// `key` at `edits` from `query`, measured whole.
+    pub(crate) fn whole(value: u64, edits: u8, query: &[char], key: &[char]) -> Self {
+        let unlikely = crate::oracle::needs_unlikely_edit(query, key);
+        Near {
+            value,
+            edits,
+            unlikely,
+        }
+    }
+
+    /// A key at `edits` from `query` by the prefix measure.
+    pub(crate) fn prefix(value: u64, edits: u8) -> Self {
+        Near {
+            value,
+            edits,
+            unlikely: false,
+        }
+    }
+}
+
+/// What a walk found: the keys within the limit, each once, the nodes it
+/// read, and whether it stopped at its budget.
 #[derive(Debug, Default)]
 pub(crate) struct Found {
-    pub terms: Vec<(u64, u8)>,
+    pub terms: Vec<Near>,
     pub work: u64,
     pub exhausted: bool,
 }
@@ -432,9 +464,16 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
     }
 
     fn add(&mut self, term: u64, distance: u8) {
-        if distance > 0 {
-            self.found.terms.push((term, distance));
+        if distance == 0 {
+            return;
         }
+        let near = match self.mode {
+            // A key spelled backwards aligns with the query spelled
+            // backwards as it does forwards.
+            Mode::Whole => Near::whole(term, distance, &self.query, &self.chars),
+            Mode::Prefix => Near::prefix(term, distance),
+        };
+        self.found.terms.push(near);
     }
 
     /// Appends the row of one more character `c`.
@@ -476,7 +515,9 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{edit_distance, head_within_one_edit, prefix_edit_distance};
+    use crate::oracle::{
+        edit_distance, head_within_one_edit, needs_unlikely_edit, prefix_edit_distance,
+    };
     use proptest::prelude::*;
     use std::collections::BTreeSet;
 
@@ -497,22 +538,26 @@ mod tests {
     }
 
     /// Every term at distance 1 to `max`, by the oracle.
-    fn brute(terms: &BTreeSet<String>, q: &[char], max: usize, mode: Mode) -> Vec<(u64, u8)> {
+    fn brute(terms: &BTreeSet<String>, q: &[char], max: usize, mode: Mode) -> Vec<Near> {
         terms
             .iter()
             .enumerate()
             .filter_map(|(t, term)| {
                 let w: Vec<char> = term.chars().collect();
-                let d = match mode {
-                    Mode::Whole => edit_distance(q, &w),
-                    Mode::Prefix => prefix_edit_distance(q, &w, max),
+                let (d, unlikely) = match mode {
+                    Mode::Whole => (edit_distance(q, &w), needs_unlikely_edit(q, &w)),
+                    Mode::Prefix => (prefix_edit_distance(q, &w, max), false),
                 };
-                (1..=max).contains(&d).then_some((t as u64, d as u8))
+                (1..=max).contains(&d).then_some(Near {
+                    value: t as u64,
+                    edits: d as u8,
+                    unlikely,
+                })
             })
             .collect()
     }
 
-    fn sorted(mut found: Vec<(u64, u8)>) -> Vec<(u64, u8)> {
+    fn sorted(mut found: Vec<Near>) -> Vec<Near> {
         found.sort_unstable();
         found
     }
@@ -619,7 +664,7 @@ mod tests {
                 };
                 if split.pieces.iter().any(holds) {
                     if let Some(d) = prefix_distance(&q, &chars, max as u8).filter(|&d| d > 0) {
-                        found.push((t as u64, d));
+                        found.push(Near::prefix(t as u64, d));
                     }
                 }
             }
@@ -627,15 +672,15 @@ mod tests {
             found.dedup();
             let mut kept = brute(&terms, &q, max, Mode::Prefix);
             let words: Vec<&String> = terms.iter().collect();
-            kept.retain(|&(t, _)| {
-                let w: Vec<char> = words[t as usize].chars().collect();
+            kept.retain(|near| {
+                let w: Vec<char> = words[near.value as usize].chars().collect();
                 head_within_one_edit(max, &q, &w)
             });
             if split.pieces.is_empty() {
                 // The head alone finds the third edit; fewer edits are
                 // the search with fewer allowed (and its pieces).
-                found.retain(|&(_, d)| usize::from(d) == max);
-                kept.retain(|&(_, d)| usize::from(d) == max);
+                found.retain(|near| usize::from(near.edits) == max);
+                kept.retain(|near| usize::from(near.edits) == max);
             }
             prop_assert_eq!(found, kept);
         }

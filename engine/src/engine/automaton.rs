@@ -6,6 +6,7 @@
 use super::reach::{automaton_builder, exact_distance, PrefixDistance};
 use crate::matching::TypoDistance;
 use crate::oracle;
+use crate::typo::Near;
 use fst::{IntoStreamer, Streamer};
 
 /// The keys a Levenshtein automaton accepts, walked over a whole FST, with
@@ -15,31 +16,33 @@ pub(super) fn typos<D: AsRef<[u8]>>(
     query: &str,
     max_edits: usize,
     measure: TypoDistance,
-) -> Vec<(u64, u8)> {
+) -> Vec<Near> {
     let dfa = automaton_builder(max_edits).build_dfa(query);
+    let q: Vec<char> = query.chars().collect();
+    let within =
+        |distance: Option<u8>| distance.filter(|d| (1..=max_edits).contains(&usize::from(*d)));
     let mut found = Vec::new();
-    let mut add = |value: u64, distance: Option<u8>| {
-        if let Some(d) = distance.filter(|d| (1..=max_edits).contains(&usize::from(*d))) {
-            found.push((value, d));
-        }
-    };
     match measure {
         TypoDistance::Prefix => {
-            let q: Vec<char> = query.chars().collect();
             let mut stream = fst.search_with_state(PrefixDistance(&dfa)).into_stream();
             while let Some((key, value, (_, best))) = stream.next() {
                 // The rule of a third edit (docs/api.md), which the row walk
                 // keeps by its anchor.
                 let term: Vec<char> = String::from_utf8_lossy(key).chars().collect();
-                if oracle::head_within_one_edit(max_edits, &q, &term) {
-                    add(value, best);
+                if let Some(d) =
+                    within(best).filter(|_| oracle::head_within_one_edit(max_edits, &q, &term))
+                {
+                    found.push(Near::prefix(value, d));
                 }
             }
         }
         TypoDistance::Whole => {
             let mut stream = fst.search_with_state(&dfa).into_stream();
-            while let Some((_, value, state)) = stream.next() {
-                add(value, exact_distance(&dfa, state));
+            while let Some((key, value, state)) = stream.next() {
+                if let Some(d) = within(exact_distance(&dfa, state)) {
+                    let term: Vec<char> = String::from_utf8_lossy(key).chars().collect();
+                    found.push(Near::whole(value, d, &q, &term));
+                }
             }
         }
     }

@@ -118,9 +118,10 @@ impl Letters {
 /// Through forms the same: `agreing` lists `agree` (through `agreeing`)
 /// before the commoner `age` (through `ageing`).
 #[test]
-fn a_doubled_letter_ranks_first_and_a_truncation_last() {
+fn a_doubled_letter_ranks_first_a_consonant_swap_late_and_a_truncation_last() {
     let words = [
-        "final", "finale", "finally", "occasion", "passion", "agree", "age",
+        "final", "finale", "finally", "occasion", "passion", "agree", "age", "abseil", "assail",
+        "house", "houss",
     ];
     let mut lexicon = Lexicon::default();
     let forms = [("agreeing", "agree"), ("ageing", "age")];
@@ -136,7 +137,13 @@ fn a_doubled_letter_ranks_first_and_a_truncation_last() {
         .map(|(w, f)| (w.to_string(), f.to_string()))
         .to_vec();
     lexicon.add(LexiconKind::Frequencies, "en", pairs).unwrap();
-    let frequencies = [("passion", "444"), ("occasion", "438")];
+    let frequencies = [
+        ("passion", "444"),
+        ("occasion", "438"),
+        ("assail", "211"),
+        ("abseil", "189"),
+        ("house", "550"),
+    ];
     let pairs = frequencies
         .map(|(w, f)| (w.to_string(), f.to_string()))
         .to_vec();
@@ -157,6 +164,10 @@ fn a_doubled_letter_ranks_first_and_a_truncation_last() {
     assert_eq!(ranked("finaly"), ["finally", "finale", "final"]);
     assert_eq!(ranked("ocassion"), ["occasion", "passion"]);
     assert_eq!(ranked("agreing"), ["agree", "age"]);
+    // A consonant for a consonant ranks after a vowel for a vowel.
+    assert_eq!(ranked("absail"), ["abseil", "assail"]);
+    // A doubling counts only for a listed word.
+    assert_eq!(ranked("hous"), ["house", "houss"]);
 }
 
 fn hostile_corpus() -> Vec<String> {

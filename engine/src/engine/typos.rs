@@ -14,7 +14,7 @@ use crate::snapshot::{
     middle, middle_prefix, query_grams, without_middle, words_in, Direction, Fst, Grams, Index,
     TermBlock,
 };
-use crate::typo::{self, Anchor, Mode};
+use crate::typo::{self, Anchor, Mode, Near};
 use roaring::RoaringBitmap;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -23,8 +23,9 @@ impl Searcher {
     /// Typo matches within `max_edits`, [`TYPO_KINDS`] bitmaps per edit
     /// distance from 1 up ([`TypoKind`]): the entries of the terms at that
     /// distance (by the match type's measure) that are the query with
-    /// letters doubled or undoubled, the other terms, the terms that are a
-    /// proper prefix of the query, then the lemmas of the inflected forms
+    /// letters doubled or undoubled, the other terms, those only reached by
+    /// an unlikely edit (measured whole), the terms that are a proper
+    /// prefix of the query, then the lemmas of the inflected forms
     /// whose whole word is at that distance, in the dictionaries of the
     /// form's language (`attched` → `attached` → `attach`): at equal
     /// distance a headword matched itself ranks before one reached through
@@ -63,20 +64,22 @@ impl Searcher {
                     each.flatten().collect()
                 }
             };
-            let mut by_distance: Vec<Vec<u32>> = vec![Vec::new(); max_edits];
-            for (t, d) in found {
-                by_distance[usize::from(d) - 1].push(t as u32);
+            // By distance, the terms reached by likely edits, and by unlikely.
+            let mut by_distance: Vec<[Vec<usize>; 2]> = vec![Default::default(); max_edits];
+            for near in found {
+                let d = usize::from(near.edits) - 1;
+                by_distance[d][usize::from(near.unlikely)].push(near.value as usize);
             }
-            for (d, terms) in by_distance.into_iter().enumerate() {
-                let all = self
-                    .index
-                    .texts_entries(terms.into_iter().map(|t| t as usize));
+            for (d, [likely, unlikely]) in by_distance.into_iter().enumerate() {
+                let likely = self.index.texts_entries(likely);
+                let unlikely = self.index.texts_entries(unlikely);
+                let all = &likely | &unlikely;
                 let doubling = &all & &doublings.headwords;
                 let prefix = &(&all & &doublings.prefixes) - &doubling;
-                let other = &(&all - &doubling) - &prefix;
                 let at = |kind: TypoKind| TYPO_KINDS * d + kind as usize;
+                tiers[at(TypoKind::Other)] = &(&likely - &doubling) - &prefix;
+                tiers[at(TypoKind::UnlikelyEdit)] = &(&unlikely - &doubling) - &prefix;
                 tiers[at(TypoKind::Doubling)] = doubling;
-                tiers[at(TypoKind::Other)] = other;
                 tiers[at(TypoKind::PrefixOfQuery)] = prefix;
             }
         }
@@ -98,9 +101,10 @@ impl Searcher {
                     each.flatten().collect()
                 }
             };
-            for (value, d) in found {
-                for lemma in self.index.lemmas_of(value, &mut typos.missing) {
-                    let at = TYPO_KINDS * (usize::from(d) - 1) + TypoKind::ThroughForm as usize;
+            for near in found {
+                for lemma in self.index.lemmas_of(near.value, &mut typos.missing) {
+                    let d = usize::from(near.edits);
+                    let at = TYPO_KINDS * (d - 1) + TypoKind::ThroughForm as usize;
                     tiers[at] |= self.index.lemma_entries(lemma);
                 }
             }
@@ -141,17 +145,24 @@ impl Searcher {
             prefixes: RoaringBitmap::new(),
         };
         let forms = rule.match_type.has_lemma_tier();
+        // Only a word its language lists: an unlisted one is no likelier
+        // meant than any other spelling at its distance.
+        let listed = |t: usize| self.index.term_frequency(t) > 0;
         for spelling in &spellings {
             typos.work += 1;
             let text: String = spelling.iter().collect();
             if let Some(t) = typos.noted(self.index.term_number(&text)) {
-                found.headwords |= self.index.text_entries(t);
+                for t in self.index.text_terms(t).filter(|&t| listed(t)) {
+                    found.headwords.insert_range(self.index.term_entries(t));
+                }
             }
             let d = crate::oracle::edit_distance(query, spelling);
             if forms && (1..=max_edits).contains(&d) {
                 typos.work += 1;
                 for lemma in typos.noted(self.index.lemmas(&text)) {
-                    found.through_forms[d - 1] |= self.index.lemma_entries(lemma);
+                    if listed(lemma.term) {
+                        found.through_forms[d - 1] |= self.index.lemma_entries(lemma);
+                    }
                 }
             }
         }
@@ -178,7 +189,7 @@ impl Searcher {
         query: &[char],
         max_edits: usize,
         typos: &mut Typos,
-    ) -> Result<Vec<(u64, u8)>, SearchError> {
+    ) -> Result<Vec<Near>, SearchError> {
         let terms = Keys::Terms(&self.index);
         let forwards = (terms, Direction::Forwards);
         let Some(split) = typo::prefix_split(query.len(), max_edits) else {
@@ -220,7 +231,7 @@ impl Searcher {
             };
             if split.pieces.iter().any(holds) {
                 if let Some(d) = typo::prefix_distance(query, &chars, max).filter(|&d| d > 0) {
-                    found.push((t as u64, d));
+                    found.push(Near::prefix(t as u64, d));
                 }
             }
         }
@@ -364,7 +375,7 @@ fn whole_word_typos(
     query: &[char],
     max_edits: usize,
     typos: &mut Typos,
-) -> Result<Vec<(u64, u8)>, SearchError> {
+) -> Result<Vec<Near>, SearchError> {
     if max_edits == 1 {
         return one_edit_typos(keys, query, typos);
     }
@@ -404,7 +415,7 @@ fn one_edit_typos(
     keys: Keys<'_>,
     query: &[char],
     typos: &mut Typos,
-) -> Result<Vec<(u64, u8)>, SearchError> {
+) -> Result<Vec<Near>, SearchError> {
     let n = query.len();
     if n == 0 {
         return Ok(Vec::new());
@@ -439,12 +450,16 @@ fn one_edit_typos(
     words.retain(|word| !word.is_empty() && *word != spelled);
     for word in &words {
         typos.work += 1;
-        found.extend(keys.value(word, typos).map(|value| (value, 1)));
+        if let Some(value) = keys.value(word, typos) {
+            let key: Vec<char> = word.chars().collect();
+            found.push(Near::whole(value, 1, query, &key));
+        }
     }
     for (word, value) in keys.with_middle_deleted(&deleted, typos) {
         typos.work += 1;
         if word != spelled.as_bytes() {
-            found.push((value, 1));
+            let key: Vec<char> = String::from_utf8_lossy(&word).chars().collect();
+            found.push(Near::whole(value, 1, query, &key));
         }
     }
     if typos.work > WORK_BUDGET {
@@ -464,9 +479,9 @@ fn budgeted_walk(
     mode: Mode,
     anchor: Option<Anchor>,
     typos: &mut Typos,
-) -> Result<Vec<(u64, u8)>, SearchError> {
+) -> Result<Vec<Near>, SearchError> {
     let blocks = keys.reach(direction, query, max_edits, mode, anchor, typos);
-    let mut terms = Vec::new();
+    let mut terms: Vec<Near> = Vec::new();
     for block in blocks {
         let budget = WORK_BUDGET.saturating_sub(typos.work);
         let found = typo::walk(block.as_fst(), query, max_edits, mode, anchor, budget);
