@@ -204,7 +204,7 @@ impl MatchRule {
 /// How a typo match was reached, the order of the tiers at one distance:
 /// a headword that is the query with letters doubled or undoubled, a lemma
 /// whose inflected form is, any other headword, a headword only reached by
-/// an unlikely edit (where the whole word is measured), a headword that the
+/// an unlikely edit (by the match type's measure), a headword that the
 /// query only adds letters to the end of, then a lemma reached through any
 /// other inflected form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -218,10 +218,11 @@ pub enum TypoKind {
     DoublingThroughForm,
     Other,
     /// `absail` → `assail` (`abseil` is `Other`), `movment` → `moment`
-    /// (`movement` is `Other`): where the whole word is measured, every
-    /// alignment at the distance writes one Latin letter for another that
-    /// is neither a vowel for a vowel nor of its sound group, or leaves out
-    /// a consonant the query has (`oracle::needs_unlikely_edit`).
+    /// (`movement` is `Other`): every alignment at the distance (with the
+    /// whole word, or for a prefix search with a start of it) writes one
+    /// Latin letter for another that is neither a vowel for a vowel nor of
+    /// its sound group, or leaves out a consonant the query has
+    /// (`oracle::needs_unlikely_edit`, `oracle::prefix_alignment`).
     /// Misspellings seldom do either: of the words an English search put
     /// first instead of the intended one at its distance, most did.
     UnlikelyEdit,

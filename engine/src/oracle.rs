@@ -78,14 +78,14 @@ pub fn tier(
     }
     let q: Vec<char> = query.chars().collect();
     let w: Vec<char> = folded.chars().collect();
-    let own = match measure {
+    let (own, unlikely) = match measure {
         // Beyond the limit: the rule of a third edit leaves it out.
-        TypoDistance::Prefix if !head_within_one_edit(max_edits, &q, &w) => max_edits + 1,
-        TypoDistance::Prefix => prefix_edit_distance(&q, &w, max_edits),
-        TypoDistance::Whole => edit_distance(&q, &w),
+        TypoDistance::Prefix if !head_within_one_edit(max_edits, &q, &w) => (max_edits + 1, false),
+        TypoDistance::Prefix => prefix_alignment(&q, &w, max_edits),
+        TypoDistance::Whole => (edit_distance(&q, &w), needs_unlikely_edit(&q, &w)),
     };
     let listed = lexicon.frequency(source_lang, folded).is_some();
-    let own = (own <= max_edits).then(|| typo_tier(own, typo_kind(&q, &w, measure, listed)));
+    let own = (own <= max_edits).then(|| typo_tier(own, typo_kind(&q, &w, unlikely, listed)));
     // Through each inflected form of it in its language, at the form's
     // distance; the best tier of all counts.
     let through_forms = match_type
@@ -98,7 +98,7 @@ pub fn tier(
         .filter_map(|(form, _)| {
             let f: Vec<char> = form.chars().collect();
             let d = edit_distance(&q, &f);
-            let kind = match typo_kind(&q, &f, TypoDistance::Whole, listed) {
+            let kind = match typo_kind(&q, &f, false, listed) {
                 TypoKind::Doubling => TypoKind::DoublingThroughForm,
                 _ => TypoKind::ThroughForm,
             };
@@ -107,22 +107,17 @@ pub fn tier(
     own.into_iter().chain(through_forms).min()
 }
 
-/// The kind of a headword's own typo match (not through a form), by the
-/// match type's measure: an unlikely edit counts only where the whole word
-/// is measured, and a doubling only for a word its language's frequency
-/// list has (`listed`: `houss` is no likelier a meaning of `hous` than
-/// `house`).
-pub(crate) fn typo_kind(
-    query: &[char],
-    word: &[char],
-    measure: TypoDistance,
-    listed: bool,
-) -> TypoKind {
+/// The kind of a headword's own typo match (not through a form): whether
+/// every alignment at its distance (by the match type's measure) makes an
+/// unlikely edit is `unlikely`, and a doubling counts only for a word its
+/// language's frequency list has (`listed`: `houss` is no likelier a
+/// meaning of `hous` than `house`).
+pub(crate) fn typo_kind(query: &[char], word: &[char], unlikely: bool, listed: bool) -> TypoKind {
     if listed && is_doubling(query, word) {
         TypoKind::Doubling
     } else if word.len() < query.len() && query.starts_with(word) {
         TypoKind::PrefixOfQuery
-    } else if measure == TypoDistance::Whole && needs_unlikely_edit(query, word) {
+    } else if unlikely {
         TypoKind::UnlikelyEdit
     } else {
         TypoKind::Other
@@ -196,13 +191,34 @@ pub(crate) fn edit_distance(a: &[char], b: &[char]) -> usize {
 /// than the query by more than `max_edits` cannot come within `max_edits`, so
 /// only those up to that length are looked at.
 pub(crate) fn prefix_edit_distance(query: &[char], word: &[char], max_edits: usize) -> usize {
+    prefix_alignment(query, word, max_edits).0
+}
+
+/// [`prefix_edit_distance`], with whether every alignment of the query
+/// with a prefix of `word` at that distance makes an unlikely edit (the
+/// prefix measure's [`needs_unlikely_edit`]).
+pub(crate) fn prefix_alignment(query: &[char], word: &[char], max_edits: usize) -> (usize, bool) {
     let word = &word[..word.len().min(query.len() + max_edits)];
     let table = osa_table(query, word);
-    table[query.len()]
+    let (d, unlikely) = table[query.len()]
         .iter()
-        .map(|&(d, _)| d)
+        .copied()
         .min()
-        .unwrap_or(query.len())
+        .unwrap_or((query.len(), 0));
+    (d, unlikely > 0)
+}
+
+/// For each `k` from 0 to `query.len()`, the distance between `query[..k]`
+/// and the whole of `word`, with whether every alignment at it makes an
+/// unlikely edit: where a word that goes on past `word` can still align
+/// with the query by likely edits alone (the rest of the query after such
+/// a `k`, unchanged).
+pub(crate) fn head_alignments(query: &[char], word: &[char]) -> Vec<(usize, bool)> {
+    let table = osa_table(query, word);
+    table
+        .iter()
+        .map(|row| (row[word.len()].0, row[word.len()].1 > 0))
+        .collect()
 }
 
 /// The full dynamic-programming table: `t[i][j]` is the distance between

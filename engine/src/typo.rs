@@ -156,8 +156,8 @@ pub(crate) struct Near {
     /// Its distance, 1 to `max_edits` (distance 0 is left to the exact,
     /// literal and lemma tiers).
     pub edits: u8,
-    /// Whether, measured whole, every alignment at that distance makes an
-    /// unlikely edit (`oracle::needs_unlikely_edit`); never in prefix mode.
+    /// Whether every alignment at that distance makes an unlikely edit
+    /// (`oracle::needs_unlikely_edit`, `oracle::prefix_alignment`).
     pub unlikely: bool,
 }
 
@@ -172,12 +172,14 @@ impl Near {
         }
     }
 
-    /// A key at `edits` from `query` by the prefix measure.
-    pub(crate) fn prefix(value: u64, edits: u8) -> Self {
+    /// `key` at `edits` from `query` by the prefix measure (within
+    /// `max_edits`).
+    pub(crate) fn prefix(value: u64, edits: u8, query: &[char], key: &[char], max: u8) -> Self {
+        let (_, unlikely) = crate::oracle::prefix_alignment(query, key, usize::from(max));
         Near {
             value,
             edits,
-            unlikely: false,
+            unlikely,
         }
     }
 }
@@ -327,7 +329,7 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
         }
         if low >= limit {
             if best <= self.max {
-                self.subtree(node, out, best);
+                self.list_subtree(node, out, best);
             }
             return;
         }
@@ -448,18 +450,64 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
         }
     }
 
-    /// Every term under `node` (not the node's own), at `distance`.
-    fn subtree(&mut self, node: Node<'f>, out: u64, distance: u8) {
+    /// Every term under `node` (not the node's own), at `distance` (prefix
+    /// mode: no longer prefix of them comes closer). Whether a term makes
+    /// an unlikely edit is decided by the term so far, unless every
+    /// alignment so far does: then a term is likely where it goes on with
+    /// the rest of the query unchanged after a head of the query that
+    /// aligns with the term so far at `distance` by likely edits, or after
+    /// a transposition of the term's last letter so far with its next.
+    fn list_subtree(&mut self, node: Node<'f>, out: u64, distance: u8) {
+        let (query, chars, d) = (&self.query, &self.chars, usize::from(distance));
+        let (_, unlikely) = crate::oracle::prefix_alignment(query, chars, usize::from(self.max));
+        let mut rests: Vec<Vec<u8>> = Vec::new();
+        let bytes = |cs: &[char]| cs.iter().collect::<String>().into_bytes();
+        if unlikely {
+            let heads = crate::oracle::head_alignments(query, chars);
+            for (k, _) in heads.iter().enumerate().filter(|(_, &h)| h == (d, false)) {
+                rests.push(bytes(&query[k..]));
+            }
+            if let Some((&last, before)) = chars.split_last() {
+                let heads = crate::oracle::head_alignments(query, before);
+                for k in 2..=query.len() {
+                    if d >= 1 && heads[k - 2] == (d - 1, false) && query[k - 1] == last {
+                        let mut rest = bytes(&query[k - 2..k - 1]);
+                        rest.extend(bytes(&query[k..]));
+                        rests.push(rest);
+                    }
+                }
+            }
+        }
+        let likely = |rest: &[u8]| !unlikely || rests.iter().any(|r| rest.starts_with(r));
+        self.subtree(node, out, distance, &likely, &mut Vec::new());
+    }
+
+    /// [`Self::list_subtree`]'s walk, `rest` the bytes after the term so
+    /// far.
+    fn subtree(
+        &mut self,
+        node: Node<'f>,
+        out: u64,
+        distance: u8,
+        likely: &dyn Fn(&[u8]) -> bool,
+        rest: &mut Vec<u8>,
+    ) {
         for t in node.transitions() {
             if !self.spend() {
                 return;
             }
             let next = self.fst.node(t.addr);
             let out = out + t.out.value();
+            rest.push(t.inp);
             if next.is_final() {
-                self.add(out + next.final_output().value(), distance);
+                self.found.terms.push(Near {
+                    value: out + next.final_output().value(),
+                    edits: distance,
+                    unlikely: !likely(rest),
+                });
             }
-            self.subtree(next, out, distance);
+            self.subtree(next, out, distance, likely, rest);
+            rest.pop();
         }
     }
 
@@ -467,11 +515,12 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
         if distance == 0 {
             return;
         }
+        let (query, key) = (&self.query, &self.chars);
         let near = match self.mode {
             // A key spelled backwards aligns with the query spelled
             // backwards as it does forwards.
-            Mode::Whole => Near::whole(term, distance, &self.query, &self.chars),
-            Mode::Prefix => Near::prefix(term, distance),
+            Mode::Whole => Near::whole(term, distance, query, key),
+            Mode::Prefix => Near::prefix(term, distance, query, key, self.max),
         };
         self.found.terms.push(near);
     }
@@ -516,7 +565,8 @@ impl<'f, D: AsRef<[u8]>> Walk<'f, D> {
 mod tests {
     use super::*;
     use crate::oracle::{
-        edit_distance, head_within_one_edit, needs_unlikely_edit, prefix_edit_distance,
+        edit_distance, head_within_one_edit, needs_unlikely_edit, prefix_alignment,
+        prefix_edit_distance,
     };
     use proptest::prelude::*;
     use std::collections::BTreeSet;
@@ -546,7 +596,10 @@ mod tests {
                 let w: Vec<char> = term.chars().collect();
                 let (d, unlikely) = match mode {
                     Mode::Whole => (edit_distance(q, &w), needs_unlikely_edit(q, &w)),
-                    Mode::Prefix => (prefix_edit_distance(q, &w, max), false),
+                    Mode::Prefix => {
+                        let (d, unlikely) = prefix_alignment(q, &w, max);
+                        (d, unlikely)
+                    }
                 };
                 (1..=max).contains(&d).then_some(Near {
                     value: t as u64,
@@ -664,7 +717,7 @@ mod tests {
                 };
                 if split.pieces.iter().any(holds) {
                     if let Some(d) = prefix_distance(&q, &chars, max as u8).filter(|&d| d > 0) {
-                        found.push(Near::prefix(t as u64, d));
+                        found.push(Near::prefix(t as u64, d, &q, &chars, max as u8));
                     }
                 }
             }

@@ -32,7 +32,7 @@ pub(super) fn typos<D: AsRef<[u8]>>(
                 if let Some(d) =
                     within(best).filter(|_| oracle::head_within_one_edit(max_edits, &q, &term))
                 {
-                    found.push(Near::prefix(value, d));
+                    found.push(Near::prefix(value, d, &q, &term, max_edits as u8));
                 }
             }
         }

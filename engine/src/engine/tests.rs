@@ -118,10 +118,21 @@ impl Letters {
 /// Through forms the same: `agreing` lists `agree` (through `agreeing`)
 /// before the commoner `age` (through `ageing`).
 #[test]
-fn a_doubled_letter_ranks_first_a_consonant_swap_late_and_a_truncation_last() {
+fn a_doubled_letter_ranks_first_an_unlikely_edit_late_and_a_truncation_last() {
     let words = [
-        "final", "finale", "finally", "occasion", "passion", "agree", "age", "abseil", "assail",
-        "house", "houss",
+        "final",
+        "finale",
+        "finally",
+        "occasion",
+        "passion",
+        "agree",
+        "age",
+        "abseil",
+        "assail",
+        "house",
+        "houss",
+        "formatter",
+        "fraternity",
     ];
     let mut lexicon = Lexicon::default();
     let forms = [("agreeing", "agree"), ("ageing", "age")];
@@ -143,17 +154,20 @@ fn a_doubled_letter_ranks_first_a_consonant_swap_late_and_a_truncation_last() {
         ("assail", "211"),
         ("abseil", "189"),
         ("house", "550"),
+        ("fraternity", "352"),
+        ("formatter", "180"),
     ];
     let pairs = frequencies
         .map(|(w, f)| (w.to_string(), f.to_string()))
         .to_vec();
     lexicon.add(LexiconKind::Frequencies, "en", pairs).unwrap();
     let words: Vec<String> = words.map(String::from).to_vec();
-    let searcher: Searcher = build(english_postings(&words), &lexicon).decode().unwrap();
-    let ranked = |q: &str| -> Vec<String> {
-        let rule = MatchRule::new(q, MatchType::Exact, true);
+    let built = build(english_postings(&words), &lexicon);
+    let (searcher, grams): (Searcher, Grams) = (built.decode().unwrap(), built.grams().unwrap());
+    let ranked_by = |q: &str, match_type: MatchType| -> Vec<String> {
+        let rule = MatchRule::new(q, match_type, true);
         let hits = searcher
-            .search(None, &rule, &Filters::default(), 0, 10)
+            .search(Some(&grams), &rule, &Filters::default(), 0, 10)
             .unwrap();
         let index = searcher.index();
         hits.ordinals
@@ -161,6 +175,7 @@ fn a_doubled_letter_ranks_first_a_consonant_swap_late_and_a_truncation_last() {
             .map(|&o| index.term(index.term_of(o)).unwrap())
             .collect()
     };
+    let ranked = |q: &str| ranked_by(q, MatchType::Exact);
     assert_eq!(ranked("finaly"), ["finally", "finale", "final"]);
     assert_eq!(ranked("ocassion"), ["occasion", "passion"]);
     assert_eq!(ranked("agreing"), ["agree", "age"]);
@@ -168,6 +183,12 @@ fn a_doubled_letter_ranks_first_a_consonant_swap_late_and_a_truncation_last() {
     assert_eq!(ranked("absail"), ["abseil", "assail"]);
     // A doubling counts only for a listed word.
     assert_eq!(ranked("hous"), ["house", "houss"]);
+    // A prefix search measures the start of a word: `fraternity` starts
+    // with `frater`, `fomrater` without its `o` and its `m`.
+    assert_eq!(
+        ranked_by("fomrater", MatchType::Prefix),
+        ["formatter", "fraternity"]
+    );
 }
 
 fn hostile_corpus() -> Vec<String> {

@@ -24,7 +24,7 @@ impl Searcher {
     /// distance from 1 up ([`TypoKind`]): the entries of the terms at that
     /// distance (by the match type's measure) that are the query with
     /// letters doubled or undoubled, the other terms, those only reached by
-    /// an unlikely edit (measured whole), the terms that are a proper
+    /// an unlikely edit, the terms that are a proper
     /// prefix of the query, then the lemmas of the inflected forms
     /// whose whole word is at that distance, in the dictionaries of the
     /// form's language (`attched` → `attached` → `attach`): at equal
@@ -231,7 +231,7 @@ impl Searcher {
             };
             if split.pieces.iter().any(holds) {
                 if let Some(d) = typo::prefix_distance(query, &chars, max).filter(|&d| d > 0) {
-                    found.push(Near::prefix(t as u64, d));
+                    found.push(Near::prefix(t as u64, d, query, &chars, max));
                 }
             }
         }
