@@ -11,8 +11,12 @@
 //! longer improve gives its whole subtree at the distance found so far,
 //! read as plain bytes without the table.
 //!
-//! `oracle::edit_distance` and `oracle::prefix_edit_distance` are the naive
-//! statement of the same distances; the tests hold the walk to them.
+//! Each key found carries whether every alignment at its distance makes an
+//! unlikely edit ([`Near`]), computed from the characters the walk holds.
+//!
+//! `oracle::edit_distance`, `oracle::prefix_alignment` and
+//! `oracle::needs_unlikely_edit` are the naive statement of the same
+//! measures; the tests hold the walk to them.
 
 use crate::matching::{ANCHORED_HEAD_CHARS, PREFIX_THIRD_EDIT_ANCHORED};
 use fst::raw::{Fst, Node};
