@@ -2,11 +2,14 @@
 //! (`make test` starts it) and use the admin command line to make keys.
 
 use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::http::{
+    http_client_fn, HttpClient, HttpConnector, HttpConnectorFuture, SharedHttpConnector,
+};
 use aws_smithy_runtime_api::client::interceptors::context::{
     BeforeDeserializationInterceptorContextRef, BeforeTransmitInterceptorContextRef,
 };
 use aws_smithy_runtime_api::client::interceptors::Intercept;
-use aws_smithy_runtime_api::client::orchestrator::Metadata;
+use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, Metadata};
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::{ConfigBag, Storable, StoreReplace};
 use serde_json::Value;
@@ -614,7 +617,9 @@ impl Intercept for CallRecorder {
 /// chain of calls each sent after the one before it was answered. Calls on
 /// the wire together (as `try_join!` sends them) are one round trip; a call
 /// sent as soon as another came back is the next one, whether or not it
-/// needed its answer. A call never answered ends when it was sent.
+/// needed its answer. A call never answered ends when it was sent. Count
+/// the calls of a [`distant_app`], whose round trips are long beside the
+/// time spent between them.
 pub fn round_trips(calls: &[DynamoCall]) -> usize {
     let mut spans: Vec<(Instant, Instant)> = calls
         .iter()
@@ -724,6 +729,52 @@ pub async fn gated_app(gate: &Gate) -> (shared::App, CallRecorder) {
     };
     let app = shared::App::new(config, clients, shared::runtime::app::system_clock);
     (app, recorder)
+}
+
+/// A cold instance of the service on the local stack, as [`recorded_app`],
+/// whose DynamoDB answers each arrive [`DISTANT_LATENCY`] late: far enough
+/// that the time the instance spends between a read's answer and the next
+/// read (a debug build decoding the root takes milliseconds) is small beside
+/// a round trip, so [`round_trips`] counts the reads that waited for others
+/// and not the ones that merely came later.
+pub async fn distant_app() -> (shared::App, CallRecorder) {
+    let (clients, config) = stack_clients().await;
+    let near = clients.dynamodb.config();
+    let wire = near
+        .http_client()
+        .expect("the stack's DynamoDB client has an HTTP client");
+    let far = aws_sdk_dynamodb::Client::from_conf(
+        near.to_builder()
+            .http_client(http_client_fn(move |settings, components| {
+                SharedHttpConnector::new(Late(wire.http_connector(settings, components)))
+            }))
+            .build(),
+    );
+    let (dynamodb, recorder) = recorded(&far);
+    let clients = shared::runtime::app::Clients {
+        dynamodb,
+        ..clients
+    };
+    let app = shared::App::new(config, clients, shared::runtime::app::system_clock);
+    (app, recorder)
+}
+
+/// How late [`distant_app`]'s answers arrive.
+pub const DISTANT_LATENCY: std::time::Duration = std::time::Duration::from_millis(40);
+
+/// A connection whose answers arrive [`DISTANT_LATENCY`] after the wire's.
+#[derive(Debug)]
+struct Late(SharedHttpConnector);
+
+impl HttpConnector for Late {
+    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+        let answer = self.0.call(request);
+        HttpConnectorFuture::new(async move {
+            let answer = answer.await;
+            tokio::time::sleep(DISTANT_LATENCY).await;
+            answer
+        })
+    }
 }
 
 /// A client like `client` whose calls are recorded.

@@ -6,7 +6,9 @@
 //! index snapshot in memory: no call at all once it holds the parts of the
 //! snapshot that a query touches, and no part is read twice.
 
-use blackbox::{recorded, recorded_app, round_trips, snapshot_items_asked, stack_clients};
+use blackbox::{
+    distant_app, recorded, recorded_app, round_trips, snapshot_items_asked, stack_clients,
+};
 use shared::queries::{AutocompleteQuery, RandomQuery, SearchQuery, ThesaurusQuery};
 use shared::search::filters::LangFilter;
 use shared::search::matching::MatchType;
@@ -35,7 +37,7 @@ fn within(what: &str, calls: &[String], budget: usize) {
 
 #[tokio::test]
 async fn every_endpoint_holds_its_round_trip_budget() {
-    let (app, log) = recorded_app().await;
+    let (app, log) = distant_app().await;
 
     // The dictionary list: one Query cold, nothing while cached.
     service::dictionaries(&app).await.unwrap();
@@ -331,14 +333,14 @@ fn links_of(word: &str) -> ThesaurusQuery {
     }
 }
 
-/// One request on a fresh instance whose catalog is read (the pointer and
+/// One request on a fresh, distant instance whose catalog is read (the pointer and
 /// the dictionaries, one Query): the round trips of BatchGetItem it waits
 /// for, one after another ([`round_trips`]), and how many it sent.
 async fn cold_reads<F, T>(request: impl FnOnce(shared::App) -> F) -> (usize, usize)
 where
     F: std::future::Future<Output = Result<T, shared::ApiError>>,
 {
-    let (app, log) = recorded_app().await;
+    let (app, log) = distant_app().await;
     service::dictionaries(&app).await.unwrap();
     log.take();
     let answered = request(app).await;
