@@ -2,7 +2,8 @@
 //! ([`postings`] manifests, the index [`snapshot`], both on the byte
 //! [`codec`]), how words are compared ([`fold`]), the inflected forms and
 //! word frequencies it ranks with ([`lexicon`]), how a query matches
-//! ([`matching`], wildcard patterns in [`pattern`]) and what it may answer
+//! ([`matching`], wildcard patterns in [`pattern`], spellings by sound in
+//! [`respelling`]) and what it may answer
 //! from ([`filters`]), how a query runs over the snapshot ([`engine`]),
 //! reverse lookup from the words of definitions ([`definitions`],
 //! [`reverse`]), and the rules stated naively for the tests ([`oracle`]).
@@ -32,6 +33,7 @@ pub mod pattern;
 pub mod postings;
 #[cfg(test)]
 mod reference;
+pub mod respelling;
 pub mod reverse;
 pub mod snapshot;
 mod typo;

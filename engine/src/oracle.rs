@@ -3,7 +3,9 @@
 //! tests' scan of every stored entry both apply. The engine calls only
 //! [`edit_distance`], for the few spellings it looks up itself (the
 //! doublings of a query), and [`needs_unlikely_edit`], for each word a
-//! whole-word walk finds; [`is_doubling`]'s rule is its own.
+//! whole-word walk finds; [`is_doubling`]'s rule is its own, and so is
+//! [`respelling_changes`], which aligns query and word by the rules of
+//! [`respelling`] where the engine generates the query's respellings.
 //!
 //! Distance is Damerau-Levenshtein on folded forms, in its restricted form
 //! (optimal string alignment): substitution, insertion, deletion and the
@@ -15,6 +17,7 @@ use super::matching::{
     PREFIX_THIRD_EDIT_ANCHORED, TYPO_KINDS,
 };
 use super::pattern::{Pattern, Token};
+use super::respelling;
 
 /// Commonness by its definition: the frequency of the folded `term` in the
 /// list of `lang` (the language of the dictionaries that have it), any
@@ -86,6 +89,16 @@ pub fn tier(
     };
     let listed = lexicon.frequency(source_lang, folded).is_some();
     let own = (own <= max_edits).then(|| typo_tier(own, typo_kind(&q, &w, unlikely, listed)));
+    // A listed word the query respells into, at as many edits as rules.
+    let respelled = |word: &[char], kind: TypoKind| {
+        respelling_changes(source_lang, &q, word)
+            .filter(|c| listed && (1..=max_edits).contains(c))
+            .map(|c| typo_tier(c, kind))
+    };
+    let own = own
+        .into_iter()
+        .chain(respelled(&w, TypoKind::Doubling))
+        .min();
     // Through each inflected form of it in its language, at the form's
     // distance; the best tier of all counts.
     let through_forms = match_type
@@ -102,7 +115,11 @@ pub fn tier(
                 TypoKind::Doubling => TypoKind::DoublingThroughForm,
                 _ => TypoKind::ThroughForm,
             };
-            (1..=max_edits).contains(&d).then(|| typo_tier(d, kind))
+            let by_distance = (1..=max_edits).contains(&d).then(|| typo_tier(d, kind));
+            by_distance
+                .into_iter()
+                .chain(respelled(&f, TypoKind::DoublingThroughForm))
+                .min()
         });
     own.into_iter().chain(through_forms).min()
 }
@@ -149,6 +166,40 @@ fn doubling_changes(a: &[char], b: &[char]) -> Option<usize> {
         return None;
     }
     Some(ra.iter().zip(&rb).map(|(x, y)| x.1.abs_diff(y.1)).sum())
+}
+
+/// The fewest rules of `lang`'s respellings ([`respelling::LANGUAGES`])
+/// that write `query` as `word`, each where its place allows in the query,
+/// if 1 to [`respelling::MAX_CHANGES`] do and the query is at most
+/// [`respelling::QUERY_CHARS`] long.
+pub fn respelling_changes(lang: &str, query: &[char], word: &[char]) -> Option<usize> {
+    let (_, rules) = respelling::LANGUAGES.iter().find(|(l, _)| *l == lang)?;
+    if query.len() > respelling::QUERY_CHARS || query == word {
+        return None;
+    }
+    // fewest[i][j]: the fewest rules that write query[..i] as word[..j].
+    let mut fewest = vec![vec![usize::MAX; word.len() + 1]; query.len() + 1];
+    fewest[0][0] = 0;
+    for i in 0..=query.len() {
+        for j in 0..=word.len() {
+            let here = fewest[i][j];
+            if here == usize::MAX {
+                continue;
+            }
+            if i < query.len() && j < word.len() && query[i] == word[j] {
+                fewest[i + 1][j + 1] = fewest[i + 1][j + 1].min(here);
+            }
+            for rule in rules.iter().filter(|r| respelling::applies(r, query, i)) {
+                let to: Vec<char> = rule.to.chars().collect();
+                if word[j..].starts_with(&to) {
+                    let (i2, j2) = (i + rule.from.chars().count(), j + to.len());
+                    fewest[i2][j2] = fewest[i2][j2].min(here + 1);
+                }
+            }
+        }
+    }
+    let n = fewest[query.len()][word.len()];
+    (1..=respelling::MAX_CHANGES).contains(&n).then_some(n)
 }
 
 /// The tier of a typo at `distance` (1 up) of `kind`, after the tiers of

@@ -757,29 +757,79 @@ fn both_fuzzy(
     match_type: MatchType,
     fuzzy: bool,
 ) -> Vec<String> {
-    let postings = rank_order(
-        words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| en_posting(w, i))
-            .collect(),
-        lexicon,
-    );
-    let (cold, _, grams) = snapshot(&postings, lexicon, 1);
+    let postings: Vec<Posting> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| en_posting(w, i))
+        .collect();
     let rule = MatchRule::new(q, match_type, fuzzy);
+    let (postings, page) = both_on(postings, lexicon, &rule);
+    page.into_iter().map(|i| postings[i].word.clone()).collect()
+}
+
+/// Both engines (both walks) on `postings`, ranked: the ranked postings
+/// and the indexes into them of the first 50 matches, the same from each.
+fn both_on(
+    postings: Vec<Posting>,
+    lexicon: &Lexicon,
+    rule: &MatchRule,
+) -> (Vec<Posting>, Vec<usize>) {
+    let postings = rank_order(postings, lexicon);
+    let (cold, _, grams) = snapshot(&postings, lexicon, 1);
     let filters = Filters::default();
-    let (total, page) = search(&postings, lexicon, &rule, &filters, 0, 50);
+    let (total, page) = search(&postings, lexicon, rule, &filters, 0, 50);
     for walk in [TypoWalk::Rows, TypoWalk::Automaton] {
         let hits = cold
             .answer(4, |index| {
-                index.search_with(walk, Some(&grams), &rule, &filters, 0, 50)
+                index.search_with(walk, Some(&grams), rule, &filters, 0, 50)
             })
             .unwrap();
         assert_eq!(hits.total, total, "{walk:?}");
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();
         assert_eq!(got, page, "{walk:?}");
     }
-    page.into_iter().map(|i| postings[i].word.clone()).collect()
+    (postings, page)
+}
+
+/// Spanish respellings rank with the doublings, at as many edits as rules:
+/// `guevo` lists `huevo` before the commoner `nuevo`, `yave` finds `llave`
+/// (two edits, one rule) though four letters allow one edit; an unlisted
+/// word is no respelling.
+#[test]
+fn a_spanish_respelling_ranks_with_the_doublings() {
+    let words = [
+        "huevo", "nuevo", "llave", "ave", "nube", "nave", "hueso", "grueso",
+    ];
+    let mut lexicon = Lexicon::default();
+    let listed = [
+        ("huevo", "450"),
+        ("nuevo", "577"),
+        ("llave", "380"),
+        ("ave", "412"),
+    ];
+    let listed = listed.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
+    lexicon.add(LexiconKind::Frequencies, "es", listed).unwrap();
+    let more = [("nube", "408"), ("nave", "439"), ("grueso", "396")];
+    let more = more.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
+    lexicon.add(LexiconKind::Frequencies, "es", more).unwrap();
+    let postings = |lang: &str| -> Vec<Posting> {
+        let dictionary = DictionaryRef::new(&format!("d-{lang}"), lang, None);
+        let each = words.iter().enumerate();
+        each.map(|(i, w)| Posting::headword(w, dictionary.clone(), format!("{i}")))
+            .collect()
+    };
+    let ranked = |lang: &str, q: &str| -> Vec<String> {
+        let rule = MatchRule::new(q, MatchType::Exact, true);
+        let (postings, page) = both_on(postings(lang), &lexicon, &rule);
+        page.into_iter().map(|i| postings[i].word.clone()).collect()
+    };
+    assert_eq!(ranked("es", "guevo"), ["huevo", "nuevo", "grueso", "hueso"]);
+    assert_eq!(ranked("es", "nuve"), ["nube", "nave"]);
+    assert_eq!(ranked("es", "yave"), ["llave", "ave", "nave"]);
+    // Only Spanish respells so.
+    assert_eq!(ranked("en", "yave"), ["ave", "nave"]);
+    // `hueso` is unlisted: `gueso` finds it by its distance alone.
+    assert_eq!(ranked("es", "gueso")[..2], ["grueso", "hueso"]);
 }
 
 fn words(list: &[&str]) -> Vec<String> {

@@ -10,6 +10,7 @@ use crate::codec::CorruptData;
 use crate::matching::{
     MatchRule, TypoDistance, TypoKind, DOUBLING_CHANGES, DOUBLING_QUERY_CHARS, TYPO_KINDS,
 };
+use crate::respelling;
 use crate::snapshot::{
     middle, middle_prefix, query_grams, without_middle, words_in, Direction, Fst, Grams, Index,
     TermBlock,
@@ -49,6 +50,8 @@ impl Searcher {
             let at = TYPO_KINDS * d + TypoKind::DoublingThroughForm as usize;
             tiers[at] = std::mem::take(through_forms);
         }
+        // By distance, the terms reached by likely edits, and by unlikely.
+        let mut by_distance: Vec<[Vec<usize>; 2]> = vec![Default::default(); max_edits];
         if self.within_reach(rule, max_edits) {
             let found = match typos.walk {
                 TypoWalk::Rows => match measure {
@@ -64,24 +67,22 @@ impl Searcher {
                     each.flatten().collect()
                 }
             };
-            // By distance, the terms reached by likely edits, and by unlikely.
-            let mut by_distance: Vec<[Vec<usize>; 2]> = vec![Default::default(); max_edits];
             for near in found {
                 let d = usize::from(near.edits) - 1;
                 by_distance[d][usize::from(near.unlikely)].push(near.value as usize);
             }
-            for (d, [likely, unlikely]) in by_distance.into_iter().enumerate() {
-                let likely = self.index.texts_entries(likely);
-                let unlikely = self.index.texts_entries(unlikely);
-                let all = &likely | &unlikely;
-                let doubling = &all & &doublings.headwords;
-                let prefix = &(&all & &doublings.prefixes) - &doubling;
-                let at = |kind: TypoKind| TYPO_KINDS * d + kind as usize;
-                tiers[at(TypoKind::Other)] = &(&likely - &doubling) - &prefix;
-                tiers[at(TypoKind::UnlikelyEdit)] = &(&unlikely - &doubling) - &prefix;
-                tiers[at(TypoKind::Doubling)] = doubling;
-                tiers[at(TypoKind::PrefixOfQuery)] = prefix;
-            }
+        }
+        for (d, [likely, unlikely]) in by_distance.into_iter().enumerate() {
+            let likely = self.index.texts_entries(likely);
+            let unlikely = self.index.texts_entries(unlikely);
+            let all = &likely | &unlikely;
+            let doubling = &(&all & &doublings.headwords) | &doublings.respelled[d];
+            let prefix = &(&all & &doublings.prefixes) - &doubling;
+            let at = |kind: TypoKind| TYPO_KINDS * d + kind as usize;
+            tiers[at(TypoKind::Other)] = &(&likely - &doubling) - &prefix;
+            tiers[at(TypoKind::UnlikelyEdit)] = &(&unlikely - &doubling) - &prefix;
+            tiers[at(TypoKind::Doubling)] = doubling;
+            tiers[at(TypoKind::PrefixOfQuery)] = prefix;
         }
         // A form is a whole word: its distance is the whole word's, whatever
         // the match type (`runnin` is a prefix of no form's lemma, but one
@@ -143,6 +144,7 @@ impl Searcher {
             headwords: RoaringBitmap::new(),
             through_forms: vec![RoaringBitmap::new(); max_edits],
             prefixes: RoaringBitmap::new(),
+            respelled: vec![RoaringBitmap::new(); max_edits],
         };
         let forms = rule.match_type.has_lemma_tier();
         // Only a word its language lists: an unlisted one is no likelier
@@ -162,6 +164,29 @@ impl Searcher {
                 for lemma in typos.noted(self.index.lemmas(&text)) {
                     if listed(lemma.term) {
                         found.through_forms[d - 1] |= self.index.lemma_entries(lemma);
+                    }
+                }
+            }
+        }
+        for &(lang, rules) in respelling::LANGUAGES {
+            let of_lang = |t: usize| {
+                let first = self.index.term_entries(t).start;
+                listed(t) && self.index.dictionary(first).source_lang == lang
+            };
+            for (spelling, changes) in respelling::respellings(rules, query, max_edits) {
+                typos.work += 1;
+                let text: String = spelling.iter().collect();
+                if let Some(t) = typos.noted(self.index.term_number(&text)) {
+                    for t in self.index.text_terms(t).filter(|&t| of_lang(t)) {
+                        found.respelled[changes - 1].insert_range(self.index.term_entries(t));
+                    }
+                }
+                if forms {
+                    typos.work += 1;
+                    for lemma in typos.noted(self.index.lemmas(&text)) {
+                        if lemma.lang == lang && listed(lemma.term) {
+                            found.through_forms[changes - 1] |= self.index.lemma_entries(lemma);
+                        }
                     }
                 }
             }
@@ -249,6 +274,9 @@ struct Doublings {
     through_forms: Vec<RoaringBitmap>,
     /// Of the headwords that are a proper prefix of the query.
     prefixes: RoaringBitmap,
+    /// Of the listed headwords of a language that the query respells into
+    /// by its rules, by how many rules (1 up), whatever their distance.
+    respelled: Vec<RoaringBitmap>,
 }
 
 /// `word` with one letter doubled, and with one doubled letter written
