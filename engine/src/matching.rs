@@ -216,6 +216,9 @@ pub enum TypoKind {
     Doubling,
     /// `agreing` → `agreeing` → `agree`: the same, through a form.
     DoublingThroughForm,
+    /// Any other headword at the distance, and at one edit a listed word
+    /// that is the query with a letter moved 2 to [`MOVE_REACH`] places
+    /// (`jstu` → `just`), whatever its distance.
     Other,
     /// `absail` → `assail` (`abseil` is `Other`), `movment` → `moment`
     /// (`movement` is `Other`): every alignment at the distance (with the
@@ -237,6 +240,11 @@ pub const TYPO_KINDS: usize = 6;
 
 /// The most letters doubled or undoubled that make a [`TypoKind::Doubling`].
 pub const DOUBLING_CHANGES: usize = 2;
+
+/// The farthest a letter typed out of place is moved back to make a
+/// [`TypoKind::Other`] match of one edit (`jstu` → `just`, `yatch` → `yacht`):
+/// a move of one is a transposition, already one edit.
+pub const MOVE_REACH: usize = 3;
 
 /// The longest query (in characters) whose doublings are looked for: the
 /// engine looks each spelling up, about n² of them.

@@ -14,7 +14,7 @@
 use super::lexicon::Lexicon;
 use super::matching::{
     MatchType, TypoDistance, TypoKind, ANCHORED_HEAD_CHARS, DOUBLING_CHANGES, DOUBLING_QUERY_CHARS,
-    PREFIX_THIRD_EDIT_ANCHORED, TYPO_KINDS,
+    MOVE_REACH, PREFIX_THIRD_EDIT_ANCHORED, TYPO_KINDS,
 };
 use super::pattern::{Pattern, Token};
 use super::respelling;
@@ -95,9 +95,14 @@ pub fn tier(
             .filter(|c| listed && (1..=max_edits).contains(c))
             .map(|c| typo_tier(c, kind))
     };
+    // A listed word that is the query with a letter moved, at one edit.
+    let moved = |word: &[char], kind: TypoKind| {
+        (listed && is_moved_letter(&q, word)).then(|| typo_tier(1, kind))
+    };
     let own = own
         .into_iter()
         .chain(respelled(&w, TypoKind::Doubling))
+        .chain(moved(&w, TypoKind::Other))
         .min();
     // Through each inflected form of it in its language, at the form's
     // distance; the best tier of all counts.
@@ -119,6 +124,7 @@ pub fn tier(
             by_distance
                 .into_iter()
                 .chain(respelled(&f, TypoKind::DoublingThroughForm))
+                .chain(moved(&f, TypoKind::ThroughForm))
                 .min()
         });
     own.into_iter().chain(through_forms).min()
@@ -166,6 +172,25 @@ fn doubling_changes(a: &[char], b: &[char]) -> Option<usize> {
         return None;
     }
     Some(ra.iter().zip(&rb).map(|(x, y)| x.1.abs_diff(y.1)).sum())
+}
+
+/// Whether `word` is `query` with one letter taken out and put back 2 to
+/// [`MOVE_REACH`] places away, for a query of at most
+/// [`DOUBLING_QUERY_CHARS`] (and not the query).
+pub fn is_moved_letter(query: &[char], word: &[char]) -> bool {
+    let n = query.len();
+    if n != word.len() || n > DOUBLING_QUERY_CHARS || query == word {
+        return false;
+    }
+    (0..n).any(|from| {
+        (0..n).any(|to| {
+            let far = from.abs_diff(to);
+            let mut moved: Vec<char> = query.to_vec();
+            let letter = moved.remove(from);
+            moved.insert(to, letter);
+            (2..=MOVE_REACH).contains(&far) && moved == word
+        })
+    })
 }
 
 /// The fewest rules of `lang`'s respellings ([`respelling::LANGUAGES`])

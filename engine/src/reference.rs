@@ -791,6 +791,34 @@ fn both_on(
     (postings, page)
 }
 
+/// A letter moved two or three places is one likely edit: `jstu` finds
+/// `just` (two edits by distance) and `yatch` lists `yacht` before `latch`
+/// and `watch` (a consonant for another); only into a listed word.
+#[test]
+fn a_letter_moved_is_one_likely_edit() {
+    let words = [
+        "just", "jest", "stuj", "yacht", "latch", "watch", "they", "the",
+    ];
+    let mut lexicon = Lexicon::default();
+    let listed = [
+        ("just", "600"),
+        ("jest", "300"),
+        ("yacht", "380"),
+        ("latch", "330"),
+        ("watch", "530"),
+        ("they", "680"),
+        ("the", "770"),
+    ];
+    let listed = listed.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
+    lexicon.add(LexiconKind::Frequencies, "en", listed).unwrap();
+    let ranked = |q: &str| both(&words, &lexicon, q, MatchType::Exact);
+    // `stuj` is `jstu` with a letter moved too, but no list has it.
+    assert_eq!(ranked("jstu"), ["just"]);
+    assert_eq!(ranked("yatch"), ["yacht", "latch", "watch"]);
+    // With the other likely edits, by commonness.
+    assert_eq!(ranked("tyhe"), ["the", "they"]);
+}
+
 /// Spanish respellings rank with the doublings, at as many edits as rules:
 /// `guevo` lists `huevo` before the commoner `nuevo`, `yave` finds `llave`
 /// (two edits, one rule) though four letters allow one edit; an unlisted

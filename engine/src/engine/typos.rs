@@ -8,7 +8,8 @@ use super::Searcher;
 use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::matching::{
-    MatchRule, TypoDistance, TypoKind, DOUBLING_CHANGES, DOUBLING_QUERY_CHARS, TYPO_KINDS,
+    MatchRule, TypoDistance, TypoKind, DOUBLING_CHANGES, DOUBLING_QUERY_CHARS, MOVE_REACH,
+    TYPO_KINDS,
 };
 use crate::respelling;
 use crate::snapshot::{
@@ -73,8 +74,13 @@ impl Searcher {
             }
         }
         for (d, [likely, unlikely]) in by_distance.into_iter().enumerate() {
-            let likely = self.index.texts_entries(likely);
-            let unlikely = self.index.texts_entries(unlikely);
+            let mut likely = self.index.texts_entries(likely);
+            let mut unlikely = self.index.texts_entries(unlikely);
+            if d == 0 {
+                // A letter moved is a likely edit, whatever else reached it.
+                likely |= &doublings.moved;
+                unlikely -= &doublings.moved;
+            }
             let all = &likely | &unlikely;
             let doubling = &(&all & &doublings.headwords) | &doublings.respelled[d];
             let prefix = &(&all & &doublings.prefixes) - &doubling;
@@ -83,6 +89,9 @@ impl Searcher {
             tiers[at(TypoKind::UnlikelyEdit)] = &(&unlikely - &doubling) - &prefix;
             tiers[at(TypoKind::Doubling)] = doubling;
             tiers[at(TypoKind::PrefixOfQuery)] = prefix;
+        }
+        if max_edits > 0 {
+            tiers[TypoKind::ThroughForm as usize] |= &doublings.moved_through_forms;
         }
         // A form is a whole word: its distance is the whole word's, whatever
         // the match type (`runnin` is a prefix of no form's lemma, but one
@@ -145,6 +154,8 @@ impl Searcher {
             through_forms: vec![RoaringBitmap::new(); max_edits],
             prefixes: RoaringBitmap::new(),
             respelled: vec![RoaringBitmap::new(); max_edits],
+            moved: RoaringBitmap::new(),
+            moved_through_forms: RoaringBitmap::new(),
         };
         let forms = rule.match_type.has_lemma_tier();
         // Only a word its language lists: an unlisted one is no likelier
@@ -186,6 +197,25 @@ impl Searcher {
                     for lemma in typos.noted(self.index.lemmas(&text)) {
                         if lemma.lang == lang && listed(lemma.term) {
                             found.through_forms[changes - 1] |= self.index.lemma_entries(lemma);
+                        }
+                    }
+                }
+            }
+        }
+        if max_edits > 0 {
+            for spelling in moved_letters(query) {
+                typos.work += 1;
+                let text: String = spelling.iter().collect();
+                if let Some(t) = typos.noted(self.index.term_number(&text)) {
+                    for t in self.index.text_terms(t).filter(|&t| listed(t)) {
+                        found.moved.insert_range(self.index.term_entries(t));
+                    }
+                }
+                if forms {
+                    typos.work += 1;
+                    for lemma in typos.noted(self.index.lemmas(&text)) {
+                        if listed(lemma.term) {
+                            found.moved_through_forms |= self.index.lemma_entries(lemma);
                         }
                     }
                 }
@@ -277,6 +307,34 @@ struct Doublings {
     /// Of the listed headwords of a language that the query respells into
     /// by its rules, by how many rules (1 up), whatever their distance.
     respelled: Vec<RoaringBitmap>,
+    /// Of the listed headwords that are the query with one letter moved
+    /// (one edit, whatever their distance).
+    moved: RoaringBitmap,
+    /// Of the listed lemmas whose form is.
+    moved_through_forms: RoaringBitmap,
+}
+
+/// `word` with one letter moved 2 to [`MOVE_REACH`] places (a move of one
+/// is a transposition): the letters typed in a wrong order, `yatch` for
+/// `yacht`, `jstu` for `just`; none for a word longer than
+/// [`DOUBLING_QUERY_CHARS`].
+fn moved_letters(word: &[char]) -> Vec<Vec<char>> {
+    let mut spellings = Vec::new();
+    if word.len() > DOUBLING_QUERY_CHARS {
+        return spellings;
+    }
+    for from in 0..word.len() {
+        let reach = from.saturating_sub(MOVE_REACH)..=(from + MOVE_REACH).min(word.len() - 1);
+        for to in reach.filter(|to| to.abs_diff(from) >= 2) {
+            let mut moved = word.to_vec();
+            let letter = moved.remove(from);
+            moved.insert(to, letter);
+            if moved != word && !spellings.contains(&moved) {
+                spellings.push(moved);
+            }
+        }
+    }
+    spellings
 }
 
 /// `word` with one letter doubled, and with one doubled letter written
@@ -520,4 +578,35 @@ fn budgeted_walk(
         terms.extend(found.terms);
     }
     Ok(terms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moved_letters;
+    use crate::oracle::is_moved_letter;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The spellings generated are the oracle's moves: the query with
+        /// any one letter moved anywhere is one exactly when the oracle
+        /// says so, and every spelling generated is one.
+        #[test]
+        fn the_moved_letters_are_the_oracles(
+            query in "[abc]{0,8}",
+            from in any::<usize>(),
+            to in any::<usize>(),
+        ) {
+            let q: Vec<char> = query.chars().collect();
+            let generated = moved_letters(&q);
+            for spelling in &generated {
+                prop_assert!(is_moved_letter(&q, spelling), "{:?}", spelling);
+            }
+            if !q.is_empty() {
+                let mut word = q.clone();
+                let letter = word.remove(from % q.len());
+                word.insert(to % q.len(), letter);
+                prop_assert_eq!(generated.contains(&word), is_moved_letter(&q, &word));
+            }
+        }
+    }
 }
