@@ -203,35 +203,4 @@ mod tests {
         assert!(spanish("bobo").iter().all(|(w, n)| w != "bobo" && *n <= 2));
         assert!(!has("bobob", "vovov", 3));
     }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
-
-        /// The spellings generated are those the oracle's alignment finds,
-        /// each at the oracle's count of rules.
-        #[test]
-        fn the_respellings_are_the_oracles(
-            query in "[bvlyhegiu]{0,6}",
-            // The query with a few of its letters rewritten into letters of
-            // the rules: often a respelling, often one in the wrong place.
-            edits in proptest::collection::vec((0..7usize, 0..3usize, proptest::sample::select(
-                vec!["", "h", "b", "v", "y", "ll", "hue", "gue", "hie", "ye", "e"],
-            )), 0..3),
-        ) {
-            let q: Vec<char> = query.chars().collect();
-            let mut w = q.clone();
-            for (at, len, to) in edits {
-                let at = at.min(w.len());
-                let end = (at + len).min(w.len());
-                w.splice(at..end, to.chars());
-            }
-            let generated = respellings(SPANISH, &q, MAX_CHANGES);
-            for (spelling, changes) in &generated {
-                let oracle = crate::oracle::respelling_changes("es", &q, spelling);
-                proptest::prop_assert_eq!(oracle, Some(*changes), "{:?}", spelling);
-            }
-            let found = generated.iter().find(|(s, _)| *s == w).map(|&(_, n)| n);
-            proptest::prop_assert_eq!(found, crate::oracle::respelling_changes("es", &q, &w));
-        }
-    }
 }
