@@ -13,9 +13,11 @@ import os
 import re
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
 
 from helpers import API_URL, CHROMIUM, Playground, is_emulator_failure
@@ -103,13 +105,27 @@ def context(playwright_driver, served, tmp_path):
     ctx.close()
 
 
+# A static file is answered in milliseconds; far longer means it was lost.
+STATIC_FILE_WAIT_MS = 5_000
+
+
 def retry_emulator_failures(route):
     """What the page asks of the service, with cargo lambda watch's own 500 (a
     problem document the functions never send) retried, as the Rust
     black-box client does: it is the local emulator's, not the page's."""
+    static = urllib.parse.urlsplit(route.request.url).path == "/" or "/assets/" in route.request.url
     for attempt in range(4):
         try:
-            response = route.fetch()
+            # The emulator also loses a request now and then: it never
+            # answers. A static file is asked again (nothing is counted);
+            # the API's requests are not, as they may have been counted.
+            response = route.fetch(timeout=STATIC_FILE_WAIT_MS if static else None)
+        except PlaywrightTimeoutError:
+            if not static or attempt == 3:
+                route.abort("timedout")  # the page meets the failure
+                return
+            print(f"cargo lambda watch never answered {route.request.url}; asking again")
+            continue
         except Exception:  # noqa: BLE001 - refused, reset, aborted by the page
             try:
                 route.continue_()  # let the browser meet it itself

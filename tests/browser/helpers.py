@@ -3,6 +3,7 @@ playground page as a person uses it."""
 
 import json
 import os
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -10,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 API_URL = os.environ.get("API_URL", "http://127.0.0.1:9000").rstrip("/")
 DEMO_KEY = os.environ.get("DEMO_KEY", "dk_localDemoKey00000000000000000000")
@@ -96,11 +98,23 @@ class Playground:
         self.mode_reverse = page.locator("#mode-reverse")
 
     def open(self, key=DEMO_KEY, hash_=""):
-        response = self.page.goto(API_URL + "/" + hash_)
+        response = self.goto(API_URL + "/" + hash_)
         assert response is not None and response.status == 200, f"GET / answered {response and response.status}"
         if key is not None:
             self.page.locator("#api-key").fill(key)
         return response
+
+    def goto(self, url):
+        """page.goto, once more if the load timed out: cargo lambda watch now
+        and then never answers a request (the page's assets are asked again
+        by the page fixture's route; the page itself is not routed, as
+        Chromium then stalls its audio). A page that hangs on every load
+        still fails."""
+        try:
+            return self.page.goto(url)
+        except PlaywrightTimeoutError:
+            print(f"the load of {url} timed out; loading it once more", file=sys.stderr)
+            return self.page.goto(url)
 
     def wait_usage(self):
         expect(self.page.locator("#usage-plan")).not_to_be_empty()
