@@ -164,10 +164,31 @@ impl<'a> Reader<'a> {
         Ok((!s.is_empty()).then_some(s))
     }
 
+    /// Skips a string without checking it.
+    pub fn skip_str(&mut self) -> Result<(), CorruptData> {
+        let n = self.varint()?;
+        self.bytes(n).map(|_| ())
+    }
+
     pub fn id(&mut self) -> Result<String, CorruptData> {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
         match self.byte()? {
-            1 => Ok(self.bytes(8)?.iter().map(|b| format!("{b:02x}")).collect()),
+            1 => Ok(self
+                .bytes(8)?
+                .iter()
+                .flat_map(|b| [HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]])
+                .map(char::from)
+                .collect()),
             0 => Ok(self.str()?.to_string()),
+            _ => Err(CorruptData("unknown id kind")),
+        }
+    }
+
+    /// Skips an id without decoding it.
+    pub fn skip_id(&mut self) -> Result<(), CorruptData> {
+        match self.byte()? {
+            1 => self.bytes(8).map(|_| ()),
+            0 => self.skip_str(),
             _ => Err(CorruptData("unknown id kind")),
         }
     }
@@ -192,10 +213,24 @@ mod tests {
             prop_assert!(r.is_done());
         }
 
+        /// Skipping a value leaves the reader where reading it does.
+        #[test]
+        fn skipping_lands_where_reading_does(text in "\\PC{0,20}", id in "[0-9a-f]{16}|[a-z-]{1,20}") {
+            let mut out = Vec::new();
+            put_id(&mut out, &id);
+            put_str(&mut out, &text);
+            put_id(&mut out, "after");
+            let mut r = Reader::new(&out);
+            r.skip_id().unwrap();
+            r.skip_str().unwrap();
+            prop_assert_eq!(r.id().unwrap(), "after");
+            prop_assert!(r.is_done());
+        }
+
         #[test]
         fn reading_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
             let mut r = Reader::new(&bytes);
-            let _ = (r.varint(), r.count(4), r.str(), r.id(), r.opt_str());
+            let _ = (r.varint(), r.count(4), r.str(), r.id(), r.opt_str(), r.skip_id(), r.skip_str());
         }
     }
 

@@ -116,8 +116,8 @@ impl PagedPart for RecordPart {
 }
 
 impl RecordPart {
-    /// The records of block `block` of this part.
-    fn block(&self, block: usize) -> Result<Vec<Record>, CorruptData> {
+    /// The inflated bytes of block `block` of this part.
+    fn block(&self, block: usize) -> Result<Vec<u8>, CorruptData> {
         if block >= self.blocks {
             return Err(CorruptData("ordinal beyond the records"));
         }
@@ -127,18 +127,31 @@ impl RecordPart {
             .bytes
             .get(start..end)
             .ok_or(CorruptData("record block out of range"))?;
-        let raw = inflate(compressed)?;
-        let mut r = Reader::new(&raw);
-        let mut records = Vec::with_capacity(RECORD_BLOCK);
-        while !r.is_done() {
-            records.push(Record {
-                id: r.id()?,
-                preview: r.str()?.to_string(),
-                phonetic: r.opt_str()?.map(str::to_string),
-            });
-        }
-        Ok(records)
+        inflate(compressed)
     }
+}
+
+/// Record `at` of an inflated block: the records before it are skipped
+/// unread (a page wants one or two records of a block of
+/// [`RECORD_BLOCK`], and decoding ids is most of a block's cost).
+fn record_of_block(raw: &[u8], at: usize) -> Result<Record, CorruptData> {
+    let mut r = Reader::new(raw);
+    for _ in 0..at {
+        if r.is_done() {
+            return Err(CorruptData("ordinal beyond its block"));
+        }
+        r.skip_id()?;
+        r.skip_str()?;
+        r.skip_str()?;
+    }
+    if r.is_done() {
+        return Err(CorruptData("ordinal beyond its block"));
+    }
+    Ok(Record {
+        id: r.id()?,
+        preview: r.str()?.to_string(),
+        phonetic: r.opt_str()?.map(str::to_string),
+    })
 }
 
 /// The parts of the `records` section that a reader holds, with the index
@@ -165,7 +178,7 @@ impl Records {
     /// The records of these ordinals, in the same order; their parts must
     /// be held ([`Records::parts_of`]).
     pub fn get(&self, ordinals: &[u32]) -> Result<Vec<Record>, CorruptData> {
-        let mut inflated: HashMap<(usize, usize), Vec<Record>> = HashMap::new();
+        let mut inflated: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
         ordinals
             .iter()
             .map(|&ordinal| {
@@ -179,16 +192,13 @@ impl Records {
                     .ok_or(CorruptData("ordinal before its part"))?
                     as usize;
                 let block = at / RECORD_BLOCK;
-                let records = match inflated.entry((p, block)) {
+                let raw = match inflated.entry((p, block)) {
                     std::collections::hash_map::Entry::Occupied(held) => held.into_mut(),
                     std::collections::hash_map::Entry::Vacant(slot) => {
                         slot.insert(part.block(block)?)
                     }
                 };
-                records
-                    .get(at % RECORD_BLOCK)
-                    .cloned()
-                    .ok_or(CorruptData("ordinal beyond its block"))
+                record_of_block(raw, at % RECORD_BLOCK)
             })
             .collect()
     }
@@ -215,12 +225,18 @@ mod tests {
     use proptest::prelude::*;
 
     /// Postings whose previews barely compress, so that a few thousand
-    /// entries make many parts.
+    /// entries make many parts; ids of both kinds (hex and text), some
+    /// with a phonetic.
     fn postings(n: usize, seed: u64) -> Vec<Posting> {
         let mut state = seed | 1;
         let all = (0..n)
             .map(|i| {
-                let mut p = posting(&format!("w{i}"), "d", &format!("id-{i}"));
+                let id = match i % 3 {
+                    0 => format!("{:016x}", (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+                    _ => format!("id-{i}"),
+                };
+                let mut p = posting(&format!("w{i}"), "d", &id);
+                p.phonetic = (i % 2 == 0).then(|| format!("/w{i}/"));
                 p.preview = (0..120)
                     .map(|_| {
                         state ^= state << 13;
@@ -277,6 +293,7 @@ mod tests {
             for (o, record) in ordinals.iter().zip(got) {
                 prop_assert_eq!(&record.id, &all[*o as usize].id);
                 prop_assert_eq!(&record.preview, &all[*o as usize].preview);
+                prop_assert_eq!(&record.phonetic, &all[*o as usize].phonetic);
             }
         }
     }
