@@ -18,6 +18,8 @@
 //! fresh process does before its first request of each query class answers
 //! (clients, catalog, what the query loads of the snapshot, the query) and
 //! what it reads, beside a fresh process's first GetItem.
+//! LATENCY_ONLY=<text> keeps the lines whose name holds it (and the
+//! GetItem baseline), to profile or compare one class.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use rand::rngs::StdRng;
@@ -643,9 +645,13 @@ async fn main() {
         ),
     ];
 
+    let only = std::env::var("LATENCY_ONLY").ok();
     let scenarios: Vec<Scenario> = scenarios
         .into_iter()
         .filter(|(name, _)| !(without_forms && name.contains("inflected form")))
+        .filter(|(name, _)| {
+            name.contains("GetItem") || only.as_deref().is_none_or(|only| name.contains(only))
+        })
         .collect();
     if without_forms {
         println!("The store holds no inflected forms: their lines are left out.\n");
