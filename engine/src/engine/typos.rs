@@ -14,7 +14,7 @@ use crate::matching::{
 use crate::respelling;
 use crate::snapshot::{
     middle, middle_prefix, query_grams, without_middle, words_in, Direction, Fst, Grams, Index,
-    TermBlock,
+    Lemma, TermBlock,
 };
 use crate::typo::{self, Anchor, Mode, Near};
 use roaring::RoaringBitmap;
@@ -162,21 +162,12 @@ impl Searcher {
         // meant than any other spelling at its distance.
         let listed = |t: usize| self.index.term_frequency(t) > 0;
         for spelling in &spellings {
-            typos.work += 1;
             let text: String = spelling.iter().collect();
-            if let Some(t) = typos.noted(self.index.term_number(&text)) {
-                for t in self.index.text_terms(t).filter(|&t| listed(t)) {
-                    found.headwords.insert_range(self.index.term_entries(t));
-                }
-            }
+            self.spelling_entries(&text, listed, typos, &mut found.headwords);
             let d = crate::oracle::edit_distance(query, spelling);
             if forms && (1..=max_edits).contains(&d) {
-                typos.work += 1;
-                for lemma in typos.noted(self.index.lemmas(&text)) {
-                    if listed(lemma.term) {
-                        found.through_forms[d - 1] |= self.index.lemma_entries(lemma);
-                    }
-                }
+                let lemmas = &mut found.through_forms[d - 1];
+                self.spelling_lemma_entries(&text, |l| listed(l.term), typos, lemmas);
             }
         }
         for &(lang, rules) in respelling::LANGUAGES {
@@ -185,39 +176,23 @@ impl Searcher {
                 listed(t) && self.index.dictionary(first).source_lang == lang
             };
             for (spelling, changes) in respelling::respellings(rules, query, max_edits) {
-                typos.work += 1;
                 let text: String = spelling.iter().collect();
-                if let Some(t) = typos.noted(self.index.term_number(&text)) {
-                    for t in self.index.text_terms(t).filter(|&t| of_lang(t)) {
-                        found.respelled[changes - 1].insert_range(self.index.term_entries(t));
-                    }
-                }
+                let headwords = &mut found.respelled[changes - 1];
+                self.spelling_entries(&text, of_lang, typos, headwords);
                 if forms {
-                    typos.work += 1;
-                    for lemma in typos.noted(self.index.lemmas(&text)) {
-                        if lemma.lang == lang && listed(lemma.term) {
-                            found.through_forms[changes - 1] |= self.index.lemma_entries(lemma);
-                        }
-                    }
+                    let of_lang = |l: &Lemma| l.lang == lang && listed(l.term);
+                    let lemmas = &mut found.through_forms[changes - 1];
+                    self.spelling_lemma_entries(&text, of_lang, typos, lemmas);
                 }
             }
         }
         if max_edits > 0 {
             for spelling in moved_letters(query) {
-                typos.work += 1;
                 let text: String = spelling.iter().collect();
-                if let Some(t) = typos.noted(self.index.term_number(&text)) {
-                    for t in self.index.text_terms(t).filter(|&t| listed(t)) {
-                        found.moved.insert_range(self.index.term_entries(t));
-                    }
-                }
+                self.spelling_entries(&text, listed, typos, &mut found.moved);
                 if forms {
-                    typos.work += 1;
-                    for lemma in typos.noted(self.index.lemmas(&text)) {
-                        if listed(lemma.term) {
-                            found.moved_through_forms |= self.index.lemma_entries(lemma);
-                        }
-                    }
+                    let lemmas = &mut found.moved_through_forms;
+                    self.spelling_lemma_entries(&text, |l| listed(l.term), typos, lemmas);
                 }
             }
         }
@@ -230,6 +205,40 @@ impl Searcher {
             }
         }
         found
+    }
+
+    /// Adds to `into` the entries of the headwords spelled `text` that
+    /// `keep` admits: one lookup, one unit of work.
+    fn spelling_entries(
+        &self,
+        text: &str,
+        keep: impl Fn(usize) -> bool,
+        typos: &mut Typos,
+        into: &mut RoaringBitmap,
+    ) {
+        typos.work += 1;
+        if let Some(t) = typos.noted(self.index.term_number(text)) {
+            for t in self.index.text_terms(t).filter(|&t| keep(t)) {
+                into.insert_range(self.index.term_entries(t));
+            }
+        }
+    }
+
+    /// Adds to `into` the entries of the lemmas that `keep` admits of
+    /// `text` as an inflected form: one lookup, one unit of work.
+    fn spelling_lemma_entries(
+        &self,
+        text: &str,
+        keep: impl Fn(&Lemma) -> bool,
+        typos: &mut Typos,
+        into: &mut RoaringBitmap,
+    ) {
+        typos.work += 1;
+        for lemma in typos.noted(self.index.lemmas(text)) {
+            if keep(&lemma) {
+                *into |= self.index.lemma_entries(lemma);
+            }
+        }
     }
 
     /// The terms whose start is within `max_edits` of the query, with their
