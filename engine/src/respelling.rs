@@ -85,11 +85,12 @@ pub fn is_vowel(c: char) -> bool {
 /// Whether `rule` may apply to `query` at `at`: its `from` is there, in
 /// its place.
 pub fn applies(rule: &Rule, query: &[char], at: usize) -> bool {
-    let from: Vec<char> = rule.from.chars().collect();
-    if query.get(at..at + from.len()) != Some(&from[..]) {
+    let n = rule.from.chars().count();
+    let there = query.get(at..at + n);
+    if !there.is_some_and(|there| there.iter().copied().eq(rule.from.chars())) {
         return false;
     }
-    let after = query.get(at + from.len()).copied();
+    let after = query.get(at + n).copied();
     match rule.at {
         Anywhere => true,
         Start => at == 0,
