@@ -809,8 +809,7 @@ fn a_letter_moved_is_one_likely_edit() {
         ("they", "680"),
         ("the", "770"),
     ];
-    let listed = listed.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
-    lexicon.add(LexiconKind::Frequencies, "en", listed).unwrap();
+    add_list(&mut lexicon, LexiconKind::Frequencies, "en", &listed);
     let ranked = |q: &str| both(&words, &lexicon, q, MatchType::Exact);
     // `stuj` is `jstu` with a letter moved too, but no list has it.
     assert_eq!(ranked("jstu"), ["just"]);
@@ -835,11 +834,9 @@ fn a_spanish_respelling_ranks_with_the_doublings() {
         ("llave", "380"),
         ("ave", "412"),
     ];
-    let listed = listed.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
-    lexicon.add(LexiconKind::Frequencies, "es", listed).unwrap();
+    add_list(&mut lexicon, LexiconKind::Frequencies, "es", &listed);
     let more = [("nube", "408"), ("nave", "439"), ("grueso", "396")];
-    let more = more.map(|(w, f)| (w.to_string(), f.to_string())).to_vec();
-    lexicon.add(LexiconKind::Frequencies, "es", more).unwrap();
+    add_list(&mut lexicon, LexiconKind::Frequencies, "es", &more);
     let postings = |lang: &str| -> Vec<Posting> {
         let dictionary = DictionaryRef::new(&format!("d-{lang}"), lang, None);
         let each = words.iter().enumerate();
@@ -891,13 +888,9 @@ fn one_edit_more_below_five_headwords() {
 /// orders each tier.
 #[test]
 fn lemmas_rank_between_literal_matches_and_typos() {
-    let mut lexicon = Lexicon::default();
-    let forms = vec![("went".into(), "go".into()), ("a".into(), "avoir".into())];
-    lexicon.add(LexiconKind::Forms, "en", forms).unwrap();
-    let frequencies = vec![("wend".into(), "300".into()), ("want".into(), "500".into())];
-    lexicon
-        .add(LexiconKind::Frequencies, "en", frequencies)
-        .unwrap();
+    let mut lexicon = forms_of("en", &[("went", "go"), ("a", "avoir")]);
+    let frequencies = [("wend", "300"), ("want", "500")];
+    add_list(&mut lexicon, LexiconKind::Frequencies, "en", &frequencies);
     let corpus = ["wend", "went", "go", "want", "wentworth", "gone"];
     assert_eq!(
         both(&corpus, &lexicon, "went", MatchType::Exact),
@@ -913,9 +906,7 @@ fn lemmas_rank_between_literal_matches_and_typos() {
     );
     // A form's lemmas count only in dictionaries of the form's language.
     lexicon.forms.clear();
-    lexicon
-        .add(LexiconKind::Forms, "fr", vec![("went".into(), "go".into())])
-        .unwrap();
+    add_list(&mut lexicon, LexiconKind::Forms, "fr", &[("went", "go")]);
     assert_eq!(
         both(&corpus, &lexicon, "went", MatchType::Exact),
         words(&["went", "want", "wend"])
@@ -924,12 +915,18 @@ fn lemmas_rank_between_literal_matches_and_typos() {
 
 fn forms_of(lang: &str, forms: &[(&str, &str)]) -> Lexicon {
     let mut lexicon = Lexicon::default();
-    let pairs = forms
-        .iter()
-        .map(|(f, l)| (f.to_string(), l.to_string()))
-        .collect();
-    lexicon.add(LexiconKind::Forms, lang, pairs).unwrap();
+    add_list(&mut lexicon, LexiconKind::Forms, lang, forms);
     lexicon
+}
+
+/// Adds a list of `lang` to `lexicon`: (form, lemma) pairs, or (word,
+/// frequency in centi-Zipf) pairs.
+fn add_list(lexicon: &mut Lexicon, kind: LexiconKind, lang: &str, pairs: &[(&str, &str)]) {
+    let pairs = pairs
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    lexicon.add(kind, lang, pairs).unwrap();
 }
 
 /// A typo of an inflected form finds the form's lemmas, in the typo tier of
