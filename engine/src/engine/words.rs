@@ -5,7 +5,8 @@
 //! and its total count words; every entry is in exactly one word.
 
 use super::{SearchError, Searcher};
-use std::collections::HashMap;
+use roaring::RoaringBitmap;
+use std::ops::Range;
 
 /// The entries a word lists at most (its `entry_count` counts them all): a
 /// common word has one entry or more in most of its language's dictionaries,
@@ -61,39 +62,54 @@ impl Searcher {
         let index = &self.index;
         let end = offset.saturating_add(limit);
         let listed = entries_per_word(limit);
-        // Every word seen, by term: its place, and its entries when it is
-        // on the page.
-        let mut seen: HashMap<usize, usize> = HashMap::new();
+        // Every term seen; a word's place is how many were seen before it.
+        let mut seen = RoaringBitmap::new();
         let mut words: Vec<Word> = Vec::new();
         let mut entries = 0;
+        // A tier lists its entries in ordinal order, and a term's entries
+        // are one range of ordinals: the last entry's range, with the place
+        // of its word on the page (if on it), answers most entries without
+        // a search.
+        let mut run: Option<(Range<u32>, Option<usize>)> = None;
         for ordinal in ordered {
             work += 1;
             if work > budget {
                 return Err(SearchError::OverBudget);
             }
             entries += 1;
-            let term = index.term_of(ordinal);
-            let next = seen.len();
-            let place = *seen.entry(term).or_insert(next);
-            if !(offset..end).contains(&place) {
-                continue;
-            }
-            if place - offset == words.len() {
-                words.push(Word {
-                    term,
-                    lang: index.dictionary(ordinal).source_lang.clone(),
-                    entries: Vec::new(),
-                    entry_count: 0,
-                });
-            }
-            let word = &mut words[place - offset];
+            let on_page = match &run {
+                Some((range, on_page)) if range.contains(&ordinal) => *on_page,
+                _ => {
+                    let term = index.term_of(ordinal);
+                    let on_page = if seen.insert(term as u32) {
+                        let place = seen.len() as usize - 1;
+                        (offset..end).contains(&place).then(|| {
+                            words.push(Word {
+                                term,
+                                lang: index.dictionary(ordinal).source_lang.clone(),
+                                entries: Vec::new(),
+                                entry_count: 0,
+                            });
+                            words.len() - 1
+                        })
+                    } else {
+                        // A term back in a later tier: at most `limit`
+                        // words to look through.
+                        words.iter().position(|w| w.term == term)
+                    };
+                    run = Some((index.term_entries(term), on_page));
+                    on_page
+                }
+            };
+            let Some(at) = on_page else { continue };
+            let word = &mut words[at];
             word.entry_count += 1;
             if word.entries.len() < listed {
                 word.entries.push(ordinal);
             }
         }
         Ok(WordHits {
-            total: seen.len(),
+            total: seen.len() as usize,
             entries,
             words,
             work,
@@ -162,5 +178,35 @@ mod tests {
             [1, 5, 6, 20, 21, 50, 100].map(entries_per_word),
             [20, 20, 16, 5, 4, 2, 1]
         );
+    }
+
+    /// A word whose entries fall in two tiers with another word's between
+    /// them (`house` as typed in English and French, then `House` in
+    /// both) is one word holding all its entries, whichever language
+    /// comes first.
+    #[test]
+    fn a_word_back_in_a_later_tier_is_the_same_word() {
+        let postings: Vec<Posting> = [("en-a", "en"), ("fr-a", "fr")]
+            .iter()
+            .flat_map(|&(id, lang)| {
+                let dictionary = DictionaryRef::new(id, lang, None);
+                ["house", "House"].map(|w| Posting::headword(w, dictionary.clone(), w.to_string()))
+            })
+            .collect();
+        let searcher: Searcher = build(postings, &Lexicon::default()).decode().unwrap();
+        // As typed: the exact tier is split by capitalisation.
+        let rule = MatchRule::of_query("house", MatchType::Exact, true).unwrap();
+        let hits = searcher
+            .search_words(None, &rule, &Filters::default(), 0, 5)
+            .unwrap();
+        assert_eq!((hits.total, hits.entries), (2, 4));
+        for word in &hits.words {
+            assert_eq!(
+                (word.entries.len(), word.entry_count),
+                (2, 2),
+                "{}",
+                word.lang
+            );
+        }
     }
 }
