@@ -53,7 +53,7 @@ impl Anchor {
 /// ([`GRAM_CHARS`](crate::snapshot::GRAM_CHARS)).
 const PIECE_MIN_CHARS: usize = 3;
 
-/// The edits a whole-word search of `max_edits` allows its head and its
+/// The edits a whole-word search of three edits allows its head and its
 /// tail (each side walked from its own end): `h + t = max_edits - 1`, so a
 /// term that neither walk finds has one edit more than allowed; the head
 /// gets the fewer, since a walk that may edit a term's first letter reaches
@@ -61,6 +61,72 @@ const PIECE_MIN_CHARS: usize = 3;
 pub(crate) fn whole_word_anchor_edits(max_edits: usize) -> (u8, u8) {
     let spread = max_edits.saturating_sub(1);
     ((spread / 2) as u8, (spread - spread / 2) as u8)
+}
+
+/// How a whole-word search within two edits walks: the query is a head (its
+/// first `middle(n)` characters, [`crate::snapshot::middle`]) and the rest.
+/// A key within two edits either keeps the head unchanged (a forward walk
+/// anchored on it) or has an edit there, which leaves at most one for the
+/// rest (a backwards walk anchored on the rest within one edit). One edit
+/// touches both: the head's last character swapped with the next. With a
+/// second edit after them the other walks miss the key, which starts with
+/// the head and its next character, those two swapped: a forward walk over
+/// the blocks of that start finds it. With no character left out between
+/// the sides, the backwards anchor is a character longer than a split
+/// around a middle character would make it (the head as long), and it is
+/// the walk that reaches most blocks: a tail of two or three letters that
+/// may take an edit matches the ends of most keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TwoEditSplit {
+    head: usize,
+    chars: usize,
+}
+
+impl TwoEditSplit {
+    pub(crate) fn of(query: &[char]) -> Self {
+        TwoEditSplit {
+            head: crate::snapshot::middle(query.len()),
+            chars: query.len(),
+        }
+    }
+
+    /// The forward walk's anchor: the head, unchanged.
+    pub(crate) fn head(&self) -> Option<Anchor> {
+        Some(Anchor {
+            chars: self.head,
+            edits: 0,
+        })
+    }
+
+    /// The backwards walk's anchor: the rest, within one edit.
+    pub(crate) fn rest(&self) -> Option<Anchor> {
+        Some(Anchor {
+            chars: self.chars - self.head,
+            edits: 1,
+        })
+    }
+
+    /// The start of the keys of the third walk: the head and its next
+    /// character, those two swapped (none when there is no head, or the
+    /// swap changes nothing).
+    pub(crate) fn swapped_start(&self, query: &[char]) -> Option<Vec<char>> {
+        let h = self.head;
+        if h == 0 || h >= query.len() || query[h - 1] == query[h] {
+            return None;
+        }
+        let mut start = query[..=h].to_vec();
+        start.swap(h - 1, h);
+        Some(start)
+    }
+
+    /// The third walk's anchor: the query's head and its next character,
+    /// within the one edit of the swap.
+    pub(crate) fn swapped_anchor(&self) -> Option<Anchor> {
+        Some(Anchor {
+            chars: self.head + 1,
+            edits: 1,
+        })
+    }
 }
 
 /// How a prefix search with two or three edits anchors: the query is a
@@ -693,6 +759,40 @@ mod tests {
             found.sort_unstable();
             found.dedup();
             prop_assert_eq!(found, brute(&terms, &q, max, Mode::Whole));
+        }
+
+        /// A whole-word search within two edits walks three times
+        /// ([`TwoEditSplit`]): forwards on the head unchanged, backwards on
+        /// the rest within one edit, and forwards over the terms that start
+        /// with the head's last character swapped with the next (here
+        /// exactly those terms; a block holds more). Together they find
+        /// every term the oracle finds, each at its distance. Half the
+        /// queries swap those two characters after their other edits: the
+        /// case that only the third walk finds.
+        #[test]
+        fn the_two_edit_walks_together_miss_nothing(
+            terms in terms(), pick in any::<usize>(), edits in edits(), swap in any::<bool>(),
+        ) {
+            let mut q = query(&terms, pick, &edits);
+            let m = crate::snapshot::middle(q.len());
+            if swap && m >= 1 {
+                q.swap(m - 1, m);
+            }
+            prop_assume!(!q.is_empty());
+            let split = TwoEditSplit::of(&q);
+            let backwards: Vec<char> = q.iter().rev().copied().collect();
+            let mut found = walk(&fst_of(&terms, false), &q, 2, Mode::Whole, split.head(), u64::MAX).terms;
+            found.extend(walk(&fst_of(&terms, true), &backwards, 2, Mode::Whole, split.rest(), u64::MAX).terms);
+            if let Some(start) = split.swapped_start(&q) {
+                let start: String = start.iter().collect();
+                let keys = terms.iter().enumerate().filter(|(_, term)| term.starts_with(&start));
+                let swapped = fst::Map::from_iter(keys.map(|(t, term)| (term, t as u64))).unwrap();
+                let anchor = split.swapped_anchor();
+                found.extend(walk(swapped.as_fst(), &q, 2, Mode::Whole, anchor, u64::MAX).terms);
+            }
+            found.sort_unstable();
+            found.dedup();
+            prop_assert_eq!(found, brute(&terms, &q, 2, Mode::Whole));
         }
 
         /// A prefix search with two or three edits, anchored: the walk

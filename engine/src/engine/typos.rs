@@ -424,6 +424,16 @@ impl<'a> Keys<'a> {
             .collect()
     }
 
+    /// The blocks of the forward keys that start with `prefix`, of those
+    /// the instance holds; the others are noted as missing.
+    fn with_prefix(self, prefix: &str, typos: &mut Typos) -> Vec<Arc<TermBlock>> {
+        let (index, fst) = (self.index(), self.fst(Direction::Forwards));
+        let items = index
+            .term_dictionary()
+            .items_with_prefix(fst, prefix.as_bytes());
+        typos.held(index, &items)
+    }
+
     /// The blocks a walk over `query` in `direction` can reach (with
     /// `anchor`, those its anchor admits), of those the instance holds;
     /// the others are noted as missing.
@@ -454,25 +464,26 @@ impl<'a> Keys<'a> {
 }
 
 /// The keys of an FST and its backwards twin within `max_edits` of the
-/// whole query by the row walk (`typo.rs`), with their values. The query
-/// splits around a middle character into a head and a tail: an edit
-/// changes at most one of them (a transposition with the middle character
-/// only the one it reaches). One walk over the keys follows only those
-/// whose start is within `h` edits of the head, another over the keys
-/// spelled backwards those whose end is within `t` of the tail, with
+/// whole query by the row walk (`typo.rs`), with their values: one edit
+/// and two each have a split of their own ([`one_edit_typos`],
+/// [`two_edit_typos`]). Three (the extra edit of a long query) split the
+/// query around a middle character into a head and a tail: an edit changes
+/// at most one of them (a transposition with the middle character only the
+/// one it reaches). One walk over the keys follows only those whose start
+/// is within `h` edits of the head, another over the keys spelled
+/// backwards those whose end is within `t` of the tail, with
 /// `h + t = max_edits - 1`: a key that neither finds has at least `h + 1`
-/// edits in the head and `t + 1` in the tail, one more than allowed. The
-/// head gets the fewer (none for two edits), since a walk that may edit a
-/// key's first letter reaches some block of every first letter; the tail,
-/// as long or a character longer, the rest.
+/// edits in the head and `t + 1` in the tail, one more than allowed.
 fn whole_word_typos(
     keys: Keys<'_>,
     query: &[char],
     max_edits: usize,
     typos: &mut Typos,
 ) -> Result<Vec<Near>, SearchError> {
-    if max_edits == 1 {
-        return one_edit_typos(keys, query, typos);
+    match max_edits {
+        1 => return one_edit_typos(keys, query, typos),
+        2 => return two_edit_typos(keys, query, typos),
+        _ => {}
     }
     let head = query.len().saturating_sub(1) / 2;
     let tail = query.len().saturating_sub(1 + head);
@@ -490,6 +501,42 @@ fn whole_word_typos(
         anchor(tail, tail_edits),
         typos,
     )?);
+    found.sort_unstable();
+    found.dedup();
+    Ok(found)
+}
+
+/// The keys within two edits of the whole query ([`typo::TwoEditSplit`]):
+/// a forward walk over the keys that start with the query's head
+/// unchanged; a backwards walk over those whose end is within one edit of
+/// the rest; and a forward walk over the blocks of the keys that start
+/// with the head's last character swapped with the next one, which the
+/// other two miss when another edit follows it.
+fn two_edit_typos(
+    keys: Keys<'_>,
+    query: &[char],
+    typos: &mut Typos,
+) -> Result<Vec<Near>, SearchError> {
+    let split = typo::TwoEditSplit::of(query);
+    let forwards = (keys, Direction::Forwards);
+    let mut found = budgeted_walk(forwards, query, 2, Mode::Whole, split.head(), typos)?;
+    let reversed: Vec<char> = query.iter().rev().copied().collect();
+    let backwards = (keys, Direction::Backwards);
+    let rest = split.rest();
+    found.extend(budgeted_walk(
+        backwards,
+        &reversed,
+        2,
+        Mode::Whole,
+        rest,
+        typos,
+    )?);
+    if let Some(swapped) = split.swapped_start(query) {
+        let start: String = swapped.iter().collect();
+        let blocks = keys.with_prefix(&start, typos);
+        let anchor = split.swapped_anchor();
+        found.extend(walk_blocks(blocks, query, 2, Mode::Whole, anchor, typos)?);
+    }
     found.sort_unstable();
     found.dedup();
     Ok(found)
@@ -576,6 +623,19 @@ fn budgeted_walk(
     typos: &mut Typos,
 ) -> Result<Vec<Near>, SearchError> {
     let blocks = keys.reach(direction, query, max_edits, mode, anchor, typos);
+    walk_blocks(blocks, query, max_edits, mode, anchor, typos)
+}
+
+/// The row walk over each of `blocks`, within what is left of the
+/// search's work budget, counted against it.
+fn walk_blocks(
+    blocks: Vec<Arc<TermBlock>>,
+    query: &[char],
+    max_edits: usize,
+    mode: Mode,
+    anchor: Option<Anchor>,
+    typos: &mut Typos,
+) -> Result<Vec<Near>, SearchError> {
     let mut terms: Vec<Near> = Vec::new();
     for block in blocks {
         let budget = WORK_BUDGET.saturating_sub(typos.work);
