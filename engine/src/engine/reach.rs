@@ -9,6 +9,7 @@
 //! Levenshtein automaton of the whole query, built per walk, on every warm
 //! search.
 
+use crate::snapshot::blocks::{script_class, BlockRoot};
 use crate::snapshot::{Fst, TermDictionary};
 use crate::typo::{Anchor, Mode};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder, DFA, SINK_STATE};
@@ -45,6 +46,7 @@ fn within(
     edits: usize,
     mode: Mode,
 ) -> Vec<usize> {
+    let chars = text;
     let text: String = text.iter().collect();
     match (edits, mode) {
         // No builder goes further (a search allows at most three edits).
@@ -54,6 +56,14 @@ fn within(
             .item_of(fst, text.as_bytes())
             .into_iter()
             .collect(),
+        (1, mode) => {
+            let dfa = automaton_builder(1).build_dfa(&text);
+            let keep = within_one_edit(dictionary.root(fst), chars);
+            match mode {
+                Mode::Whole => dictionary.items_matching_where(fst, &dfa, keep),
+                Mode::Prefix => dictionary.items_matching_where(fst, &PrefixDistance(&dfa), keep),
+            }
+        }
         (_, Mode::Whole) => {
             let dfa = automaton_builder(edits).build_dfa(&text);
             dictionary.items_matching(fst, &dfa)
@@ -61,6 +71,30 @@ fn within(
         (_, Mode::Prefix) => {
             let dfa = automaton_builder(edits).build_dfa(&text);
             dictionary.items_matching(fst, &PrefixDistance(&dfa))
+        }
+    }
+}
+
+/// Which blocks may hold a key that is (or starts with) a string within
+/// one edit of `text`: such a key starts with one of text's first two
+/// characters, or its second character is one of them (an edit of the
+/// first character leaves the second in place, or moves it by one). A
+/// block whose key range misses both starts and whose second characters
+/// are of other scripts ([`BlockRoot::may_have_second_char_in`]) holds
+/// none. Of a text of fewer than two characters, every block may.
+fn within_one_edit<'r>(root: &'r BlockRoot, text: &[char]) -> impl Fn(usize) -> bool + 'r {
+    let starting = |c: char| root.blocks_with_prefix(c.encode_utf8(&mut [0; 4]).as_bytes());
+    let rule = match *text {
+        [first, second, ..] => Some((
+            [starting(first), starting(second)],
+            script_class(first) | script_class(second),
+        )),
+        _ => None,
+    };
+    move |b: usize| match &rule {
+        None => true,
+        Some((starts, scripts)) => {
+            starts.iter().any(|s| s.contains(&b)) || root.may_have_second_char_in(b, *scripts)
         }
     }
 }
@@ -115,5 +149,64 @@ impl fst::Automaton for PrefixDistance<'_> {
             (a, b) => a.or(b),
         };
         (next, best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::{edit_distance, prefix_edit_distance};
+    use crate::snapshot::blocks::build;
+    use proptest::prelude::*;
+
+    /// Keys of several scripts, so that blocks differ in the scripts of
+    /// their second characters.
+    fn keys() -> impl Strategy<Value = std::collections::BTreeSet<String>> {
+        proptest::collection::btree_set("[abé日ж]{0,5}", 1..300)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Every block that holds a key within one edit of the text (or,
+        /// by the prefix measure, whose some prefix is) is reached; the
+        /// scripts of second characters only leave out blocks without one.
+        #[test]
+        fn one_edit_reaches_every_block_with_a_match(
+            keys in keys(),
+            text in "[abé日жx]{0,5}",
+            block_bytes in prop_oneof![Just(1usize), 8..64usize],
+            prefix in any::<bool>(),
+        ) {
+            let built = build(keys.iter().map(|k| (k.as_bytes().to_vec(), 0)), block_bytes, block_bytes + 16);
+            let text: Vec<char> = text.chars().collect();
+            let keep = within_one_edit(&built.root, &text);
+            for (b, block) in built.blocks.iter().enumerate() {
+                let map = fst::Map::new(block.as_slice()).unwrap();
+                let holds = map.stream().into_str_keys().unwrap().iter().any(|key| {
+                    let key: Vec<char> = key.chars().collect();
+                    match prefix {
+                        true => prefix_edit_distance(&text, &key, 1) <= 1,
+                        false => edit_distance(&text, &key) <= 1,
+                    }
+                });
+                prop_assert!(!holds || keep(b), "block {} of {:?}", b, text);
+            }
+        }
+    }
+
+    /// A Latin text leaves out the blocks of keys in other scripts that
+    /// its first two letters do not start (`жа` ends in a Cyrillic `а`).
+    #[test]
+    fn blocks_of_other_scripts_are_left_out() {
+        let keys = ["a日", "aж", "b日本", "bжж", "cat", "cot", "日本", "жа"];
+        let built = build(keys.iter().map(|k| (k.as_bytes().to_vec(), 0)), 1, 16);
+        let text: Vec<char> = "xat".chars().collect();
+        let keep = within_one_edit(&built.root, &text);
+        let kept: Vec<&str> = (0..keys.len())
+            .filter(|&b| keep(b))
+            .map(|b| keys[b])
+            .collect();
+        assert_eq!(kept, ["a日", "aж", "cat", "cot"]);
     }
 }

@@ -100,7 +100,9 @@ use std::ops::Range;
 /// 16: a term is a word, a folded headword in one language, ranked by that
 /// language's frequency (core version 6 chains the words of a text; the
 /// term dictionaries hold a text once, with its first word).
-pub const FORMAT: u32 = 16;
+/// 17: a block root holds the scripts of each block's second characters
+/// (typo walks that may edit a key's first character).
+pub const FORMAT: u32 = 17;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -622,7 +624,7 @@ pub(crate) mod tests {
 
     const PINNED_DIGESTS: [&str; 5] = [
         "core ea9c8d0192102f4773ccce79a1770a3b8aabd0b43cec3ec9c318860dc551f667",
-        "terms d17e173451a494ace5f3c3c9389a2f5ea29800f1485aa44cb2f32f367b7d30bb",
+        "terms 6474636e72d4a3f3be0ea275e0c5087d448bd135e1fa230f6e442bb1a1376e98",
         "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
         "grams e7de39c3adb5ba70668de61f7751a41b06885712c88f8aab3a35510cfc3ae06a",
         "definitions 4e698d792538e6ecca8c817a27f641bf24ed5542823b9667739eea9e65055471",

@@ -287,7 +287,7 @@ impl TermDictionary {
         block
     }
 
-    fn root(&self, fst: Fst) -> &BlockRoot {
+    pub(crate) fn root(&self, fst: Fst) -> &BlockRoot {
         match fst {
             Fst::Terms(Direction::Forwards) => &self.forwards,
             Fst::Terms(Direction::Backwards) => &self.backwards,
@@ -328,8 +328,22 @@ impl TermDictionary {
 
     /// The items in whose key range `automaton` can match, in key order.
     pub(crate) fn items_matching<A: Automaton>(&self, fst: Fst, automaton: &A) -> Vec<usize> {
-        let blocks = self.root(fst).blocks_matching(automaton);
-        blocks.into_iter().map(|b| self.item(fst, b)).collect()
+        self.items_matching_where(fst, automaton, |_| true)
+    }
+
+    /// The items in whose key range `automaton` can match, of the blocks
+    /// that `keep` admits, in key order.
+    pub(crate) fn items_matching_where<A: Automaton>(
+        &self,
+        fst: Fst,
+        automaton: &A,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<usize> {
+        let blocks = self.root(fst).blocks_matching(automaton).into_iter();
+        blocks
+            .filter(|&b| keep(b))
+            .map(|b| self.item(fst, b))
+            .collect()
     }
 
     /// Every item of an FST, in key order.
