@@ -359,7 +359,12 @@ async fn main() {
     }
     let all = tuning.plus(&held);
     let inflected = tuning_inflected.plus(&held_inflected);
-    if let Ok(path) = std::env::var("SPELLING_MISSES") {
+    // Empty is unset: `--all` passes it on for each language, empty when
+    // the caller gave none.
+    if let Some(path) = std::env::var("SPELLING_MISSES")
+        .ok()
+        .filter(|p| !p.is_empty())
+    {
         let lines = ["misspelling\tintended\tfirst words (frequency × 100)".to_string()];
         let text = lines
             .iter()
