@@ -35,6 +35,7 @@ pub mod postings;
 mod reference;
 pub mod respelling;
 pub mod reverse;
+pub mod rhyme;
 pub mod snapshot;
 mod typo;
 /// Characters in a search result's `preview`.

@@ -29,11 +29,13 @@ mod automaton;
 mod browse;
 mod literal;
 mod reach;
+mod rhymes;
 #[cfg(test)]
 mod tests;
 mod typos;
 mod words;
 
+pub use rhymes::{RhymeHits, RhymeQuery, RhymeWord, RHYME_WORK_BUDGET};
 pub use words::{entries_per_word, Word, WordHits, ENTRIES_PER_PAGE, ENTRIES_PER_WORD};
 
 /// Filter bitmaps kept per instance: a handful of filter combinations make up

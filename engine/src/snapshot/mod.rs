@@ -24,6 +24,8 @@
 //! - `definitions` ([`definitions`]): per word and per phrase of the
 //!   definitions, the entries that say it (reverse lookup), grouped into
 //!   parts by key.
+//! - `rhymes` ([`rhymes`]): per language and rhyme part, the words that
+//!   have it, and per word its pronunciations, grouped into parts by key.
 //!
 //! This file says what a snapshot is made of: the sections ([`Section`]),
 //! the build that writes them all ([`build`]), how a section is stored in
@@ -43,6 +45,7 @@ mod middles;
 mod order;
 pub mod parts;
 mod records;
+mod rhymes;
 pub mod source;
 mod terms;
 mod texts;
@@ -56,6 +59,10 @@ pub(crate) use middles::{middle, prefix as middle_prefix, without_middle, words_
 pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
+pub use rhymes::{
+    keys_of as rhyme_keys_of, rhyme_key, word_key, RhymeKind, RhymePart, Rhymes, Rhyming,
+    MAX_PRONUNCIATIONS,
+};
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, Fst, TermBlock};
 pub use texts::TEXT_BLOCK_BYTES;
@@ -102,7 +109,8 @@ use std::ops::Range;
 /// term dictionaries hold a text once, with its first word).
 /// 17: a block root holds the scripts of each block's second characters
 /// (typo walks that may edit a key's first character).
-pub const FORMAT: u32 = 17;
+/// 18: the `rhymes` section (rhymes by pronunciation).
+pub const FORMAT: u32 = 18;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -122,15 +130,17 @@ pub enum Section {
     Records,
     Grams,
     Definitions,
+    Rhymes,
 }
 
 impl Section {
-    pub const ALL: [Section; 5] = [
+    pub const ALL: [Section; 6] = [
         Section::Core,
         Section::Terms,
         Section::Records,
         Section::Grams,
         Section::Definitions,
+        Section::Rhymes,
     ];
 
     pub fn name(self) -> &'static str {
@@ -140,6 +150,7 @@ impl Section {
             Section::Records => "records",
             Section::Grams => "grams",
             Section::Definitions => "definitions",
+            Section::Rhymes => "rhymes",
         }
     }
 
@@ -161,7 +172,7 @@ impl Section {
     pub fn is_paged(self) -> bool {
         match self {
             Section::Core | Section::Terms => false,
-            Section::Records | Section::Grams | Section::Definitions => true,
+            Section::Records | Section::Grams | Section::Definitions | Section::Rhymes => true,
         }
     }
 }
@@ -287,6 +298,14 @@ impl FromBuilt for Definitions {
     }
 }
 
+#[cfg(test)]
+impl FromBuilt for Rhymes {
+    fn from_built(built: &Built) -> Result<Self, CorruptData> {
+        let (index, parts) = built.every_part()?;
+        Ok(Rhymes::new(index, parts))
+    }
+}
+
 /// Splits a section read whole into items of at most [`MAX_PART_BYTES`].
 pub fn split_parts(bytes: &[u8]) -> Vec<Vec<u8>> {
     if bytes.is_empty() {
@@ -343,6 +362,7 @@ pub fn build_with_blocks(
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
             Section::Definitions => definitions::encode(&postings, lexicon),
+            Section::Rhymes => rhymes::encode(&postings, &terms),
         };
         (section, items)
     });

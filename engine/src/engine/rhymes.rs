@@ -1,0 +1,410 @@
+//! Rhymes of a word (docs/api.md, "Rhymes"): the words of its language
+//! whose pronunciation shares the rhyme part of one of its own (perfect
+//! rhymes), or only that part's vowels (near rhymes, perfect ones left
+//! out), most common first, one result per word.
+//!
+//! A lookup runs in three reads: the query word's terms (from the term
+//! blocks), the part of `rhymes` that holds their pronunciations, then the
+//! parts of their rhyme lists ([`RhymeQuery::keys`]).
+
+use super::words::{entries_per_word, Word};
+use super::{SearchError, Searcher};
+use crate::filters::Filters;
+use crate::fold::fold;
+use crate::snapshot::{rhyme_keys_of, Missing, RhymeKind, Rhymes};
+use std::collections::BTreeMap;
+
+/// The list items a lookup may visit: the longest lists (a common vowel
+/// of a language) stay well within it, and no request's work is unbounded.
+pub const RHYME_WORK_BUDGET: u64 = 1_000_000;
+
+/// A word whose rhymes are looked up: its term, language and
+/// pronunciations, and the rhyme lists they name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RhymeQuery {
+    pub term: usize,
+    pub lang: String,
+    pub kind: RhymeKind,
+    /// Its transcriptions, as its dictionaries write them.
+    pub pronunciations: Vec<String>,
+    perfect: Vec<String>,
+    near: Vec<String>,
+}
+
+impl RhymeQuery {
+    /// The query of `term` (a word of `lang`) with these pronunciations.
+    pub fn new(term: usize, lang: &str, kind: RhymeKind, pronunciations: Vec<String>) -> Self {
+        let mut perfect = Vec::new();
+        let mut near = Vec::new();
+        for (p, n) in pronunciations
+            .iter()
+            .filter_map(|ipa| rhyme_keys_of(ipa, lang))
+        {
+            if !perfect.contains(&p) {
+                perfect.push(p);
+            }
+            if !near.contains(&n) {
+                near.push(n);
+            }
+        }
+        Self {
+            term,
+            lang: lang.to_string(),
+            kind,
+            pronunciations,
+            perfect,
+            near,
+        }
+    }
+
+    /// The rhyme lists it reads: the perfect rhymes', and for near rhymes
+    /// the vowels' too (to leave the perfect ones out).
+    pub fn keys(&self) -> Vec<String> {
+        match self.kind {
+            RhymeKind::Perfect => self.perfect.clone(),
+            RhymeKind::Near => [self.perfect.clone(), self.near.clone()].concat(),
+        }
+    }
+}
+
+/// A word that rhymes: its entries as a [`Word`] of a search, and the
+/// pronunciation that rhymes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RhymeWord {
+    pub word: Word,
+    pub pronunciation: String,
+    pub syllables: u8,
+}
+
+/// A page of rhymes and how many words rhyme.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RhymeHits {
+    pub total: usize,
+    pub words: Vec<RhymeWord>,
+}
+
+impl Searcher {
+    /// The terms of `word`, each with its language, most common first:
+    /// those of `lang` only when it is given.
+    pub fn terms_of_word(
+        &self,
+        word: &str,
+        lang: Option<&str>,
+    ) -> Result<Vec<(usize, String)>, Missing> {
+        let index = &self.index;
+        let Some(first) = index.term_number(&fold(word))? else {
+            return Ok(Vec::new());
+        };
+        Ok(index
+            .text_terms(first)
+            .map(|t| {
+                let start = index.term_entries(t).start;
+                (t, index.dictionary(start).source_lang.clone())
+            })
+            .filter(|(_, l)| lang.is_none_or(|want| want == l))
+            .collect())
+    }
+
+    /// The page `offset..offset + limit` of the words that rhyme with the
+    /// query's, in term order (most common first), and how many do; the
+    /// parts of its [`RhymeQuery::keys`] must be held.
+    pub fn rhymes(
+        &self,
+        rhymes: &Rhymes,
+        query: &RhymeQuery,
+        filters: &Filters<'_>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<RhymeHits, SearchError> {
+        let mut work = 0u64;
+        for key in query.keys() {
+            work += rhymes.list_len(&key)? as u64;
+        }
+        if work > RHYME_WORK_BUDGET {
+            return Err(SearchError::OverBudget);
+        }
+        // Each word once, with the first pronunciation listed for it.
+        let mut perfect: BTreeMap<usize, (u8, &str)> = BTreeMap::new();
+        for key in &query.perfect {
+            for w in rhymes.list(key)? {
+                perfect
+                    .entry(w.term)
+                    .or_insert((w.syllables, w.pronunciation));
+            }
+        }
+        let rhyming = match query.kind {
+            RhymeKind::Perfect => perfect,
+            RhymeKind::Near => {
+                let mut near = BTreeMap::new();
+                for key in &query.near {
+                    for w in rhymes.list(key)? {
+                        if !perfect.contains_key(&w.term) {
+                            near.entry(w.term).or_insert((w.syllables, w.pronunciation));
+                        }
+                    }
+                }
+                near
+            }
+        };
+        let admitted = self.admitted(filters);
+        let listed = entries_per_word(limit);
+        let end = offset.saturating_add(limit);
+        let mut total = 0;
+        let mut words = Vec::new();
+        for (term, (syllables, pronunciation)) in rhyming {
+            if term == query.term {
+                continue;
+            }
+            let range = self.index.term_entries(term);
+            let entries: Vec<u32> = match &admitted {
+                None => range.collect(),
+                Some(admitted) => {
+                    work += range.len() as u64;
+                    range.filter(|o| admitted.contains(*o)).collect()
+                }
+            };
+            if work > RHYME_WORK_BUDGET {
+                return Err(SearchError::OverBudget);
+            }
+            if entries.is_empty() {
+                continue;
+            }
+            if (offset..end).contains(&total) {
+                words.push(RhymeWord {
+                    word: Word {
+                        term,
+                        lang: query.lang.clone(),
+                        entry_count: entries.len(),
+                        entries: entries.into_iter().take(listed).collect(),
+                    },
+                    pronunciation: pronunciation.to_string(),
+                    syllables,
+                });
+            }
+            total += 1;
+        }
+        Ok(RhymeHits { total, words })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexicon::Lexicon;
+    use crate::postings::{DictionaryRef, Posting};
+    use crate::rhyme::{Pronunciation, StressRule};
+    use crate::snapshot::{build, build_with_blocks, Built};
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    /// A word, its dictionary's source language and its transcription.
+    fn posting(word: &str, dictionary: &str, lang: &str, ipa: Option<&str>) -> Posting {
+        let mut p = Posting::headword(word, DictionaryRef::new(dictionary, lang, None), word);
+        p.phonetic = ipa.map(str::to_string);
+        p
+    }
+
+    /// What a reader holds of `built`: the searcher and every part of
+    /// `rhymes`.
+    fn read(built: &Built) -> (Searcher, Rhymes) {
+        (built.decode().unwrap(), built.decode().unwrap())
+    }
+
+    /// The rhymes of `word` in `lang`, as words.
+    fn rhymes_of(
+        (searcher, rhymes): &(Searcher, Rhymes),
+        word: &str,
+        lang: &str,
+        kind: RhymeKind,
+    ) -> Vec<String> {
+        let (term, _) = searcher.terms_of_word(word, Some(lang)).unwrap()[0].clone();
+        let pronunciations = rhymes.pronunciations(term).unwrap();
+        let pronunciations = pronunciations.into_iter().map(str::to_string).collect();
+        let query = RhymeQuery::new(term, lang, kind, pronunciations);
+        let hits = searcher
+            .rhymes(rhymes, &query, &Filters::default(), 0, 100)
+            .unwrap();
+        let index = searcher.index();
+        hits.words
+            .iter()
+            .map(|w| index.term(w.word.term).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn words_rhyme_within_their_language_most_common_first() {
+        let postings = vec![
+            posting("maison", "fra-eng", "fr", Some("/mɛzɔ̃/")),
+            posting("saison", "fra-eng", "fr", Some("/sɛzɔ̃/")),
+            posting("raison", "fra-eng", "fr", Some("/ʀɛzɔ̃/")),
+            posting("maman", "fra-eng", "fr", Some("/mamɑ̃/")),
+            posting("chose", "fra-eng", "fr", None),
+            // The same sounds in another language are no rhyme.
+            posting("bison", "eng-fra", "en", Some("/ˈbaɪsɔ̃/")),
+            posting("corazón", "spa-eng", "es", Some("/kˌoɾaθˈon/")),
+            posting("canción", "spa-eng", "es", Some("/kanθjˈon/")),
+            posting("razón", "spa-eng", "es", Some("/raθˈon/")),
+            posting("cantan", "spa-eng", "es", Some("/kˈantan/")),
+        ];
+        let reader = read(&build(postings, &Lexicon::default()));
+        let mut french = rhymes_of(&reader, "maison", "fr", RhymeKind::Perfect);
+        french.sort();
+        assert_eq!(french, ["raison", "saison"]);
+        let mut spanish = rhymes_of(&reader, "corazón", "es", RhymeKind::Perfect);
+        spanish.sort();
+        assert_eq!(spanish, ["cancion", "razon"]);
+        assert_eq!(
+            rhymes_of(&reader, "corazón", "es", RhymeKind::Near),
+            Vec::<String>::new(),
+            "cantan's stressed vowel is another"
+        );
+        assert_eq!(
+            rhymes_of(&reader, "canción", "es", RhymeKind::Perfect).len(),
+            2
+        );
+        // A word without a transcription has none to look up.
+        let (searcher, rhymes) = &reader;
+        let (chose, _) = searcher.terms_of_word("chose", Some("fr")).unwrap()[0];
+        assert!(rhymes.pronunciations(chose).unwrap().is_empty());
+    }
+
+    #[test]
+    fn near_rhymes_share_the_vowels_but_are_not_perfect() {
+        let postings = vec![
+            posting("cat", "eng-x", "en", Some("/kæt/")),
+            posting("hat", "eng-x", "en", Some("/hæt/")),
+            posting("cap", "eng-x", "en", Some("/kæp/")),
+            posting("cab", "eng-y", "en", Some("/kæb/")),
+            posting("cut", "eng-y", "en", Some("/kʌt/")),
+        ];
+        let reader = read(&build(postings, &Lexicon::default()));
+        assert_eq!(rhymes_of(&reader, "cat", "en", RhymeKind::Perfect), ["hat"]);
+        let mut near = rhymes_of(&reader, "cat", "en", RhymeKind::Near);
+        near.sort();
+        assert_eq!(near, ["cab", "cap"]);
+        // A filter keeps the words with an entry that passes it.
+        let (searcher, rhymes) = &reader;
+        let (cat, _) = searcher.terms_of_word("cat", None).unwrap()[0];
+        let query = RhymeQuery::new(cat, "en", RhymeKind::Near, vec!["/kæt/".into()]);
+        let filters = Filters {
+            source: Some("eng-y"),
+            ..Filters::default()
+        };
+        let hits = searcher.rhymes(rhymes, &query, &filters, 0, 10).unwrap();
+        assert_eq!(hits.total, 1);
+        assert_eq!(
+            searcher.index().term(hits.words[0].word.term).unwrap(),
+            "cab"
+        );
+    }
+
+    /// A transcription: syllables of a consonant or two, a vowel and
+    /// maybe a stress mark.
+    fn transcription() -> impl Strategy<Value = String> {
+        let syllable = ("[ˈ]?", "[ptkmnrs]{0,2}", "[aeiɔæ]", "[ː]?");
+        proptest::collection::vec(syllable, 1..4).prop_map(|syllables| {
+            syllables
+                .into_iter()
+                .map(|(s, c, v, l)| format!("{s}{c}{v}{l}"))
+                .collect::<String>()
+                + "t"
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Over blocks and parts of any size, the rhymes of every word are
+        /// exactly the other words of its language one of whose
+        /// transcriptions has the rhyme part of one of its own (the brute
+        /// force compares every pair), paged alike; so rhyming is
+        /// symmetric.
+        #[test]
+        fn the_rhymes_of_a_word_are_those_sharing_its_rhyme_part(
+            words in proptest::collection::vec(
+                ("[a-d]{1,4}", 0..3usize, transcription(), proptest::option::of(transcription())),
+                1..40,
+            ),
+            block_bytes in 64usize..4096,
+            limit in 1usize..8,
+        ) {
+            let langs = ["fr", "pl", "fi"];
+            // A word once per language: at most two transcriptions each.
+            let mut seen = HashSet::new();
+            let postings: Vec<Posting> = words
+                .iter()
+                .filter(|(word, lang, _, _)| seen.insert((word.clone(), *lang)))
+                .enumerate()
+                .flat_map(|(i, (word, lang, ipa, second))| {
+                    let lang = langs[*lang];
+                    let first = posting(word, &format!("{lang}-a"), lang, Some(ipa));
+                    let first = Posting { id: format!("{i}a"), ..first };
+                    let other = second.as_deref().map(|ipa| Posting {
+                        id: format!("{i}b"),
+                        ..posting(word, &format!("{lang}-b"), lang, Some(ipa))
+                    });
+                    std::iter::once(first).chain(other)
+                })
+                .collect();
+            let built = build_with_blocks(postings.clone(), &Lexicon::default(), block_bytes);
+            let (searcher, rhymes) = read(&built);
+            let index = searcher.index();
+            // Per (word, language) its rhyme parts, brute force.
+            let mut parts: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+            for p in &postings {
+                let lang = p.dictionary.source_lang.clone();
+                let rhyme = Pronunciation::parse(p.phonetic.as_deref().unwrap())
+                    .unwrap()
+                    .rhyme(StressRule::of(&lang));
+                parts.entry((p.folded.clone(), lang)).or_default().push(rhyme);
+            }
+            let mut rhyme_pairs = HashSet::new();
+            for ((word, lang), mine) in &parts {
+                let (term, _) = searcher.terms_of_word(word, Some(lang)).unwrap()[0].clone();
+                let stored = rhymes.pronunciations(term).unwrap();
+                prop_assert!(!stored.is_empty());
+                let query = RhymeQuery::new(
+                    term,
+                    lang,
+                    RhymeKind::Perfect,
+                    stored.into_iter().map(str::to_string).collect(),
+                );
+                let expected: Vec<String> = parts
+                    .iter()
+                    .filter(|((w, l), theirs)| {
+                        l == lang && w != word && theirs.iter().any(|r| mine.contains(r))
+                    })
+                    .map(|((w, _), _)| w.clone())
+                    .collect();
+                let mut found = Vec::new();
+                let mut offset = 0;
+                loop {
+                    let hits = searcher
+                        .rhymes(&rhymes, &query, &Filters::default(), offset, limit)
+                        .unwrap();
+                    prop_assert_eq!(hits.total, expected.len());
+                    let terms: Vec<usize> = hits.words.iter().map(|w| w.word.term).collect();
+                    let mut sorted = terms.clone();
+                    sorted.sort_unstable();
+                    prop_assert_eq!(&terms, &sorted, "most common first");
+                    found.extend(terms.iter().map(|&t| index.term(t).unwrap()));
+                    offset += limit;
+                    if offset >= hits.total {
+                        break;
+                    }
+                }
+                found.sort();
+                prop_assert_eq!(&found, &expected, "{} in {}", word, lang);
+                for other in found {
+                    rhyme_pairs.insert((lang.clone(), word.clone(), other));
+                }
+            }
+            for (lang, a, b) in &rhyme_pairs {
+                prop_assert!(
+                    rhyme_pairs.contains(&(lang.clone(), b.clone(), a.clone())),
+                    "{} rhymes with {} in {} but not back", a, b, lang
+                );
+            }
+        }
+    }
+}
