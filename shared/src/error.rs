@@ -31,6 +31,10 @@ pub enum ApiError {
     /// 404: the entry exists but has no pronunciation audio.
     #[error("No audio found")]
     NoAudio,
+    /// 404: a rhyme lookup of a word that no dictionary (of the language
+    /// asked for) has with a pronunciation.
+    #[error("No pronunciation found for this word")]
+    NoPronunciation,
     /// 404: no endpoint at this path.
     #[error("Not found")]
     UnknownPath,
@@ -102,6 +106,7 @@ impl ApiError {
             Self::EntryNotFound { .. }
             | Self::UnknownDictionary(_)
             | Self::NoAudio
+            | Self::NoPronunciation
             | Self::UnknownPath => 404,
             Self::MethodNotAllowed { .. } => 405,
             Self::PayloadTooLarge => 413,

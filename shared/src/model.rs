@@ -57,6 +57,49 @@ pub struct WordResult {
     pub entries: Vec<SearchResult>,
 }
 
+/// `rhymes`: the word looked up, one page of the words that rhyme with it
+/// and how many do.
+// REST answers with `rhymes` as `data` and puts the rest in `meta`.
+#[derive(Debug, Clone, PartialEq, async_graphql::SimpleObject)]
+pub struct RhymePage {
+    /// The word as its first entry writes it.
+    pub word: String,
+    /// The language of the word and of its rhymes.
+    pub lang: String,
+    /// The word's transcriptions, as its dictionaries write them.
+    pub pronunciations: Vec<String>,
+    /// `perfect` or `near`.
+    pub kind: String,
+    pub rhymes: Vec<RhymeResult>,
+    /// How many words rhyme.
+    pub total: u64,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+/// One word that rhymes: a folded headword in the query's language, with
+/// the entries that hold it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct RhymeResult {
+    /// The headword as its first entry writes it.
+    pub word: String,
+    pub lang: String,
+    /// Its transcription that rhymes, as its dictionary writes it.
+    pub pronunciation: String,
+    /// Where the pronunciation comes from: `dictionary` (the transcription
+    /// of one of its entries).
+    pub pronunciation_source: String,
+    /// Syllables of that pronunciation.
+    pub syllables: u32,
+    /// The headword's Zipf frequency, as its entries show it.
+    pub frequency: f64,
+    /// How many of its entries pass the filters.
+    pub entry_count: u64,
+    /// Its first entries, in rank order ([`WordResult::entries`]).
+    pub entries: Vec<SearchResult>,
+}
+
 /// One search hit (interface section 2, "Search result").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
 #[serde(rename_all = "camelCase")]

@@ -10,6 +10,7 @@
 use crate::error::{shown, ApiError};
 use crate::search::filters::LangFilter;
 use crate::search::matching::{MatchRule, MatchType};
+use crate::search::snapshot::RhymeKind;
 
 /// The longest value we look at for any parameter. Longer input is rejected
 /// before any work is done on it.
@@ -400,6 +401,57 @@ impl ThesaurusQuery {
             word: path_word(word)?,
             lang: lang(source)?,
             source: dictionary(source)?,
+        })
+    }
+}
+
+/// A rhyme lookup (`GET /api/v1/api/rhymes/{word}`): the words of the
+/// word's language that rhyme with it (docs/api.md, "Rhymes").
+#[derive(Debug, Clone, PartialEq)]
+pub struct RhymesQuery {
+    pub word: String,
+    /// The language of the word and its rhymes; without it, the language
+    /// of the word's most common entry with a pronunciation.
+    pub lang: Option<String>,
+    pub source: Option<String>,
+    pub pos: Option<String>,
+    pub kind: RhymeKind,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+impl RhymesQuery {
+    /// `word` is the decoded path segment of REST, or GraphQL's argument of
+    /// the same name.
+    pub fn read(word: &str, source: &impl ParamSource) -> Result<Self, ApiError> {
+        let word = path_word(word)?;
+        let lang = match lang(source)? {
+            Some(LangFilter {
+                source: lang,
+                target: None,
+            }) => Some(lang),
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    "lang must be one language code like en: rhymes are within a language",
+                ))
+            }
+            None => None,
+        };
+        let dictionary = dictionary(source)?;
+        let pos = pos(source)?;
+        let kind = match source.text("kind")?.map(str::trim) {
+            None | Some("perfect") => RhymeKind::Perfect,
+            Some("near") => RhymeKind::Near,
+            Some(_) => return Err(ApiError::bad_request("kind must be one of perfect, near")),
+        };
+        Ok(Self {
+            word,
+            lang,
+            source: dictionary,
+            pos,
+            kind,
+            limit: SEARCH_LIMIT.read(source)?,
+            offset: OFFSET.read(source)?,
         })
     }
 }

@@ -6,20 +6,23 @@ use crate::access::quota::Period;
 use crate::error::ApiError;
 use crate::fold::{capitalised, capitalised_as, fold};
 use crate::model::{
-    AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, SearchPage, SearchResult,
-    StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, WordResult, RELATIONSHIP_TYPES,
+    AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, RhymePage, RhymeResult,
+    SearchPage, SearchResult, StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, WordResult,
+    RELATIONSHIP_TYPES,
 };
 use crate::queries::{
-    AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
+    AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, RhymesQuery, SearchQuery,
+    ThesaurusQuery,
 };
 use crate::runtime::app::App;
 use crate::search::definitions::MAX_QUERY_WORDS;
-use crate::search::engine::{needed_grams, Hits, SearchError, Searcher, WordHits};
+use crate::search::engine::{needed_grams, Hits, RhymeQuery, SearchError, Searcher, WordHits};
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::reverse::{DefinitionQuery, QueryError};
+use crate::search::snapshot::{word_key, RhymeKind};
 use crate::storage::store::{Needs, SnapshotView};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -322,6 +325,99 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         ),
     };
     search_page(app, &snapshot, hits, p.limit, p.offset).await
+}
+
+/// Rhymes: the words of the word's language that rhyme with it (docs/api.md,
+/// "Rhymes"), from the snapshot's `rhymes` section. Three reads: the
+/// word's terms, their pronunciations, their rhyme lists; then the page's
+/// records, as a search's.
+pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
+    let needs = Needs {
+        records: true,
+        grams: Vec::new(),
+    };
+    let (snapshot, checked) = tokio::join!(
+        app.store.snapshot(&needs),
+        check_source(app, p.source.as_deref())
+    );
+    checked?;
+    let snapshot = snapshot?;
+    let terms = |s: &Searcher| Ok(s.terms_of_word(&p.word, p.lang.as_deref())?);
+    let terms = with_term_blocks(&snapshot, terms)
+        .await?
+        .map_err(search_failed)?;
+    let keys: Vec<Vec<u8>> = terms.iter().map(|&(t, _)| word_key(t)).collect();
+    let pronounced = snapshot.rhymes(&keys).await?;
+    let mut query = None;
+    for (term, lang) in &terms {
+        let pronunciations = pronounced.pronunciations(*term).map_err(internal)?;
+        if !pronunciations.is_empty() {
+            let pronunciations = pronunciations.into_iter().map(str::to_string).collect();
+            query = Some(RhymeQuery::new(*term, lang, p.kind, pronunciations));
+            break;
+        }
+    }
+    let query = query.ok_or(ApiError::NoPronunciation)?;
+    let lists = snapshot.rhymes(&query.keys()).await?;
+    let filters = Filters {
+        lang: None,
+        source: p.source.as_deref(),
+        part_of_speech: p.pos.as_deref(),
+        has_audio: false,
+    };
+    let hits = snapshot
+        .searcher
+        .rhymes(
+            &lists,
+            &query,
+            &filters,
+            p.offset as usize,
+            p.limit as usize,
+        )
+        .map_err(|e| match e {
+            SearchError::OverBudget => {
+                ApiError::bad_request("this rhyme is too common to list: use a filter")
+            }
+            e => search_failed(e),
+        })?;
+    let own = snapshot.searcher.index().term_entries(query.term).start;
+    let ordinals: Vec<u32> = std::iter::once(own)
+        .chain(hits.words.iter().flat_map(|w| w.word.entries.clone()))
+        .collect();
+    let mut results = search_results(app, &snapshot, &ordinals).await?.into_iter();
+    let word = results.next().map(|r| r.word).unwrap_or_default();
+    let index = snapshot.searcher.index();
+    let rhymes = hits
+        .words
+        .iter()
+        .map(|w| {
+            let entries: Vec<SearchResult> = results.by_ref().take(w.word.entries.len()).collect();
+            RhymeResult {
+                word: entries[0].word.clone(),
+                lang: w.word.lang.clone(),
+                pronunciation: w.pronunciation.clone(),
+                pronunciation_source: "dictionary".into(),
+                syllables: u32::from(w.syllables),
+                frequency: zipf_of_centis(index.term_frequency(w.word.term)),
+                entry_count: w.word.entry_count as u64,
+                entries,
+            }
+        })
+        .collect();
+    Ok(RhymePage {
+        word,
+        lang: query.lang.clone(),
+        pronunciations: query.pronunciations.clone(),
+        kind: match p.kind {
+            RhymeKind::Perfect => "perfect",
+            RhymeKind::Near => "near",
+        }
+        .into(),
+        rhymes,
+        total: hits.total as u64,
+        limit: p.limit,
+        offset: p.offset,
+    })
 }
 
 /// How many times a read of the snapshot runs at most: a search names every

@@ -7,7 +7,8 @@
 use crate::api::graphql::schema;
 use crate::error::ApiError;
 use crate::queries::{
-    AutocompleteQuery, ParamSource, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
+    AutocompleteQuery, ParamSource, RandomQuery, ReverseQuery, RhymesQuery, SearchQuery,
+    ThesaurusQuery,
 };
 use serde_json::Value;
 use std::cell::RefCell;
@@ -77,6 +78,11 @@ fn reads() -> Vec<(&'static str, &'static str, BTreeSet<String>)> {
             "/api/v1/api/thesaurus/{word}",
             "thesaurus",
             with_word(read(&|r| drop(ThesaurusQuery::read("a", r).unwrap()))),
+        ),
+        (
+            "/api/v1/api/rhymes/{word}",
+            "rhymes",
+            with_word(read(&|r| drop(RhymesQuery::read("a", r).unwrap()))),
         ),
     ]
 }

@@ -203,6 +203,7 @@ pub(crate) fn graphql_code(err: &ApiError) -> &'static str {
         ApiError::EntryNotFound { .. }
         | ApiError::UnknownDictionary(_)
         | ApiError::NoAudio
+        | ApiError::NoPronunciation
         | ApiError::UnknownPath => "NOT_FOUND",
         ApiError::QuotaExceeded { .. } => "QUOTA_EXCEEDED",
         ApiError::Unavailable | ApiError::IndexOfAnotherRelease => "UNAVAILABLE",

@@ -7,7 +7,7 @@ use crate::error::ApiError;
 use crate::model::SearchPage;
 use crate::queries::{
     path_word, validate_dictionary_id, validate_entry_id, AutocompleteQuery, Grouping, RandomQuery,
-    ReverseQuery, SearchQuery, ThesaurusQuery,
+    ReverseQuery, RhymesQuery, SearchQuery, ThesaurusQuery,
 };
 use crate::runtime::app::App;
 use crate::service;
@@ -71,6 +71,21 @@ pub(crate) async fn thesaurus(app: &App, req: &ApiRequest) -> Result<Reply, ApiE
     let query = ThesaurusQuery::read(req.path("word"), &req.query)?;
     let links = service::thesaurus(app, &query).await?;
     Ok(Reply::json(links))
+}
+
+/// Rhymes: the words as `data`; the word looked up, its pronunciations and
+/// the page in `meta`.
+pub(crate) async fn rhymes(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {
+    let query = RhymesQuery::read(req.path("word"), &req.query)?;
+    let page = service::rhymes(app, &query).await?;
+    Ok(Reply::json(&page.rhymes)
+        .with_meta("word", page.word)
+        .with_meta("lang", page.lang)
+        .with_meta("pronunciations", page.pronunciations)
+        .with_meta("kind", page.kind)
+        .with_meta("total", page.total)
+        .with_meta("limit", page.limit)
+        .with_meta("offset", page.offset))
 }
 
 pub(crate) async fn random(app: &App, req: &ApiRequest) -> Result<Reply, ApiError> {

@@ -78,6 +78,10 @@ pub static THESAURUS: Endpoint = counted(
     get("thesaurus", "/api/v1/api/thesaurus/{word}"),
     |app, req| Box::pin(rest::thesaurus(app, req)),
 );
+pub static RHYMES: Endpoint = counted(get("rhymes", "/api/v1/api/rhymes/{word}"), |app, req| {
+    Box::pin(rest::rhymes(app, req))
+});
+
 pub static RANDOM: Endpoint = counted(get("random", "/api/v1/random"), |app, req| {
     Box::pin(rest::random(app, req))
 });
@@ -130,13 +134,14 @@ pub static OPENAPI: Route = keyless("openapi", "/api/v1/openapi.json");
 
 /// Every endpoint behind a key: the API. Its routes are the keyed routes of
 /// [`ROUTES`] (a test below holds the two lists together).
-pub static ENDPOINTS: [&Endpoint; 11] = [
+pub static ENDPOINTS: [&Endpoint; 12] = [
     &SEARCH,
     &REVERSE,
     &AUTOCOMPLETE,
     &ENTRY,
     &ENTRY_BY_WORD,
     &THESAURUS,
+    &RHYMES,
     &RANDOM,
     &AUDIO,
     &DICTIONARIES,
@@ -146,13 +151,14 @@ pub static ENDPOINTS: [&Endpoint; 11] = [
 
 /// Every route the service answers, by the function (`name`) that serves
 /// it, but the unknown-path fallback.
-pub static ROUTES: [&Route; 14] = [
+pub static ROUTES: [&Route; 15] = [
     &SEARCH.route,
     &REVERSE.route,
     &AUTOCOMPLETE.route,
     &ENTRY.route,
     &ENTRY_BY_WORD.route,
     &THESAURUS.route,
+    &RHYMES.route,
     &RANDOM.route,
     &AUDIO.route,
     &DICTIONARIES.route,

@@ -13,7 +13,7 @@ use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
     self, Assemble, BlockBudget, DefinitionPart, Definitions, GramPart, Grams, Index, Lemma,
-    Missing, PagedPart, PartIndex, Record, RecordPart, Records, Section,
+    Missing, PagedPart, PartIndex, Record, RecordPart, Records, RhymePart, Rhymes, Section,
 };
 use crate::storage::items::{
     self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
@@ -55,8 +55,8 @@ fn keys_per_call(wanted: &[(Section, Range<usize>)]) -> usize {
 /// The term blocks and paged parts a warm instance keeps when no setting
 /// says otherwise: of it, 3/16 for FST blocks, 5/16 for text blocks (80
 /// MB: the whole text at five million entries takes 65, and a `contains`
-/// query may check most of it), 1/4 for records and 1/8 each for grams and
-/// definitions.
+/// query may check most of it), 3/16 for records, 1/8 each for grams and
+/// definitions and 1/16 for rhymes.
 pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 256;
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
@@ -122,6 +122,17 @@ impl SnapshotView {
             .parts(source, &index, wanted)
             .await?;
         Ok(Definitions::new(index, parts))
+    }
+
+    /// The parts of the `rhymes` section that hold these keys (a rhyme
+    /// lookup's words, then its rhyme lists), loaded now if no request has
+    /// yet.
+    pub async fn rhymes<K: AsRef<[u8]>>(&self, keys: &[K]) -> Result<Rhymes, ApiError> {
+        let source = &self.loaded.source;
+        let index = self.loaded.rhymes.index(source).await?;
+        let wanted = Rhymes::parts_of(&index, keys);
+        let parts = self.loaded.rhymes.parts(source, &index, wanted).await?;
+        Ok(Rhymes::new(index, parts))
     }
 
     /// Reads the term blocks a read of the snapshot named missing, all in
@@ -442,6 +453,7 @@ struct Loaded {
     records: Paged<RecordPart>,
     grams: Paged<GramPart>,
     definitions: Paged<DefinitionPart>,
+    rhymes: Paged<RhymePart>,
 }
 
 /// A paged section of one build: its part index, then each part on demand.
@@ -768,12 +780,14 @@ impl Store {
             searcher: Slots::default(),
             term_blocks: Slots::within(RECENT_TERM_BLOCK_BYTES, Vec::len),
             // The budget shared out: half for the term blocks (the
-            // searcher's, FST 3/16 and text 5/16), a quarter for records,
-            // read by every page of results, an eighth each for grams and
-            // definitions, read by some queries only.
-            records: Paged::within(self.cache_bytes / 4),
+            // searcher's, FST 3/16 and text 5/16), 3/16 for records, read
+            // by every page of results, an eighth each for grams and
+            // definitions, read by some queries only, and 1/16 for rhymes,
+            // whose lookups read a part or two.
+            records: Paged::within(self.cache_bytes * 3 / 16),
             grams: Paged::within(self.cache_bytes / 8),
             definitions: Paged::within(self.cache_bytes / 8),
+            rhymes: Paged::within(self.cache_bytes / 16),
         });
         *held = Some(loaded.clone());
         loaded

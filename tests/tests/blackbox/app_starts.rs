@@ -39,6 +39,7 @@ async fn every_endpoint_answers_with_the_app_its_function_starts() {
             ("/api/v1/api/entry/freedict-eng-fra/word/bank", None, 200),
         ),
         ("thesaurus", ("/api/v1/api/thesaurus/good", None, 200)),
+        ("rhymes", ("/api/v1/api/rhymes/cloison?lang=fr", None, 200)),
         ("random", ("/api/v1/random?hasAudio=true", None, 200)),
         ("audio", (audio.as_str(), None, 302)),
         ("dictionaries", ("/api/v1/api/dictionaries", None, 200)),

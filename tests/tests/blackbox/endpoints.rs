@@ -14,6 +14,7 @@ fn valid_request(function: &str) -> &'static str {
         "entry" => "/api/v1/entry/freedict-eng-fra/0123456789abcdef",
         "entry-by-word" => "/api/v1/api/entry/freedict-eng-fra/word/bank",
         "thesaurus" => "/api/v1/api/thesaurus/good",
+        "rhymes" => "/api/v1/api/rhymes/cloison",
         "random" => "/api/v1/random",
         "audio" => "/api/v1/api/audio/freedict-eng-fra/0123456789abcdef",
         "usage" => "/api/v1/api/me/usage",

@@ -78,6 +78,7 @@ async fn every_call() -> Vec<Call> {
                 200,
             )],
             "thesaurus" => vec![call(endpoint, "/api/v1/api/thesaurus/good".into(), 200)],
+            "rhymes" => vec![call(endpoint, "/api/v1/api/rhymes/cloison".into(), 200)],
             "random" => vec![call(endpoint, "/api/v1/random".into(), 200)],
             "audio" => vec![call(
                 endpoint,

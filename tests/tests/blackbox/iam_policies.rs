@@ -183,6 +183,15 @@ fn scenarios(
             ]),
         ),
         (
+            "rhymes",
+            get(&[
+                "/api/v1/api/rhymes/cloison",
+                "/api/v1/api/rhymes/cat?lang=en&kind=near",
+                "/api/v1/api/rhymes/cloison?source=nope",
+                "/api/v1/api/rhymes/zzzqqq",
+            ]),
+        ),
+        (
             "random",
             get(&[
                 "/api/v1/random?count=3",

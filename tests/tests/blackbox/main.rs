@@ -34,6 +34,7 @@ mod rebuild;
 mod request_cost;
 mod reverse;
 mod reverse_real_data;
+mod rhymes;
 mod sam_artifacts;
 mod search;
 mod snapshot_format;

@@ -12,10 +12,13 @@ mod introspection;
 use crate::api::pipeline::ApiRequest;
 use crate::api::response::{graphql_code, Reply};
 use crate::error::{shown, ApiError};
-use crate::model::{Dictionary, Entry, RandomItem, SearchPage, ThesaurusItem, UsageRecord};
+use crate::model::{
+    Dictionary, Entry, RandomItem, RhymePage, SearchPage, ThesaurusItem, UsageRecord,
+};
 use crate::queries::{
     out_of_range, path_word, validate_dictionary_id, validate_entry_id, within_length,
-    AutocompleteQuery, ParamSource, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
+    AutocompleteQuery, ParamSource, RandomQuery, ReverseQuery, RhymesQuery, SearchQuery,
+    ThesaurusQuery,
 };
 use crate::runtime::app::App;
 use crate::service;
@@ -603,6 +606,29 @@ impl Query {
     ) -> FieldResult<Option<Vec<ThesaurusItem>>> {
         let query = ThesaurusQuery::read(&word, &FieldArguments::of(ctx)?).map_err(field_error)?;
         service::thesaurus(app(ctx), &query)
+            .await
+            .map(Some)
+            .map_err(field_error)
+    }
+
+    /// Words that rhyme with a word; arguments and rules as
+    /// `GET /api/v1/api/rhymes/{word}`.
+    #[graphql(complexity = "10 + child_complexity")]
+    // The signature is the schema's list of arguments, one each.
+    #[allow(unused_variables, clippy::too_many_arguments)]
+    async fn rhymes(
+        &self,
+        ctx: &Context<'_>,
+        word: String,
+        lang: Option<String>,
+        source: Option<String>,
+        pos: Option<String>,
+        kind: Option<String>,
+        limit: Option<i64>,
+        offset: Option<i64>,
+    ) -> FieldResult<Option<RhymePage>> {
+        let query = RhymesQuery::read(&word, &FieldArguments::of(ctx)?).map_err(field_error)?;
+        service::rhymes(app(ctx), &query)
             .await
             .map(Some)
             .map_err(field_error)
