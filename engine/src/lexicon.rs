@@ -1,8 +1,10 @@
 //! Word lists of a language that the index snapshot is built with beside the
 //! dictionaries (docs/data-model.md, "Lexicon"): the **forms** of a language
 //! (an inflected form and its lemma, from WordNet or Hunspell data), its
-//! word **frequencies** (from wordfreq) and its **stop words** (Snowball's
-//! lists), which reverse lookup does not index. `dictadmin lexicon` stores them in
+//! word **frequencies** (from wordfreq), its **stop words** (Snowball's
+//! lists), which reverse lookup does not index, and the **pronunciations**
+//! of its words that a synthesizer made (espeak-ng's IPA), which rhymes
+//! compare beside the dictionaries' own. `dictadmin lexicon` stores them in
 //! the entries table, compressed in chunks like a postings manifest;
 //! `dictadmin index` reads them with one Query per list.
 
@@ -20,13 +22,16 @@ pub enum LexiconKind {
     /// Folded stop word → nothing (an empty string): words too common to
     /// find a definition by.
     StopWords,
+    /// Folded word → its IPA, as espeak-ng speaks it (`cat` → `kˈat`).
+    Pronunciations,
 }
 
 impl LexiconKind {
-    pub const ALL: [LexiconKind; 3] = [
+    pub const ALL: [LexiconKind; 4] = [
         LexiconKind::Forms,
         LexiconKind::Frequencies,
         LexiconKind::StopWords,
+        LexiconKind::Pronunciations,
     ];
 
     pub fn name(self) -> &'static str {
@@ -34,6 +39,7 @@ impl LexiconKind {
             LexiconKind::Forms => "forms",
             LexiconKind::Frequencies => "frequencies",
             LexiconKind::StopWords => "stop-words",
+            LexiconKind::Pronunciations => "pronunciations",
         }
     }
 
@@ -105,6 +111,8 @@ pub struct Lexicon {
     pub frequencies: BTreeMap<String, HashMap<String, u16>>,
     /// Language → its folded stop words.
     pub stop_words: BTreeMap<String, HashSet<String>>,
+    /// Language → folded word → its IPA, made by a synthesizer.
+    pub pronunciations: BTreeMap<String, HashMap<String, String>>,
 }
 
 impl Lexicon {
@@ -139,6 +147,12 @@ impl Lexicon {
             LexiconKind::StopWords => {
                 let words = self.stop_words.entry(lang.to_string()).or_default();
                 words.extend(pairs.into_iter().map(|(word, _)| word));
+            }
+            LexiconKind::Pronunciations => {
+                let words = self.pronunciations.entry(lang.to_string()).or_default();
+                for (word, ipa) in pairs {
+                    words.entry(word).or_insert(ipa);
+                }
             }
         }
         Ok(())

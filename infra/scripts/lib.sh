@@ -633,6 +633,9 @@ load_data() {
   echo "==> importing the $data_set data set"
   started=$SECONDS
   "import_$data_set"
+  # What rhymes compare beside the dictionaries' transcriptions: espeak-ng's
+  # IPA of every headword, once the dictionaries are in.
+  "$admin" lexicon espeak-pronunciations --every-language
   "$admin" index
   echo "    imported and indexed in $((SECONDS - started)) s"
   demo_out="$("$admin" keys create --name "local demo" --plan pro --secret "$DEMO_KEY")"

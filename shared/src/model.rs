@@ -66,8 +66,9 @@ pub struct RhymePage {
     pub word: String,
     /// The language of the word and of its rhymes.
     pub lang: String,
-    /// The word's transcriptions, as its dictionaries write them.
-    pub pronunciations: Vec<String>,
+    /// The word's pronunciations: its dictionaries' transcriptions, then
+    /// the synthesizer's.
+    pub pronunciations: Vec<WordPronunciation>,
     /// `perfect` or `near`.
     pub kind: String,
     pub rhymes: Vec<RhymeResult>,
@@ -75,6 +76,17 @@ pub struct RhymePage {
     pub total: u64,
     pub limit: u32,
     pub offset: u32,
+}
+
+/// A pronunciation of a word and where it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct WordPronunciation {
+    /// IPA, as its source writes it.
+    pub pronunciation: String,
+    /// `dictionary` (the transcription of one of the word's entries) or
+    /// `espeak-ng` (synthesized by espeak-ng).
+    pub source: String,
 }
 
 /// One word that rhymes: a folded headword in the query's language, with
@@ -85,10 +97,10 @@ pub struct RhymeResult {
     /// The headword as its first entry writes it.
     pub word: String,
     pub lang: String,
-    /// Its transcription that rhymes, as its dictionary writes it.
+    /// Its pronunciation that rhymes, as its source writes it.
     pub pronunciation: String,
     /// Where the pronunciation comes from: `dictionary` (the transcription
-    /// of one of its entries).
+    /// of one of its entries) or `espeak-ng` (synthesized by espeak-ng).
     pub pronunciation_source: String,
     /// Syllables of that pronunciation.
     pub syllables: u32,

@@ -7,8 +7,8 @@ use crate::error::ApiError;
 use crate::fold::{capitalised, capitalised_as, fold};
 use crate::model::{
     AudioFormat, AudioUrl, AudioUrls, Dictionary, Entry, RandomItem, RhymePage, RhymeResult,
-    SearchPage, SearchResult, StoredAudio, StoredEntry, ThesaurusItem, UsageRecord, WordResult,
-    RELATIONSHIP_TYPES,
+    SearchPage, SearchResult, StoredAudio, StoredEntry, ThesaurusItem, UsageRecord,
+    WordPronunciation, WordResult, RELATIONSHIP_TYPES,
 };
 use crate::queries::{
     AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, RhymesQuery, SearchQuery,
@@ -352,7 +352,10 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
     for (term, lang) in &terms {
         let pronunciations = pronounced.pronunciations(*term).map_err(internal)?;
         if !pronunciations.is_empty() {
-            let pronunciations = pronunciations.into_iter().map(str::to_string).collect();
+            let pronunciations = pronunciations
+                .into_iter()
+                .map(|(source, ipa)| (source, ipa.to_string()))
+                .collect();
             query = Some(RhymeQuery::new(*term, lang, p.kind, pronunciations));
             break;
         }
@@ -396,7 +399,7 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
                 word: entries[0].word.clone(),
                 lang: w.word.lang.clone(),
                 pronunciation: w.pronunciation.clone(),
-                pronunciation_source: "dictionary".into(),
+                pronunciation_source: w.source.name().into(),
                 syllables: u32::from(w.syllables),
                 frequency: zipf_of_centis(index.term_frequency(w.word.term)),
                 entry_count: w.word.entry_count as u64,
@@ -407,7 +410,14 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
     Ok(RhymePage {
         word,
         lang: query.lang.clone(),
-        pronunciations: query.pronunciations.clone(),
+        pronunciations: query
+            .pronunciations
+            .iter()
+            .map(|(source, ipa)| WordPronunciation {
+                pronunciation: ipa.clone(),
+                source: source.name().into(),
+            })
+            .collect(),
         kind: match p.kind {
             RhymeKind::Perfect => "perfect",
             RhymeKind::Near => "near",

@@ -16,7 +16,7 @@
 //! and languages.rs names the languages FreeDict and MyThes files are named by.
 //! frequency.rs stamps every entry with its word's frequency in its language.
 
-mod audio;
+pub(crate) mod audio;
 mod checkpoint;
 pub mod dictd;
 mod dictionary;

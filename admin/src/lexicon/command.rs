@@ -79,6 +79,19 @@ pub enum LexiconSource {
         licence: String,
         tsv: PathBuf,
     },
+    /// Pronunciations: espeak-ng's IPA of every headword of the imported
+    /// dictionaries of `--lang`, or of every language of the catalog that
+    /// espeak-ng has a voice for (`--every-language`), a list each.
+    EspeakPronunciations {
+        #[arg(long, required_unless_present = "every_language")]
+        lang: Option<String>,
+        #[arg(long, conflicts_with = "lang")]
+        every_language: bool,
+        /// The list's licence: espeak-ng's rules and dictionaries, which
+        /// make it, are GPL-3.0-or-later.
+        #[arg(long, default_value = "GPL-3.0-or-later")]
+        licence: String,
+    },
     /// Stop words (words reverse lookup does not index): a Snowball stop word
     /// list, one word a line, `|` starting a comment, as
     /// infra/scripts/stop-words.sh writes them (`<lang>.stop`).
@@ -102,6 +115,36 @@ pub async fn run(
     origin: Option<String>,
     source: LexiconSource,
 ) -> Result<(), LexiconError> {
+    if let LexiconSource::EspeakPronunciations {
+        lang,
+        every_language: _,
+        licence,
+    } = source
+    {
+        let langs = match lang {
+            Some(lang) => vec![lang],
+            None => {
+                let (spoken, unspoken) =
+                    super::espeak_pronunciations::languages(client, table).await?;
+                if !unspoken.is_empty() {
+                    say!(
+                        "pronunciations: espeak-ng has no voice for {}",
+                        unspoken.join(", ")
+                    );
+                }
+                spoken
+            }
+        };
+        for lang in langs {
+            let started = Instant::now();
+            let origin = origin.clone().unwrap_or_else(espeak_version);
+            let list =
+                super::espeak_pronunciations::read(client, table, &lang, origin, licence.clone())
+                    .await?;
+            finish(client, table, dry_run, list, started).await?;
+        }
+        return Ok(());
+    }
     let started = Instant::now();
     let mut lexicon = match source {
         LexiconSource::WordnetForms { dir } => super::wordnet_forms::read(&dir),
@@ -187,6 +230,7 @@ pub async fn run(
         LexiconSource::Wordfreq { lang, licence, tsv } => {
             super::wordfreq::read(&lang, &tsv, "wordfreq".to_string(), licence)
         }
+        LexiconSource::EspeakPronunciations { .. } => unreachable!("answered above"),
         LexiconSource::StopWords {
             lang,
             licence,
@@ -199,6 +243,32 @@ pub async fn run(
     if let Some(origin) = origin {
         lexicon.list.origin = origin;
     }
+    finish(client, table, dry_run, lexicon, started).await
+}
+
+/// `espeak-ng --version`'s first words (`eSpeak NG text-to-speech: 1.51`),
+/// the origin of a pronunciations list.
+fn espeak_version() -> String {
+    let output = std::process::Command::new("espeak-ng")
+        .arg("--version")
+        .output();
+    let text = output
+        .map(|o| String::from_utf8_lossy(&o.stdout).to_string())
+        .unwrap_or_default();
+    match text.split("  Data at").next().map(str::trim) {
+        Some(version) if !version.is_empty() => version.to_string(),
+        _ => "espeak-ng".to_string(),
+    }
+}
+
+/// Stores a list read (or, in a dry run, prints what it would store).
+async fn finish(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    dry_run: bool,
+    lexicon: super::WordList,
+    started: Instant,
+) -> Result<(), LexiconError> {
     let read_in = started.elapsed().as_secs_f64();
     let list = &lexicon.list;
     let name = format!("{} {}", list.kind.name(), list.lang);

@@ -12,6 +12,7 @@
 
 pub mod command;
 pub mod dutch_verbs;
+pub mod espeak_pronunciations;
 mod hunspell_analysis;
 pub mod hunspell_forms;
 pub mod ipadic_forms;
@@ -101,7 +102,9 @@ impl WordList {
     ) -> Self {
         let folded = raw.into_iter().map(|(a, b)| match kind {
             LexiconKind::Forms => (fold(&a), fold(&b)),
-            LexiconKind::Frequencies | LexiconKind::StopWords => (fold(&a), b),
+            LexiconKind::Frequencies | LexiconKind::StopWords | LexiconKind::Pronunciations => {
+                (fold(&a), b)
+            }
         });
         Self::from_folded(kind, lang, origin, licence, folded)
     }

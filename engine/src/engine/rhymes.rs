@@ -11,7 +11,7 @@ use super::words::{entries_per_word, Word};
 use super::{SearchError, Searcher};
 use crate::filters::Filters;
 use crate::fold::fold;
-use crate::snapshot::{rhyme_keys_of, Missing, RhymeKind, Rhymes};
+use crate::snapshot::{rhyme_keys_of, Missing, PronunciationSource, RhymeKind, Rhymes};
 use std::collections::BTreeMap;
 
 /// The list items a lookup may visit: the longest lists (a common vowel
@@ -25,21 +25,26 @@ pub struct RhymeQuery {
     pub term: usize,
     pub lang: String,
     pub kind: RhymeKind,
-    /// Its transcriptions, as its dictionaries write them.
-    pub pronunciations: Vec<String>,
+    /// Its pronunciations, each with where it comes from.
+    pub pronunciations: Vec<(PronunciationSource, String)>,
     perfect: Vec<String>,
     near: Vec<String>,
 }
 
 impl RhymeQuery {
     /// The query of `term` (a word of `lang`) with these pronunciations.
-    pub fn new(term: usize, lang: &str, kind: RhymeKind, pronunciations: Vec<String>) -> Self {
+    pub fn new(
+        term: usize,
+        lang: &str,
+        kind: RhymeKind,
+        pronunciations: Vec<(PronunciationSource, String)>,
+    ) -> Self {
         let mut perfect = Vec::new();
         let mut near = Vec::new();
-        for (p, n) in pronunciations
+        let keys = pronunciations
             .iter()
-            .filter_map(|ipa| rhyme_keys_of(ipa, lang))
-        {
+            .filter_map(|(_, ipa)| rhyme_keys_of(ipa, lang));
+        for (p, n) in keys {
             if !perfect.contains(&p) {
                 perfect.push(p);
             }
@@ -73,6 +78,7 @@ impl RhymeQuery {
 pub struct RhymeWord {
     pub word: Word,
     pub pronunciation: String,
+    pub source: PronunciationSource,
     pub syllables: u8,
 }
 
@@ -124,12 +130,10 @@ impl Searcher {
             return Err(SearchError::OverBudget);
         }
         // Each word once, with the first pronunciation listed for it.
-        let mut perfect: BTreeMap<usize, (u8, &str)> = BTreeMap::new();
+        let mut perfect = BTreeMap::new();
         for key in &query.perfect {
             for w in rhymes.list(key)? {
-                perfect
-                    .entry(w.term)
-                    .or_insert((w.syllables, w.pronunciation));
+                perfect.entry(w.term).or_insert(w);
             }
         }
         let rhyming = match query.kind {
@@ -139,7 +143,7 @@ impl Searcher {
                 for key in &query.near {
                     for w in rhymes.list(key)? {
                         if !perfect.contains_key(&w.term) {
-                            near.entry(w.term).or_insert((w.syllables, w.pronunciation));
+                            near.entry(w.term).or_insert(w);
                         }
                     }
                 }
@@ -151,7 +155,7 @@ impl Searcher {
         let end = offset.saturating_add(limit);
         let mut total = 0;
         let mut words = Vec::new();
-        for (term, (syllables, pronunciation)) in rhyming {
+        for (term, rhyming) in rhyming {
             if term == query.term {
                 continue;
             }
@@ -177,8 +181,9 @@ impl Searcher {
                         entry_count: entries.len(),
                         entries: entries.into_iter().take(listed).collect(),
                     },
-                    pronunciation: pronunciation.to_string(),
-                    syllables,
+                    pronunciation: rhyming.pronunciation.to_string(),
+                    source: rhyming.source,
+                    syllables: rhyming.syllables,
                 });
             }
             total += 1;
@@ -190,7 +195,7 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexicon::Lexicon;
+    use crate::lexicon::{Lexicon, LexiconKind};
     use crate::postings::{DictionaryRef, Posting};
     use crate::rhyme::{Pronunciation, StressRule};
     use crate::snapshot::{build, build_with_blocks, Built};
@@ -219,7 +224,10 @@ mod tests {
     ) -> Vec<String> {
         let (term, _) = searcher.terms_of_word(word, Some(lang)).unwrap()[0].clone();
         let pronunciations = rhymes.pronunciations(term).unwrap();
-        let pronunciations = pronunciations.into_iter().map(str::to_string).collect();
+        let pronunciations = pronunciations
+            .into_iter()
+            .map(|(source, ipa)| (source, ipa.to_string()))
+            .collect();
         let query = RhymeQuery::new(term, lang, kind, pronunciations);
         let hits = searcher
             .rhymes(rhymes, &query, &Filters::default(), 0, 100)
@@ -285,7 +293,13 @@ mod tests {
         // A filter keeps the words with an entry that passes it.
         let (searcher, rhymes) = &reader;
         let (cat, _) = searcher.terms_of_word("cat", None).unwrap()[0];
-        let query = RhymeQuery::new(cat, "en", RhymeKind::Near, vec!["/kæt/".into()]);
+        let dictionary = PronunciationSource::Dictionary;
+        let query = RhymeQuery::new(
+            cat,
+            "en",
+            RhymeKind::Near,
+            vec![(dictionary, "/kæt/".into())],
+        );
         let filters = Filters {
             source: Some("eng-y"),
             ..Filters::default()
@@ -296,6 +310,55 @@ mod tests {
             searcher.index().term(hits.words[0].word.term).unwrap(),
             "cab"
         );
+    }
+
+    /// A synthesizer's pronunciation (the lexicon's) rhymes beside the
+    /// dictionaries': `hat`, which a dictionary transcribes wrongly, rhymes
+    /// with `cat` through both words' synthesized ones, labelled so; a word
+    /// no dictionary transcribes rhymes through it alone.
+    #[test]
+    fn synthesized_pronunciations_rhyme_beside_the_dictionaries() {
+        let postings = vec![
+            posting("cat", "eng-x", "en", Some("/kæt/")),
+            posting("hat", "eng-x", "en", Some("/heit/")),
+            posting("bat", "eng-y", "en", None),
+            posting("rat", "eng-y", "en", Some("/ræt/")),
+        ];
+        let mut lexicon = Lexicon::default();
+        let spoken = [("cat", "kˈat"), ("hat", "hˈat"), ("bat", "bˈat")];
+        let pairs = spoken.map(|(w, ipa)| (w.to_string(), ipa.to_string()));
+        lexicon
+            .add(LexiconKind::Pronunciations, "en", pairs.to_vec())
+            .unwrap();
+        let reader = read(&build(postings, &lexicon));
+        let mut found = rhymes_of(&reader, "cat", "en", RhymeKind::Perfect);
+        found.sort();
+        assert_eq!(found, ["bat", "hat", "rat"]);
+        let (searcher, rhymes) = &reader;
+        let (cat, _) = searcher.terms_of_word("cat", None).unwrap()[0];
+        let own = rhymes.pronunciations(cat).unwrap();
+        assert_eq!(
+            own,
+            [
+                (PronunciationSource::Dictionary, "/kæt/"),
+                (PronunciationSource::Espeak, "kˈat")
+            ]
+        );
+        let own = own.into_iter().map(|(s, p)| (s, p.to_string())).collect();
+        let query = RhymeQuery::new(cat, "en", RhymeKind::Perfect, own);
+        let hits = searcher
+            .rhymes(rhymes, &query, &Filters::default(), 0, 10)
+            .unwrap();
+        let labels: Vec<(String, &str, PronunciationSource)> = hits
+            .words
+            .iter()
+            .map(|w| {
+                let word = searcher.index().term(w.word.term).unwrap();
+                (word, w.pronunciation.as_str(), w.source)
+            })
+            .collect();
+        assert!(labels.contains(&("bat".into(), "bˈat", PronunciationSource::Espeak)));
+        assert!(labels.contains(&("rat".into(), "/ræt/", PronunciationSource::Dictionary)));
     }
 
     /// A transcription: syllables of a consonant or two, a vowel and
@@ -367,7 +430,7 @@ mod tests {
                     term,
                     lang,
                     RhymeKind::Perfect,
-                    stored.into_iter().map(str::to_string).collect(),
+                    stored.into_iter().map(|(s, ipa)| (s, ipa.to_string())).collect(),
                 );
                 let expected: Vec<String> = parts
                     .iter()

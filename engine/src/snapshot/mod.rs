@@ -60,8 +60,8 @@ pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub use rhymes::{
-    keys_of as rhyme_keys_of, rhyme_key, word_key, RhymeKind, RhymePart, Rhymes, Rhyming,
-    MAX_PRONUNCIATIONS,
+    keys_of as rhyme_keys_of, rhyme_key, word_key, PronunciationSource, RhymeKind, RhymePart,
+    Rhymes, Rhyming, MAX_DICTIONARY_PRONUNCIATIONS,
 };
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, Fst, TermBlock};
@@ -362,7 +362,7 @@ pub fn build_with_blocks(
             Section::Records => records::encode(&postings),
             Section::Grams => grams::encode(&terms),
             Section::Definitions => definitions::encode(&postings, lexicon),
-            Section::Rhymes => rhymes::encode(&postings, &terms),
+            Section::Rhymes => rhymes::encode(&postings, &terms, lexicon),
         };
         (section, items)
     });

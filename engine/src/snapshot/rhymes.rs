@@ -6,17 +6,21 @@
 //! part of its word, then the parts of its rhymes. Encoder and decoder side
 //! by side.
 //!
+//! A word's pronunciations are its dictionaries' transcriptions (distinct,
+//! at most [`MAX_DICTIONARY_PRONUNCIATIONS`]) and the one a synthesizer
+//! made of it, from the lexicon ([`Lexicon::pronunciations`]), each with
+//! its [`PronunciationSource`].
+//!
 //! Keys: [`rhyme_key`] (`p`, the language, the rhyme part) and its vowels'
 //! (`n`), each listing `[varint count]` then per word `[varint term
-//! gap][u8 syllables][str pronunciation]`, terms ascending, the gap of the
-//! first from 0; [`word_key`] (`w` and the term number, 4 bytes
-//! big-endian), `[varint count][str pronunciation]…`: the word's
-//! transcriptions as its dictionaries write them, distinct, at most
-//! [`MAX_PRONUNCIATIONS`].
+//! gap][u8 syllables][u8 source][str pronunciation]`, terms ascending, the
+//! gap of the first from 0; [`word_key`] (`w` and the term number, 4 bytes
+//! big-endian), `[varint count]([u8 source][str pronunciation])…`.
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
+use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use crate::rhyme::{Pronunciation, StressRule};
 use std::collections::{BTreeSet, HashMap};
@@ -27,8 +31,42 @@ use std::sync::Arc;
 /// rhyme of the word, most lists far smaller than a part.
 const RHYME_PART_BYTES: usize = 16 * 1024;
 
-/// The transcriptions kept per word: a lookup reads the lists of each.
-pub const MAX_PRONUNCIATIONS: usize = 4;
+/// The dictionaries' transcriptions kept per word: a lookup reads the
+/// lists of each (and of the synthesized one).
+pub const MAX_DICTIONARY_PRONUNCIATIONS: usize = 3;
+
+/// Where a pronunciation comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PronunciationSource {
+    /// The transcription of one of the word's entries.
+    Dictionary,
+    /// espeak-ng's IPA of the word, from the lexicon.
+    Espeak,
+}
+
+impl PronunciationSource {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dictionary => "dictionary",
+            Self::Espeak => "espeak-ng",
+        }
+    }
+
+    fn byte(self) -> u8 {
+        match self {
+            Self::Dictionary => 0,
+            Self::Espeak => 1,
+        }
+    }
+
+    fn of_byte(byte: u8) -> Result<Self, CorruptData> {
+        match byte {
+            0 => Ok(Self::Dictionary),
+            1 => Ok(Self::Espeak),
+            _ => Err(CorruptData("a pronunciation of an unknown source")),
+        }
+    }
+}
 
 /// Perfect rhymes share the rhyme part; near rhymes its vowels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,29 +103,41 @@ pub fn keys_of(ipa: &str, lang: &str) -> Option<(String, String)> {
     ))
 }
 
-/// The stored items of the section, from the postings in rank order and
-/// their terms.
-pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
+/// The stored items of the section, from the postings in rank order,
+/// their terms and the lexicon's pronunciations.
+pub(super) fn encode(
+    postings: &[Posting],
+    terms: &[(&str, Range<u32>)],
+    lexicon: &Lexicon,
+) -> Vec<Vec<u8>> {
     let mut lists: HashMap<String, (usize, u32, Vec<u8>)> = HashMap::new();
     let mut units: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-    for (t, (_, range)) in terms.iter().enumerate() {
+    for (t, (text, range)) in terms.iter().enumerate() {
         let entries = &postings[range.start as usize..range.end as usize];
         let lang = entries[0].dictionary.source_lang.as_str();
-        let mut pronunciations: Vec<&str> = Vec::new();
-        for p in entries {
-            let Some(ipa) = p.phonetic.as_deref().map(str::trim) else {
-                continue;
-            };
-            let fresh = !pronunciations.contains(&ipa);
-            if fresh && pronunciations.len() < MAX_PRONUNCIATIONS && keys_of(ipa, lang).is_some() {
-                pronunciations.push(ipa);
+        let mut pronunciations: Vec<(PronunciationSource, &str)> = Vec::new();
+        let transcribed = entries.iter().filter_map(|p| p.phonetic.as_deref());
+        for ipa in transcribed.map(str::trim) {
+            let fresh = !pronunciations.iter().any(|&(_, p)| p == ipa);
+            if fresh
+                && pronunciations.len() < MAX_DICTIONARY_PRONUNCIATIONS
+                && keys_of(ipa, lang).is_some()
+            {
+                pronunciations.push((PronunciationSource::Dictionary, ipa));
+            }
+        }
+        let synthesized = lexicon.pronunciations.get(lang).and_then(|l| l.get(*text));
+        if let Some(ipa) = synthesized.map(|ipa| ipa.trim()) {
+            let fresh = !pronunciations.iter().any(|&(_, p)| p == ipa);
+            if fresh && keys_of(ipa, lang).is_some() {
+                pronunciations.push((PronunciationSource::Espeak, ipa));
             }
         }
         if pronunciations.is_empty() {
             continue;
         }
         let mut listed = BTreeSet::new();
-        for ipa in &pronunciations {
+        for &(source, ipa) in &pronunciations {
             let (perfect, near) = keys_of(ipa, lang).expect("kept only with keys");
             let syllables = Pronunciation::parse(ipa).map_or(0, |p| p.syllables());
             for key in [perfect, near] {
@@ -95,6 +145,7 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
                     let (count, last, bytes) = lists.entry(key).or_default();
                     put_varint(bytes, t - *last as usize);
                     bytes.push(syllables.min(255) as u8);
+                    bytes.push(source.byte());
                     put_str(bytes, ipa);
                     (*count, *last) = (*count + 1, t as u32);
                 }
@@ -102,7 +153,8 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
         }
         let mut value = Vec::new();
         put_varint(&mut value, pronunciations.len());
-        for ipa in pronunciations {
+        for (source, ipa) in pronunciations {
+            value.push(source.byte());
             put_str(&mut value, ipa);
         }
         units.push((word_key(t), value));
@@ -137,8 +189,9 @@ impl PagedPart for RhymePart {
 pub struct Rhyming<'a> {
     pub term: usize,
     pub syllables: u8,
-    /// Its transcription that gave the list's key.
+    /// Its pronunciation that gave the list's key, and where it is from.
     pub pronunciation: &'a str,
+    pub source: PronunciationSource,
 }
 
 /// The parts of the `rhymes` section that a reader holds, with the index
@@ -159,16 +212,19 @@ impl Rhymes {
         parts.into_iter().collect()
     }
 
-    /// The pronunciations of a term (none when its dictionaries give
-    /// none); the part of its [`word_key`] must be held.
-    pub fn pronunciations(&self, term: usize) -> Result<Vec<&str>, CorruptData> {
+    /// The pronunciations of a term (none when no dictionary and no
+    /// synthesizer gives one); the part of its [`word_key`] must be held.
+    pub fn pronunciations(
+        &self,
+        term: usize,
+    ) -> Result<Vec<(PronunciationSource, &str)>, CorruptData> {
         let Some(bytes) = self.value(&word_key(term))? else {
             return Ok(Vec::new());
         };
         let mut reader = Reader::new(bytes);
-        let found = (0..reader.count(1)?)
-            .map(|_| reader.str())
-            .collect::<Result<Vec<_>, _>>()?;
+        let found = (0..reader.count(2)?)
+            .map(|_| Ok((PronunciationSource::of_byte(reader.byte()?)?, reader.str()?)))
+            .collect::<Result<Vec<_>, CorruptData>>()?;
         if !reader.is_done() {
             return Err(CorruptData("trailing bytes in a word's pronunciations"));
         }
@@ -179,7 +235,7 @@ impl Rhymes {
     /// held): a lookup knows its work before doing it.
     pub fn list_len(&self, key: &str) -> Result<usize, CorruptData> {
         match self.value(key.as_bytes())? {
-            Some(bytes) => Reader::new(bytes).count(3),
+            Some(bytes) => Reader::new(bytes).count(4),
             None => Ok(0),
         }
     }
@@ -191,7 +247,7 @@ impl Rhymes {
             return Ok(Vec::new());
         };
         let mut reader = Reader::new(bytes);
-        let len = reader.count(3)?;
+        let len = reader.count(4)?;
         let mut words = Vec::with_capacity(len);
         let mut term = 0usize;
         for _ in 0..len {
@@ -199,11 +255,13 @@ impl Rhymes {
                 .checked_add(reader.varint()?)
                 .ok_or(CorruptData("rhyme list term"))?;
             let syllables = reader.byte()?;
+            let source = PronunciationSource::of_byte(reader.byte()?)?;
             let pronunciation = reader.str()?;
             words.push(Rhyming {
                 term,
                 syllables,
                 pronunciation,
+                source,
             });
         }
         if !reader.is_done() {

@@ -81,7 +81,10 @@ pub(crate) async fn rhymes(app: &App, req: &ApiRequest) -> Result<Reply, ApiErro
     Ok(Reply::json(&page.rhymes)
         .with_meta("word", page.word)
         .with_meta("lang", page.lang)
-        .with_meta("pronunciations", page.pronunciations)
+        .with_meta(
+            "pronunciations",
+            serde_json::to_value(&page.pronunciations).expect("plain fields"),
+        )
         .with_meta("kind", page.kind)
         .with_meta("total", page.total)
         .with_meta("limit", page.limit)
