@@ -25,11 +25,13 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shared::queries::{
-    AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, SearchQuery, ThesaurusQuery,
+    AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, RhymesQuery, SearchQuery,
+    ThesaurusQuery,
 };
 use shared::runtime::app::App;
 use shared::search::filters::LangFilter;
 use shared::search::matching::MatchType;
+use shared::search::snapshot::RhymeKind;
 use shared::service;
 use shared::storage::store::Needs;
 use std::cell::RefCell;
@@ -296,6 +298,25 @@ async fn main() {
         )
     };
 
+    // Rhymes of a random headword in its language; one no dictionary and
+    // no synthesizer pronounces is a 404, counted as refused.
+    let rhyming = |name: &'static str, kind: RhymeKind| -> Scenario {
+        (
+            name,
+            Box::new(move || {
+                let (o, word) = d1.word(2, 64);
+                let lang = d1.index().dictionary(o).source_lang.clone();
+                let params = rhymes_of(&word, &lang, kind);
+                Box::pin(async move {
+                    match service::rhymes(a, &params).await {
+                        Ok(_) => timed_again(name, service::rhymes(a, &params)).await,
+                        Err(shared::error::ApiError::NoPronunciation) => refused(name),
+                        Err(e) => panic!("{name}: {e:?}"),
+                    }
+                })
+            }),
+        )
+    };
     let searching = |name: &'static str, make: Box<dyn Fn() -> SearchQuery>| -> Scenario {
         (
             name,
@@ -612,6 +633,8 @@ async fn main() {
                 reverse_of(format!("the {} of a {} to the", words[0], words[1]))
             }),
         ),
+        rhyming("rhymes, perfect", RhymeKind::Perfect),
+        rhyming("rhymes, near", RhymeKind::Near),
         (
             "autocomplete, 1 letter",
             Box::new(|| {
@@ -739,13 +762,14 @@ async fn main() {
 /// snapshot, the query): `--cold [runs]` runs each class `runs` times (3 by
 /// default), each in a process of its own (`--cold-one <class>`), and
 /// prints their times and what they read.
-const COLD_CLASSES: [&str; 9] = [
+const COLD_CLASSES: [&str; 10] = [
     "exact",
     "prefix",
     "typo",
     "contains",
     "filtered",
     "reverse",
+    "rhymes",
     "autocomplete",
     "random",
     "GetItem",
@@ -779,6 +803,7 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
             }),
         ),
         "reverse" => ("reverse lookup `a young dog`", None),
+        "rhymes" => ("rhymes of `house` in English", None),
         "autocomplete" => ("autocomplete `hou`", None),
         "random" => ("random, count 10", None),
         _ => ("GetItem of the snapshot pointer", None),
@@ -844,6 +869,11 @@ async fn cold_one(class: &str) {
             service::reverse(&app, &query)
                 .await
                 .expect("reverse lookup works");
+        }
+        ("rhymes", None) => {
+            service::rhymes(&app, &rhymes_of("house", "en", RhymeKind::Perfect))
+                .await
+                .expect("rhymes work");
         }
         ("autocomplete", None) => {
             let words = service::autocomplete(&app, &suggest("hou", None))
@@ -919,6 +949,19 @@ fn suggest(q: &str, source: Option<String>) -> AutocompleteQuery {
 }
 
 /// A thesaurus query without filters.
+/// A rhyme lookup of `word` in `lang` of `kind`, the default page.
+fn rhymes_of(word: &str, lang: &str, kind: RhymeKind) -> RhymesQuery {
+    RhymesQuery {
+        word: word.to_string(),
+        lang: Some(lang.to_string()),
+        source: None,
+        pos: None,
+        kind,
+        limit: 20,
+        offset: 0,
+    }
+}
+
 fn links_of(word: &str) -> ThesaurusQuery {
     ThesaurusQuery {
         word: word.to_string(),
