@@ -689,7 +689,7 @@ import_fixture() {
   "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$fx/freedict/freedict-fra-eng"
   "$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$fx/freedict/freedict-deu-eng"
   "$admin" import freedict "$fx/freedict/freedict-eng-spa" "$fx/freedict/freedict-ita-eng" \
-    "$fx/freedict/freedict-pol-eng"
+    "$fx/freedict/freedict-pol-eng" "$fx/freedict/freedict-spa-eng"
   "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
   "$admin" import mythes "$fx"/mythes/*.dat

@@ -35,6 +35,10 @@ FREEDICT = {
     "fra-eng": (["école", "maison", "chat", "chien", "banque", "bon", "mauvais", "eau", "livre", "cœur",
                  "être", "élève", "écrire", "ecu", "cote", "côte", "coté", "côté", "oeil"], 25),
     "eng-spa": (["dog", "school", "house", "cat", "bank", "water", "book", "good", "bad"], 25),
+    # Spanish, for rhymes (`corazón`, `canción`, `ratón`, `camión`; `gato`,
+    # `pato`, `zapato`): those and a few ordinary words, no sample.
+    "spa-eng": (["corazón", "canción", "ratón", "camión", "casa", "cosa", "rosa", "perro", "gato",
+                 "zapato", "pato", "hombre", "mujer", "agua", "libro"], 0),
     "deu-eng": (["Haus", "Schule", "gut", "Straße", "Hund", "Katze", "Wasser", "Buch", "schlecht", "Bank",
                  "Gut", "Übung", "Ärger", "Öl", "gehen"], 4000),
     # Italian, for a language that only lemma lookup tables give forms of.

@@ -606,6 +606,10 @@ pub(crate) mod tests {
         lexicon
             .add(LexiconKind::StopWords, "en", stop_words)
             .unwrap();
+        let spoken = vec![("chat".into(), "ʃˈa".into()), ("maison".into(), "mɛzˈɔ̃".into())];
+        lexicon
+            .add(LexiconKind::Pronunciations, "fr", spoken)
+            .unwrap();
         let all: Vec<Posting> = (0..150)
             .map(|i| {
                 let word = ["École", "ecole", "maison", "Haus", "ß", "chat", "chats"][i % 7];
@@ -642,12 +646,13 @@ pub(crate) mod tests {
         assert_eq!(digests, PINNED_DIGESTS);
     }
 
-    const PINNED_DIGESTS: [&str; 5] = [
+    const PINNED_DIGESTS: [&str; 6] = [
         "core ea9c8d0192102f4773ccce79a1770a3b8aabd0b43cec3ec9c318860dc551f667",
         "terms 6474636e72d4a3f3be0ea275e0c5087d448bd135e1fa230f6e442bb1a1376e98",
         "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
         "grams e7de39c3adb5ba70668de61f7751a41b06885712c88f8aab3a35510cfc3ae06a",
         "definitions 4e698d792538e6ecca8c817a27f641bf24ed5542823b9667739eea9e65055471",
+        "rhymes 211af751228574b3d43c92ee23cf24406d6b88a2bdc588e67b009dd9a8646796",
     ];
 
     #[test]

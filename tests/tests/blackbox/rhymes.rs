@@ -1,7 +1,7 @@
 //! Rhymes by pronunciation (`/api/v1/api/rhymes/{word}`, GraphQL `rhymes`)
-//! on the fixture's transcriptions: French, Italian and English words that
-//! rhyme, every result sharing the query's rhyme part, near rhymes, paging,
-//! filters and the errors.
+//! on the fixture's transcriptions and espeak-ng's: English, French,
+//! Spanish, Italian and German words that rhyme, every result sharing the
+//! query's rhyme part, near rhymes, paging, filters and the errors.
 
 use blackbox::{get_demo, graphql};
 use serde_json::{json, Value};
@@ -95,6 +95,24 @@ async fn italian_and_english_words_rhyme_in_their_language() {
         assert_eq!(result["pronunciationSource"], source, "{result}");
     }
     assert_all_rhyme(&english, "en");
+}
+
+#[tokio::test]
+async fn spanish_and_german_words_rhyme_in_their_language() {
+    let spanish = get_demo("/api/v1/api/rhymes/coraz%C3%B3n?lang=es&limit=100").await;
+    assert_eq!(spanish.status, 200, "{}", spanish.text);
+    let found = words(&spanish);
+    for word in ["canción", "ratón", "camión"] {
+        assert!(found.iter().any(|w| w == word), "{word} in {found:?}");
+    }
+    assert_all_rhyme(&spanish, "es");
+    let gato = words(&get_demo("/api/v1/api/rhymes/gato?lang=es").await);
+    assert!(gato.iter().any(|w| w == "zapato"), "{gato:?}");
+    let german = get_demo("/api/v1/api/rhymes/Schnur?lang=de").await;
+    assert_eq!(german.status, 200, "{}", german.text);
+    let found = words(&german);
+    assert!(found.iter().any(|w| w == "Kupferlasur"), "{found:?}");
+    assert_all_rhyme(&german, "de");
 }
 
 #[tokio::test]
