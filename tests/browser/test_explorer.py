@@ -24,7 +24,7 @@ def is_query_run(response):
 
 
 QUERY_FIELDS = [
-    "search", "reverse", "autocomplete", "examples", "thesaurus", "random", "entry", "wordEntry",
+    "search", "reverse", "autocomplete", "examples", "thesaurus", "rhymes", "random", "entry", "wordEntry",
     "dictionaries", "usage",
 ]
 

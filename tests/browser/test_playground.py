@@ -293,6 +293,49 @@ def test_thesaurus_links_search_their_word(playground, page):
     playground.expect_total(word, search_total(q=word, source="wordnet-en", matchType="exact"))
 
 
+def test_rhymes_of_the_entry_search_their_word(playground, page):
+    playground.open()
+    playground.open_entry("freedict-eng-fra", "cat")
+    rhymes = api_ok("/api/v1/api/rhymes/cat", lang="en", kind="perfect", limit=40)
+    words = [r["word"] for r in rhymes["data"]]
+    assert "hat" in words and "rat" in words, words
+    perfect = page.locator('.thesaurus-group[data-rhyme-kind="perfect"]')
+    expect(perfect.locator("li .chip")).to_have_text(words)
+    # Each pronunciation is labelled with where it comes from.
+    expect(page.locator("#rhymes-status")).to_contain_text("synthesized by espeak-ng")
+    expect(page.locator("#rhymes-status")).to_contain_text("from the dictionary")
+    hat = perfect.locator(".chip", has_text=re.compile("^hat$"))
+    assert "synthesized by espeak-ng" in hat.get_attribute("title")
+
+    # Near rhymes on demand, none of them perfect.
+    page.locator(".rhymes-near").click()
+    near = page.locator('.thesaurus-group[data-rhyme-kind="near"]')
+    near_words = [r["word"] for r in api_ok("/api/v1/api/rhymes/cat", lang="en", kind="near", limit=40)["data"]]
+    assert near_words and not set(near_words) & set(words)
+    expect(near.locator(".chip")).to_have_text(near_words)
+
+    hat.click()
+    expect(page.locator("#q")).to_have_value("hat")
+    assert page.problems == []
+
+
+def test_a_word_without_a_pronunciation_says_so(playground, page):
+    # The API's 404 for a word no dictionary and no synthesizer pronounces
+    # (every language of the fixture has a voice, so it is played here).
+    def no_pronunciation(route):
+        route.fulfill(
+            status=404,
+            content_type="application/json; charset=utf-8",
+            body='{"ok":false,"error":"No pronunciation found for this word"}',
+        )
+
+    page.route("**/api/v1/api/rhymes/**", no_pronunciation)
+    playground.open()
+    playground.open_entry("wordnet-en", "good")
+    expect(page.locator("#rhymes-status")).to_have_text("No pronunciation of this word to rhyme with.")
+    expect(page.locator("#rhymes-groups .chip")).to_have_count(0)
+
+
 def test_a_bad_key_says_invalid_api_key(playground, page):
     playground.open(key="dk_" + "0" * 32)
     expect(playground.error).to_be_visible()

@@ -79,7 +79,9 @@
     entryHtml: $("entry-html"),
     entryLists: $("entry-lists"),
     thesaurusStatus: $("thesaurus-status"),
-    thesaurusGroups: $("thesaurus-groups")
+    thesaurusGroups: $("thesaurus-groups"),
+    rhymesStatus: $("rhymes-status"),
+    rhymesGroups: $("rhymes-groups")
   };
 
   // What is searched: the form's values, the page and the open entry. Kept in
@@ -776,6 +778,7 @@
         renderEntry(envelope.data);
         if (focus) el.entryWord.focus({ preventScroll: window.matchMedia("(min-width: 861px)").matches });
         loadThesaurus(envelope.data, seq);
+        loadRhymes(envelope.data, "perfect", seq);
       },
       function (err) {
         if (seq !== entrySeq) return;
@@ -1074,6 +1077,80 @@
       box.appendChild(ul);
       el.thesaurusGroups.appendChild(box);
     });
+  }
+
+  // ---------------------------------------------------------------- rhymes
+
+  var RHYME_TITLES = { perfect: "Perfect rhymes", near: "Near rhymes (the same vowels)" };
+
+  // Where a pronunciation comes from, as a reader says it.
+  function pronunciationSource(source) {
+    return source === "espeak-ng" ? "synthesized by espeak-ng" : "from the dictionary";
+  }
+
+  // The entry's word's rhymes of one kind (perfect when the entry opens;
+  // near ones when asked, each a request of its own) in its language.
+  function loadRhymes(entry, kind, seq) {
+    if (kind === "perfect") {
+      clear(el.rhymesGroups);
+      el.rhymesStatus.textContent = "Looking up rhymes…";
+    }
+    api("/api/rhymes/" + encodeURIComponent(entry.word), { lang: entry.sourceLang, kind: kind, limit: 40 }).then(
+      function (envelope) {
+        if (seq !== entrySeq) return;
+        renderRhymes(entry, kind, envelope, seq);
+      },
+      function (err) {
+        if (seq !== entrySeq) return;
+        el.rhymesStatus.textContent =
+          err.status === 404
+            ? "No pronunciation of this word to rhyme with."
+            : "The rhymes could not be loaded: " + err.message;
+      }
+    );
+  }
+
+  function renderRhymes(entry, kind, envelope, seq) {
+    var rhymes = envelope.data || [];
+    var meta = envelope.meta || {};
+    if (kind === "perfect") {
+      var heard = (meta.pronunciations || []).map(function (p) {
+        return p.pronunciation + " (" + pronunciationSource(p.source) + ")";
+      });
+      el.rhymesStatus.textContent =
+        (heard.length ? "Pronounced " + heard.join(", ") + ". " : "") +
+        plural(meta.total || 0, "word rhymes", "words rhyme") +
+        (rhymes.length ? ". Pick one to search it." : ".");
+    }
+    var box = make("section", "thesaurus-group");
+    box.setAttribute("data-rhyme-kind", kind);
+    box.appendChild(make("h4", null, RHYME_TITLES[kind]));
+    var ul = make("ul", "chips");
+    rhymes.forEach(function (rhyme) {
+      var li = make("li");
+      var syllables = plural(rhyme.syllables, "syllable", "syllables");
+      li.appendChild(
+        wordChip(
+          rhyme.word,
+          rhyme.lang,
+          "Search “" + rhyme.word + "”: " + rhyme.pronunciation + ", " + syllables + ", " +
+            pronunciationSource(rhyme.pronunciationSource)
+        )
+      );
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+    if (kind === "perfect") {
+      var more = make("button", "chip rhymes-near", "Near rhymes");
+      more.type = "button";
+      more.title = "The words with the same vowels (one more request)";
+      more.addEventListener("click", function () {
+        more.disabled = true;
+        loadRhymes(entry, "near", seq);
+      });
+      box.appendChild(more);
+    }
+    el.rhymesGroups.appendChild(box);
   }
 
   // ---------------------------------------------------------------- random
