@@ -299,7 +299,7 @@ def test_rhymes_of_the_entry_search_their_word(playground, page):
     rhymes = api_ok("/api/v1/api/rhymes/cat", lang="en", kind="perfect", limit=40)
     words = [r["word"] for r in rhymes["data"]]
     assert "hat" in words and "rat" in words, words
-    perfect = page.locator('.thesaurus-group[data-rhyme-kind="perfect"]')
+    perfect = page.locator('.rhyme-group[data-rhyme-kind="perfect"]')
     expect(perfect.locator("li .chip")).to_have_text(words)
     # Each pronunciation is labelled with where it comes from.
     expect(page.locator("#rhymes-status")).to_contain_text("synthesized by espeak-ng")
@@ -309,7 +309,7 @@ def test_rhymes_of_the_entry_search_their_word(playground, page):
 
     # Near rhymes on demand, none of them perfect.
     page.locator(".rhymes-near").click()
-    near = page.locator('.thesaurus-group[data-rhyme-kind="near"]')
+    near = page.locator('.rhyme-group[data-rhyme-kind="near"]')
     near_words = [r["word"] for r in api_ok("/api/v1/api/rhymes/cat", lang="en", kind="near", limit=40)["data"]]
     assert near_words and not set(near_words) & set(words)
     expect(near.locator(".chip")).to_have_text(near_words)

@@ -1122,7 +1122,7 @@
         plural(meta.total || 0, "word rhymes", "words rhyme") +
         (rhymes.length ? ". Pick one to search it." : ".");
     }
-    var box = make("section", "thesaurus-group");
+    var box = make("section", "rhyme-group");
     box.setAttribute("data-rhyme-kind", kind);
     box.appendChild(make("h4", null, RHYME_TITLES[kind]));
     var ul = make("ul", "chips");
