@@ -606,7 +606,10 @@ pub(crate) mod tests {
         lexicon
             .add(LexiconKind::StopWords, "en", stop_words)
             .unwrap();
-        let spoken = vec![("chat".into(), "ʃˈa".into()), ("maison".into(), "mɛzˈɔ̃".into())];
+        let spoken = vec![
+            ("chat".into(), "ʃˈa".into()),
+            ("maison".into(), "mɛzˈɔ̃".into()),
+        ];
         lexicon
             .add(LexiconKind::Pronunciations, "fr", spoken)
             .unwrap();
