@@ -11,8 +11,7 @@ use super::words::{entries_per_word, Word};
 use super::{SearchError, Searcher};
 use crate::filters::Filters;
 use crate::fold::fold;
-use crate::snapshot::{rhyme_keys_of, Missing, PronunciationSource, RhymeKind, Rhymes};
-use std::collections::BTreeMap;
+use crate::snapshot::{rhyme_keys_of, Missing, PronunciationSource, RhymeKind, Rhymes, Rhyming};
 
 /// The list items a lookup may visit: the longest lists (a common vowel
 /// of a language) stay well within it, and no request's work is unbounded.
@@ -89,6 +88,22 @@ pub struct RhymeHits {
     pub words: Vec<RhymeWord>,
 }
 
+/// The words of several rhyme lists (each in term order), in term order,
+/// each once with the pronunciation of the first list that has it.
+fn union(mut lists: Vec<Vec<Rhyming<'_>>>) -> Vec<Rhyming<'_>> {
+    if lists.len() <= 1 {
+        return lists.pop().unwrap_or_default();
+    }
+    let mut all: Vec<(usize, Rhyming<'_>)> = lists
+        .into_iter()
+        .enumerate()
+        .flat_map(|(n, list)| list.into_iter().map(move |w| (n, w)))
+        .collect();
+    all.sort_unstable_by_key(|(n, w)| (w.term, *n));
+    all.dedup_by_key(|(_, w)| w.term);
+    all.into_iter().map(|(_, w)| w).collect()
+}
+
 impl Searcher {
     /// The terms of `word`, each with its language, most common first:
     /// those of `lang` only when it is given.
@@ -129,24 +144,18 @@ impl Searcher {
         if work > RHYME_WORK_BUDGET {
             return Err(SearchError::OverBudget);
         }
-        // Each word once, with the first pronunciation listed for it.
-        let mut perfect = BTreeMap::new();
-        for key in &query.perfect {
-            for w in rhymes.list(key)? {
-                perfect.entry(w.term).or_insert(w);
-            }
-        }
+        let lists = |keys: &[String]| -> Result<Vec<Vec<Rhyming<'_>>>, SearchError> {
+            Ok(keys
+                .iter()
+                .map(|key| rhymes.list(key))
+                .collect::<Result<_, _>>()?)
+        };
+        let perfect = union(lists(&query.perfect)?);
         let rhyming = match query.kind {
             RhymeKind::Perfect => perfect,
             RhymeKind::Near => {
-                let mut near = BTreeMap::new();
-                for key in &query.near {
-                    for w in rhymes.list(key)? {
-                        if !perfect.contains_key(&w.term) {
-                            near.entry(w.term).or_insert(w);
-                        }
-                    }
-                }
+                let mut near = union(lists(&query.near)?);
+                near.retain(|w| perfect.binary_search_by_key(&w.term, |p| p.term).is_err());
                 near
             }
         };
@@ -155,31 +164,31 @@ impl Searcher {
         let end = offset.saturating_add(limit);
         let mut total = 0;
         let mut words = Vec::new();
-        for (term, rhyming) in rhyming {
-            if term == query.term {
-                continue;
-            }
-            let range = self.index.term_entries(term);
-            let entries: Vec<u32> = match &admitted {
-                None => range.collect(),
-                Some(admitted) => {
+        for rhyming in rhyming.iter().filter(|w| w.term != query.term) {
+            let range = self.index.term_entries(rhyming.term);
+            // Without a filter a word counts its entries unread; with one,
+            // each entry checked is a unit of work.
+            let passes = |o: &u32| admitted.as_ref().is_none_or(|a| a.contains(*o));
+            let entry_count = match &admitted {
+                None => range.len(),
+                Some(_) => {
                     work += range.len() as u64;
-                    range.filter(|o| admitted.contains(*o)).collect()
+                    range.clone().filter(passes).count()
                 }
             };
             if work > RHYME_WORK_BUDGET {
                 return Err(SearchError::OverBudget);
             }
-            if entries.is_empty() {
+            if entry_count == 0 {
                 continue;
             }
             if (offset..end).contains(&total) {
                 words.push(RhymeWord {
                     word: Word {
-                        term,
+                        term: rhyming.term,
                         lang: query.lang.clone(),
-                        entry_count: entries.len(),
-                        entries: entries.into_iter().take(listed).collect(),
+                        entry_count,
+                        entries: range.filter(passes).take(listed).collect(),
                     },
                     pronunciation: rhyming.pronunciation.to_string(),
                     source: rhyming.source,
@@ -200,7 +209,7 @@ mod tests {
     use crate::rhyme::{Pronunciation, StressRule};
     use crate::snapshot::{build, build_with_blocks, Built};
     use proptest::prelude::*;
-    use std::collections::HashSet;
+    use std::collections::{BTreeMap, HashSet};
 
     /// A word, its dictionary's source language and its transcription.
     fn posting(word: &str, dictionary: &str, lang: &str, ipa: Option<&str>) -> Posting {
