@@ -24,6 +24,7 @@ from dictionary_api_client.api.dictionary import (
     list_dictionaries,
     random,
     reverse,
+    rhymes,
     search,
     thesaurus,
 )
@@ -47,6 +48,9 @@ from dictionary_api_client.models import (
     RandomItem,
     RandomResponse200,
     ReverseResponse200,
+    RhymeResult,
+    RhymesKind,
+    RhymesResponse200,
     SearchMatchType,
     SearchResponse200,
     SearchResult,
@@ -137,6 +141,17 @@ def test_thesaurus():
     refused(thesaurus, "x" * 101, client=keyed(), status=400, says="word")
 
 
+def test_rhymes():
+    found = answer(rhymes, "cat", client=keyed(), lang="en", status=200, parsed=RhymesResponse200)
+    assert found.data and all(isinstance(rhyme, RhymeResult) for rhyme in found.data)
+    assert "hat" in [rhyme.word for rhyme in found.data]
+    assert {p.source for p in found.meta.pronunciations} == {"dictionary", "espeak-ng"}
+    near = answer(rhymes, "cat", client=keyed(), lang="en", kind=RhymesKind.NEAR, status=200, parsed=RhymesResponse200)
+    assert near.meta.kind == "near"
+    refused(rhymes, "zzzqqq", client=keyed(), status=404, says="No pronunciation")
+    refused(rhymes, "cat", client=keyed(), lang="en-fr", status=400, says="lang")
+
+
 def test_random():
     drawn = answer(random, client=keyed(), count=3, status=200, parsed=RandomResponse200)
     assert 1 <= len(drawn.data) <= 3 and all(isinstance(item, RandomItem) for item in drawn.data)
@@ -223,6 +238,7 @@ CASES = {
     search: test_search,
     reverse: test_reverse,
     thesaurus: test_thesaurus,
+    rhymes: test_rhymes,
     asset: test_asset,
     openapi: test_openapi,
     playground: test_playground,
