@@ -185,12 +185,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         records: true,
         grams,
     };
-    let (snapshot, checked) = tokio::join!(
-        app.store.snapshot(&needs),
-        check_source(app, p.source.as_deref())
-    );
-    checked?;
-    let snapshot = snapshot?;
+    let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let filters = Filters {
         lang: p.lang.as_ref(),
         source: p.source.as_deref(),
@@ -216,6 +211,18 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         }
     };
     search_page(app, &snapshot, hits, p.limit, p.offset).await
+}
+
+/// The snapshot with what `needs` names, read while `source` (a filter's
+/// dictionary, if any) is checked: an unknown one answers 404 first.
+async fn snapshot_checking_source(
+    app: &App,
+    needs: &Needs,
+    source: Option<&str>,
+) -> Result<SnapshotView, ApiError> {
+    let (snapshot, checked) = tokio::join!(app.store.snapshot(needs), check_source(app, source));
+    checked?;
+    snapshot
 }
 
 /// A page of a search or a reverse lookup, by entry or by word.
@@ -279,12 +286,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         records: true,
         grams: Vec::new(),
     };
-    let (snapshot, checked) = tokio::join!(
-        app.store.snapshot(&needs),
-        check_source(app, p.source.as_deref())
-    );
-    checked?;
-    let snapshot = snapshot?;
+    let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let query = |s: &Searcher| match DefinitionQuery::new(&p.q, s.index()) {
         Ok(query) => Ok(Some(query)),
         Err(QueryError::TooManyWords) => Ok(None),
@@ -336,12 +338,7 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
         records: true,
         grams: Vec::new(),
     };
-    let (snapshot, checked) = tokio::join!(
-        app.store.snapshot(&needs),
-        check_source(app, p.source.as_deref())
-    );
-    checked?;
-    let snapshot = snapshot?;
+    let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let terms = |s: &Searcher| Ok(s.terms_of_word(&p.word, p.lang.as_deref())?);
     let terms = with_term_blocks(&snapshot, terms)
         .await?
