@@ -193,6 +193,10 @@ pub struct Entry {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     #[graphql(skip)]
     pub audio_urls: Option<AudioUrls>,
+    /// Who speaks the audio: a synthesizer and its voice, or a recording;
+    /// absent without audio. Every rendition is the same speech.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub audio_source: Option<AudioSource>,
     /// Found through an inflected form: the lemma's headword that was used
     /// (`go` for `went`). REST gives it as `meta.lemma`, GraphQL as a field.
     #[serde(skip)]
@@ -290,6 +294,59 @@ impl std::str::FromStr for AudioFormat {
 
     fn from_str(name: &str) -> Result<Self, String> {
         Self::from_name(name).ok_or_else(|| format!("must be one of {}", Self::names()))
+    }
+}
+
+/// Where an entry's audio comes from. Its S3 key says it: a key under
+/// `audio/espeak-ng/{voice}/` was synthesized by espeak-ng in that voice, one
+/// under `audio/recorded/` is a recording, and one of the keys the importer
+/// gave before (`audio/{dictionary}/{entry}`) was synthesized by espeak-ng
+/// in the entry's language, as every import then was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
+#[serde(rename_all = "camelCase")]
+pub struct AudioSource {
+    /// `synthesized` or `recorded`.
+    pub kind: String,
+    /// The synthesizer (`espeak-ng`); absent for a recording.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub synthesizer: Option<String>,
+    /// The synthesizer's voice (`fr`); absent for a recording.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub voice: Option<String>,
+}
+
+/// The S3 folder of espeak-ng's audio, one folder per voice below it.
+pub const ESPEAK_AUDIO_PREFIX: &str = "audio/espeak-ng/";
+/// The S3 folder of recorded audio, one folder per dictionary below it.
+pub const RECORDED_AUDIO_PREFIX: &str = "audio/recorded/";
+
+impl AudioSource {
+    pub fn synthesized(synthesizer: &str, voice: &str) -> Self {
+        Self {
+            kind: "synthesized".into(),
+            synthesizer: Some(synthesizer.into()),
+            voice: Some(voice.into()),
+        }
+    }
+
+    pub fn recorded() -> Self {
+        Self {
+            kind: "recorded".into(),
+            synthesizer: None,
+            voice: None,
+        }
+    }
+
+    /// The source of the audio at `key`, of an entry in `lang`.
+    pub fn of_key(key: &str, lang: &str) -> Self {
+        if key.starts_with(RECORDED_AUDIO_PREFIX) {
+            return Self::recorded();
+        }
+        let voice = key
+            .strip_prefix(ESPEAK_AUDIO_PREFIX)
+            .and_then(|rest| rest.split_once('/'))
+            .map_or(lang, |(voice, _)| voice);
+        Self::synthesized("espeak-ng", voice)
     }
 }
 
@@ -450,6 +507,27 @@ mod tests {
         }
         assert!(object.contains_key("phonetic"));
         assert_eq!(value["audioFormats"], json!([]), "always present");
+    }
+
+    #[test]
+    fn the_audio_source_is_read_from_the_key() {
+        let espeak = AudioSource::of_key("audio/espeak-ng/fr/0a1b2c3d4e5f6789.spx", "de");
+        assert_eq!(espeak, AudioSource::synthesized("espeak-ng", "fr"));
+        assert_eq!(
+            serde_json::to_value(&espeak).unwrap(),
+            json!({"kind": "synthesized", "synthesizer": "espeak-ng", "voice": "fr"})
+        );
+        // The keys of every import before voices were named: espeak-ng in
+        // the entry's language.
+        assert_eq!(
+            AudioSource::of_key("audio/freedict-eng-fra/00ff.mp3", "en"),
+            AudioSource::synthesized("espeak-ng", "en")
+        );
+        let recorded = AudioSource::of_key("audio/recorded/lingua-libre/00ff.mp3", "en");
+        assert_eq!(
+            serde_json::to_value(&recorded).unwrap(),
+            json!({"kind": "recorded"})
+        );
     }
 
     #[test]

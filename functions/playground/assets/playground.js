@@ -869,6 +869,8 @@
     audio.controls = true;
     audio.preload = "auto";
     audio.setAttribute("aria-labelledby", "entry-audio-label");
+    var spoken = make("p", "entry-audio__source", audioSourceText(entry.audioSource));
+    spoken.id = "entry-audio-source";
     var note = make("p", "entry-audio__note");
     note.id = "entry-audio-note";
     note.textContent = "Formats: " + renditions.map(function (r) { return r.format || "audio"; }).join(", ") + ".";
@@ -891,7 +893,17 @@
     audio.appendChild(document.createTextNode("Your browser does not play audio."));
     el.entryAudio.appendChild(label);
     el.entryAudio.appendChild(audio);
+    el.entryAudio.appendChild(spoken);
     el.entryAudio.appendChild(note);
+  }
+
+  // Who speaks: "Synthesized voice (espeak-ng, fr)" or "Recorded", so that
+  // nobody takes a synthesizer's guess for a speaker's.
+  function audioSourceText(source) {
+    if (!source) return "";
+    if (source.kind === "recorded") return "Recorded";
+    var by = [source.synthesizer, source.voice].filter(Boolean).join(", ");
+    return "Synthesized voice" + (by ? " (" + by + ")" : "");
   }
 
   function renderLists(entry) {

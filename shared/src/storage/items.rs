@@ -3,7 +3,7 @@
 //! See docs/data-model.md for the design.
 
 use crate::fold::fold;
-use crate::model::{Dictionary, Entry, StoredAudio, StoredEntry, ThesaurusItem};
+use crate::model::{AudioSource, Dictionary, Entry, StoredAudio, StoredEntry, ThesaurusItem};
 use crate::search::lexicon::{LexiconKind, LexiconList};
 use crate::search::snapshot::{self, Section};
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -514,6 +514,9 @@ pub fn entry_from_item(item: &Item) -> Result<StoredEntry, CorruptItem> {
             // An item imported before entries had frequencies has none: 0.
             frequency: get_f64(item, "frequency").unwrap_or(0.0),
             audio_formats: audio.iter().map(|a| a.format.name().to_string()).collect(),
+            audio_source: audio.first().map(|primary| {
+                AudioSource::of_key(&primary.key, &get_s(item, "sourceLang").unwrap_or_default())
+            }),
             ..Default::default()
         },
         is_lemma: item.get("isLemma").is_none() || get_bool(item, "isLemma"),
@@ -678,6 +681,7 @@ mod tests {
                 antonyms: vec!["x".into()],
                 has_audio: true,
                 audio_formats: vec!["spx".into(), "mp3".into()],
+                audio_source: Some(AudioSource::synthesized("espeak-ng", "fr")),
                 frequency: 4.41,
                 ..Default::default()
             },
@@ -864,6 +868,7 @@ mod tests {
         original.audio = vec![];
         original.entry.has_audio = false;
         original.entry.audio_formats = vec![];
+        original.entry.audio_source = None;
         let item = entry_to_item(&original);
         assert_eq!(item["hasAudio"], AttributeValue::Bool(false));
         assert!(!item.contains_key("audioKey") && !item.contains_key("audioKeys"));

@@ -24,7 +24,7 @@ const RESULT_FIELDS: &str =
     "id word preview sourceLang targetLang dictionaryId dictionaryName partOfSpeech phonetic hasAudio frequency";
 const ENTRY_FIELDS: &str = "id word htmlContent plainText sourceLang targetLang dictionaryId \
     dictionaryName partOfSpeech phonetic translations synonyms antonyms examples hasAudio frequency audioUrl \
-    audioFormats audioUrls { format url }";
+    audioFormats audioUrls { format url } audioSource { kind synthesizer voice }";
 
 /// GraphQL lists `audioUrls` as `{format, url}` objects; REST gives one
 /// object from format to URL.
