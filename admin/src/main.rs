@@ -52,6 +52,11 @@ enum Command {
         #[arg(long, default_value_t = index::DEFAULT_GRACE.as_secs() / 60)]
         grace_minutes: u64,
     },
+    /// Pronunciation audio made apart from an import.
+    Audio {
+        #[command(subcommand)]
+        action: AudioAction,
+    },
     /// Manage API keys.
     Keys {
         #[command(subcommand)]
@@ -70,6 +75,13 @@ enum Command {
         #[command(subcommand)]
         source: lexicon::command::LexiconSource,
     },
+}
+
+#[derive(Subcommand)]
+enum AudioAction {
+    /// Speak the words an import listed with --audio-later-file that the
+    /// bucket does not hold yet.
+    SpeakLater { file: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -176,6 +188,17 @@ async fn run(cli: Cli) -> Result<(), AdminError> {
                 summary.terms,
                 sections.join(", "),
                 summary.seconds
+            );
+            Ok(())
+        }
+        Command::Audio {
+            action: AudioAction::SpeakLater { file },
+        } => {
+            let made = import::audio::speak_later(&clients.s3, &config.audio_bucket, &file).await?;
+            say!(
+                "spoke and uploaded {} words in {:.1} s",
+                made.words,
+                made.took.as_secs_f64()
             );
             Ok(())
         }

@@ -170,6 +170,14 @@ start() {
     echo "port $port is in use by another process; stop it or free the port for $name" >&2
     return 1
   fi
+  launch "$name" "$@"
+}
+
+# launch NAME COMMAND...: runs COMMAND in its own process group, logs to
+# .local/logs/NAME.log and records its pid and command (what `start` does
+# once the port is free; a job without a port is launched directly).
+launch() {
+  local name="$1"; shift
   setsid "$@" >"$state/logs/$name.log" 2>&1 < /dev/null &
   printf '%s\n%s\n' "$!" "$(basename "$1")" >"$state/pids/$name.pid"
   echo "    $name started (pid $!, log .local/logs/$name.log)"
@@ -342,6 +350,13 @@ mapfile -t DEFAULT_FREEDICT < <(source_packages dictionary default | sed -n 's/^
 # words and 170,305 links, which the 2-minute budget of `make up` does not
 # hold on a busy 2-core machine (docs/data-model.md, "Default data").
 DEFAULT_WORDNET_MIN_TAG_COUNT=20
+# The default data set speaks the words at least this common (Zipf) during
+# `make up`, and the rarer ones in the background once the stack runs: all
+# of its 30,000 words would take `make up` past 8 minutes on a 2-core
+# machine, most of it the S3 emulator's uploads (docs/benchmarks.md, "Audio
+# for every entry").
+DEFAULT_AUDIO_LATER_BELOW=4
+audio_later_file="$state/audio-later.tsv"
 # Which data set the running DynamoDB Local holds, completely loaded.
 data_marker="$state/data-set"
 
@@ -622,7 +637,7 @@ import_ipadic_forms() {
 
 # load_data SET: the tables and bucket of template.yaml, the dictionaries of
 # SET (default, whose packages fetch_default_data fetched, or fixture), each
-# with audio for a few headwords, the index snapshot and the demo key.
+# with audio for every headword, the index snapshot and the demo key.
 # Idempotent. Records that the running DynamoDB Local holds SET.
 load_data() {
   local data_set="$1" admin demo_out started
@@ -644,10 +659,10 @@ load_data() {
 }
 
 # import_default: the dictionaries of the default data set, from the
-# packages that fetch_default_data unpacked into .local/data/root. Audio as in the
-# fixture: MP3 for English, Speex (with an MP3 rendition) for the rest.
+# packages that fetch_default_data unpacked into .local/data/root. MP3 audio
+# for every headword (the fixture has Speex too).
 import_default() {
-  local admin="$target_dir/debug/dictadmin" dictd="$state/data/root/usr/share/dictd" others=() pair
+  local admin="$target_dir/debug/dictadmin" dictd="$state/data/root/usr/share/dictd" dictionaries=() pair
   local share="$state/data/root/usr/share" lexicon_log="$state/logs/lexicon.log" lexicon_pid
   # The frequencies first: every import stamps its entries from them.
   import_frequencies "$admin" "$wordfreq_dir" "${DEFAULT_FREQUENCY_LANGS[@]}"
@@ -658,15 +673,13 @@ import_default() {
   import_lexicon "$admin" "$share/wordnet" "$share/hunspell" "$lemma_lookups_dir" \
     "${DEFAULT_LEMMA_LOOKUP_LANGS[@]}" >"$lexicon_log" 2>&1 &
   lexicon_pid=$!
-  "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
-    freedict "$dictd/freedict-eng-fra"
-  "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$dictd/freedict-fra-eng"
-  "$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$dictd/freedict-deu-ita"
-  for pair in "${DEFAULT_FREEDICT[@]}"; do
-    case "$pair" in eng-fra | fra-eng | deu-ita) ;; *) others+=("$dictd/freedict-$pair") ;; esac
-  done
-  "$admin" import freedict "${others[@]}"
-  "$admin" import --audio-format mp3 --audio-words good,bad,happy \
+  # The common words are spoken now, the rest once the stack runs
+  # (speak_later_audio).
+  rm -f "$audio_later_file"
+  local later=(--audio-later-below "$DEFAULT_AUDIO_LATER_BELOW" --audio-later-file "$audio_later_file")
+  for pair in "${DEFAULT_FREEDICT[@]}"; do dictionaries+=("$dictd/freedict-$pair"); done
+  "$admin" import --audio-format mp3 "${later[@]}" freedict "${dictionaries[@]}"
+  "$admin" import --audio-format mp3 "${later[@]}" \
     wordnet --min-tag-count "$DEFAULT_WORDNET_MIN_TAG_COUNT" "$state/data/root/usr/share/wordnet"
   if ! wait "$lexicon_pid"; then
     cat "$lexicon_log" >&2
@@ -683,17 +696,27 @@ import_fixture() {
   # The frequencies first: every import stamps its entries from them.
   import_frequencies "$admin" "$fx/wordfreq" en fr de es it
   import_stop_words "$admin" "$fx/stop-words" en fr de es it
-  # Audio for a few headwords, in both formats: MP3 for English, Speex for the rest.
-  "$admin" import --audio-format mp3 --audio-words bank,good,house,cat,dog,school,water,book \
-    freedict "$fx/freedict/freedict-eng-fra"
-  "$admin" import --audio-format spx --audio-words école,maison,chat,chien,bon freedict "$fx/freedict/freedict-fra-eng"
-  "$admin" import --audio-format spx --audio-words Haus,gut,Schule freedict "$fx/freedict/freedict-deu-eng"
-  "$admin" import freedict "$fx/freedict/freedict-eng-spa" "$fx/freedict/freedict-ita-eng" \
-    "$fx/freedict/freedict-pol-eng" "$fx/freedict/freedict-spa-eng"
-  "$admin" import --audio-format mp3 --audio-words good,bad,happy wordnet "$fx/wordnet"
+  # Audio for every headword: Speex (and MP3) for French and German, MP3 for
+  # the rest. GCIDE alone has none, so that the answers without audio stay
+  # tested.
+  "$admin" import --audio-format spx freedict "$fx/freedict/freedict-fra-eng" "$fx/freedict/freedict-deu-eng"
+  "$admin" import --audio-format mp3 freedict "$fx/freedict/freedict-eng-fra" "$fx/freedict/freedict-eng-spa" \
+    "$fx/freedict/freedict-ita-eng" "$fx/freedict/freedict-pol-eng" "$fx/freedict/freedict-spa-eng"
+  "$admin" import --audio-format mp3 wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
-  "$admin" import mythes "$fx"/mythes/*.dat
+  "$admin" import --audio-format mp3 mythes "$fx"/mythes/*.dat
   import_lexicon "$admin" "$fx/wordnet" "$fx/hunspell" "$fx/lemma-lookups"
+}
+
+# speak_later_audio: once the stack runs, the words the import listed to
+# speak later (import_default), spoken in the background; `make down` stops
+# it, and the next `make up` goes on where it stopped (words already in the
+# bucket are not spoken again).
+speak_later_audio() {
+  [ -s "$audio_later_file" ] || return 0
+  is_running audio-later && return 0
+  echo "==> audio of the rarer words: $(wc -l <"$audio_later_file") words, spoken in the background"
+  launch audio-later "$target_dir/debug/dictadmin" audio speak-later "$audio_later_file"
 }
 
 # stack_for_tests: the running stack, as it is; or, when none runs, one

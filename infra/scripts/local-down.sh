@@ -3,6 +3,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 echo "==> stopping the local stack"
+stop audio-later
 stop watch
 stop s3
 stop dynamodb

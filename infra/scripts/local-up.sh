@@ -70,6 +70,7 @@ start watch 9000 cargo lambda watch "${reload_flag[@]}" --invoke-address 127.0.0
   --env-file "$root/infra/local/stack.env"
 wait_for_port 9000 watch 120
 warm_functions
+speak_later_audio
 
 cat <<MSG
 

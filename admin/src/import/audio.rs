@@ -1,15 +1,34 @@
-//! Pronunciation audio: espeak-ng speaks a headword in its dictionary's source
-//! language, lame (MP3) or speexenc (Speex in Ogg) encodes it, and the files go
-//! to S3 under stable keys, so a re-import overwrites rather than adds. Every
-//! entry with audio has an MP3 rendition, which every browser plays; a Speex
+//! Pronunciation audio: espeak-ng speaks every headword of a dictionary
+//! (or those `--audio-words` names) in its source language, lame (MP3) or
+//! speexenc (Speex in Ogg) encodes it (speech.rs), and the files go to S3.
+//! A synthesized word's key is its voice's and its own
+//! (`audio/espeak-ng/{voice}/{hash}.{format}`), so that every entry of that
+//! word in any dictionary shares one file, a re-import overwrites nothing
+//! and a word already in the bucket is not spoken again. Every entry with
+//! audio has an MP3 rendition, which every browser plays; a Speex
 //! dictionary keeps Speex as its primary format beside it.
 
 use super::error::ImportError;
+use super::speech::{self, Speech};
 use crate::output::say;
+use futures::stream::{self, StreamExt, TryStreamExt};
+use sha2::{Digest, Sha256};
 pub use shared::model::AudioFormat;
-use shared::model::{StoredAudio, StoredEntry};
+use shared::model::{StoredAudio, StoredEntry, ESPEAK_AUDIO_PREFIX};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Words spoken by one espeak-ng process (speech.rs).
+const BATCH_WORDS: usize = 200;
+/// Words spoken and uploaded at a time: two chunks are held in memory.
+const CHUNK_WORDS: usize = 1_000;
+/// Uploads in flight at once.
+const UPLOADS: usize = 16;
 
 /// `--audio-format`: one of the format names (`mp3`, `spx`), listed in the
 /// help.
@@ -29,11 +48,21 @@ pub fn renditions(primary: AudioFormat) -> Vec<AudioFormat> {
     formats
 }
 
-/// The S3 key of an entry's audio in one format: stable for a stable entry
-/// id, with the format as its extension (the functions read the format from
-/// it).
+/// The S3 key of an entry's own audio in one format: stable for a stable
+/// entry id, with the format as its extension (the functions read the
+/// format from it). What the importer gave every entry before synthesized
+/// words were shared, and what pruning (prune.rs) still deletes.
 pub fn audio_key(dictionary_id: &str, entry_id: &str, format: AudioFormat) -> String {
     format!("audio/{dictionary_id}/{entry_id}.{}", format.name())
+}
+
+/// The S3 key of a word as espeak-ng's voice `voice` speaks it: the first 64
+/// bits of the word's SHA-256 in hex, since a headword may hold any
+/// character and a key should not.
+pub fn synthesized_key(voice: &str, word: &str, format: AudioFormat) -> String {
+    let digest = Sha256::digest(word.as_bytes());
+    let hash: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{ESPEAK_AUDIO_PREFIX}{voice}/{hash}.{}", format.name())
 }
 
 /// Whether espeak-ng has a voice for the ISO 639-1 language.
@@ -46,90 +75,40 @@ pub fn has_voice(lang: &str) -> Result<bool, ImportError> {
     Ok(String::from_utf8_lossy(&output.stdout).lines().count() > 1)
 }
 
-fn run(command: &mut Command, tool: &'static str) -> Result<(), ImportError> {
-    let output = command
-        .output()
-        .map_err(|source| ImportError::ToolStart { tool, source })?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(ImportError::ToolFailed {
-            tool,
-            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
-        })
-    }
+/// Which entries get audio, and in which format (the flags of `dictadmin
+/// import`).
+#[derive(Debug, Clone, Copy)]
+pub struct AudioPlan<'a> {
+    pub format: AudioFormat,
+    /// Only these headwords (compared folded); every one when `None`.
+    pub words: Option<&'a [String]>,
+    /// The rarer words to name now and speak later, if any.
+    pub later: Option<&'a SpeakLater>,
 }
 
-/// Speaks `word` in `lang` into a WAV file in `work_dir`.
-fn speak(word: &str, lang: &str, work_dir: &Path) -> Result<PathBuf, ImportError> {
-    let wav = work_dir.join("word.wav");
-    // `--` keeps a headword that starts with '-' from being read as an option.
-    run(
-        Command::new("espeak-ng")
-            .args(["-v", lang, "-w"])
-            .arg(&wav)
-            .arg("--")
-            .arg(word),
-        "espeak-ng",
-    )?;
-    Ok(wav)
+/// `--audio-later-below` and `--audio-later-file`: words rarer than this
+/// (Zipf frequency) are named by their entries now, but only listed in the
+/// file, which `dictadmin audio speak-later` speaks. So an import that must
+/// be quick (`make up`) speaks the common words, and the rest follow in the
+/// background.
+#[derive(Debug, Clone)]
+pub struct SpeakLater {
+    pub below: f64,
+    pub file: PathBuf,
 }
 
-/// Encodes a WAV file; the bytes of the audio file.
-fn encode(wav: &Path, format: AudioFormat, work_dir: &Path) -> Result<Vec<u8>, ImportError> {
-    let encoded = work_dir.join(format!("word.{}", format.name()));
-    match format {
-        AudioFormat::Mp3 => run(
-            Command::new("lame")
-                .args(["--quiet", "-V", "6"])
-                .arg(wav)
-                .arg(&encoded),
-            "lame",
-        )?,
-        AudioFormat::Spx => run(
-            Command::new("speexenc")
-                .arg("--quiet")
-                .arg(wav)
-                .arg(&encoded),
-            "speexenc",
-        )?,
-    }
-    std::fs::read(&encoded).map_err(|source| ImportError::ReadAudio {
-        path: encoded.clone(),
-        source,
-    })
-}
-
-/// Speaks `word` in `lang` once and encodes it in each of `formats`; the
-/// bytes of each audio file, in that order.
-pub fn synthesize(
-    word: &str,
-    lang: &str,
-    formats: &[AudioFormat],
-    work_dir: &Path,
-) -> Result<Vec<(AudioFormat, Vec<u8>)>, ImportError> {
-    let wav = speak(word, lang, work_dir)?;
-    formats
-        .iter()
-        .map(|&format| Ok((format, encode(&wav, format, work_dir)?)))
-        .collect()
-}
-
-/// Names the audio of the entries whose headword is in `words` (compared
-/// folded): records every rendition of `format` (see `renditions`), primary
-/// first, under its stable key, and makes nothing yet, so that the
-/// screening and `--strict` see the final items before any audio is made
-/// ([`make_audio`] then makes what the kept entries name). Returns how many
-/// entries will have audio; 0 when espeak-ng has no voice for the language.
-pub fn plan_audio(
-    entries: &mut [StoredEntry],
-    words: &[String],
-    format: AudioFormat,
-) -> Result<usize, ImportError> {
+/// Names the audio of the entries with a speakable headword that `plan`
+/// selects: records every rendition of `format` (see `renditions`), primary
+/// first, under its key, and makes nothing yet, so that the screening and
+/// `--strict` see the final items before any audio is made ([`make_audio`]
+/// then makes what the kept entries name). Returns how many entries will
+/// have audio; 0 when espeak-ng has no voice for the language.
+pub fn plan_audio(entries: &mut [StoredEntry], plan: AudioPlan) -> Result<usize, ImportError> {
+    let AudioPlan { format, words, .. } = plan;
     let Some(lang) = entries.first().map(|e| e.entry.source_lang.clone()) else {
         return Ok(0);
     };
-    if words.is_empty() {
+    if words.is_some_and(<[String]>::is_empty) {
         return Ok(0);
     }
     if !has_voice(&lang)? {
@@ -137,17 +116,20 @@ pub fn plan_audio(
         return Ok(0);
     }
     let formats = renditions(format);
-    let wanted: Vec<String> = words.iter().map(|w| shared::fold::fold(w)).collect();
+    let wanted: Option<HashSet<String>> =
+        words.map(|words| words.iter().map(|w| shared::fold::fold(w)).collect());
     let mut planned = 0;
-    for stored in entries
-        .iter_mut()
-        .filter(|e| wanted.contains(&shared::fold::fold(&e.entry.word)))
-    {
+    for stored in entries.iter_mut().filter(|e| {
+        speech::is_speakable(&e.entry.word)
+            && wanted
+                .as_ref()
+                .is_none_or(|wanted| wanted.contains(&shared::fold::fold(&e.entry.word)))
+    }) {
         stored.audio = formats
             .iter()
             .map(|&format| StoredAudio {
                 format,
-                key: audio_key(&stored.entry.dictionary_id, &stored.entry.id, format),
+                key: synthesized_key(&lang, &stored.entry.word, format),
             })
             .collect();
         stored.entry.has_audio = true;
@@ -157,41 +139,341 @@ pub fn plan_audio(
     Ok(planned)
 }
 
+/// The synthesized audio already in the bucket, listed once a voice per
+/// run: a word in it is not spoken again.
+#[derive(Default)]
+pub struct SpokenWords {
+    listed: HashSet<String>,
+    keys: HashSet<String>,
+    /// The primary keys of the words listed to speak later in this run.
+    later: HashSet<String>,
+}
+
+impl SpokenWords {
+    async fn list_voice(
+        &mut self,
+        s3: &aws_sdk_s3::Client,
+        bucket: &str,
+        voice: &str,
+    ) -> Result<(), ImportError> {
+        if !self.listed.insert(voice.to_string()) {
+            return Ok(());
+        }
+        let prefix = format!("{ESPEAK_AUDIO_PREFIX}{voice}/");
+        let mut pages = s3
+            .list_objects_v2()
+            .bucket(bucket)
+            .prefix(&prefix)
+            .into_paginator()
+            .send();
+        while let Some(page) = pages.next().await {
+            let page = page.map_err(|e| ImportError::UploadAudio {
+                key: prefix.clone(),
+                message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
+            })?;
+            self.keys.extend(
+                page.contents()
+                    .iter()
+                    .filter_map(|o| o.key().map(String::from)),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// What [`make_audio`] did.
+#[derive(Debug, Default)]
+pub struct MadeAudio {
+    /// Entries that have audio.
+    pub entries: usize,
+    /// Words spoken: those the bucket did not hold yet.
+    pub words: usize,
+    /// Words listed to speak later.
+    pub later: usize,
+    /// Speaking, encoding and uploading them.
+    pub took: Duration,
+}
+
 /// Speaks and encodes the audio that [`plan_audio`] named for these entries
-/// and uploads it. Returns how many entries got audio.
+/// and uploads what the bucket does not hold yet, a word once however many
+/// entries name it.
 pub async fn make_audio(
     s3: &aws_sdk_s3::Client,
     bucket: &str,
     entries: &[StoredEntry],
-) -> Result<usize, ImportError> {
-    let work_dir = std::env::temp_dir().join(format!("dictadmin-audio-{}", std::process::id()));
-    std::fs::create_dir_all(&work_dir).map_err(ImportError::io(&work_dir))?;
-    let mut made = 0;
-    for stored in entries.iter().filter(|e| !e.audio.is_empty()) {
-        let formats: Vec<AudioFormat> = stored.audio.iter().map(|a| a.format).collect();
-        let files = synthesize(
-            &stored.entry.word,
-            &stored.entry.source_lang,
-            &formats,
-            &work_dir,
-        )?;
-        for (audio, (format, bytes)) in stored.audio.iter().zip(files) {
-            s3.put_object()
-                .bucket(bucket)
-                .key(&audio.key)
-                .content_type(format.content_type())
-                .body(bytes.into())
-                .send()
-                .await
-                .map_err(|e| ImportError::UploadAudio {
-                    key: audio.key.clone(),
-                    message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
-                })?;
-        }
-        made += 1;
+    spoken: &mut SpokenWords,
+    later: Option<&SpeakLater>,
+) -> Result<MadeAudio, ImportError> {
+    let with_audio: Vec<&StoredEntry> = entries.iter().filter(|e| !e.audio.is_empty()).collect();
+    let mut made = MadeAudio {
+        entries: with_audio.len(),
+        ..MadeAudio::default()
+    };
+    let Some(lang) = with_audio.first().map(|e| e.entry.source_lang.clone()) else {
+        return Ok(made);
+    };
+    let synthesized = with_audio
+        .iter()
+        .any(|e| e.audio[0].key.starts_with(ESPEAK_AUDIO_PREFIX));
+    if synthesized {
+        spoken.list_voice(s3, bucket, &lang).await?;
     }
-    let _ = std::fs::remove_dir_all(&work_dir);
+    // Each word to speak once, with the keys of its renditions; the rarer
+    // ones to speak later, when asked.
+    let mut wanted: BTreeMap<&str, &[StoredAudio]> = BTreeMap::new();
+    let mut for_later: BTreeMap<&str, &[StoredAudio]> = BTreeMap::new();
+    for stored in &with_audio {
+        if stored.audio.iter().all(|a| spoken.keys.contains(&a.key))
+            || spoken.later.contains(&stored.audio[0].key)
+        {
+            continue;
+        }
+        match later {
+            Some(later) if stored.entry.frequency < later.below => {
+                for_later.insert(&stored.entry.word, &stored.audio)
+            }
+            _ => wanted.insert(&stored.entry.word, &stored.audio),
+        };
+    }
+    if let Some(later) = later {
+        for_later.retain(|word, _| !wanted.contains_key(word));
+        spoken
+            .later
+            .extend(for_later.values().map(|audio| audio[0].key.clone()));
+        append_later(&later.file, &lang, &for_later)?;
+        made.later = for_later.len();
+    }
+    let wanted: Vec<(String, Vec<StoredAudio>)> = wanted
+        .into_iter()
+        .map(|(word, audio)| (word.to_string(), audio.to_vec()))
+        .collect();
+    made.words = wanted.len();
+    speak_and_upload(s3, bucket, &lang, wanted, spoken, &mut made).await?;
     Ok(made)
+}
+
+/// Speaks, encodes and uploads each word's renditions.
+async fn speak_and_upload(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    lang: &str,
+    wanted: Vec<(String, Vec<StoredAudio>)>,
+    spoken: &mut SpokenWords,
+    made: &mut MadeAudio,
+) -> Result<(), ImportError> {
+    let started = Instant::now();
+    let work_dir = std::env::temp_dir().join(format!("dictadmin-audio-{}", std::process::id()));
+    // One chunk is spoken while the one before uploads: speaking is the
+    // encoders' work, uploading S3's (or the emulator's).
+    let mut speaking: Option<tokio::task::JoinHandle<Result<Vec<AudioFile>, ImportError>>> = None;
+    for chunk in wanted.chunks(CHUNK_WORDS).map(<[_]>::to_vec) {
+        let (lang, work_dir) = (lang.to_string(), work_dir.clone());
+        let next = tokio::task::spawn_blocking(move || synthesize_chunk(&chunk, &lang, &work_dir));
+        if let Some(spoken_chunk) = speaking.replace(next) {
+            upload_all(
+                s3,
+                bucket,
+                spoken_chunk.await.expect("speaking does not panic")?,
+                spoken,
+            )
+            .await?;
+        }
+    }
+    if let Some(spoken_chunk) = speaking {
+        upload_all(
+            s3,
+            bucket,
+            spoken_chunk.await.expect("speaking does not panic")?,
+            spoken,
+        )
+        .await?;
+    }
+    made.took += started.elapsed();
+    let _ = std::fs::remove_dir_all(&work_dir);
+    Ok(())
+}
+
+/// Lists words to speak later, a line each: voice, formats, word.
+fn append_later(
+    file: &Path,
+    voice: &str,
+    words: &BTreeMap<&str, &[StoredAudio]>,
+) -> Result<(), ImportError> {
+    let mut lines = String::new();
+    for (word, audio) in words {
+        let formats: Vec<&str> = audio.iter().map(|a| a.format.name()).collect();
+        lines.push_str(&format!("{voice}\t{}\t{word}\n", formats.join(",")));
+    }
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .map_err(ImportError::io(file))?;
+    out.write_all(lines.as_bytes())
+        .map_err(ImportError::io(file))
+}
+
+/// `dictadmin audio speak-later FILE`: speaks every word the file lists
+/// that the bucket does not hold yet, a voice at a time. Run again, it
+/// speaks nothing twice.
+pub async fn speak_later(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    file: &Path,
+) -> Result<MadeAudio, ImportError> {
+    let text = std::fs::read_to_string(file).map_err(ImportError::io(file))?;
+    let mut by_voice: BTreeMap<&str, BTreeMap<&str, Vec<StoredAudio>>> = BTreeMap::new();
+    for (number, line) in text.lines().enumerate() {
+        let mut fields = line.splitn(3, '\t');
+        let (Some(voice), Some(formats), Some(word)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            return Err(ImportError::SpeakLater {
+                file: file.to_path_buf(),
+                line: number + 1,
+            });
+        };
+        let audio: Option<Vec<StoredAudio>> = formats
+            .split(',')
+            .map(|name| {
+                AudioFormat::from_name(name).map(|format| StoredAudio {
+                    format,
+                    key: synthesized_key(voice, word, format),
+                })
+            })
+            .collect();
+        let Some(audio) = audio.filter(|a| !a.is_empty()) else {
+            return Err(ImportError::SpeakLater {
+                file: file.to_path_buf(),
+                line: number + 1,
+            });
+        };
+        // A word listed by several dictionaries gets every format one asks.
+        let renditions = by_voice.entry(voice).or_default().entry(word).or_default();
+        for rendition in audio {
+            if !renditions.contains(&rendition) {
+                renditions.push(rendition);
+            }
+        }
+    }
+    let mut spoken = SpokenWords::default();
+    let mut made = MadeAudio::default();
+    for (voice, words) in by_voice {
+        spoken.list_voice(s3, bucket, voice).await?;
+        let wanted: Vec<(String, Vec<StoredAudio>)> = words
+            .into_iter()
+            .filter(|(_, audio)| audio.iter().any(|a| !spoken.keys.contains(&a.key)))
+            .map(|(word, audio)| (word.to_string(), audio))
+            .collect();
+        say!("{voice}: {} words to speak", wanted.len());
+        made.words += wanted.len();
+        speak_and_upload(s3, bucket, voice, wanted, &mut spoken, &mut made).await?;
+    }
+    Ok(made)
+}
+
+/// An encoded file and its key.
+type AudioFile = (String, AudioFormat, Vec<u8>);
+
+/// Uploads the files and records them as in the bucket.
+async fn upload_all(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    files: Vec<AudioFile>,
+    spoken: &mut SpokenWords,
+) -> Result<(), ImportError> {
+    let keys: Vec<String> = files.iter().map(|(key, _, _)| key.clone()).collect();
+    stream::iter(files)
+        .map(|(key, format, bytes)| upload(s3, bucket, key, format, bytes))
+        .buffer_unordered(UPLOADS)
+        .try_collect::<Vec<()>>()
+        .await?;
+    spoken.keys.extend(keys);
+    Ok(())
+}
+
+/// Every file of the words of `chunk`: speech.rs's batches on two threads
+/// (the machines this runs on have two cores), each encoding in every
+/// format its word needs.
+fn synthesize_chunk(
+    chunk: &[(String, Vec<StoredAudio>)],
+    lang: &str,
+    work_dir: &Path,
+) -> Result<Vec<AudioFile>, ImportError> {
+    let batches: Vec<&[(String, Vec<StoredAudio>)]> = chunk.chunks(BATCH_WORDS).collect();
+    let next = AtomicUsize::new(0);
+    let files = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|thread| {
+                let (next, files, batches) = (&next, &files, &batches);
+                let dir = work_dir.join(thread.to_string());
+                scope.spawn(move || -> Result<(), ImportError> {
+                    std::fs::create_dir_all(&dir).map_err(ImportError::io(&dir))?;
+                    loop {
+                        let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            return Ok(());
+                        };
+                        let words: Vec<&str> =
+                            batch.iter().map(|(word, _)| word.as_str()).collect();
+                        let speeches: Vec<Speech> = speech::speak_all(&words, lang)?
+                            .into_iter()
+                            .map(|speech| speech.unwrap_or_else(silence))
+                            .collect();
+                        // Every word has an MP3 rendition (see `renditions`).
+                        let refs: Vec<&Speech> = speeches.iter().collect();
+                        let mp3s = speech::encode_mp3_batch(&refs, &dir)?;
+                        let mut made = Vec::new();
+                        for (((_, audio), speech), mp3) in batch.iter().zip(&speeches).zip(mp3s) {
+                            for rendition in audio.iter() {
+                                let bytes = match rendition.format {
+                                    AudioFormat::Mp3 => mp3.clone(),
+                                    format => speech::encode(speech, format, &dir)?,
+                                };
+                                made.push((rendition.key.clone(), rendition.format, bytes));
+                            }
+                        }
+                        files.lock().expect("no worker panics").extend(made);
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|worker| worker.join().expect("no worker panics"))
+    })?;
+    Ok(files.into_inner().expect("no worker panics"))
+}
+
+/// A tenth of a second of silence: what a word espeak-ng says nothing for
+/// gets, since its entry was already named as having audio.
+fn silence() -> Speech {
+    Speech {
+        sample_rate: 22_050,
+        samples: vec![0; 2_205],
+    }
+}
+
+async fn upload(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    key: String,
+    format: AudioFormat,
+    bytes: Vec<u8>,
+) -> Result<(), ImportError> {
+    s3.put_object()
+        .bucket(bucket)
+        .key(&key)
+        .content_type(format.content_type())
+        .body(bytes.into())
+        .send()
+        .await
+        .map_err(|e| ImportError::UploadAudio {
+            key,
+            message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
+        })?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -239,30 +521,58 @@ mod tests {
         assert!(parse("wav").is_err());
     }
 
-    /// Runs the real tools (installed by infra/scripts/install-audio-tools.sh).
     #[test]
-    fn synthesizes_both_formats() {
-        if Command::new("espeak-ng").arg("--version").output().is_err() {
-            panic!("espeak-ng is not installed: run infra/scripts/install-audio-tools.sh");
-        }
-        let dir = std::env::temp_dir().join(format!("audio-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let mp3 = synthesize("bank", "en", &[AudioFormat::Mp3], &dir).unwrap();
-        assert_eq!(mp3.len(), 1);
-        let (format, mp3) = &mp3[0];
-        assert_eq!(*format, AudioFormat::Mp3);
-        assert!(mp3.len() > 1000);
-        assert!(
-            mp3.starts_with(b"ID3") || mp3[0] == 0xFF,
-            "an MP3 frame or tag"
+    fn a_word_has_one_key_a_voice_and_format() {
+        let key = synthesized_key("fr", "école", AudioFormat::Spx);
+        assert!(key.starts_with("audio/espeak-ng/fr/") && key.ends_with(".spx"));
+        assert_eq!(key.len(), "audio/espeak-ng/fr/".len() + 16 + ".spx".len());
+        assert_eq!(
+            key,
+            synthesized_key("fr", "école", AudioFormat::Spx),
+            "stable"
         );
-        let both = synthesize("-école", "fr", &renditions(AudioFormat::Spx), &dir).unwrap();
-        assert_eq!(both[0].0, AudioFormat::Spx);
-        assert!(both[0].1.starts_with(b"OggS"));
-        assert_eq!(both[1].0, AudioFormat::Mp3);
-        assert!(both[1].1.starts_with(b"ID3") || both[1].1[0] == 0xFF);
-        assert!(has_voice("fr").unwrap());
-        assert!(!has_voice("qq").unwrap());
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_ne!(key, synthesized_key("fr", "ecole", AudioFormat::Spx));
+        assert_ne!(key, synthesized_key("de", "école", AudioFormat::Spx));
+        assert_eq!(AudioFormat::of_key(&key), Some(AudioFormat::Spx));
+        assert_eq!(
+            shared::model::AudioSource::of_key(&key, "xx"),
+            shared::model::AudioSource::synthesized("espeak-ng", "fr")
+        );
+    }
+
+    #[test]
+    fn every_speakable_entry_is_planned_or_only_the_words_named() {
+        let entry = |word: &str| {
+            let mut stored = StoredEntry {
+                entry: Default::default(),
+                is_lemma: true,
+                audio: vec![],
+            };
+            stored.entry.word = word.into();
+            stored.entry.source_lang = "fr".into();
+            stored
+        };
+        let mut entries = vec![entry("École"), entry("chat"), entry("-")];
+        let every = AudioPlan {
+            format: AudioFormat::Spx,
+            words: None,
+            later: None,
+        };
+        assert_eq!(plan_audio(&mut entries, every).unwrap(), 2);
+        assert_eq!(entries[0].entry.audio_formats, ["spx", "mp3"]);
+        assert_eq!(
+            entries[1].audio[1].key,
+            synthesized_key("fr", "chat", AudioFormat::Mp3)
+        );
+        assert!(!entries[2].entry.has_audio, "nothing to say");
+        let mut entries = vec![entry("École"), entry("chat")];
+        let words = ["ecole".to_string()];
+        let named = AudioPlan {
+            format: AudioFormat::Mp3,
+            words: Some(&words),
+            later: None,
+        };
+        assert_eq!(plan_audio(&mut entries, named).unwrap(), 1);
+        assert!(entries[0].entry.has_audio && !entries[1].entry.has_audio);
     }
 }

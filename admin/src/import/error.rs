@@ -89,6 +89,8 @@ pub enum ImportError {
     },
     #[error("uploading {key}: {message}")]
     UploadAudio { key: String, message: String },
+    #[error("{}: line {line} is not \"voice<TAB>formats<TAB>word\"", file.display())]
+    SpeakLater { file: PathBuf, line: usize },
     #[error("deleting s3://{bucket}/{key}: {message}")]
     DeleteAudio {
         bucket: String,

@@ -16,7 +16,7 @@
 //! and languages.rs names the languages FreeDict and MyThes files are named by.
 //! frequency.rs stamps every entry with its word's frequency in its language.
 
-pub(crate) mod audio;
+pub mod audio;
 mod checkpoint;
 pub mod dictd;
 mod dictionary;
@@ -35,6 +35,7 @@ mod manifest;
 mod mythes;
 mod prune;
 mod screen;
+mod speech;
 mod thesaurus;
 mod wordnet;
 mod write;
@@ -59,13 +60,24 @@ use write::{write_dictionary, WriteOptions};
 /// The options of `dictadmin import`, then its source.
 #[derive(Args)]
 pub struct ImportArgs {
-    /// Give pronunciation audio, in this format, to the headwords of
-    /// --audio-words (with an MP3 rendition besides, when spx).
-    #[arg(long, requires = "audio_words", value_parser = audio::format_parser())]
+    /// Give pronunciation audio, in this format, to every headword espeak-ng
+    /// speaks (with an MP3 rendition besides, when spx); words already in the
+    /// bucket are not spoken again.
+    #[arg(long, value_parser = audio::format_parser())]
     audio_format: Option<AudioFormat>,
-    /// Comma-separated headwords to give audio (compared without case or diacritics).
+    /// Only these comma-separated headwords get audio (compared without case
+    /// or diacritics).
     #[arg(long, value_delimiter = ',', requires = "audio_format")]
     audio_words: Vec<String>,
+    /// Speak only the headwords at least this common now (a Zipf frequency,
+    /// as the frequency lists give it: 3 is about once per million words);
+    /// list the rest in --audio-later-file for `dictadmin audio
+    /// speak-later`. Their entries name their audio either way.
+    #[arg(long, requires_all = ["audio_format", "audio_later_file"])]
+    audio_later_below: Option<f64>,
+    /// Where --audio-later-below lists the words to speak later (appended).
+    #[arg(long, requires = "audio_later_below")]
+    audio_later_file: Option<PathBuf>,
     /// Read and convert the sources, print what would be written, write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -149,10 +161,18 @@ impl Source {
 /// Imports every dictionary of the source in turn. An error stops the
 /// import there; the dictionaries before it are written.
 pub async fn run(clients: &Clients, config: &Config, args: ImportArgs) -> Result<(), ImportError> {
+    let words = (!args.audio_words.is_empty()).then_some(args.audio_words.as_slice());
+    let later = args
+        .audio_later_below
+        .zip(args.audio_later_file.clone())
+        .map(|(below, file)| audio::SpeakLater { below, file });
+    let mut spoken = audio::SpokenWords::default();
     let write_options = WriteOptions {
-        audio: args
-            .audio_format
-            .map(|format| (format, args.audio_words.as_slice())),
+        audio: args.audio_format.map(|format| audio::AudioPlan {
+            format,
+            words,
+            later: later.as_ref(),
+        }),
         strict: args.strict,
         prune: !args.no_prune,
     };
@@ -162,7 +182,7 @@ pub async fn run(clients: &Clients, config: &Config, args: ImportArgs) -> Result
         if args.dry_run {
             report_dry_run(imported, started, args.strict)?;
         } else {
-            write_dictionary(clients, config, imported, &write_options).await?;
+            write_dictionary(clients, config, imported, &write_options, &mut spoken).await?;
         }
     }
     Ok(())

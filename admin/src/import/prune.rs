@@ -9,14 +9,16 @@
 //!   `T#<folded headword>` under a sort key that starts with the
 //!   dictionary's languages and id: one Query per previous headword, on that
 //!   prefix, lists the previous links of the dictionary;
-//! - audio lives at keys derived from the entry id, one per format (Speex
-//!   and its MP3 rendition, or MP3 alone): every key of a previous entry
-//!   with audio that no entry names after the import is deleted, so the
-//!   audio of an entry that left, that lost its audio or that changed
-//!   format goes with it. That of an entry that stays goes whatever the
-//!   flags (`--no-prune` keeps entries, not audio nothing names). The keys
-//!   come from the table's own manifest, not from a listing of the bucket,
-//!   which other tables (a test's, another stage's) may share.
+//! - an entry's own audio lives at keys derived from the entry id, one per
+//!   format (Speex and its MP3 rendition, or MP3 alone): every key of a
+//!   previous entry with audio that no entry names after the import is
+//!   deleted, so the audio of an entry that left, that lost its audio or
+//!   that changed format goes with it. That of an entry that stays goes
+//!   whatever the flags (`--no-prune` keeps entries, not audio nothing
+//!   names). The keys come from the table's own manifest, not from a
+//!   listing of the bucket, which other tables (a test's, another stage's)
+//!   may share. Synthesized audio is a word's, shared by every dictionary
+//!   that has the word (audio.rs), and is never deleted here.
 //!
 //! Entries and links are deleted before the new items are written: an
 //! interrupted run leaves the previous manifest in place, so the next run
@@ -92,7 +94,8 @@ fn link_sk_prefix(dictionary: &DictionaryRef) -> String {
 
 /// What the previous import of `dictionary_id` wrote that `new_keys` (the
 /// keys of every entry and link the new import writes) and `new_audio` (the
-/// S3 keys of its entries' audio) do not have. The thesaurus partitions are
+/// S3 keys of its entries' audio) do not have; `with_audio` are the ids of
+/// the new import's entries that have audio. The thesaurus partitions are
 /// read only `with_links`.
 pub async fn find_stale(
     client: &aws_sdk_dynamodb::Client,
@@ -100,6 +103,7 @@ pub async fn find_stale(
     dictionary_id: &str,
     new_keys: &HashSet<(String, String)>,
     new_audio: &HashSet<String>,
+    with_audio: &HashSet<String>,
     with_links: bool,
 ) -> Result<Stale, ImportError> {
     let mut stale = Stale::default();
@@ -123,12 +127,12 @@ pub async fn find_stale(
             stale.postings.push(posting.clone());
         }
         if posting.has_audio {
-            let (gone, named) = audio_not_named(posting, new_audio);
+            let gone = audio_not_named(posting, new_audio);
             if left {
                 stale.audio_entries += 1;
                 stale.audio.extend(gone);
             } else {
-                stale.audio_dropped += usize::from(named == 0);
+                stale.audio_dropped += usize::from(!with_audio.contains(&posting.id));
                 stale.audio_unnamed.extend(gone);
             }
         }
@@ -168,17 +172,14 @@ pub async fn find_stale(
     Ok(stale)
 }
 
-/// Every format's key of a previous entry's audio that the new import does
-/// not name, and how many it does name.
-fn audio_not_named(posting: &Posting, new_audio: &HashSet<String>) -> (Vec<String>, usize) {
-    let keys =
-        AudioFormat::ALL.map(|format| audio_key(&posting.dictionary.id, &posting.id, format));
-    let named = keys.iter().filter(|key| new_audio.contains(*key)).count();
-    let gone = keys
+/// Every format's key of a previous entry's own audio that the new import
+/// does not name.
+fn audio_not_named(posting: &Posting, new_audio: &HashSet<String>) -> Vec<String> {
+    AudioFormat::ALL
+        .map(|format| audio_key(&posting.dictionary.id, &posting.id, format))
         .into_iter()
         .filter(|key| !new_audio.contains(key))
-        .collect();
-    (gone, named)
+        .collect()
 }
 
 /// Deletes these audio objects.
@@ -293,14 +294,16 @@ mod tests {
         let key = |format| audio_key("freedict-fra-eng", "00ff", format);
         let (mp3, spx) = (key(AudioFormat::Mp3), key(AudioFormat::Spx));
         // The entry left, or lost its audio: both formats go.
-        let (gone, named) = audio_not_named(&posting, &HashSet::new());
-        assert_eq!((gone, named), (vec![mp3.clone(), spx.clone()], 0));
+        assert_eq!(
+            audio_not_named(&posting, &HashSet::new()),
+            [mp3.clone(), spx.clone()]
+        );
         // Speex with its MP3 rendition: nothing goes.
         let both = HashSet::from([mp3.clone(), spx.clone()]);
-        assert_eq!(audio_not_named(&posting, &both), (vec![], 2));
+        assert!(audio_not_named(&posting, &both).is_empty());
         // Now MP3 only: the Speex file goes.
         let only_mp3 = HashSet::from([mp3.clone()]);
-        assert_eq!(audio_not_named(&posting, &only_mp3), (vec![spx], 1));
+        assert_eq!(audio_not_named(&posting, &only_mp3), [spx]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! checkpointed segments and its record last. What the previous import of
 //! the dictionary wrote and this one does not is deleted (prune.rs).
 
-use super::audio::{make_audio, plan_audio, AudioFormat};
+use super::audio::{make_audio, plan_audio, AudioPlan, SpokenWords};
 use super::checkpoint;
 use super::dictionary::ImportedDictionary;
 use super::error::ImportError;
@@ -23,9 +23,9 @@ use std::time::Instant;
 
 /// What the flags of `dictadmin import` ask of writing a dictionary.
 pub struct WriteOptions<'a> {
-    /// Audio in this format for these headwords (`--audio-format`,
-    /// `--audio-words`).
-    pub audio: Option<(AudioFormat, &'a [String])>,
+    /// Audio, and for which headwords (`--audio-format`, `--audio-words`,
+    /// `--audio-min-frequency`).
+    pub audio: Option<AudioPlan<'a>>,
     /// Write nothing of a dictionary with anything DynamoDB cannot store
     /// (`--strict`).
     pub strict: bool,
@@ -42,18 +42,37 @@ pub async fn write_dictionary(
     config: &Config,
     mut imported: ImportedDictionary,
     options: &WriteOptions<'_>,
+    spoken: &mut SpokenWords,
 ) -> Result<(), ImportError> {
     let id = imported.dictionary.dictionary_id.clone();
-    if let Some((format, words)) = options.audio {
-        plan_audio(&mut imported.entries, words, format)?;
-    }
+    // The frequencies first: the plan may ask for the common words only.
     frequency::stamp(clients, config, &mut imported).await?;
+    if let Some(plan) = options.audio {
+        plan_audio(&mut imported.entries, plan)?;
+    }
     let screened = screen(&mut imported);
     screened.report(&id);
     screened.refuse_if_strict(options.strict, &id)?;
     if options.audio.is_some() {
-        let made = make_audio(&clients.s3, &config.audio_bucket, &imported.entries).await?;
-        say!("{id}: audio for {made} entries");
+        let later = options.audio.and_then(|plan| plan.later);
+        let made = make_audio(
+            &clients.s3,
+            &config.audio_bucket,
+            &imported.entries,
+            spoken,
+            later,
+        )
+        .await?;
+        let later = match made.later {
+            0 => String::new(),
+            n => format!(", {n} listed to speak later"),
+        };
+        say!(
+            "{id}: audio for {} entries, {} words spoken and uploaded in {:.1} s{later}",
+            made.entries,
+            made.words,
+            made.took.as_secs_f64()
+        );
     }
     write_items(clients, config, imported, screened, options.prune).await
 }
@@ -84,6 +103,12 @@ async fn write_items(
         .flat_map(items::entry_audio)
         .map(|audio| audio.key)
         .collect();
+    let with_audio: HashSet<String> = imported
+        .entries
+        .iter()
+        .filter(|e| !e.audio.is_empty())
+        .map(|e| e.entry.id.clone())
+        .collect();
     let mut index_items: Vec<items::Item> = screened.entry_items;
     let count = index_items.len() as u64;
     index_items.extend(screened.link_items);
@@ -97,6 +122,7 @@ async fn write_items(
         &id,
         &new_keys,
         &new_audio,
+        &with_audio,
         prune,
     )
     .await?;
@@ -108,7 +134,7 @@ async fn write_items(
     prune::delete_audio(&clients.s3, &config.audio_bucket, &stale.audio_unnamed).await?;
     let dropped = match stale.audio_dropped {
         0 => String::new(),
-        n => format!("; removed the audio of {n} entries that no longer have any"),
+        n => format!("; {n} entries no longer have audio"),
     };
     let stale_outcome = if prune {
         prune::delete_entries_and_links(client, &config.entries_table, &stale).await?;

@@ -157,7 +157,7 @@ fn scenarios(
         (
             "entry",
             vec![
-                ("GET", format!("/api/v1/entry/freedict-eng-fra/{entry_id}")),
+                ("GET", format!("/api/v1/entry/gcide/{entry_id}")),
                 ("GET", format!("/api/v1/entry/freedict-eng-fra/{miss}")),
                 ("GET", format!("/api/v1/entry/nope/{miss}")),
             ],
@@ -206,10 +206,7 @@ fn scenarios(
                     "GET",
                     format!("/api/v1/api/audio/freedict-eng-fra/{audio_id}"),
                 ),
-                (
-                    "GET",
-                    format!("/api/v1/api/audio/freedict-eng-fra/{entry_id}"),
-                ),
+                ("GET", format!("/api/v1/api/audio/gcide/{entry_id}")),
                 ("GET", format!("/api/v1/api/audio/freedict-eng-fra/{miss}")),
             ],
         ),
@@ -278,7 +275,8 @@ async fn every_function_is_granted_exactly_the_calls_it_makes() {
         .await
         .unwrap();
     assert!(bank.has_audio, "the fixture gives bank audio");
-    let silent = shared::service::entry_by_word(lookup, "freedict-eng-spa", "bank")
+    // The fixture's GCIDE has no audio.
+    let silent = shared::service::entry_by_word(lookup, "gcide", "bank")
         .await
         .unwrap();
     assert!(!silent.has_audio);
