@@ -265,28 +265,16 @@ async fn speak_and_upload(
     let work_dir = std::env::temp_dir().join(format!("dictadmin-audio-{}", std::process::id()));
     // One chunk is spoken while the one before uploads: speaking is the
     // encoders' work, uploading S3's (or the emulator's).
-    let mut speaking: Option<tokio::task::JoinHandle<Result<Vec<AudioFile>, ImportError>>> = None;
+    let mut speaking: Option<Speaking> = None;
     for chunk in wanted.chunks(CHUNK_WORDS).map(<[_]>::to_vec) {
         let (lang, work_dir) = (lang.to_string(), work_dir.clone());
         let next = tokio::task::spawn_blocking(move || synthesize_chunk(&chunk, &lang, &work_dir));
-        if let Some(spoken_chunk) = speaking.replace(next) {
-            upload_all(
-                s3,
-                bucket,
-                spoken_chunk.await.expect("speaking does not panic")?,
-                spoken,
-            )
-            .await?;
+        if let Some(previous) = speaking.replace(next) {
+            upload_spoken(s3, bucket, previous, spoken).await?;
         }
     }
-    if let Some(spoken_chunk) = speaking {
-        upload_all(
-            s3,
-            bucket,
-            spoken_chunk.await.expect("speaking does not panic")?,
-            spoken,
-        )
-        .await?;
+    if let Some(last) = speaking {
+        upload_spoken(s3, bucket, last, spoken).await?;
     }
     made.took += started.elapsed();
     let _ = std::fs::remove_dir_all(&work_dir);
@@ -375,13 +363,18 @@ pub async fn speak_later(
 /// An encoded file and its key.
 type AudioFile = (String, AudioFormat, Vec<u8>);
 
-/// Uploads the files and records them as in the bucket.
-async fn upload_all(
+/// A chunk being spoken on the blocking threads.
+type Speaking = tokio::task::JoinHandle<Result<Vec<AudioFile>, ImportError>>;
+
+/// Waits for a chunk's files, uploads them and records them as in the
+/// bucket.
+async fn upload_spoken(
     s3: &aws_sdk_s3::Client,
     bucket: &str,
-    files: Vec<AudioFile>,
+    speaking: Speaking,
     spoken: &mut SpokenWords,
 ) -> Result<(), ImportError> {
+    let files = speaking.await.expect("speaking does not panic")?;
     let keys: Vec<String> = files.iter().map(|(key, _, _)| key.clone()).collect();
     stream::iter(files)
         .map(|(key, format, bytes)| upload(s3, bucket, key, format, bytes))

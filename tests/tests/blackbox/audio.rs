@@ -513,7 +513,19 @@ async fn a_word_is_spoken_once_and_its_files_are_shared() {
     }
 
     // This test's files leave the stack's bucket with it.
-    for key in first.values().flatten() {
+    clean_up(&clients, bucket, first.values().flatten(), &table, &dir).await;
+}
+
+/// Leaves nothing of a test in the stack: the audio files it made, its
+/// table, its folder and the imports' checkpoints.
+async fn clean_up<'a>(
+    clients: &shared::runtime::app::Clients,
+    bucket: &str,
+    keys: impl IntoIterator<Item = &'a String>,
+    table: &str,
+    dir: &std::path::Path,
+) {
+    for key in keys {
         clients
             .s3
             .delete_object()
@@ -526,11 +538,11 @@ async fn a_word_is_spoken_once_and_its_files_are_shared() {
     clients
         .dynamodb
         .delete_table()
-        .table_name(&table)
+        .table_name(table)
         .send()
         .await
         .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
     let _ = std::fs::remove_dir_all(state_dir());
 }
 
@@ -636,25 +648,7 @@ async fn rarer_words_are_named_now_and_spoken_later() {
         "{out:?}"
     );
 
-    for key in keys.values().flatten() {
-        clients
-            .s3
-            .delete_object()
-            .bucket(bucket)
-            .key(key)
-            .send()
-            .await
-            .unwrap();
-    }
-    clients
-        .dynamodb
-        .delete_table()
-        .table_name(&table)
-        .send()
-        .await
-        .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    let _ = std::fs::remove_dir_all(state_dir());
+    clean_up(&clients, bucket, keys.values().flatten(), &table, &dir).await;
 }
 
 /// Issue 27: `--strict` refuses a dictionary before any audio is made, and
@@ -729,23 +723,5 @@ async fn strict_makes_no_audio_and_an_import_without_audio_names_none() {
     assert_eq!(words.len(), 2, "both entries stay: {words:?}");
     assert!(words.values().all(Vec::is_empty), "{words:?}");
 
-    for key in &keys {
-        clients
-            .s3
-            .delete_object()
-            .bucket(bucket)
-            .key(key)
-            .send()
-            .await
-            .unwrap();
-    }
-    clients
-        .dynamodb
-        .delete_table()
-        .table_name(&table)
-        .send()
-        .await
-        .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    let _ = std::fs::remove_dir_all(state_dir());
+    clean_up(&clients, bucket, &keys, &table, &dir).await;
 }
