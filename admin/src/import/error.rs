@@ -39,9 +39,12 @@ pub enum ImportError {
         size: u64,
         max: u64,
     },
-    /// A FreeDict or MyThes file whose name gives no languages.
+    /// A FreeDict file whose name gives no languages.
     #[error("cannot tell the languages of {0:?}: FreeDict databases are named freedict-<iso639-3>-<iso639-3>")]
     Name(String),
+    /// A MyThes file whose name gives no language this build knows.
+    #[error("cannot tell the language of {0:?}: MyThes thesauri are named th_<iso639-1>_<country>_v2.dat, with a language of the importer's list")]
+    ThesaurusName(String),
 
     // Storing its items. The SDK's errors are kept as their one-line
     // rendering, with their causes.

@@ -182,7 +182,7 @@ pub fn import_mythes(
         .strip_prefix("th_")
         .and_then(|rest| rest.get(..2))
         .filter(|code| languages::name(code).is_some())
-        .ok_or_else(|| ImportError::Name(file_name.to_string()))?;
+        .ok_or_else(|| ImportError::ThesaurusName(file_name.to_string()))?;
     let language = languages::name(lang).unwrap_or(lang);
     let dictionary_id = format!("mythes-{lang}");
     let dictionary_name = format!("{language} thesaurus (MyThes)");
@@ -366,6 +366,21 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("line 2: meaning count"));
+    }
+
+    #[test]
+    fn a_file_name_without_a_known_language_is_refused_as_mythes_names_go() {
+        let dir = std::env::temp_dir().join(format!("mythes-name-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("th_qq_QQ_v2.dat");
+        std::fs::write(&path, "UTF-8\ngood|1\n(adj)|fine\n").unwrap();
+        let err = import_mythes(&path, MAX).err().unwrap().to_string();
+        assert!(
+            err.starts_with("cannot tell the language of \"th_qq_QQ_v2.dat\""),
+            "{err}"
+        );
+        assert!(err.contains("th_<iso639-1>_<country>_v2.dat") && !err.contains("FreeDict"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
