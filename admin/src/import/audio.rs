@@ -8,6 +8,7 @@
 //! audio has an MP3 rendition, which every browser plays; a Speex
 //! dictionary keeps Speex as its primary format beside it.
 
+use super::dictionary::short_hex;
 use super::error::ImportError;
 use super::speech::{self, Speech};
 use crate::output::say;
@@ -60,8 +61,7 @@ pub fn audio_key(dictionary_id: &str, entry_id: &str, format: AudioFormat) -> St
 /// bits of the word's SHA-256 in hex, since a headword may hold any
 /// character and a key should not.
 pub fn synthesized_key(voice: &str, word: &str, format: AudioFormat) -> String {
-    let digest = Sha256::digest(word.as_bytes());
-    let hash: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let hash = short_hex(&Sha256::digest(word.as_bytes()));
     format!("{ESPEAK_AUDIO_PREFIX}{voice}/{hash}.{}", format.name())
 }
 
@@ -167,8 +167,8 @@ impl SpokenWords {
             .into_paginator()
             .send();
         while let Some(page) = pages.next().await {
-            let page = page.map_err(|e| ImportError::UploadAudio {
-                key: prefix.clone(),
+            let page = page.map_err(|e| ImportError::ListAudio {
+                prefix: prefix.clone(),
                 message: aws_sdk_s3::error::DisplayErrorContext(e).to_string(),
             })?;
             self.keys.extend(
@@ -330,7 +330,7 @@ pub async fn speak_later(
                 })
             })
             .collect();
-        let Some(audio) = audio.filter(|a| !a.is_empty()) else {
+        let Some(audio) = audio.filter(|a| !a.is_empty() && speech::is_speakable(word)) else {
             return Err(ImportError::SpeakLater {
                 file: file.to_path_buf(),
                 line: number + 1,

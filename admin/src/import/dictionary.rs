@@ -109,10 +109,13 @@ pub fn entry_id(
         hasher.update(part.as_bytes());
         hasher.update([0]);
     }
-    hasher.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    short_hex(&hasher.finalize())
+}
+
+/// The first 64 bits of a digest as 16 hex digits: the ids and keys the
+/// importer derives from a hash (entry ids, synthesized audio keys).
+pub fn short_hex(digest: &[u8]) -> String {
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -92,7 +92,9 @@ pub enum ImportError {
     },
     #[error("uploading {key}: {message}")]
     UploadAudio { key: String, message: String },
-    #[error("{}: line {line} is not \"voice<TAB>formats<TAB>word\"", file.display())]
+    #[error("listing the audio under {prefix}: {message}")]
+    ListAudio { prefix: String, message: String },
+    #[error("{}: line {line} is not \"voice<TAB>formats<TAB>word\" with a word to speak", file.display())]
     SpeakLater { file: PathBuf, line: usize },
     #[error("deleting s3://{bucket}/{key}: {message}")]
     DeleteAudio {

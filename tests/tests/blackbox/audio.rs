@@ -639,14 +639,17 @@ async fn rarer_words_are_named_now_and_spoken_later() {
         assert!(exists(&clients, bucket, key).await, "{key}");
     }
     assert!(speak(later_text).contains("spoke and uploaded 0 words"));
-    // A line that is not "voice<TAB>formats<TAB>word" is refused.
-    std::fs::write(&later, "eo\tmp3\n").unwrap();
-    let out = dictadmin_output(&table, &["audio", "speak-later", later_text]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("line 1 is not"),
-        "{out:?}"
-    );
+    // A line that is not "voice<TAB>formats<TAB>word", or whose word has
+    // nothing to speak, is refused.
+    for bad in ["eo\tmp3\n", "eo\twav\thundo\n", "eo\tmp3\t...\n"] {
+        std::fs::write(&later, bad).unwrap();
+        let out = dictadmin_output(&table, &["audio", "speak-later", later_text]);
+        assert_eq!(out.status.code(), Some(1), "{bad:?} {out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("line 1 is not"),
+            "{bad:?} {out:?}"
+        );
+    }
 
     clean_up(&clients, bucket, keys.values().flatten(), &table, &dir).await;
 }
