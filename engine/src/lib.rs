@@ -37,6 +37,7 @@ pub mod respelling;
 pub mod reverse;
 pub mod rhyme;
 pub mod snapshot;
+pub mod sounds_like;
 mod typo;
 /// Characters in a search result's `preview`.
 pub const PREVIEW_CHARS: usize = 160;
