@@ -18,6 +18,10 @@ pub enum MatchType {
     Contains,
     /// `q` is a wildcard pattern over the whole headword ([`Pattern`]).
     Pattern,
+    /// Headwords whose spelling sounds like `q`'s in their language
+    /// ([`crate::sounds_like`]), found by `Searcher::sounds_like` from the
+    /// `rhymes` section, not by the tiers of a search.
+    SoundsLike,
 }
 
 /// How a typo is measured for a match type that tolerates typos.
@@ -31,11 +35,12 @@ pub(crate) enum TypoDistance {
 
 impl MatchType {
     /// Every value, in the order error messages and documents list them.
-    pub const ALL: [MatchType; 4] = [
+    pub const ALL: [MatchType; 5] = [
         MatchType::Exact,
         MatchType::Prefix,
         MatchType::Contains,
         MatchType::Pattern,
+        MatchType::SoundsLike,
     ];
 
     /// When `matchType` is not given.
@@ -48,6 +53,7 @@ impl MatchType {
             MatchType::Prefix => "prefix",
             MatchType::Contains => "contains",
             MatchType::Pattern => "pattern",
+            MatchType::SoundsLike => "soundsLike",
         }
     }
 
@@ -74,7 +80,7 @@ impl MatchType {
         match self {
             MatchType::Exact => Some(TypoDistance::Whole),
             MatchType::Prefix => Some(TypoDistance::Prefix),
-            MatchType::Contains | MatchType::Pattern => None,
+            MatchType::Contains | MatchType::Pattern | MatchType::SoundsLike => None,
         }
     }
 
@@ -82,7 +88,7 @@ impl MatchType {
     pub(crate) fn has_lemma_tier(self) -> bool {
         match self {
             MatchType::Exact | MatchType::Prefix => true,
-            MatchType::Contains | MatchType::Pattern => false,
+            MatchType::Contains | MatchType::Pattern | MatchType::SoundsLike => false,
         }
     }
 
@@ -91,7 +97,7 @@ impl MatchType {
     pub(crate) fn has_exact_tier(self) -> bool {
         match self {
             MatchType::Exact | MatchType::Prefix | MatchType::Contains => true,
-            MatchType::Pattern => false,
+            MatchType::Pattern | MatchType::SoundsLike => false,
         }
     }
 }
@@ -149,7 +155,9 @@ impl MatchRule {
     /// parsed and folded run by run ([`Pattern::parse`]).
     pub fn of_query(q: &str, match_type: MatchType, fuzzy: bool) -> Result<Self, PatternError> {
         let (query, pattern) = match match_type {
-            MatchType::Exact | MatchType::Prefix | MatchType::Contains => (fold(q), None),
+            MatchType::Exact | MatchType::Prefix | MatchType::Contains | MatchType::SoundsLike => {
+                (fold(q), None)
+            }
             MatchType::Pattern => {
                 let pattern = Pattern::parse(q)?;
                 (pattern.to_query(), Some(pattern))
@@ -267,7 +275,7 @@ mod tests {
         let err = MatchType::parse(Some("fuzzy")).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "matchType must be one of exact, prefix, contains, pattern"
+            "matchType must be one of exact, prefix, contains, pattern, soundsLike"
         );
         assert!(MatchType::parse(Some("")).is_err());
         assert!(MatchType::parse(Some("EXACT")).is_err());

@@ -18,6 +18,7 @@ use super::matching::{
 };
 use super::pattern::{Pattern, Token};
 use super::respelling;
+use super::sounds_like;
 
 /// Commonness by its definition: the frequency of the folded `term` in the
 /// list of `lang` (the language of the dictionaries that have it), any
@@ -32,6 +33,20 @@ pub fn commonness(lexicon: &Lexicon, term: &str, lang: &str, dictionaries: usize
         Some(&centis) => (true, usize::from(centis)),
         None => (false, dictionaries),
     }
+}
+
+/// Where a word of `lang` spelled as `spellings` (its entries' headwords)
+/// ranks for the sounds-like query `q`: the (coarse, fine) distances of
+/// the closest pair of their keys ([`sounds_like::nearness`]), or `None`
+/// when none is within reach. The engine finds the same through the keys
+/// it stored, read by prefix.
+pub fn sounds_like_rank(q: &str, lang: &str, spellings: &[&str]) -> Option<(usize, usize)> {
+    let query = sounds_like::keys(lang, q);
+    let mut words = Vec::new();
+    for spelling in spellings.iter().take(sounds_like::MAX_KEYS) {
+        words.extend(sounds_like::keys(lang, spelling));
+    }
+    sounds_like::nearness(&query, &words)
 }
 
 /// The tier of a folded headword for a folded query (a pattern as
@@ -62,6 +77,8 @@ pub fn tier(
             let text: Vec<char> = folded.chars().collect();
             glob(Pattern::from_query(query).tokens(), &text)
         }
+        // No tier of a search: [`sounds_like_rank`].
+        MatchType::SoundsLike => return None,
     };
     if literal {
         return Some(1);

@@ -409,9 +409,7 @@ fn applies(rule: &Rule, word: &[char], i: usize) -> bool {
         BeforeFront => matches!(next, Some('e' | 'i' | 'y' | 'é' | 'è' | 'ê' | 'í' | 'ï')),
         BeforeVowel => next.is_some_and(is_vowel_letter),
         // `bonheur`'s `h` is silent, so its `on` is before a vowel.
-        NotBeforeVowel => {
-            !next.is_some_and(|c| is_vowel_letter(c) || matches!(c, 'n' | 'm' | 'h'))
-        }
+        NotBeforeVowel => !next.is_some_and(|c| is_vowel_letter(c) || matches!(c, 'n' | 'm' | 'h')),
         AfterVowel => vowel_before,
         StartBeforeVowel => i == 0 && next.is_some_and(is_vowel_letter),
         EndAfterSyllable => next.is_none() && word[..i].iter().any(|&c| is_vowel_letter(c)),
@@ -667,7 +665,11 @@ mod tests {
             }
         }
         assert!(all >= 400, "{all} respellings");
-        assert!(missed.len() * 100 <= all * 2, "{} of {all}: {missed:?}", missed.len());
+        assert!(
+            missed.len() * 100 <= all * 2,
+            "{} of {all}: {missed:?}",
+            missed.len()
+        );
     }
 
     #[test]
@@ -675,7 +677,10 @@ mod tests {
         let chaos = keys("en", "chaos");
         assert_eq!(chaos.len(), 2, "ch as in church and as in chaos");
         assert_eq!(nearness(&keys("en", "kaos"), &chaos), Some((0, 0)));
-        assert_eq!(nearness(&keys("en", "onest"), &keys("en", "honest")), Some((1, 1)));
+        assert_eq!(
+            nearness(&keys("en", "onest"), &keys("en", "honest")),
+            Some((1, 1))
+        );
         assert_eq!(nearness(&keys("en", "dog"), &keys("en", "cat")), None);
     }
 

@@ -30,12 +30,14 @@ mod browse;
 mod literal;
 mod reach;
 mod rhymes;
+mod sounds;
 #[cfg(test)]
 mod tests;
 mod typos;
 mod words;
 
 pub use rhymes::{RhymeHits, RhymeQuery, RhymeWord, RHYME_WORK_BUDGET};
+pub use sounds::{SoundsLikeQuery, SOUNDS_LIKE_WORK_BUDGET};
 pub use words::{entries_per_word, Word, WordHits, ENTRIES_PER_PAGE, ENTRIES_PER_WORD};
 
 /// Filter bitmaps kept per instance: a handful of filter combinations make up
@@ -246,27 +248,7 @@ impl Searcher {
         limit: usize,
     ) -> Result<Hits, SearchError> {
         let (tiers, work) = self.ranked_tiers(walk, grams, rule, filters)?;
-        let total = tiers.iter().map(|t| t.len() as usize).sum();
-        let mut skip = offset;
-        let mut ordinals = Vec::with_capacity(limit.min(total));
-        for tier in &tiers {
-            if ordinals.len() == limit {
-                break;
-            }
-            let len = tier.len() as usize;
-            if skip >= len {
-                skip -= len;
-                continue;
-            }
-            let first = tier.select(skip as u32).expect("skip is below the length");
-            ordinals.extend(tier.range(first..).take(limit - ordinals.len()));
-            skip = 0;
-        }
-        Ok(Hits {
-            total,
-            ordinals,
-            work,
-        })
+        Ok(page_of_tiers(&tiers, offset, limit, work))
     }
 
     /// The matches of `rule` that pass `filters`, one result per word
@@ -358,6 +340,9 @@ impl Searcher {
                 let pattern = rule.pattern().expect("a pattern rule holds its pattern");
                 self.matching_pattern(grams, pattern, admitted, typos)?
             }
+            // Found from the `rhymes` section by `Searcher::sounds_like`,
+            // which the service calls instead.
+            MatchType::SoundsLike => RoaringBitmap::new(),
         };
         let mut lemma = RoaringBitmap::new();
         if rule.match_type.has_lemma_tier() {
@@ -460,6 +445,32 @@ impl Searcher {
     }
 }
 
+/// The page `offset..offset + limit` of the entries of `tiers`, tier by
+/// tier, and how many they hold.
+fn page_of_tiers(tiers: &[RoaringBitmap], offset: usize, limit: usize, work: u64) -> Hits {
+    let total = tiers.iter().map(|t| t.len() as usize).sum();
+    let mut skip = offset;
+    let mut ordinals = Vec::with_capacity(limit.min(total));
+    for tier in tiers {
+        if ordinals.len() == limit {
+            break;
+        }
+        let len = tier.len() as usize;
+        if skip >= len {
+            skip -= len;
+            continue;
+        }
+        let first = tier.select(skip as u32).expect("skip is below the length");
+        ordinals.extend(tier.range(first..).take(limit - ordinals.len()));
+        skip = 0;
+    }
+    Hits {
+        total,
+        ordinals,
+        work,
+    }
+}
+
 /// The grams of the snapshot (substring bitmaps) a search with `rule`
 /// reads: a `contains` query's, a pattern's ([`crate::pattern::Pattern::needed_grams`]),
 /// and those of the pieces a prefix search with two or three edits looks
@@ -467,7 +478,7 @@ impl Searcher {
 pub fn needed_grams(rule: &MatchRule) -> Vec<String> {
     let owned = |grams: Vec<&str>| grams.into_iter().map(str::to_string).collect();
     match rule.match_type {
-        MatchType::Exact => Vec::new(),
+        MatchType::Exact | MatchType::SoundsLike => Vec::new(),
         MatchType::Contains => owned(query_grams(rule.query())),
         MatchType::Pattern => rule
             .pattern()

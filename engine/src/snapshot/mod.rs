@@ -60,8 +60,8 @@ pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub use rhymes::{
-    keys_of as rhyme_keys_of, rhyme_key, word_key, PronunciationSource, RhymeKind, RhymePart,
-    Rhymes, Rhyming, MAX_DICTIONARY_PRONUNCIATIONS,
+    keys_of as rhyme_keys_of, rhyme_key, sounds_key, sounds_prefix, word_key, PronunciationSource,
+    RhymeKind, RhymePart, Rhymes, Rhyming, SoundsLists, MAX_DICTIONARY_PRONUNCIATIONS,
 };
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, Fst, TermBlock};
@@ -110,7 +110,9 @@ use std::ops::Range;
 /// 17: a block root holds the scripts of each block's second characters
 /// (typo walks that may edit a key's first character).
 /// 18: the `rhymes` section (rhymes by pronunciation).
-pub const FORMAT: u32 = 18;
+/// 19: `rhymes` also lists the words by how their spelling sounds
+/// (sounds-like search).
+pub const FORMAT: u32 = 19;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -243,7 +245,7 @@ impl Built {
     }
 
     /// The part index of a paged section and every one of its parts.
-    fn every_part<P: PagedPart>(&self) -> Result<EveryPart<P>, CorruptData> {
+    pub(crate) fn every_part<P: PagedPart>(&self) -> Result<EveryPart<P>, CorruptData> {
         let index = source::now(source::part_index(self, P::SECTION))?;
         let every = (0..index.len()).collect();
         let parts = source::now(source::parts::<P, _>(self, &index, every))?;
@@ -655,7 +657,7 @@ pub(crate) mod tests {
         "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
         "grams e7de39c3adb5ba70668de61f7751a41b06885712c88f8aab3a35510cfc3ae06a",
         "definitions 4e698d792538e6ecca8c817a27f641bf24ed5542823b9667739eea9e65055471",
-        "rhymes 211af751228574b3d43c92ee23cf24406d6b88a2bdc588e67b009dd9a8646796",
+        "rhymes 58f3187a729d074f8b000e555d6a06ea59ba2b0daecd1309c1dd146e7f28e9c4",
     ];
 
     #[test]

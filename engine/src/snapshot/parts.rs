@@ -109,6 +109,16 @@ impl PartIndex {
             .saturating_sub(1)
     }
 
+    /// The parts that may hold keys starting with `prefix` (a string of
+    /// one part at least), in order.
+    pub fn parts_with_prefix(&self, prefix: &[u8]) -> Range<usize> {
+        let start = self.part_of(prefix);
+        let end = self
+            .keys
+            .partition_point(|first| first.as_slice() < prefix || first.starts_with(prefix));
+        start..end.max(start + 1)
+    }
+
     /// The first key of part `part`.
     pub fn first_key(&self, part: usize) -> &[u8] {
         &self.keys[part]
@@ -181,6 +191,9 @@ pub(crate) fn store_keyed<K: AsRef<[u8]>>(
     PartIndex::store(parts)
 }
 
+/// Keys of a part with their values, in key order.
+pub(crate) type KeyedValues<'a> = Vec<(Vec<u8>, &'a [u8])>;
+
 /// One part of a section of values by key: `[u64 FST length][FST: key →
 /// offset << 32 | length][values]`, the value of a key read in place.
 pub struct KeyedPart {
@@ -231,6 +244,26 @@ impl KeyedPart {
             .get(start..start + len)
             .map(Some)
             .ok_or(CorruptData("a value out of its part"))
+    }
+
+    /// The keys of the part that start with `prefix`, with their values,
+    /// in key order.
+    pub(crate) fn with_prefix(&self, prefix: &[u8]) -> Result<KeyedValues<'_>, CorruptData> {
+        use fst::{IntoStreamer, Streamer};
+        let mut stream = self.index.range().ge(prefix).into_stream();
+        let mut found = Vec::new();
+        while let Some((key, at)) = stream.next() {
+            if !key.starts_with(prefix) {
+                break;
+            }
+            let (start, len) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
+            let value = self
+                .values
+                .get(start..start + len)
+                .ok_or(CorruptData("a value out of its part"))?;
+            found.push((key.to_vec(), value));
+        }
+        Ok(found)
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {

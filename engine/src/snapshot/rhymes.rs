@@ -16,6 +16,14 @@
 //! gap][u8 syllables][u8 source][str pronunciation]`, terms ascending, the
 //! gap of the first from 0; [`word_key`] (`w` and the term number, 4 bytes
 //! big-endian), `[varint count]([u8 source][str pronunciation])…`.
+//!
+//! The section also holds the words by how their spelling sounds
+//! ([`crate::sounds_like`], format 19): [`sounds_key`] (`s`, the language,
+//! a coarse key) lists `[varint count]` then per word and fine key of that
+//! coarse key `[varint term gap][str fine key]`, terms ascending (a word
+//! with two fine keys of one coarse key is listed twice, the second gap
+//! 0). A sounds-like search reads the parts of the keys that start with
+//! its first sounds ([`sounds_prefix`]).
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
@@ -23,13 +31,16 @@ use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use crate::rhyme::{Pronunciation, StressRule};
+use crate::sounds_like::{self, SoundKey};
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
 
 /// A part of about 16 KB: a lookup reads its word's part and one part per
 /// rhyme of the word, most lists far smaller than a part.
-const RHYME_PART_BYTES: usize = 16 * 1024;
+/// (In the tests a few dozen bytes, so that lookups and prefix reads
+/// cross parts.)
+const RHYME_PART_BYTES: usize = if cfg!(test) { 48 } else { 16 * 1024 };
 
 /// The dictionaries' transcriptions kept per word: a lookup reads the
 /// lists of each (and of the synthesized one).
@@ -85,6 +96,40 @@ pub fn rhyme_key(kind: RhymeKind, lang: &str, part: &str) -> String {
     format!("{kind}\0{lang}\0{part}")
 }
 
+/// The key of the words of `lang` whose spelling has the coarse sounds-like
+/// key `coarse`.
+pub fn sounds_key(lang: &str, coarse: &str) -> String {
+    format!("s\0{lang}\0{coarse}")
+}
+
+/// What the [`sounds_key`]s of `lang` whose coarse key starts with
+/// `first` (a symbol) start with.
+pub fn sounds_prefix(lang: &str, first: char) -> String {
+    format!("s\0{lang}\0{first}")
+}
+
+/// The sounds-like keys of a term: those of each distinct spelling of its
+/// entries (`côte` and `coté` are one folded term), at most
+/// [`sounds_like::MAX_KEYS`] spellings.
+fn sound_keys_of(entries: &[Posting], lang: &str) -> Vec<SoundKey> {
+    let mut spellings: Vec<&str> = Vec::new();
+    for p in entries {
+        if !spellings.contains(&p.word.as_str()) && spellings.len() < sounds_like::MAX_KEYS {
+            spellings.push(&p.word);
+        }
+    }
+    let mut keys: Vec<SoundKey> = Vec::new();
+    for key in spellings
+        .into_iter()
+        .flat_map(|w| sounds_like::keys(lang, w))
+    {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    keys
+}
+
 /// The key of a term's pronunciations.
 pub fn word_key(term: usize) -> Vec<u8> {
     let mut key = vec![b'w'];
@@ -125,6 +170,12 @@ pub(super) fn encode(
             {
                 pronunciations.push((PronunciationSource::Dictionary, ipa));
             }
+        }
+        for key in sound_keys_of(entries, lang) {
+            let (count, last, bytes) = lists.entry(sounds_key(lang, &key.coarse())).or_default();
+            put_varint(bytes, t - *last as usize);
+            put_str(bytes, key.fine());
+            (*count, *last) = (*count + 1, t as u32);
         }
         let synthesized = lexicon.pronunciations.get(lang).and_then(|l| l.get(*text));
         if let Some(ipa) = synthesized.map(|ipa| ipa.trim()) {
@@ -194,6 +245,10 @@ pub struct Rhyming<'a> {
     pub source: PronunciationSource,
 }
 
+/// The coarse keys of a [`sounds_prefix`], each with its words (term, fine
+/// key), terms ascending.
+pub type SoundsLists<'a> = Vec<(String, Vec<(usize, &'a str)>)>;
+
 /// The parts of the `rhymes` section that a reader holds, with the index
 /// that says which part holds a key.
 pub struct Rhymes {
@@ -229,6 +284,49 @@ impl Rhymes {
             return Err(CorruptData("trailing bytes in a word's pronunciations"));
         }
         Ok(found)
+    }
+
+    /// The parts that may hold keys starting with any of `prefixes` (a
+    /// sounds-like search's [`sounds_prefix`]es), each once, in order.
+    pub fn parts_with_prefixes<K: AsRef<[u8]>>(index: &PartIndex, prefixes: &[K]) -> Vec<usize> {
+        let parts: BTreeSet<usize> = prefixes
+            .iter()
+            .flat_map(|p| index.parts_with_prefix(p.as_ref()))
+            .collect();
+        parts.into_iter().collect()
+    }
+
+    /// The coarse keys under `prefix` (a [`sounds_prefix`]; its parts must
+    /// be held), each with its words: (term, fine key), terms ascending.
+    pub fn sounds_lists(&self, prefix: &str) -> Result<SoundsLists<'_>, CorruptData> {
+        let mut lists = Vec::new();
+        let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
+        for part in self.index.parts_with_prefix(prefix.as_bytes()) {
+            let held = self
+                .parts
+                .get(&part)
+                .ok_or(CorruptData("rhymes part not loaded"))?;
+            for (key, bytes) in held.0.with_prefix(prefix.as_bytes())? {
+                let coarse = std::str::from_utf8(&key[lang_end..])
+                    .map_err(|_| CorruptData("a sounds-like key is not UTF-8"))?
+                    .to_string();
+                let mut reader = Reader::new(bytes);
+                let len = reader.count(2)?;
+                let mut words = Vec::with_capacity(len);
+                let mut term = 0usize;
+                for _ in 0..len {
+                    term = term
+                        .checked_add(reader.varint()?)
+                        .ok_or(CorruptData("sounds-like list term"))?;
+                    words.push((term, reader.str()?));
+                }
+                if !reader.is_done() {
+                    return Err(CorruptData("trailing bytes in a sounds-like list"));
+                }
+                lists.push((coarse, words));
+            }
+        }
+        Ok(lists)
     }
 
     /// How many words are listed under a [`rhyme_key`] (its part must be
