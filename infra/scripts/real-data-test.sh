@@ -2,8 +2,9 @@
 # The black-box tests that need real data rather than the fixture (reverse
 # lookup on the default data set of `make up`: complete FreeDict dictionaries
 # and WordNet's common words). Restarts the local stack with DATA=default,
-# runs the `#[ignore]`d tests of tests/tests/blackbox/reverse_real_data.rs
-# and the audio of random entries of every dictionary,
+# runs the `#[ignore]`d tests of tests/tests/blackbox/reverse_real_data.rs,
+# the committed sounds-like respellings (sounds_like.rs) and the audio of
+# random entries of every dictionary,
 # and leaves that stack running (test.sh stops what it started). Their
 # figures go to docs/benchmarks.md ("Reverse lookup on real data").
 set -euo pipefail
@@ -19,7 +20,8 @@ if [ "$(loaded_data_set)" != default ]; then
   exit 1
 fi
 export API_URL DEMO_KEY
-cargo test -p blackbox --quiet -- --ignored --test-threads 1 --nocapture reverse_real_data:: 2>&1 |
+cargo test -p blackbox --quiet -- --ignored --test-threads 1 --nocapture \
+  reverse_real_data:: sounds_like::the_committed_respellings 2>&1 |
   tee "$state/logs/real-data-tests.txt"
 
 # Every entry of the default data can be heard once the rarer words' audio

@@ -8,9 +8,11 @@
 //! first bad parameter gives the same 400 message either way.
 
 use crate::error::{shown, ApiError};
+use crate::search::engine::SoundsLikeQuery;
 use crate::search::filters::LangFilter;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::snapshot::RhymeKind;
+use crate::search::InvalidParameter;
 
 /// The longest value we look at for any parameter. Longer input is rejected
 /// before any work is done on it.
@@ -233,6 +235,19 @@ fn grouping(source: &impl ParamSource) -> Result<Grouping, ApiError> {
     }
 }
 
+/// The sounds-like query of `q`, for `matchType=soundsLike` only: a 400 if
+/// `q` is too long or `lang` has no rules.
+fn sounds_like_query(
+    q: &str,
+    match_type: MatchType,
+    lang: Option<&LangFilter>,
+) -> Result<Option<SoundsLikeQuery>, InvalidParameter> {
+    match match_type {
+        MatchType::SoundsLike => SoundsLikeQuery::new(q, lang).map(Some),
+        MatchType::Exact | MatchType::Prefix | MatchType::Contains | MatchType::Pattern => Ok(None),
+    }
+}
+
 /// A search (`GET /api/v1/api/search`, GraphQL `search` and `examples`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchQuery {
@@ -241,6 +256,9 @@ pub struct SearchQuery {
     /// `q`, `matchType` and `fuzzy`, read once: the folded text or the
     /// parsed pattern the engine runs.
     pub rule: MatchRule,
+    /// The sounds of `q` in each language looked up, for
+    /// `matchType=soundsLike` only.
+    pub sounds_like: Option<SoundsLikeQuery>,
     pub lang: Option<LangFilter>,
     pub source: Option<String>,
     pub pos: Option<String>,
@@ -255,12 +273,15 @@ impl SearchQuery {
     /// request that gives only `q` would have it (no filter, the default
     /// page), `match_type` and `fuzzy` as given: for the benchmarks and
     /// tests that search in-process. A `pattern` search must be a valid
-    /// pattern: it panics otherwise.
+    /// pattern, a `soundsLike` one a word short enough: it panics
+    /// otherwise.
     pub fn new(q: &str, match_type: MatchType, fuzzy: bool) -> Self {
         Self {
             q: q.to_string(),
             rule: MatchRule::of_query(q, match_type, fuzzy)
                 .unwrap_or_else(|e| panic!("{q:?} as a pattern: {}", e.message())),
+            sounds_like: sounds_like_query(q, match_type, None)
+                .unwrap_or_else(|e| panic!("{q:?} as a sounds-like query: {e}")),
             lang: None,
             source: None,
             pos: None,
@@ -285,9 +306,11 @@ impl SearchQuery {
         // `q` and `matchType` together: a pattern needs its letters.
         let rule = MatchRule::of_query(&q, match_type, fuzzy)
             .map_err(|e| ApiError::bad_request(e.message()))?;
+        let sounds_like = sounds_like_query(&q, match_type, lang.as_ref())?;
         Ok(Self {
             q,
             rule,
+            sounds_like,
             lang,
             source: dictionary,
             pos,

@@ -16,7 +16,9 @@ use crate::queries::{
 };
 use crate::runtime::app::App;
 use crate::search::definitions::MAX_QUERY_WORDS;
-use crate::search::engine::{needed_grams, Hits, RhymeQuery, SearchError, Searcher, WordHits};
+use crate::search::engine::{
+    needed_grams, Hits, RhymeQuery, SearchError, Searcher, SoundsLikeQuery, WordHits,
+};
 use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
@@ -168,6 +170,9 @@ async fn suggestions(
 /// nothing.
 pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> {
     let rule = &p.rule;
+    if let Some(query) = &p.sounds_like {
+        return sounds_like(app, p, query).await;
+    }
     if rule.is_empty() {
         // Only combining marks: nothing folds to the empty string.
         return Ok(SearchPage {
@@ -212,6 +217,52 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
     };
     search_page(app, &snapshot, hits, p.limit, p.offset).await
 }
+
+/// Sounds-like search (`matchType=soundsLike`, docs/api.md "Sounds like"):
+/// the words whose spelling sounds like `q`'s in their language, from the
+/// snapshot's `rhymes` section: the parts of the query's first sounds, then
+/// the page's records, as a search's.
+async fn sounds_like(
+    app: &App,
+    p: &SearchQuery,
+    query: &SoundsLikeQuery,
+) -> Result<SearchPage, ApiError> {
+    let needs = Needs {
+        records: true,
+        grams: Vec::new(),
+    };
+    let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
+    let rhymes = snapshot.sounds(&query.prefixes()).await?;
+    let filters = Filters {
+        lang: p.lang.as_ref(),
+        source: p.source.as_deref(),
+        part_of_speech: p.pos.as_deref(),
+        has_audio: p.has_audio,
+    };
+    let over_budget = |e| match e {
+        SearchError::OverBudget => ApiError::bad_request(SOUNDS_LIKE_OVER_BUDGET),
+        e => search_failed(e),
+    };
+    let (searcher, offset, limit) = (&snapshot.searcher, p.offset as usize, p.limit as usize);
+    let hits = match p.group {
+        Grouping::Entry => Paged::Entries(
+            searcher
+                .sounds_like(&rhymes, query, &filters, offset, limit)
+                .map_err(over_budget)?,
+        ),
+        Grouping::Word => Paged::Words(
+            searcher
+                .sounds_like_words(&rhymes, query, &filters, offset, limit)
+                .map_err(over_budget)?,
+        ),
+    };
+    search_page(app, &snapshot, hits, p.limit, p.offset).await
+}
+
+/// The 400 of a sounds-like search that would visit more of the index than
+/// one request may.
+const SOUNDS_LIKE_OVER_BUDGET: &str =
+    "q sounds like too many words: give a language (lang) or a longer q";
 
 /// The snapshot with what `needs` names, read while `source` (a filter's
 /// dictionary, if any) is checked: an unknown one answers 404 first.

@@ -382,6 +382,7 @@
   function renderSearchHelp() {
     var reverse = reverseMode();
     var pattern = !reverse && state.matchType === "pattern";
+    var soundsLike = !reverse && state.matchType === "soundsLike";
     el.matchTypeField.hidden = reverse;
     el.matchType.disabled = reverse;
     el.fuzzyCheck.hidden = reverse;
@@ -391,11 +392,17 @@
       el.searchHelp.textContent =
         "Finds the words whose definition or translation contains these words: house in French → English lists maison.";
       el.q.setAttribute("placeholder", "A meaning, e.g. house, a young dog…");
+    } else if (pattern) {
+      el.searchHelp.textContent =
+        "Pattern: ? stands for one letter, * for any letters (or none): h?use, *ology, c*t, s??ing. Give at least 2 letters.";
+      el.q.setAttribute("placeholder", "A pattern, e.g. h?use, *ology, c*t…");
+    } else if (soundsLike) {
+      el.searchHelp.textContent =
+        "Sounds like: write the word as you hear it, fizicks finds physics, farmasi French pharmacie (English, French, Spanish and German).";
+      el.q.setAttribute("placeholder", "A word as it sounds, e.g. fizicks, nolij…");
     } else {
-      el.searchHelp.textContent = pattern
-        ? "Pattern: ? stands for one letter, * for any letters (or none): h?use, *ology, c*t, s??ing. Give at least 2 letters."
-        : searchHelpText;
-      el.q.setAttribute("placeholder", pattern ? "A pattern, e.g. h?use, *ology, c*t…" : searchPlaceholder);
+      el.searchHelp.textContent = searchHelpText;
+      el.q.setAttribute("placeholder", searchPlaceholder);
     }
   }
 

@@ -633,6 +633,21 @@ async fn main() {
                 reverse_of(format!("the {} of a {} to the", words[0], words[1]))
             }),
         ),
+        searching(
+            "search soundsLike, a word with one typo",
+            Box::new(move || {
+                // A headword of a language with rules, a letter changed: a
+                // respelling's reads (the keys of its first sound).
+                for _ in 0..1000 {
+                    let (o, word) = d1.word(4, 12);
+                    let lang = &d1.index().dictionary(o).source_lang;
+                    if shared::search::sounds_like::LANGUAGES.contains(&lang.as_str()) {
+                        return search(&d1.typo(&word, 1), MatchType::SoundsLike, false);
+                    }
+                }
+                search("fizicks", MatchType::SoundsLike, false)
+            }),
+        ),
         rhyming("rhymes, perfect", RhymeKind::Perfect),
         rhyming("rhymes, near", RhymeKind::Near),
         (
@@ -762,12 +777,13 @@ async fn main() {
 /// snapshot, the query): `--cold [runs]` runs each class `runs` times (3 by
 /// default), each in a process of its own (`--cold-one <class>`), and
 /// prints their times and what they read.
-const COLD_CLASSES: [&str; 10] = [
+const COLD_CLASSES: [&str; 11] = [
     "exact",
     "prefix",
     "typo",
     "contains",
     "filtered",
+    "soundsLike",
     "reverse",
     "rhymes",
     "autocomplete",
@@ -801,6 +817,10 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
                 pos: Some("noun".into()),
                 ..search("ho", MatchType::Prefix, true)
             }),
+        ),
+        "soundsLike" => (
+            "`fizicks`, sounds like",
+            Some(search("fizicks", MatchType::SoundsLike, false)),
         ),
         "reverse" => ("reverse lookup `a young dog`", None),
         "rhymes" => ("rhymes of `house` in English", None),

@@ -135,6 +135,17 @@ impl SnapshotView {
         Ok(Rhymes::new(index, parts))
     }
 
+    /// The parts of the `rhymes` section that hold keys starting with
+    /// these prefixes (a sounds-like search's), loaded now if no request
+    /// has yet.
+    pub async fn sounds(&self, prefixes: &[String]) -> Result<Rhymes, ApiError> {
+        let source = &self.loaded.source;
+        let index = self.loaded.rhymes.index(source).await?;
+        let wanted = Rhymes::parts_with_prefixes(&index, prefixes);
+        let parts = self.loaded.rhymes.parts(source, &index, wanted).await?;
+        Ok(Rhymes::new(index, parts))
+    }
+
     /// Reads the term blocks a read of the snapshot named missing, all in
     /// one batch, and keeps them in the searcher (within its budget).
     /// Requests that need the same block meanwhile share its read.

@@ -408,6 +408,12 @@ async fn a_cold_instance_answers_in_few_round_trips() {
             search("*ank*", MatchType::Pattern, false),
             4,
         ),
+        // The part index of `rhymes`, then the parts of its first sounds.
+        (
+            "sounds like",
+            search("kaz", MatchType::SoundsLike, false),
+            4,
+        ),
     ];
     let mut over = Vec::new();
     let mut check = |what: &str, (trips, total): (usize, usize), budget: usize| {

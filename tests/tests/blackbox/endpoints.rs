@@ -97,7 +97,7 @@ async fn query_parameters_are_validated_before_anything_else() {
         ),
         (
             "/api/v1/api/search?q=bank&matchType=fuzzy",
-            "matchType must be one of exact, prefix, contains, pattern",
+            "matchType must be one of exact, prefix, contains, pattern, soundsLike",
         ),
         (
             "/api/v1/api/search?q=bank&hasAudio=yes",

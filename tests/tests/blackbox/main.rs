@@ -38,6 +38,7 @@ mod rhymes;
 mod sam_artifacts;
 mod search;
 mod snapshot_format;
+mod sounds_like;
 mod stop_words;
 mod thesaurus;
 mod typo_forms;

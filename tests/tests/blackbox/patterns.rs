@@ -175,7 +175,7 @@ async fn a_pattern_of_fewer_than_two_letters_is_a_400() {
     let reply = get_demo("/api/v1/api/search?q=zz&matchType=patterns").await;
     assert_eq!(
         reply.error(),
-        "matchType must be one of exact, prefix, contains, pattern"
+        "matchType must be one of exact, prefix, contains, pattern, soundsLike"
     );
 }
 
