@@ -110,13 +110,18 @@ async fn respellings_find_their_word_first() {
         ("Kaze", "de", "katze"),
         ("Hunt", "de", "hund"),
     ] {
-        let (found, _) = words(q, "").await;
+        let (found, _) = words(q, &format!("&lang={lang}")).await;
         assert_eq!(
             found.first(),
             Some(&(word.to_string(), lang.to_string())),
             "{q}: {found:?}"
         );
     }
+    // Without a language, every language's rules read the query: German
+    // `Hunt` is French `un` (silent h and t), as a French reader says it.
+    let (found, _) = words("Hunt", "").await;
+    assert_eq!(found[0], ("un".to_string(), "fr".to_string()));
+    assert!(found.contains(&("hund".to_string(), "de".to_string())));
 }
 
 #[tokio::test]
