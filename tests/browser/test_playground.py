@@ -155,6 +155,24 @@ def test_pattern_match_explains_its_wildcards(playground, page):
     assert page.problems == []
 
 
+def test_sounds_like_mode_finds_a_word_written_as_it_sounds(playground, page):
+    playground.open()
+    playground.wait_usage()
+    help_text = page.locator("#search-help")
+    usual = help_text.inner_text()
+    page.locator("#matchType").select_option("soundsLike")
+    expect(help_text).to_contain_text("write the word as you hear it")
+    expect(page.locator("#q")).to_have_attribute("placeholder", re.compile("fizicks"))
+    playground.type_query("kof")
+    assert playground.expect_results("kof", matchType="soundsLike") > 0
+    shown = playground.results.locator(".result__word").all_inner_texts()
+    assert shown[0].lower() == "cough", shown
+    assert "matchType=soundsLike" in page.url
+    page.locator("#matchType").select_option("prefix")
+    expect(help_text).to_have_text(usual)
+    assert page.problems == []
+
+
 def test_entry_view_shows_the_rendered_entry(playground, page):
     playground.open()
     playground.type_query("house")
