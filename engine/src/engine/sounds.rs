@@ -100,6 +100,31 @@ fn prefixes_of(lang: &str, keys: &[SoundKey]) -> Vec<String> {
     prefixes
 }
 
+/// The edits between two coarse keys (ASCII), if at most `max`: keys
+/// whose lengths differ by more are passed over unread, and no key is
+/// copied (a search compares thousands).
+fn bounded_distance(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        let mut lowest = row[0];
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+            lowest = lowest.min(row[j + 1]);
+        }
+        if lowest > max {
+            return None;
+        }
+    }
+    (row[b.len()] <= max).then_some(row[b.len()])
+}
+
 impl Searcher {
     /// The page `offset..offset + limit` of the entries whose word sounds
     /// like the query, closest first, and how many do; the parts of its
@@ -142,6 +167,17 @@ impl Searcher {
         let mut work = 0u64;
         let mut nearest: HashMap<usize, (usize, usize)> = HashMap::new();
         for (prefix, keys) in query.reads() {
+            // Each key's coarse key (ASCII: its vowels are `a`), first sound
+            // and budget, once per prefix rather than once per list.
+            let own: Vec<(&SoundKey, String, Option<char>, usize)> = keys
+                .iter()
+                .map(|key| {
+                    let coarse = key.coarse();
+                    let first = first_sound(&coarse);
+                    let budget = edit_budget(coarse.len());
+                    (key, coarse, first, budget)
+                })
+                .collect();
             for (coarse, words) in rhymes.sounds_lists(&prefix)? {
                 work += 1 + words.len() as u64;
                 if work > SOUNDS_LIKE_WORK_BUDGET {
@@ -149,14 +185,13 @@ impl Searcher {
                 }
                 // The query's keys that reach this coarse key, each with
                 // its distance.
-                let reaching: Vec<(&SoundKey, usize)> = keys
+                let first = first_sound(&coarse);
+                let reaching: Vec<(&SoundKey, usize)> = own
                     .iter()
-                    .filter_map(|key| {
-                        let own = key.coarse();
-                        let d = distance(&own, &coarse);
-                        let reaches = first_sound(&own) == first_sound(&coarse)
-                            && d <= edit_budget(own.chars().count());
-                        reaches.then_some((key, d))
+                    .filter(|(_, _, own_first, _)| *own_first == first)
+                    .filter_map(|(key, own_coarse, _, budget)| {
+                        bounded_distance(own_coarse.as_bytes(), coarse.as_bytes(), *budget)
+                            .map(|d| (*key, d))
                     })
                     .collect();
                 if reaching.is_empty() {
@@ -275,6 +310,17 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The bounded distance is the distance when within the bound, and
+        /// none beyond it.
+        #[test]
+        fn the_bounded_distance_is_the_distance_within_its_bound(
+            a in "[aKST]{0,8}", b in "[aKST]{0,8}", max in 0usize..4,
+        ) {
+            let d = distance(&a, &b);
+            let expected = (d <= max).then_some(d);
+            prop_assert_eq!(bounded_distance(a.as_bytes(), b.as_bytes(), max), expected);
+        }
 
         /// Over parts of a few dozen bytes, a sounds-like search finds
         /// exactly the words the brute force ranks (every word's spellings
