@@ -178,14 +178,14 @@ impl Searcher {
                     (key, coarse, first, budget)
                 })
                 .collect();
-            for (coarse, words) in rhymes.sounds_lists(&prefix)? {
-                work += 1 + words.len() as u64;
+            rhymes.each_sounds_list(&prefix, |coarse, list| {
+                work += 1;
                 if work > SOUNDS_LIKE_WORK_BUDGET {
                     return Err(SearchError::OverBudget);
                 }
                 // The query's keys that reach this coarse key, each with
-                // its distance.
-                let first = first_sound(&coarse);
+                // its distance; the list is decoded only if one does.
+                let first = first_sound(coarse);
                 let reaching: Vec<(&SoundKey, usize)> = own
                     .iter()
                     .filter(|(_, _, own_first, _)| *own_first == first)
@@ -195,7 +195,12 @@ impl Searcher {
                     })
                     .collect();
                 if reaching.is_empty() {
-                    continue;
+                    return Ok(());
+                }
+                let words = list.words()?;
+                work += words.len() as u64;
+                if work > SOUNDS_LIKE_WORK_BUDGET {
+                    return Err(SearchError::OverBudget);
                 }
                 for (term, fine) in words {
                     for &(key, d) in &reaching {
@@ -206,7 +211,8 @@ impl Searcher {
                             .or_insert(pair);
                     }
                 }
-            }
+                Ok(())
+            })?;
         }
         let mut tiers: BTreeMap<(usize, usize), RoaringBitmap> = BTreeMap::new();
         for (term, pair) in nearest {

@@ -61,7 +61,7 @@ pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub use rhymes::{
     keys_of as rhyme_keys_of, rhyme_key, sounds_key, sounds_prefix, word_key, PronunciationSource,
-    RhymeKind, RhymePart, Rhymes, Rhyming, SoundsLists, MAX_DICTIONARY_PRONUNCIATIONS,
+    RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList, MAX_DICTIONARY_PRONUNCIATIONS,
 };
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, Fst, TermBlock};

@@ -191,9 +191,6 @@ pub(crate) fn store_keyed<K: AsRef<[u8]>>(
     PartIndex::store(parts)
 }
 
-/// Keys of a part with their values, in key order.
-pub(crate) type KeyedValues<'a> = Vec<(Vec<u8>, &'a [u8])>;
-
 /// One part of a section of values by key: `[u64 FST length][FST: key →
 /// offset << 32 | length][values]`, the value of a key read in place.
 pub struct KeyedPart {
@@ -246,12 +243,15 @@ impl KeyedPart {
             .ok_or(CorruptData("a value out of its part"))
     }
 
-    /// The keys of the part that start with `prefix`, with their values,
-    /// in key order.
-    pub(crate) fn with_prefix(&self, prefix: &[u8]) -> Result<KeyedValues<'_>, CorruptData> {
+    /// Calls `visit` with each key of the part that starts with `prefix`
+    /// and its value, in key order, without copying either.
+    pub(crate) fn each_with_prefix<E: From<CorruptData>>(
+        &self,
+        prefix: &[u8],
+        mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
         use fst::{IntoStreamer, Streamer};
         let mut stream = self.index.range().ge(prefix).into_stream();
-        let mut found = Vec::new();
         while let Some((key, at)) = stream.next() {
             if !key.starts_with(prefix) {
                 break;
@@ -261,9 +261,9 @@ impl KeyedPart {
                 .values
                 .get(start..start + len)
                 .ok_or(CorruptData("a value out of its part"))?;
-            found.push((key.to_vec(), value));
+            visit(key, value)?;
         }
-        Ok(found)
+        Ok(())
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {

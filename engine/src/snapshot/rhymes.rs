@@ -245,9 +245,29 @@ pub struct Rhyming<'a> {
     pub source: PronunciationSource,
 }
 
-/// The coarse keys of a [`sounds_prefix`], each with its words (term, fine
-/// key), terms ascending.
-pub type SoundsLists<'a> = Vec<(String, Vec<(usize, &'a str)>)>;
+/// The list of a [`sounds_key`], as stored.
+#[derive(Clone, Copy)]
+pub struct SoundsList<'a>(&'a [u8]);
+
+impl<'a> SoundsList<'a> {
+    /// Its words: (term, fine key), terms ascending.
+    pub fn words(&self) -> Result<Vec<(usize, &'a str)>, CorruptData> {
+        let mut reader = Reader::new(self.0);
+        let len = reader.count(2)?;
+        let mut words = Vec::with_capacity(len);
+        let mut term = 0usize;
+        for _ in 0..len {
+            term = term
+                .checked_add(reader.varint()?)
+                .ok_or(CorruptData("sounds-like list term"))?;
+            words.push((term, reader.str()?));
+        }
+        if !reader.is_done() {
+            return Err(CorruptData("trailing bytes in a sounds-like list"));
+        }
+        Ok(words)
+    }
+}
 
 /// The parts of the `rhymes` section that a reader holds, with the index
 /// that says which part holds a key.
@@ -296,37 +316,27 @@ impl Rhymes {
         parts.into_iter().collect()
     }
 
-    /// The coarse keys under `prefix` (a [`sounds_prefix`]; its parts must
-    /// be held), each with its words: (term, fine key), terms ascending.
-    pub fn sounds_lists(&self, prefix: &str) -> Result<SoundsLists<'_>, CorruptData> {
-        let mut lists = Vec::new();
+    /// Calls `visit` with each coarse key under `prefix` (a
+    /// [`sounds_prefix`]; its parts must be held) and its list, in key
+    /// order, undecoded: a search decodes only the lists its keys reach.
+    pub fn each_sounds_list<E: From<CorruptData>>(
+        &self,
+        prefix: &str,
+        mut visit: impl FnMut(&str, SoundsList<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
         let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
         for part in self.index.parts_with_prefix(prefix.as_bytes()) {
             let held = self
                 .parts
                 .get(&part)
                 .ok_or(CorruptData("rhymes part not loaded"))?;
-            for (key, bytes) in held.0.with_prefix(prefix.as_bytes())? {
+            held.0.each_with_prefix(prefix.as_bytes(), |key, bytes| {
                 let coarse = std::str::from_utf8(&key[lang_end..])
-                    .map_err(|_| CorruptData("a sounds-like key is not UTF-8"))?
-                    .to_string();
-                let mut reader = Reader::new(bytes);
-                let len = reader.count(2)?;
-                let mut words = Vec::with_capacity(len);
-                let mut term = 0usize;
-                for _ in 0..len {
-                    term = term
-                        .checked_add(reader.varint()?)
-                        .ok_or(CorruptData("sounds-like list term"))?;
-                    words.push((term, reader.str()?));
-                }
-                if !reader.is_done() {
-                    return Err(CorruptData("trailing bytes in a sounds-like list"));
-                }
-                lists.push((coarse, words));
-            }
+                    .map_err(|_| CorruptData("a sounds-like key is not UTF-8"))?;
+                visit(coarse, SoundsList(bytes))
+            })?;
         }
-        Ok(lists)
+        Ok(())
     }
 
     /// How many words are listed under a [`rhyme_key`] (its part must be
