@@ -9,7 +9,7 @@
 
 use crate::error::{shown, ApiError};
 use crate::search::engine::SoundsLikeQuery;
-use crate::search::filters::LangFilter;
+use crate::search::filters::{Filters, LangFilter};
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::snapshot::RhymeKind;
 use crate::search::InvalidParameter;
@@ -269,6 +269,16 @@ pub struct SearchQuery {
 }
 
 impl SearchQuery {
+    /// Its filters, as the engine takes them.
+    pub fn filters(&self) -> Filters<'_> {
+        Filters {
+            lang: self.lang.as_ref(),
+            source: self.source.as_deref(),
+            part_of_speech: self.pos.as_deref(),
+            has_audio: self.has_audio,
+        }
+    }
+
     /// A search of `q` with every other parameter at its default, as a
     /// request that gives only `q` would have it (no filter, the default
     /// page), `match_type` and `fuzzy` as given: for the benchmarks and
@@ -338,6 +348,16 @@ pub struct ReverseQuery {
 }
 
 impl ReverseQuery {
+    /// Its filters, as the engine takes them.
+    pub fn filters(&self) -> Filters<'_> {
+        Filters {
+            lang: self.lang.as_ref(),
+            source: self.source.as_deref(),
+            part_of_speech: self.pos.as_deref(),
+            has_audio: self.has_audio,
+        }
+    }
+
     /// A reverse lookup of `q` with every other parameter at its default,
     /// search's.
     pub fn new(q: &str) -> Self {

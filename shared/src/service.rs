@@ -191,12 +191,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         grams,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
-    let filters = Filters {
-        lang: p.lang.as_ref(),
-        source: p.source.as_deref(),
-        part_of_speech: p.pos.as_deref(),
-        has_audio: p.has_audio,
-    };
+    let filters = p.filters();
     let grams = snapshot.grams.as_ref();
     let (offset, limit) = (p.offset as usize, p.limit as usize);
     let over_budget = |e| match e {
@@ -233,12 +228,7 @@ async fn sounds_like(
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let rhymes = snapshot.sounds(&query.prefixes()).await?;
-    let filters = Filters {
-        lang: p.lang.as_ref(),
-        source: p.source.as_deref(),
-        part_of_speech: p.pos.as_deref(),
-        has_audio: p.has_audio,
-    };
+    let filters = p.filters();
     let over_budget = |e| match e {
         SearchError::OverBudget => ApiError::bad_request(SOUNDS_LIKE_OVER_BUDGET),
         e => search_failed(e),
@@ -354,12 +344,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         ))
     })?;
     let definitions = snapshot.definitions(&query.keys()).await?;
-    let filters = Filters {
-        lang: p.lang.as_ref(),
-        source: p.source.as_deref(),
-        part_of_speech: p.pos.as_deref(),
-        has_audio: p.has_audio,
-    };
+    let filters = p.filters();
     let over_budget = |e| match e {
         SearchError::OverBudget => ApiError::bad_request(REVERSE_OVER_BUDGET),
         e => search_failed(e),

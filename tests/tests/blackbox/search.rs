@@ -179,6 +179,37 @@ fn commonness(
         .collect()
 }
 
+/// GraphQL's `search` of `q` with `matchType` answers as REST's: the same
+/// total and the same results in order. Returns REST's results.
+pub(crate) async fn graphql_searches_as_rest(q: &str, match_type: &str, limit: u32) -> Vec<Value> {
+    let rest = get_demo(&format!(
+        "/api/v1/api/search?q={}&matchType={match_type}&limit={limit}",
+        enc(q)
+    ))
+    .await;
+    assert_eq!(rest.status, 200, "{}", rest.text);
+    let body = serde_json::json!({
+        "query": "query($q: String!, $m: String!, $n: Int!) { search(q: $q, matchType: $m, limit: $n) { total results { id dictionaryId word } } }",
+        "variables": {"q": q, "m": match_type, "n": limit},
+    });
+    let reply = blackbox::graphql_body(Some(&blackbox::demo_key()), &body).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let page = &reply.json["data"]["search"];
+    assert_eq!(
+        page["total"], rest.json["meta"]["total"],
+        "{q} {match_type}"
+    );
+    let ids = |list: &Value| -> Vec<(String, String)> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["dictionaryId"].to_string(), r["id"].to_string()))
+            .collect()
+    };
+    assert_eq!(ids(&page["results"]), ids(rest.data()), "{q} {match_type}");
+    rest.data().as_array().unwrap().clone()
+}
+
 /// Every result of a query, paged through with `limit`, and the totals seen.
 pub(crate) async fn page_through(query: &Query, limit: usize) -> (Vec<String>, HashSet<u64>) {
     let mut ids = Vec::new();

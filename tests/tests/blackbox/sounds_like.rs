@@ -5,8 +5,8 @@
 //! run by infra/scripts/real-data-test.sh), the committed respellings of
 //! data/sounds-like/ find their word in the first five.
 
-use blackbox::{all_entries, demo_key, enc, get_demo, repo_root, OracleEntry};
-use serde_json::{json, Value};
+use crate::search::graphql_searches_as_rest;
+use blackbox::{all_entries, enc, get_demo, repo_root, OracleEntry};
 use shared::fold::fold;
 use shared::search::oracle::sounds_like_rank;
 use std::collections::{BTreeMap, HashSet};
@@ -184,24 +184,9 @@ async fn bad_sounds_like_queries_are_400s_and_nothing_to_sound_finds_nothing() {
 
 #[tokio::test]
 async fn graphql_searches_by_sound_as_rest_does() {
-    let rest = get_demo("/api/v1/api/search?q=gilty&matchType=soundsLike&limit=20").await;
-    let body = json!({
-        "query": "query($q: String!) { search(q: $q, matchType: \"soundsLike\", limit: 20) { total results { id dictionaryId word } } }",
-        "variables": {"q": "gilty"},
-    });
-    let reply = blackbox::graphql_body(Some(&demo_key()), &body).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    let page = &reply.json["data"]["search"];
-    assert_eq!(page["total"], rest.json["meta"]["total"]);
-    let ids = |list: &Value| -> Vec<(String, String)> {
-        list.as_array()
-            .unwrap()
-            .iter()
-            .map(|r| (r["dictionaryId"].to_string(), r["id"].to_string()))
-            .collect()
-    };
-    assert!(!ids(rest.data()).is_empty());
-    assert_eq!(ids(&page["results"]), ids(rest.data()));
+    assert!(!graphql_searches_as_rest("gilty", "soundsLike", 20)
+        .await
+        .is_empty());
 }
 
 /// The committed respellings of `lang` (data/sounds-like/), as (respelling,
