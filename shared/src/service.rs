@@ -227,12 +227,12 @@ async fn sounds_like(
         grams: Vec::new(),
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
-    let rhymes = snapshot.sounds(&query.prefixes()).await?;
-    let filters = p.filters();
     let over_budget = |e| match e {
         SearchError::OverBudget => ApiError::bad_request(SOUNDS_LIKE_OVER_BUDGET),
         e => search_failed(e),
     };
+    let rhymes = snapshot.sounds(query).await?.map_err(over_budget)?;
+    let filters = p.filters();
     let (searcher, offset, limit) = (&snapshot.searcher, p.offset as usize, p.limit as usize);
     let hits = match p.group {
         Grouping::Entry => Paged::Entries(

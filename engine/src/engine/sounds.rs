@@ -9,7 +9,7 @@
 
 use super::{page_of_tiers, Hits, SearchError, Searcher, WordHits};
 use crate::filters::{Filters, LangFilter};
-use crate::snapshot::{sounds_prefix, Rhymes};
+use crate::snapshot::{sounds_prefix, PartIndex, Rhymes};
 use crate::sounds_like::{self, distance, edit_budget, first_sound, SoundKey};
 use crate::InvalidParameter;
 use roaring::RoaringBitmap;
@@ -19,6 +19,11 @@ use std::collections::{BTreeMap, HashMap};
 /// broadest first sound of a language at the corpus's scale stays well
 /// within it, and no request's work is unbounded.
 pub const SOUNDS_LIKE_WORK_BUDGET: u64 = 1_000_000;
+
+/// The parts of `rhymes` one sounds-like search may read (16 KB each, 4 MB
+/// in all): its first sounds' keys grow with the corpus, so a query whose
+/// keys would take more is refused before anything is read.
+pub const SOUNDS_LIKE_MAX_PARTS: usize = 256;
 
 /// The first symbols of the coarse keys a query's first sound reaches:
 /// those [`first_sound`] makes one.
@@ -68,6 +73,20 @@ impl SoundsLikeQuery {
     /// symbols its keys' first sounds reach.
     pub fn prefixes(&self) -> Vec<String> {
         self.reads().map(|(prefix, _)| prefix).collect()
+    }
+
+    /// The parts of `rhymes` it reads, named from the part index: over
+    /// [`SOUNDS_LIKE_MAX_PARTS`], over budget.
+    pub fn parts(&self, index: &PartIndex) -> Result<Vec<usize>, SearchError> {
+        self.parts_within(index, SOUNDS_LIKE_MAX_PARTS)
+    }
+
+    fn parts_within(&self, index: &PartIndex, max: usize) -> Result<Vec<usize>, SearchError> {
+        let parts = Rhymes::parts_with_prefixes(index, &self.prefixes());
+        if parts.len() > max {
+            return Err(SearchError::OverBudget);
+        }
+        Ok(parts)
     }
 
     /// Each prefix it reads, with its language's keys.
@@ -256,7 +275,7 @@ mod tests {
         let searcher: Searcher = built.decode().unwrap();
         let (index, mut parts): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
             built.every_part().unwrap();
-        let named = Rhymes::parts_with_prefixes(&index, &query.prefixes());
+        let named = query.parts(&index).unwrap();
         parts.retain(|part, _| named.contains(part));
         (searcher, Rhymes::new(index, parts))
     }
@@ -312,6 +331,32 @@ mod tests {
         let long = "a".repeat(sounds_like::MAX_WORD_CHARS + 1);
         assert!(SoundsLikeQuery::new(&long, None).is_err());
         assert!(SoundsLikeQuery::new("-?!", None).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_query_whose_first_sounds_fill_too_many_parts_is_over_budget() {
+        let postings: Vec<Posting> = (0..200)
+            .map(|i| {
+                posting(
+                    &format!("s{}", "abcdefghij".repeat(1 + i % 3)),
+                    "en-x",
+                    "en",
+                    &i.to_string(),
+                )
+            })
+            .chain((0..200).map(|i| posting(&format!("sa{i}t"), "en-x", "en", &format!("n{i}"))))
+            .collect();
+        let built = build(postings, &Lexicon::default());
+        let (index, _): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
+            built.every_part().unwrap();
+        let query = SoundsLikeQuery::new("sat", None).unwrap();
+        let needed = query.parts_within(&index, usize::MAX).unwrap().len();
+        assert!(needed > 2, "{needed} parts");
+        assert_eq!(query.parts_within(&index, needed).unwrap().len(), needed);
+        assert_eq!(
+            query.parts_within(&index, needed - 1),
+            Err(SearchError::OverBudget)
+        );
     }
 
     proptest! {

@@ -8,7 +8,7 @@
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
-use crate::search::engine::Searcher;
+use crate::search::engine::{SearchError, Searcher, SoundsLikeQuery};
 use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
@@ -135,15 +135,22 @@ impl SnapshotView {
         Ok(Rhymes::new(index, parts))
     }
 
-    /// The parts of the `rhymes` section that hold keys starting with
-    /// these prefixes (a sounds-like search's), loaded now if no request
-    /// has yet.
-    pub async fn sounds(&self, prefixes: &[String]) -> Result<Rhymes, ApiError> {
+    /// The parts of the `rhymes` section that hold the keys of a
+    /// sounds-like search's first sounds, loaded now if no request has yet.
+    /// Over budget (nothing read but the part index) when they are more
+    /// than one search may read ([`SoundsLikeQuery::parts`]).
+    pub async fn sounds(
+        &self,
+        query: &SoundsLikeQuery,
+    ) -> Result<Result<Rhymes, SearchError>, ApiError> {
         let source = &self.loaded.source;
         let index = self.loaded.rhymes.index(source).await?;
-        let wanted = Rhymes::parts_with_prefixes(&index, prefixes);
+        let wanted = match query.parts(&index) {
+            Ok(wanted) => wanted,
+            Err(e) => return Ok(Err(e)),
+        };
         let parts = self.loaded.rhymes.parts(source, &index, wanted).await?;
-        Ok(Rhymes::new(index, parts))
+        Ok(Ok(Rhymes::new(index, parts)))
     }
 
     /// Reads the term blocks a read of the snapshot named missing, all in
