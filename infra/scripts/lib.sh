@@ -500,6 +500,7 @@ fetch_default_data() {
   local packages pair
   mapfile -t packages < <(lexicon_packages)
   for pair in "${DEFAULT_FREEDICT[@]}"; do packages+=("dict-freedict-$pair"); done
+  mapfile -t -O "${#packages[@]}" packages < <(source_packages recordings default)
   debian_packages "$state/data" "${packages[@]}" && hunspell_tools &&
     "$root/infra/scripts/wordfreq.sh" "$wordfreq_dir" &&
     "$root/infra/scripts/lemma-lookups.sh" "$lemma_lookups_dir" &&
@@ -680,9 +681,10 @@ import_default() {
     "${DEFAULT_LEMMA_LOOKUP_LANGS[@]}" >"$lexicon_log" 2>&1 &
   lexicon_pid=$!
   # The common words are spoken now, the rest once the stack runs
-  # (speak_later_audio).
+  # (speak_later_audio); the recorded words get their recordings.
   rm -f "$audio_later_file"
-  local later=(--audio-later-below "$DEFAULT_AUDIO_LATER_BELOW" --audio-later-file "$audio_later_file")
+  local later=(--audio-later-below "$DEFAULT_AUDIO_LATER_BELOW" --audio-later-file "$audio_later_file"
+    --recordings "$root/data/recorded-audio/ktuberling.tsv" --recordings-dir "$share/ktuberling/sounds")
   for pair in "${DEFAULT_FREEDICT[@]}"; do dictionaries+=("$dictd/freedict-$pair"); done
   "$admin" import --audio-format mp3 "${later[@]}" freedict "${dictionaries[@]}"
   "$admin" import --audio-format mp3 "${later[@]}" \
@@ -703,14 +705,16 @@ import_fixture() {
   import_frequencies "$admin" "$fx/wordfreq" en fr de es it
   import_stop_words "$admin" "$fx/stop-words" en fr de es it
   # Audio for every headword: Speex (and MP3) for French and German, MP3 for
-  # the rest. GCIDE alone has none, so that the answers without audio stay
-  # tested.
-  "$admin" import --audio-format spx freedict "$fx/freedict/freedict-fra-eng" "$fx/freedict/freedict-deu-eng"
-  "$admin" import --audio-format mp3 freedict "$fx/freedict/freedict-eng-fra" "$fx/freedict/freedict-eng-spa" \
+  # the rest; recordings for the three words of the committed excerpt
+  # (English hat and olive, French lapin). GCIDE alone has none, so that
+  # the answers without audio stay tested.
+  local recorded=(--recordings "$fx/recorded-audio/ktuberling.tsv")
+  "$admin" import --audio-format spx "${recorded[@]}" freedict "$fx/freedict/freedict-fra-eng" "$fx/freedict/freedict-deu-eng"
+  "$admin" import --audio-format mp3 "${recorded[@]}" freedict "$fx/freedict/freedict-eng-fra" "$fx/freedict/freedict-eng-spa" \
     "$fx/freedict/freedict-ita-eng" "$fx/freedict/freedict-pol-eng" "$fx/freedict/freedict-spa-eng"
-  "$admin" import --audio-format mp3 wordnet "$fx/wordnet"
+  "$admin" import --audio-format mp3 "${recorded[@]}" wordnet "$fx/wordnet"
   "$admin" import gcide "$fx/gcide/gcide"
-  "$admin" import --audio-format mp3 mythes "$fx"/mythes/*.dat
+  "$admin" import --audio-format mp3 "${recorded[@]}" mythes "$fx"/mythes/*.dat
   import_lexicon "$admin" "$fx/wordnet" "$fx/hunspell" "$fx/lemma-lookups"
 }
 

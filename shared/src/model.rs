@@ -299,7 +299,8 @@ impl std::str::FromStr for AudioFormat {
 
 /// Where an entry's audio comes from. Its S3 key says it: a key under
 /// `audio/espeak-ng/{voice}/` was synthesized by espeak-ng in that voice, one
-/// under `audio/recorded/` is a recording, and one of the keys the importer
+/// under `audio/recorded/{collection}/` is a person's recording from that
+/// collection, and one of the keys the importer
 /// gave before (`audio/{dictionary}/{entry}`) was synthesized by espeak-ng
 /// in the entry's language, as every import then was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, async_graphql::SimpleObject)]
@@ -313,11 +314,15 @@ pub struct AudioSource {
     /// The synthesizer's voice (`fr`); absent for a recording.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub voice: Option<String>,
+    /// The collection a recording comes from (`ktuberling`); absent for
+    /// synthesized speech.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub collection: Option<String>,
 }
 
 /// The S3 folder of espeak-ng's audio, one folder per voice below it.
 pub const ESPEAK_AUDIO_PREFIX: &str = "audio/espeak-ng/";
-/// The S3 folder of recorded audio, one folder per dictionary below it.
+/// The S3 folder of recorded audio, one folder per collection below it.
 pub const RECORDED_AUDIO_PREFIX: &str = "audio/recorded/";
 
 impl AudioSource {
@@ -326,21 +331,23 @@ impl AudioSource {
             kind: "synthesized".into(),
             synthesizer: Some(synthesizer.into()),
             voice: Some(voice.into()),
+            collection: None,
         }
     }
 
-    pub fn recorded() -> Self {
+    pub fn recorded(collection: &str) -> Self {
         Self {
             kind: "recorded".into(),
             synthesizer: None,
             voice: None,
+            collection: Some(collection.into()),
         }
     }
 
     /// The source of the audio at `key`, of an entry in `lang`.
     pub fn of_key(key: &str, lang: &str) -> Self {
-        if key.starts_with(RECORDED_AUDIO_PREFIX) {
-            return Self::recorded();
+        if let Some(rest) = key.strip_prefix(RECORDED_AUDIO_PREFIX) {
+            return Self::recorded(rest.split('/').next().unwrap_or_default());
         }
         let voice = key
             .strip_prefix(ESPEAK_AUDIO_PREFIX)
@@ -523,10 +530,10 @@ mod tests {
             AudioSource::of_key("audio/freedict-eng-fra/00ff.mp3", "en"),
             AudioSource::synthesized("espeak-ng", "en")
         );
-        let recorded = AudioSource::of_key("audio/recorded/lingua-libre/00ff.mp3", "en");
+        let recorded = AudioSource::of_key("audio/recorded/ktuberling/en/00ff.mp3", "en");
         assert_eq!(
             serde_json::to_value(&recorded).unwrap(),
-            json!({"kind": "recorded"})
+            json!({"kind": "recorded", "collection": "ktuberling"})
         );
     }
 

@@ -218,6 +218,10 @@ AUDIO_ENTRIES = [
     ("freedict-fra-eng", "maison"),  # Speex dictionaries play through their MP3 rendition
     ("freedict-fra-eng", "chat"),
     ("freedict-deu-eng", "Haus"),
+    # Recorded by a person (data/fixture/recorded-audio/): Ogg Vorbis and WAV
+    # recordings, each re-encoded as every rendition its dictionary asks for.
+    ("freedict-eng-fra", "hat"),
+    ("freedict-fra-eng", "lapin"),
 ]
 
 
@@ -229,10 +233,13 @@ def test_entry_audio_plays(playground, page, source, word):
     assert entry["hasAudio"], entry
     audio = page.locator("#entry-audio-player")
     expect(audio).to_be_visible()
-    # Every rendition here is espeak-ng's, and the page says so.
-    expect(page.locator("#entry-audio-source")).to_have_text(
-        f"Synthesized voice (espeak-ng, {entry['sourceLang']})"
-    )
+    # Who speaks, as the API labels it: a person's recording, or espeak-ng.
+    if entry["audioSource"]["kind"] == "recorded":
+        assert word in ("hat", "lapin"), entry["audioSource"]
+        expected = "Recorded (ktuberling)"
+    else:
+        expected = f"Synthesized voice (espeak-ng, {entry['sourceLang']})"
+    expect(page.locator("#entry-audio-source")).to_have_text(expected)
     # MP3 is offered first, as audio/mpeg, so that every browser finds one it plays.
     first_type = audio.locator("source").first.get_attribute("type")
     assert first_type == "audio/mpeg", first_type

@@ -10,12 +10,13 @@
 
 use super::dictionary::short_hex;
 use super::error::ImportError;
+use super::recordings::{self, Recordings};
 use super::speech::{self, Speech};
 use crate::output::say;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use sha2::{Digest, Sha256};
 pub use shared::model::AudioFormat;
-use shared::model::{StoredAudio, StoredEntry, ESPEAK_AUDIO_PREFIX};
+use shared::model::{StoredAudio, StoredEntry, ESPEAK_AUDIO_PREFIX, RECORDED_AUDIO_PREFIX};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -84,6 +85,8 @@ pub struct AudioPlan<'a> {
     pub words: Option<&'a [String]>,
     /// The rarer words to name now and speak later, if any.
     pub later: Option<&'a SpeakLater>,
+    /// Recorded words, which get their recording instead of speech.
+    pub recordings: Option<&'a Recordings>,
 }
 
 /// `--audio-later-below` and `--audio-later-file`: words rarer than this
@@ -99,12 +102,18 @@ pub struct SpeakLater {
 
 /// Names the audio of the entries with a speakable headword that `plan`
 /// selects: records every rendition of `format` (see `renditions`), primary
-/// first, under its key, and makes nothing yet, so that the screening and
+/// first, under its key (its recording's, if the word is recorded, else its
+/// synthesized speech's), and makes nothing yet, so that the screening and
 /// `--strict` see the final items before any audio is made ([`make_audio`]
 /// then makes what the kept entries name). Returns how many entries will
 /// have audio; 0 when espeak-ng has no voice for the language.
 pub fn plan_audio(entries: &mut [StoredEntry], plan: AudioPlan) -> Result<usize, ImportError> {
-    let AudioPlan { format, words, .. } = plan;
+    let AudioPlan {
+        format,
+        words,
+        recordings,
+        ..
+    } = plan;
     let Some(lang) = entries.first().map(|e| e.entry.source_lang.clone()) else {
         return Ok(0);
     };
@@ -125,11 +134,16 @@ pub fn plan_audio(entries: &mut [StoredEntry], plan: AudioPlan) -> Result<usize,
                 .as_ref()
                 .is_none_or(|wanted| wanted.contains(&shared::fold::fold(&e.entry.word)))
     }) {
+        let word = &stored.entry.word;
+        let recorded = recordings.filter(|r| r.file(&lang, word).is_some());
         stored.audio = formats
             .iter()
             .map(|&format| StoredAudio {
                 format,
-                key: synthesized_key(&lang, &stored.entry.word, format),
+                key: match recorded {
+                    Some(recordings) => recordings.key(&lang, word, format),
+                    None => synthesized_key(&lang, word, format),
+                },
             })
             .collect();
         stored.entry.has_audio = true;
@@ -150,16 +164,18 @@ pub struct SpokenWords {
 }
 
 impl SpokenWords {
-    async fn list_voice(
+    /// Lists the keys under `prefix` (a voice's folder, or a collection's
+    /// of a language), once a run.
+    async fn list(
         &mut self,
         s3: &aws_sdk_s3::Client,
         bucket: &str,
-        voice: &str,
+        prefix: &str,
     ) -> Result<(), ImportError> {
-        if !self.listed.insert(voice.to_string()) {
+        if !self.listed.insert(prefix.to_string()) {
             return Ok(());
         }
-        let prefix = format!("{ESPEAK_AUDIO_PREFIX}{voice}/");
+        let prefix = prefix.to_string();
         let mut pages = s3
             .list_objects_v2()
             .bucket(bucket)
@@ -188,6 +204,8 @@ pub struct MadeAudio {
     pub entries: usize,
     /// Words spoken: those the bucket did not hold yet.
     pub words: usize,
+    /// Recordings encoded and uploaded: those the bucket did not hold yet.
+    pub recorded: usize,
     /// Words listed to speak later.
     pub later: usize,
     /// Speaking, encoding and uploading them.
@@ -202,8 +220,9 @@ pub async fn make_audio(
     bucket: &str,
     entries: &[StoredEntry],
     spoken: &mut SpokenWords,
-    later: Option<&SpeakLater>,
+    plan: AudioPlan<'_>,
 ) -> Result<MadeAudio, ImportError> {
+    let later = plan.later;
     let with_audio: Vec<&StoredEntry> = entries.iter().filter(|e| !e.audio.is_empty()).collect();
     let mut made = MadeAudio {
         entries: with_audio.len(),
@@ -212,11 +231,19 @@ pub async fn make_audio(
     let Some(lang) = with_audio.first().map(|e| e.entry.source_lang.clone()) else {
         return Ok(made);
     };
-    let synthesized = with_audio
-        .iter()
-        .any(|e| e.audio[0].key.starts_with(ESPEAK_AUDIO_PREFIX));
-    if synthesized {
-        spoken.list_voice(s3, bucket, &lang).await?;
+    let (recorded, with_audio): (Vec<&StoredEntry>, Vec<&StoredEntry>) = with_audio
+        .into_iter()
+        .partition(|e| e.audio[0].key.starts_with(RECORDED_AUDIO_PREFIX));
+    if let (Some(recordings), false) = (plan.recordings, recorded.is_empty()) {
+        let started = Instant::now();
+        spoken.list(s3, bucket, &recordings.prefix(&lang)).await?;
+        made.recorded = upload_recorded(s3, bucket, &lang, recordings, &recorded, spoken).await?;
+        made.took += started.elapsed();
+    }
+    if !with_audio.is_empty() {
+        spoken
+            .list(s3, bucket, &format!("{ESPEAK_AUDIO_PREFIX}{lang}/"))
+            .await?;
     }
     // Each word to speak once, with the keys of its renditions; the rarer
     // ones to speak later, when asked.
@@ -279,6 +306,40 @@ async fn speak_and_upload(
     made.took += started.elapsed();
     let _ = std::fs::remove_dir_all(&work_dir);
     Ok(())
+}
+
+/// Encodes and uploads the recordings of the recorded entries' words that
+/// the bucket does not hold yet (a few hundred words at most: one at a
+/// time); returns how many words that was.
+async fn upload_recorded(
+    s3: &aws_sdk_s3::Client,
+    bucket: &str,
+    lang: &str,
+    recordings: &Recordings,
+    entries: &[&StoredEntry],
+    spoken: &mut SpokenWords,
+) -> Result<usize, ImportError> {
+    let mut words: BTreeMap<String, &[StoredAudio]> = BTreeMap::new();
+    for stored in entries {
+        if !stored.audio.iter().all(|a| spoken.keys.contains(&a.key)) {
+            words.insert(stored.entry.word.to_lowercase(), &stored.audio);
+        }
+    }
+    let work_dir = std::env::temp_dir().join(format!("dictadmin-recorded-{}", std::process::id()));
+    std::fs::create_dir_all(&work_dir).map_err(ImportError::io(&work_dir))?;
+    for (word, audio) in &words {
+        let file = recordings
+            .file(lang, word)
+            .expect("a recorded key names a recorded word");
+        let speech = recordings::decode(&file)?;
+        for rendition in audio.iter() {
+            let bytes = speech::encode(&speech, rendition.format, &work_dir)?;
+            upload(s3, bucket, rendition.key.clone(), rendition.format, bytes).await?;
+            spoken.keys.insert(rendition.key.clone());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work_dir);
+    Ok(words.len())
 }
 
 /// Lists words to speak later, a line each: voice, formats, word.
@@ -347,7 +408,9 @@ pub async fn speak_later(
     let mut spoken = SpokenWords::default();
     let mut made = MadeAudio::default();
     for (voice, words) in by_voice {
-        spoken.list_voice(s3, bucket, voice).await?;
+        spoken
+            .list(s3, bucket, &format!("{ESPEAK_AUDIO_PREFIX}{voice}/"))
+            .await?;
         let wanted: Vec<(String, Vec<StoredAudio>)> = words
             .into_iter()
             .filter(|(_, audio)| audio.iter().any(|a| !spoken.keys.contains(&a.key)))
@@ -550,6 +613,7 @@ mod tests {
             format: AudioFormat::Spx,
             words: None,
             later: None,
+            recordings: None,
         };
         assert_eq!(plan_audio(&mut entries, every).unwrap(), 2);
         assert_eq!(entries[0].entry.audio_formats, ["spx", "mp3"]);
@@ -564,8 +628,51 @@ mod tests {
             format: AudioFormat::Mp3,
             words: Some(&words),
             later: None,
+            recordings: None,
         };
         assert_eq!(plan_audio(&mut entries, named).unwrap(), 1);
         assert!(entries[0].entry.has_audio && !entries[1].entry.has_audio);
+    }
+
+    #[test]
+    fn a_recorded_word_names_its_recording_in_every_rendition() {
+        let table = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../data/fixture/recorded-audio/ktuberling.tsv");
+        let recordings = Recordings::load(&table, None).unwrap();
+        let entry = |word: &str| {
+            let mut stored = StoredEntry {
+                entry: Default::default(),
+                is_lemma: true,
+                audio: vec![],
+            };
+            stored.entry.word = word.into();
+            stored.entry.source_lang = "fr".into();
+            stored
+        };
+        let mut entries = vec![entry("Lapin"), entry("chat")];
+        let plan = AudioPlan {
+            format: AudioFormat::Spx,
+            words: None,
+            later: None,
+            recordings: Some(&recordings),
+        };
+        assert_eq!(plan_audio(&mut entries, plan).unwrap(), 2);
+        let keys: Vec<&str> = entries[0].audio.iter().map(|a| a.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                recordings.key("fr", "lapin", AudioFormat::Spx),
+                recordings.key("fr", "lapin", AudioFormat::Mp3)
+            ]
+        );
+        assert_eq!(
+            shared::model::AudioSource::of_key(keys[0], "fr"),
+            shared::model::AudioSource::recorded("ktuberling")
+        );
+        assert_eq!(
+            entries[1].audio[0].key,
+            synthesized_key("fr", "chat", AudioFormat::Spx),
+            "a word without a recording is spoken"
+        );
     }
 }

@@ -90,6 +90,11 @@ pub enum ImportError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A table of recordings (recordings.rs) that cannot be used.
+    #[error("{}: {message}", table.display())]
+    Recordings { table: PathBuf, message: String },
+    #[error("{}: {message}", path.display())]
+    Recording { path: PathBuf, message: String },
     #[error("uploading {key}: {message}")]
     UploadAudio { key: String, message: String },
     #[error("listing the audio under {prefix}: {message}")]

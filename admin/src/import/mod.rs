@@ -34,6 +34,7 @@ mod languages;
 mod manifest;
 mod mythes;
 mod prune;
+pub mod recordings;
 mod screen;
 mod speech;
 mod thesaurus;
@@ -78,6 +79,14 @@ pub struct ImportArgs {
     /// Where --audio-later-below lists the words to speak later (appended).
     #[arg(long, requires = "audio_later_below")]
     audio_later_file: Option<PathBuf>,
+    /// A table of recorded words (`lang<TAB>word<TAB>file`, as
+    /// data/recorded-audio/ holds): a headword in it gets its recording,
+    /// encoded in every format, instead of espeak-ng's speech.
+    #[arg(long, requires = "audio_format")]
+    recordings: Option<PathBuf>,
+    /// Where the table's files are (by default beside it).
+    #[arg(long, requires = "recordings")]
+    recordings_dir: Option<PathBuf>,
     /// Read and convert the sources, print what would be written, write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -166,12 +175,18 @@ pub async fn run(clients: &Clients, config: &Config, args: ImportArgs) -> Result
         .audio_later_below
         .zip(args.audio_later_file.clone())
         .map(|(below, file)| audio::SpeakLater { below, file });
+    let recordings = args
+        .recordings
+        .as_deref()
+        .map(|table| recordings::Recordings::load(table, args.recordings_dir.as_deref()))
+        .transpose()?;
     let mut spoken = audio::SpokenWords::default();
     let write_options = WriteOptions {
         audio: args.audio_format.map(|format| audio::AudioPlan {
             format,
             words,
             later: later.as_ref(),
+            recordings: recordings.as_ref(),
         }),
         strict: args.strict,
         prune: !args.no_prune,

@@ -136,7 +136,7 @@ fn run_espeak(lang: &str, text: &str, ssml: bool) -> Result<Speech, ImportError>
 /// The speech of a 16-bit mono WAV. espeak-ng writing to a pipe cannot go
 /// back to fill in the sizes, so the samples are whatever follows the `data`
 /// chunk's header.
-fn parse_wav(wav: &[u8]) -> Option<Speech> {
+pub(super) fn parse_wav(wav: &[u8]) -> Option<Speech> {
     if wav.len() < 12 || &wav[..4] != b"RIFF" || &wav[8..12] != b"WAVE" {
         return None;
     }

@@ -53,22 +53,25 @@ pub async fn write_dictionary(
     let screened = screen(&mut imported);
     screened.report(&id);
     screened.refuse_if_strict(options.strict, &id)?;
-    if options.audio.is_some() {
-        let later = options.audio.and_then(|plan| plan.later);
+    if let Some(plan) = options.audio {
         let made = make_audio(
             &clients.s3,
             &config.audio_bucket,
             &imported.entries,
             spoken,
-            later,
+            plan,
         )
         .await?;
         let later = match made.later {
             0 => String::new(),
             n => format!(", {n} listed to speak later"),
         };
+        let recorded = match made.recorded {
+            0 => String::new(),
+            n => format!(" (and {n} recorded words)"),
+        };
         say!(
-            "{id}: audio for {} entries, {} words spoken and uploaded in {:.1} s{later}",
+            "{id}: audio for {} entries, {} words spoken and uploaded{recorded} in {:.1} s{later}",
             made.entries,
             made.words,
             made.took.as_secs_f64()

@@ -904,11 +904,13 @@
     el.entryAudio.appendChild(note);
   }
 
-  // Who speaks: "Synthesized voice (espeak-ng, fr)" or "Recorded", so that
-  // nobody takes a synthesizer's guess for a speaker's.
+  // Who speaks: "Synthesized voice (espeak-ng, fr)" or "Recorded
+  // (ktuberling)", so that nobody takes a synthesizer's guess for a speaker's.
   function audioSourceText(source) {
     if (!source) return "";
-    if (source.kind === "recorded") return "Recorded";
+    if (source.kind === "recorded") {
+      return "Recorded" + (source.collection ? " (" + source.collection + ")" : "");
+    }
     var by = [source.synthesizer, source.voice].filter(Boolean).join(", ");
     return "Synthesized voice" + (by ? " (" + by + ")" : "");
   }
