@@ -386,6 +386,24 @@ async fn main() {
             }),
         ),
         (
+            // The audio endpoint's work before its 302: the entry's item,
+            // then its URL (the CDN's, or presigned). An entry without audio
+            // (a store imported without it) is a 404, counted as refused.
+            "audio URL of an entry (the 302)",
+            Box::new(|| {
+                let (d, id, _) = entry();
+                Box::pin(async move {
+                    match service::audio_url(a, &d, &id, None).await {
+                        Ok(_) => {}
+                        Err(shared::error::ApiError::NoAudio) => {
+                            refused("audio URL of an entry (the 302)")
+                        }
+                        Err(e) => panic!("audio URL: {e:?}"),
+                    }
+                })
+            }),
+        ),
+        (
             "entry by word",
             Box::new(|| {
                 let (d, _, word) = entry();
