@@ -596,18 +596,20 @@ mod tests {
         );
     }
 
+    /// A French entry of `word`, without audio yet.
+    fn entry(word: &str) -> StoredEntry {
+        let mut stored = StoredEntry {
+            entry: Default::default(),
+            is_lemma: true,
+            audio: vec![],
+        };
+        stored.entry.word = word.into();
+        stored.entry.source_lang = "fr".into();
+        stored
+    }
+
     #[test]
     fn every_speakable_entry_is_planned_or_only_the_words_named() {
-        let entry = |word: &str| {
-            let mut stored = StoredEntry {
-                entry: Default::default(),
-                is_lemma: true,
-                audio: vec![],
-            };
-            stored.entry.word = word.into();
-            stored.entry.source_lang = "fr".into();
-            stored
-        };
         let mut entries = vec![entry("École"), entry("chat"), entry("-")];
         let every = AudioPlan {
             format: AudioFormat::Spx,
@@ -639,16 +641,6 @@ mod tests {
         let table = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../data/fixture/recorded-audio/ktuberling.tsv");
         let recordings = Recordings::load(&table, None).unwrap();
-        let entry = |word: &str| {
-            let mut stored = StoredEntry {
-                entry: Default::default(),
-                is_lemma: true,
-                audio: vec![],
-            };
-            stored.entry.word = word.into();
-            stored.entry.source_lang = "fr".into();
-            stored
-        };
         let mut entries = vec![entry("Lapin"), entry("chat")];
         let plan = AudioPlan {
             format: AudioFormat::Spx,
