@@ -182,6 +182,12 @@ if [ "$kind" = all ]; then
   echo "==> lexicon: inflected forms of ja (IPADIC)"
   time import_ipadic_forms "$admin" "$share/mecab/dic/ipadic"
 fi
+# What rhymes compare beside the dictionaries' transcriptions, as `make up`
+# has them (lib.sh load_data): espeak-ng's IPA of every headword, about 20
+# minutes at 2 M entries (docs/benchmarks.md, "Rhymes").
+"$root/infra/scripts/install-audio-tools.sh"
+echo "==> lexicon: espeak-ng's pronunciations of every headword"
+time "$admin" lexicon espeak-pronunciations --every-language
 time "$admin" index
 echo "==> a cold instance's first request of each query class, three fresh processes each"
 "$latency" --cold 3
