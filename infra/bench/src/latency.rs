@@ -39,16 +39,18 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-/// Searches of each line answered 400 because they went over the work
-/// budget.
-static REFUSED: std::sync::Mutex<std::collections::BTreeMap<&'static str, usize>> =
+/// Requests of each line answered with an error by design, and why (a 400
+/// over the work budget, a 404 for a word without a pronunciation …).
+static REFUSED: std::sync::Mutex<std::collections::BTreeMap<(&'static str, &'static str), usize>> =
     std::sync::Mutex::new(std::collections::BTreeMap::new());
 
-fn refused(line: &'static str) {
+const OVER_BUDGET: &str = "with a 400 (over the work budget)";
+
+fn refused(line: &'static str, why: &'static str) {
     *REFUSED
         .lock()
         .expect("not poisoned")
-        .entry(line)
+        .entry((line, why))
         .or_default() += 1;
 }
 
@@ -290,7 +292,7 @@ async fn main() {
                 Box::pin(async move {
                     match service::reverse(a, &params).await {
                         Ok(_) => timed_again(name, service::reverse(a, &params)).await,
-                        Err(shared::error::ApiError::BadRequest(_)) => refused(name),
+                        Err(shared::error::ApiError::BadRequest(_)) => refused(name, OVER_BUDGET),
                         Err(e) => panic!("{name}: {e:?}"),
                     }
                 })
@@ -310,7 +312,9 @@ async fn main() {
                 Box::pin(async move {
                     match service::rhymes(a, &params).await {
                         Ok(_) => timed_again(name, service::rhymes(a, &params)).await,
-                        Err(shared::error::ApiError::NoPronunciation) => refused(name),
+                        Err(shared::error::ApiError::NoPronunciation) => {
+                            refused(name, "with a 404 (no pronunciation)")
+                        }
                         Err(e) => panic!("{name}: {e:?}"),
                     }
                 })
@@ -327,7 +331,7 @@ async fn main() {
                     // (docs/api.md): counted per line, not a failed run.
                     match service::search(a, &params).await {
                         Ok(_) => timed_again(name, service::search(a, &params)).await,
-                        Err(shared::error::ApiError::BadRequest(_)) => refused(name),
+                        Err(shared::error::ApiError::BadRequest(_)) => refused(name, OVER_BUDGET),
                         Err(e) => panic!("{name}: {e:?}"),
                     }
                 })
@@ -396,7 +400,7 @@ async fn main() {
                     match service::audio_url(a, &d, &id, None).await {
                         Ok(_) => {}
                         Err(shared::error::ApiError::NoAudio) => {
-                            refused("audio URL of an entry (the 302)")
+                            refused("audio URL of an entry (the 302)", "with a 404 (no audio)")
                         }
                         Err(e) => panic!("audio URL: {e:?}"),
                     }
@@ -777,8 +781,8 @@ async fn main() {
         grams.memory_bytes() as f64 / 1e6,
         definitions.memory_bytes() as f64 / 1e6,
     );
-    for (line, count) in REFUSED.lock().expect("not poisoned").iter() {
-        println!("{line}: {count} searches refused with a 400 (over the work budget)");
+    for ((line, why), count) in REFUSED.lock().expect("not poisoned").iter() {
+        println!("{line}: {count} refused {why}");
     }
     let measured = app.store.snapshot(&Needs::default()).await.expect("held");
     println!(
