@@ -13,7 +13,7 @@ import pkgutil
 import pytest
 
 import dictionary_api_client.api as api
-from conftest import API_URL, DEMO_KEY, retried
+from conftest import API_URL, DEMO_KEY, EmulatorRetrying
 from dictionary_api_client import AuthenticatedClient, Client
 from dictionary_api_client.api.account import usage
 from dictionary_api_client.api.dictionary import (
@@ -64,17 +64,19 @@ from dictionary_api_client.types import UNSET
 
 def keyed(key=DEMO_KEY):
     # Undocumented statuses raise instead of parsing to None.
-    return AuthenticatedClient(base_url=API_URL, token=key, raise_on_unexpected_status=True, timeout=60)
+    return AuthenticatedClient(
+        base_url=API_URL, token=key, raise_on_unexpected_status=True, timeout=60, httpx_args={"transport": EmulatorRetrying()}
+    )
 
 
 def keyless():
-    return Client(base_url=API_URL, raise_on_unexpected_status=True, timeout=60)
+    return Client(base_url=API_URL, raise_on_unexpected_status=True, timeout=60, httpx_args={"transport": EmulatorRetrying()})
 
 
 def answer(operation, *args, status, parsed, **kwargs):
     """Calls operation.sync_detailed; asserts the status and the type the
     client parsed the body into; returns the parsed body."""
-    response = retried(operation.sync_detailed, *args, **kwargs)
+    response = operation.sync_detailed(*args, **kwargs)
     assert response.status_code == status, response.content[:500]
     assert isinstance(response.parsed, parsed), (type(response.parsed), response.content[:500])
     return response.parsed
@@ -160,7 +162,7 @@ def test_random():
 
 def test_get_audio():
     entry = bank_entry()
-    response = retried(get_audio.sync_detailed, "freedict-eng-fra", entry.id, client=keyed(), format_=AudioFormat.MP3)
+    response = get_audio.sync_detailed("freedict-eng-fra", entry.id, client=keyed(), format_=AudioFormat.MP3)
     assert response.status_code == 302, response.content[:300]
     assert ".mp3" in response.headers["location"]
     refused(get_audio, "freedict-eng-fra", "0123456789abcdef", client=keyed(), status=404, says="")
