@@ -135,7 +135,7 @@ pub fn plan_audio(entries: &mut [StoredEntry], plan: AudioPlan) -> Result<usize,
                 .is_none_or(|wanted| wanted.contains(&shared::fold::fold(&e.entry.word)))
     }) {
         let word = &stored.entry.word;
-        let recorded = recordings.filter(|r| r.file(&lang, word).is_some());
+        let recorded = recordings.filter(|r| r.has(&lang, word));
         stored.audio = formats
             .iter()
             .map(|&format| StoredAudio {

@@ -68,6 +68,13 @@ impl Recordings {
             .map(|file| self.dir.join(file))
     }
 
+    /// Whether a recording says `word` in `lang` (compared as [`Self::file`]
+    /// compares), without making its path: asked of every entry an import plans.
+    pub fn has(&self, lang: &str, word: &str) -> bool {
+        self.files
+            .contains_key(&(lang.to_string(), word.to_lowercase()))
+    }
+
     /// The S3 folder of this collection's recordings in `lang`.
     pub fn prefix(&self, lang: &str) -> String {
         format!("{RECORDED_AUDIO_PREFIX}{}/{lang}/", self.collection)
@@ -209,6 +216,7 @@ mod tests {
         let wav = recordings.file("fr", "lapin").expect("lapin is recorded");
         assert_eq!(decode(&wav).unwrap().sample_rate, 44_100);
         assert_eq!(recordings.file("fr", "hat"), None);
+        assert!(recordings.has("en", "HAT") && !recordings.has("fr", "hat"));
         assert_eq!(
             recordings.key("en", "Hat", AudioFormat::Mp3),
             recordings.key("en", "hat", AudioFormat::Mp3)
