@@ -39,7 +39,8 @@ warm_functions
 # its own (`{"type": "https://httpstatuses.com/500", …}`) without the function
 # ever seeing them; our functions never write that shape (their 500 is the
 # envelope's "Internal error"), so nothing of ours is excused:
-# - such a 500 is sent again (up to 3 times), as the black-box client does;
+# - such a 500 is sent again (up to 3 times), as the black-box client does
+#   (a retry that fails to connect or times out counts as one of the 3);
 # - it stays only for a request body that is not UTF-8, which the runner
 #   cannot put into its event (API Gateway sends it base64-encoded and the
 #   function answers 400): that one failure is dropped and counted.
@@ -102,9 +103,12 @@ def after_call(context, case, response):
             return
         _note(f"retry {case.method} {response.request.url}")
         time.sleep(0.2 * (attempt + 1))
-        fresh = Response.from_requests(
-            _session.send(response.request.copy(), allow_redirects=False, timeout=30), verify=True
-        )
+        try:
+            sent = _session.send(response.request.copy(), allow_redirects=False, timeout=30)
+        except requests.RequestException as error:
+            _note(f"retry failed: {error}")
+            continue
+        fresh = Response.from_requests(sent, verify=True)
         for slot in Response.__slots__:
             setattr(response, slot, getattr(fresh, slot))
 

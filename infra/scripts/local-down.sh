@@ -4,6 +4,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 echo "==> stopping the local stack"
 stop audio-later
+stop functions
 stop watch
 stop s3
 stop dynamodb

@@ -62,13 +62,21 @@ fi
 
 echo "==> functions"
 # --disable-cors: the functions answer CORS themselves, as they do on AWS.
-# Rebuilding on every file change drops requests in flight, so it is opt-in
-# (WATCH_RELOAD=1 make up); otherwise `make down && make up` picks up changes.
-reload_flag=(--ignore-changes)
-[ "${WATCH_RELOAD:-0}" = 1 ] && reload_flag=()
-start watch 9000 cargo lambda watch "${reload_flag[@]}" --invoke-address 127.0.0.1 --invoke-port 9000 --disable-cors \
-  --env-file "$root/infra/local/stack.env"
-wait_for_port 9000 watch 120
+# `cargo lambda watch` serves the routes of Cargo.toml and a Runtime API per
+# function; run-functions.sh runs the functions against it (it says why
+# watch does not start them). WATCH_RELOAD=1 make up lets watch start them
+# instead and rebuild one on every file change, which drops requests in
+# flight and needs a small work tree (see run-functions.sh); otherwise
+# `make down && make up` picks up changes.
+if [ "${WATCH_RELOAD:-0}" = 1 ]; then
+  start watch 9000 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port 9000 --disable-cors \
+    --env-file "$root/infra/local/stack.env"
+  wait_for_port 9000 watch 120
+else
+  start watch 9000 cargo lambda watch --only-lambda-apis --invoke-address 127.0.0.1 --invoke-port 9000 --disable-cors
+  wait_for_port 9000 watch 120
+  launch functions "$root/infra/scripts/run-functions.sh"
+fi
 warm_functions
 speak_later_audio
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts DynamoDB Local again after it died (the fault-injection tests kill
 # it) and loads the tables and data again: it keeps them in memory. The
-# functions behind `cargo lambda watch` keep running and pick up the new
+# functions (run-functions.sh) keep running and pick up the new
 # index build on their next request.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

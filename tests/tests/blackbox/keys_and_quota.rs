@@ -150,8 +150,8 @@ async fn logs_hold_no_key_material() {
     get(ENTRY, Some("dk_abcdefghijklmnopqrstuvwxyz012345")).await;
     // Give the log writer a moment to flush the lines of these requests.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let log = std::fs::read_to_string(repo_root().join(".local/logs/watch.log"))
-        .expect("the stack's log");
+    let log = std::fs::read_to_string(repo_root().join(".local/logs/functions.log"))
+        .expect("the functions' log");
     assert!(
         log.contains("\"endpoint\":\"entry-by-word\""),
         "the log holds request lines"
