@@ -215,7 +215,8 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
 
 /// Sounds-like search (`matchType=soundsLike`, docs/api.md "Sounds like"):
 /// the words whose spelling sounds like `q`'s in their language, from the
-/// snapshot's `rhymes` section: the parts of the query's first sounds, then
+/// snapshot's `rhymes` section: the parts of the coarse keys of the query's
+/// first sounds, then the parts of the lists of the keys it reaches, then
 /// the page's records, as a search's.
 async fn sounds_like(
     app: &App,
@@ -231,18 +232,18 @@ async fn sounds_like(
         SearchError::OverBudget => ApiError::bad_request(SOUNDS_LIKE_OVER_BUDGET),
         e => search_failed(e),
     };
-    let rhymes = snapshot.sounds(query).await?.map_err(over_budget)?;
+    let (matches, rhymes) = snapshot.sounds(query).await?.map_err(over_budget)?;
     let filters = p.filters();
     let (searcher, offset, limit) = (&snapshot.searcher, p.offset as usize, p.limit as usize);
     let hits = match p.group {
         Grouping::Entry => Paged::Entries(
             searcher
-                .sounds_like(&rhymes, query, &filters, offset, limit)
+                .sounds_like(&rhymes, &matches, &filters, offset, limit)
                 .map_err(over_budget)?,
         ),
         Grouping::Word => Paged::Words(
             searcher
-                .sounds_like_words(&rhymes, query, &filters, offset, limit)
+                .sounds_like_words(&rhymes, &matches, &filters, offset, limit)
                 .map_err(over_budget)?,
         ),
     };

@@ -4,25 +4,30 @@
 //! ones, then most common: one tier per pair of distances, each in ordinal
 //! (commonness) order, paged as a search's tiers.
 //!
-//! A search reads the part index of `rhymes`, then the parts of the keys
-//! that start with the query's first sounds ([`SoundsLikeQuery::prefixes`]).
+//! A search reads the part index of `rhymes`, then the parts of the coarse
+//! keys that start with the query's first sounds
+//! ([`SoundsLikeQuery::prefixes`]), walks them with a Levenshtein automaton
+//! of each of its own keys ([`SoundsLikeQuery::matches`]), then reads the
+//! parts of the lists of the keys it reached ([`SoundsMatches::parts`]).
 
 use super::{page_of_tiers, Hits, SearchError, Searcher, WordHits};
 use crate::filters::{Filters, LangFilter};
-use crate::snapshot::{sounds_prefix, PartIndex, Rhymes};
+use crate::snapshot::{sounds_index_prefix, sounds_key, PartIndex, Rhymes};
 use crate::sounds_like::{self, distance, edit_budget, first_sound, SoundKey};
 use crate::InvalidParameter;
+use levenshtein_automata::LevenshteinAutomatonBuilder;
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
-/// The coarse keys and list items a sounds-like search may visit: the
-/// broadest first sound of a language at the corpus's scale stays well
-/// within it, and no request's work is unbounded.
+/// The coarse keys reached and list items a sounds-like search may visit:
+/// no request's work is unbounded.
 pub const SOUNDS_LIKE_WORK_BUDGET: u64 = 1_000_000;
 
-/// The parts of `rhymes` one sounds-like search may read (16 KB each, 4 MB
-/// in all): its first sounds' keys grow with the corpus, so a query whose
-/// keys would take more is refused before anything is read.
+/// The parts of `rhymes` one sounds-like search may read at each of its two
+/// steps (16 KB each, 4 MB in all): the coarse keys of its first sounds,
+/// then the lists of the keys it reached. Both grow with the corpus, so a
+/// query that would take more is refused before they are read.
 pub const SOUNDS_LIKE_MAX_PARTS: usize = 256;
 
 /// The first symbols of the coarse keys a query's first sound reaches:
@@ -69,59 +74,130 @@ impl SoundsLikeQuery {
         self.langs.is_empty()
     }
 
-    /// The key prefixes of `rhymes` it reads: per language, the first
-    /// symbols its keys' first sounds reach.
+    /// The key prefixes of `rhymes` it reads first: per language, the
+    /// first symbols its keys' first sounds reach.
     pub fn prefixes(&self) -> Vec<String> {
-        self.reads().map(|(prefix, _)| prefix).collect()
+        self.reads().map(|(prefix, _, _)| prefix).collect()
     }
 
-    /// The parts of `rhymes` it reads, named from the part index: over
+    /// The parts of `rhymes` it reads first, named from the part index:
+    /// over [`SOUNDS_LIKE_MAX_PARTS`], over budget.
+    pub fn parts(&self, index: &PartIndex) -> Result<Vec<usize>, SearchError> {
+        self.parts_within(index, SOUNDS_LIKE_MAX_PARTS)
+    }
+
+    fn parts_within(&self, index: &PartIndex, max: usize) -> Result<Vec<usize>, SearchError> {
+        within_parts(Rhymes::parts_with_prefixes(index, &self.prefixes()), max)
+    }
+
+    /// Each prefix it reads, with its language and the keys whose first
+    /// sound it holds.
+    fn reads(&self) -> impl Iterator<Item = (String, &'static str, Vec<&SoundKey>)> {
+        self.langs.iter().flat_map(|(lang, keys)| {
+            let mut reads: Vec<(String, &'static str, Vec<&SoundKey>)> = Vec::new();
+            for key in keys {
+                let Some(first) = first_sound(&key.coarse()) else {
+                    continue;
+                };
+                let symbols = if first == 'a' {
+                    &VOWEL_CLASS[..]
+                } else {
+                    &[first][..]
+                };
+                for &symbol in symbols {
+                    let prefix = sounds_index_prefix(lang, Some(symbol));
+                    match reads.iter_mut().find(|(p, _, _)| *p == prefix) {
+                        Some((_, _, keys)) => keys.push(key),
+                        None => reads.push((prefix, *lang, vec![key])),
+                    }
+                }
+            }
+            reads
+        })
+    }
+
+    /// The coarse keys its own keys reach in the parts of
+    /// [`SoundsLikeQuery::parts`] (held in `rhymes`): per own key a
+    /// Levenshtein automaton within its [`edit_budget`] walks the keys of
+    /// its first sound. Over budget when the keys reached and their words
+    /// are more than [`SOUNDS_LIKE_WORK_BUDGET`].
+    pub fn matches(&self, rhymes: &Rhymes) -> Result<SoundsMatches, SearchError> {
+        let mut reached: BTreeMap<String, Vec<(SoundKey, usize)>> = BTreeMap::new();
+        let mut work = 0u64;
+        for (prefix, lang, keys) in self.reads() {
+            for key in keys {
+                let coarse = key.coarse();
+                let budget = edit_budget(coarse.len());
+                let dfa = automaton_builder(budget).build_dfa(&coarse);
+                rhymes.each_sounds_key(&prefix, &dfa, |found, words| {
+                    let Some(d) = bounded_distance(coarse.as_bytes(), found.as_bytes(), budget)
+                    else {
+                        return Ok::<(), SearchError>(());
+                    };
+                    let own = reached.entry(sounds_key(lang, found)).or_default();
+                    if own.is_empty() {
+                        work += 1 + words as u64;
+                        if work > SOUNDS_LIKE_WORK_BUDGET {
+                            return Err(SearchError::OverBudget);
+                        }
+                    }
+                    own.push((key.clone(), d));
+                    Ok(())
+                })?;
+            }
+        }
+        Ok(SoundsMatches { reached, work })
+    }
+}
+
+/// `parts`, unless they are more than `max`: over budget.
+fn within_parts(parts: Vec<usize>, max: usize) -> Result<Vec<usize>, SearchError> {
+    if parts.len() > max {
+        return Err(SearchError::OverBudget);
+    }
+    Ok(parts)
+}
+
+/// The builder of Levenshtein automata within `edits` (plain Levenshtein
+/// distance, as [`distance`]: no transpositions), made once.
+fn automaton_builder(edits: usize) -> &'static LevenshteinAutomatonBuilder {
+    static ONE: OnceLock<LevenshteinAutomatonBuilder> = OnceLock::new();
+    static TWO: OnceLock<LevenshteinAutomatonBuilder> = OnceLock::new();
+    match edits {
+        0 | 1 => ONE.get_or_init(|| LevenshteinAutomatonBuilder::new(1, false)),
+        _ => TWO.get_or_init(|| LevenshteinAutomatonBuilder::new(2, false)),
+    }
+}
+
+/// The coarse keys a sounds-like query reached: per [`sounds_key`], the
+/// query's keys that reach it and their coarse distance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SoundsMatches {
+    reached: BTreeMap<String, Vec<(SoundKey, usize)>>,
+    /// The keys reached and the words of their lists.
+    work: u64,
+}
+
+impl SoundsMatches {
+    /// The [`sounds_key`]s whose lists the search reads next.
+    pub fn list_keys(&self) -> Vec<&str> {
+        self.reached.keys().map(String::as_str).collect()
+    }
+
+    /// The parts of `rhymes` that hold those lists: over
     /// [`SOUNDS_LIKE_MAX_PARTS`], over budget.
     pub fn parts(&self, index: &PartIndex) -> Result<Vec<usize>, SearchError> {
         self.parts_within(index, SOUNDS_LIKE_MAX_PARTS)
     }
 
     fn parts_within(&self, index: &PartIndex, max: usize) -> Result<Vec<usize>, SearchError> {
-        let parts = Rhymes::parts_with_prefixes(index, &self.prefixes());
-        if parts.len() > max {
-            return Err(SearchError::OverBudget);
-        }
-        Ok(parts)
+        within_parts(Rhymes::parts_of(index, &self.list_keys()), max)
     }
-
-    /// Each prefix it reads, with its language's keys.
-    fn reads(&self) -> impl Iterator<Item = (String, &[SoundKey])> {
-        self.langs.iter().flat_map(|(lang, keys)| {
-            prefixes_of(lang, keys)
-                .into_iter()
-                .map(move |prefix| (prefix, keys.as_slice()))
-        })
-    }
-}
-
-/// The [`sounds_prefix`]es of `lang` whose keys the first sounds of `keys`
-/// reach, each once.
-fn prefixes_of(lang: &str, keys: &[SoundKey]) -> Vec<String> {
-    let mut prefixes: Vec<String> = Vec::new();
-    for first in keys.iter().filter_map(|key| first_sound(&key.coarse())) {
-        let symbols = if first == 'a' {
-            &VOWEL_CLASS[..]
-        } else {
-            &[first][..]
-        };
-        for &symbol in symbols {
-            let prefix = sounds_prefix(lang, symbol);
-            if !prefixes.contains(&prefix) {
-                prefixes.push(prefix);
-            }
-        }
-    }
-    prefixes
 }
 
 /// The edits between two coarse keys (ASCII), if at most `max`: keys
 /// whose lengths differ by more are passed over unread, and no key is
-/// copied (a search compares thousands).
+/// copied.
 fn bounded_distance(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > max {
         return None;
@@ -146,17 +222,18 @@ fn bounded_distance(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
 
 impl Searcher {
     /// The page `offset..offset + limit` of the entries whose word sounds
-    /// like the query, closest first, and how many do; the parts of its
-    /// [`SoundsLikeQuery::prefixes`] must be held.
+    /// like the query, closest first, and how many do, from the keys it
+    /// reached; the parts of their lists ([`SoundsMatches::parts`]) must
+    /// be held.
     pub fn sounds_like(
         &self,
         rhymes: &Rhymes,
-        query: &SoundsLikeQuery,
+        matches: &SoundsMatches,
         filters: &Filters<'_>,
         offset: usize,
         limit: usize,
     ) -> Result<Hits, SearchError> {
-        let (tiers, work) = self.sounds_like_tiers(rhymes, query, filters)?;
+        let (tiers, work) = self.sounds_like_tiers(rhymes, matches, filters)?;
         Ok(page_of_tiers(&tiers, offset, limit, work))
     }
 
@@ -164,74 +241,39 @@ impl Searcher {
     pub fn sounds_like_words(
         &self,
         rhymes: &Rhymes,
-        query: &SoundsLikeQuery,
+        matches: &SoundsMatches,
         filters: &Filters<'_>,
         offset: usize,
         limit: usize,
     ) -> Result<WordHits, SearchError> {
-        let (tiers, work) = self.sounds_like_tiers(rhymes, query, filters)?;
+        let (tiers, work) = self.sounds_like_tiers(rhymes, matches, filters)?;
         let ordered = tiers.iter().flat_map(|tier| tier.iter());
         self.words_of(ordered, (work, SOUNDS_LIKE_WORK_BUDGET), offset, limit)
     }
 
-    /// The entries that pass `filters` of the words within reach of the
-    /// query, one tier per (coarse, fine) distance in rank order, and the
-    /// keys and list items visited.
+    /// The entries that pass `filters` of the words of the keys reached,
+    /// one tier per (coarse, fine) distance in rank order, and the work
+    /// done.
     fn sounds_like_tiers(
         &self,
         rhymes: &Rhymes,
-        query: &SoundsLikeQuery,
+        matches: &SoundsMatches,
         filters: &Filters<'_>,
     ) -> Result<(Vec<RoaringBitmap>, u64), SearchError> {
-        let mut work = 0u64;
         let mut nearest: HashMap<usize, (usize, usize)> = HashMap::new();
-        for (prefix, keys) in query.reads() {
-            // Each key's coarse key (ASCII: its vowels are `a`), first sound
-            // and budget, once per prefix rather than once per list.
-            let own: Vec<(&SoundKey, String, Option<char>, usize)> = keys
-                .iter()
-                .map(|key| {
-                    let coarse = key.coarse();
-                    let first = first_sound(&coarse);
-                    let budget = edit_budget(coarse.len());
-                    (key, coarse, first, budget)
-                })
-                .collect();
-            rhymes.each_sounds_list(&prefix, |coarse, list| {
-                work += 1;
-                if work > SOUNDS_LIKE_WORK_BUDGET {
-                    return Err(SearchError::OverBudget);
+        for (key, reaching) in &matches.reached {
+            let Some(list) = rhymes.sounds_list(key)? else {
+                continue;
+            };
+            for (term, fine) in list.words()? {
+                for (own, d) in reaching {
+                    let pair = (*d, distance(own.fine(), fine));
+                    nearest
+                        .entry(term)
+                        .and_modify(|best| *best = (*best).min(pair))
+                        .or_insert(pair);
                 }
-                // The query's keys that reach this coarse key, each with
-                // its distance; the list is decoded only if one does.
-                let first = first_sound(coarse);
-                let reaching: Vec<(&SoundKey, usize)> = own
-                    .iter()
-                    .filter(|(_, _, own_first, _)| *own_first == first)
-                    .filter_map(|(key, own_coarse, _, budget)| {
-                        bounded_distance(own_coarse.as_bytes(), coarse.as_bytes(), *budget)
-                            .map(|d| (*key, d))
-                    })
-                    .collect();
-                if reaching.is_empty() {
-                    return Ok(());
-                }
-                let words = list.words()?;
-                work += words.len() as u64;
-                if work > SOUNDS_LIKE_WORK_BUDGET {
-                    return Err(SearchError::OverBudget);
-                }
-                for (term, fine) in words {
-                    for &(key, d) in &reaching {
-                        let pair = (d, distance(key.fine(), fine));
-                        nearest
-                            .entry(term)
-                            .and_modify(|best| *best = (*best).min(pair))
-                            .or_insert(pair);
-                    }
-                }
-                Ok(())
-            })?;
+            }
         }
         let mut tiers: BTreeMap<(usize, usize), RoaringBitmap> = BTreeMap::new();
         for (term, pair) in nearest {
@@ -248,7 +290,7 @@ impl Searcher {
                 tier
             })
             .collect();
-        Ok((tiers, work))
+        Ok((tiers, matches.work))
     }
 }
 
@@ -269,27 +311,33 @@ mod tests {
         }
     }
 
-    /// The searcher of `built`, and the parts of `rhymes` a query names
-    /// (only those: a part it fails to name is missing).
-    fn read(built: &Built, query: &SoundsLikeQuery) -> (Searcher, Rhymes) {
+    /// The searcher of `built`, the keys a query reaches and the parts of
+    /// `rhymes` that hold their lists, each step given only the parts the
+    /// one before named (a part it fails to name is missing).
+    fn read(built: &Built, query: &SoundsLikeQuery) -> (Searcher, SoundsMatches, Rhymes) {
         let searcher: Searcher = built.decode().unwrap();
-        let (index, mut parts): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
+        let (index, every): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
             built.every_part().unwrap();
-        let named = query.parts(&index).unwrap();
-        parts.retain(|part, _| named.contains(part));
-        (searcher, Rhymes::new(index, parts))
+        let only = |named: Vec<usize>| {
+            let mut parts = every.clone();
+            parts.retain(|part, _| named.contains(part));
+            Rhymes::new(index.clone(), parts)
+        };
+        let matches = query.matches(&only(query.parts(&index).unwrap())).unwrap();
+        let lists = only(matches.parts(&index).unwrap());
+        (searcher, matches, lists)
     }
 
     fn words(built: &Built, q: &str, lang: Option<&str>) -> Vec<String> {
         let filter = lang.map(|l| LangFilter::parse(l).unwrap());
         let query = SoundsLikeQuery::new(q, filter.as_ref()).unwrap();
-        let (searcher, rhymes) = read(built, &query);
+        let (searcher, matches, rhymes) = read(built, &query);
         let filters = Filters {
             lang: filter.as_ref(),
             ..Filters::default()
         };
         let hits = searcher
-            .sounds_like_words(&rhymes, &query, &filters, 0, 10)
+            .sounds_like_words(&rhymes, &matches, &filters, 0, 10)
             .unwrap();
         let index = searcher.index();
         hits.words
@@ -334,20 +382,21 @@ mod tests {
     }
 
     #[test]
-    fn a_query_whose_first_sounds_fill_too_many_parts_is_over_budget() {
-        let postings: Vec<Posting> = (0..200)
+    fn a_query_whose_keys_or_lists_fill_too_many_parts_is_over_budget() {
+        // 144 coarse keys of the first sound `S`, and words near `sat`.
+        let consonants: Vec<char> = "bdfglmnprtvz".chars().collect();
+        let postings: Vec<Posting> = (0..144)
             .map(|i| {
-                posting(
-                    &format!("s{}", "abcdefghij".repeat(1 + i % 3)),
-                    "en-x",
-                    "en",
-                    &i.to_string(),
-                )
+                let (a, b) = (consonants[i % 12], consonants[i / 12]);
+                posting(&format!("s{a}o{b}ik"), "en-x", "en", &i.to_string())
             })
-            .chain((0..200).map(|i| posting(&format!("sa{i}t"), "en-x", "en", &format!("n{i}"))))
+            .chain((0..200).map(|i| {
+                let word = format!("sa{}t", ["", "m", "n", "l", "r", "k"][i % 6]);
+                posting(&word, "en-x", "en", &format!("n{i}"))
+            }))
             .collect();
         let built = build(postings, &Lexicon::default());
-        let (index, _): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
+        let (index, every): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
             built.every_part().unwrap();
         let query = SoundsLikeQuery::new("sat", None).unwrap();
         let needed = query.parts_within(&index, usize::MAX).unwrap().len();
@@ -355,6 +404,15 @@ mod tests {
         assert_eq!(query.parts_within(&index, needed).unwrap().len(), needed);
         assert_eq!(
             query.parts_within(&index, needed - 1),
+            Err(SearchError::OverBudget)
+        );
+        // The lists of the keys reached: `sat`, `samt`, `sant`… each its own.
+        let matches = query.matches(&Rhymes::new(index.clone(), every)).unwrap();
+        assert!(matches.list_keys().len() >= 5, "{:?}", matches.list_keys());
+        let needed = matches.parts_within(&index, usize::MAX).unwrap().len();
+        assert!(needed > 2, "{needed} parts");
+        assert_eq!(
+            matches.parts_within(&index, needed - 1),
             Err(SearchError::OverBudget)
         );
     }
@@ -399,7 +457,7 @@ mod tests {
             let built = build(postings.clone(), &Lexicon::default());
             let filter = filter_lang.map(|l| LangFilter::parse(langs[l]).unwrap());
             let query_of = SoundsLikeQuery::new(&query, filter.as_ref()).unwrap();
-            let (searcher, rhymes) = read(&built, &query_of);
+            let (searcher, matches, rhymes) = read(&built, &query_of);
             let index = searcher.index();
             // Brute force: per word (folded, language) its spellings.
             let mut spellings: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
@@ -432,7 +490,7 @@ mod tests {
             let mut offset = 0;
             loop {
                 let hits = searcher
-                    .sounds_like(&rhymes, &query_of, &filters, offset, limit)
+                    .sounds_like(&rhymes, &matches, &filters, offset, limit)
                     .unwrap();
                 prop_assert_eq!(hits.total, expected.len());
                 found.extend(hits.ordinals);

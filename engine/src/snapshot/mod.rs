@@ -60,8 +60,9 @@ pub use order::rank_order;
 pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub use rhymes::{
-    keys_of as rhyme_keys_of, rhyme_key, sounds_key, sounds_prefix, word_key, PronunciationSource,
-    RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList, MAX_DICTIONARY_PRONUNCIATIONS,
+    keys_of as rhyme_keys_of, rhyme_key, sounds_index_key, sounds_index_prefix, sounds_key,
+    word_key, PronunciationSource, RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList,
+    MAX_DICTIONARY_PRONUNCIATIONS,
 };
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, Fst, TermBlock};
@@ -112,7 +113,9 @@ use std::ops::Range;
 /// 18: the `rhymes` section (rhymes by pronunciation).
 /// 19: `rhymes` also lists the words by how their spelling sounds
 /// (sounds-like search).
-pub const FORMAT: u32 = 19;
+/// 20: `rhymes` also keys every coarse sounds-like key alone, so that a
+/// search walks the keys of its first sounds without reading their lists.
+pub const FORMAT: u32 = 20;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -657,7 +660,7 @@ pub(crate) mod tests {
         "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
         "grams e7de39c3adb5ba70668de61f7751a41b06885712c88f8aab3a35510cfc3ae06a",
         "definitions 4e698d792538e6ecca8c817a27f641bf24ed5542823b9667739eea9e65055471",
-        "rhymes 58f3187a729d074f8b000e555d6a06ea59ba2b0daecd1309c1dd146e7f28e9c4",
+        "rhymes bf895e6f74b17de5430b765a4a64c8b4d5b0005452273ede9599c22e0d38a9d0",
     ];
 
     #[test]

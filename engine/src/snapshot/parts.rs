@@ -243,27 +243,29 @@ impl KeyedPart {
             .ok_or(CorruptData("a value out of its part"))
     }
 
-    /// Calls `visit` with each key of the part that starts with `prefix`
-    /// and its value, in key order, without copying either.
-    pub(crate) fn each_with_prefix<E: From<CorruptData>>(
+    /// Calls `visit` with each key of the part that `automaton` accepts and
+    /// its value, in key order: the walk of the FST follows only the paths
+    /// on which the automaton can still accept, so its cost is that of the
+    /// keys near a match, not of the part.
+    pub(crate) fn each_match<A: fst::Automaton, E: From<CorruptData>>(
         &self,
-        prefix: &[u8],
+        automaton: A,
         mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         use fst::{IntoStreamer, Streamer};
-        let mut stream = self.index.range().ge(prefix).into_stream();
+        let mut stream = self.index.search(automaton).into_stream();
         while let Some((key, at)) = stream.next() {
-            if !key.starts_with(prefix) {
-                break;
-            }
-            let (start, len) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
-            let value = self
-                .values
-                .get(start..start + len)
-                .ok_or(CorruptData("a value out of its part"))?;
-            visit(key, value)?;
+            visit(key, self.value_at(at)?)?;
         }
         Ok(())
+    }
+
+    /// The value an FST output points at.
+    fn value_at(&self, at: u64) -> Result<&[u8], CorruptData> {
+        let (start, len) = ((at >> 32) as usize, (at & 0xffff_ffff) as usize);
+        self.values
+            .get(start..start + len)
+            .ok_or(CorruptData("a value out of its part"))
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {

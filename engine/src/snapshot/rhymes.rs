@@ -18,12 +18,16 @@
 //! big-endian), `[varint count]([u8 source][str pronunciation])…`.
 //!
 //! The section also holds the words by how their spelling sounds
-//! ([`crate::sounds_like`], format 19): [`sounds_key`] (`s`, the language,
+//! ([`crate::sounds_like`], format 20): [`sounds_key`] (`s`, the language,
 //! a coarse key) lists `[varint count]` then per word and fine key of that
 //! coarse key `[varint term gap][str fine key]`, terms ascending (a word
 //! with two fine keys of one coarse key is listed twice, the second gap
-//! 0). A sounds-like search reads the parts of the keys that start with
-//! its first sounds ([`sounds_prefix`]).
+//! 0); and every coarse key once more, alone, under [`sounds_index_key`]
+//! (`c`, the language, the coarse key: `[varint count]` of its list), so
+//! that the coarse keys of a first sound fill few parts. A sounds-like
+//! search reads the parts of those index keys that start with its first
+//! sounds ([`sounds_index_prefix`]), walks them with an automaton of its
+//! own keys, then reads the parts of the lists of the keys it reached.
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
@@ -102,10 +106,19 @@ pub fn sounds_key(lang: &str, coarse: &str) -> String {
     format!("s\0{lang}\0{coarse}")
 }
 
-/// What the [`sounds_key`]s of `lang` whose coarse key starts with
-/// `first` (a symbol) start with.
-pub fn sounds_prefix(lang: &str, first: char) -> String {
-    format!("s\0{lang}\0{first}")
+/// The key under which the coarse sounds-like key `coarse` of `lang` is
+/// listed alone, with the length of its [`sounds_key`]'s list.
+pub fn sounds_index_key(lang: &str, coarse: &str) -> String {
+    format!("c\0{lang}\0{coarse}")
+}
+
+/// What the [`sounds_index_key`]s of `lang` start with; with `first` (a
+/// symbol), those of its coarse keys that start with it.
+pub fn sounds_index_prefix(lang: &str, first: Option<char>) -> String {
+    match first {
+        Some(first) => format!("c\0{lang}\0{first}"),
+        None => format!("c\0{lang}\0"),
+    }
 }
 
 /// The sounds-like keys of a term: those of each distinct spelling of its
@@ -211,6 +224,11 @@ pub(super) fn encode(
         units.push((word_key(t), value));
     }
     for (key, (count, _, bytes)) in lists {
+        if let Some(coarse) = key.strip_prefix("s\0") {
+            let mut value = Vec::new();
+            put_varint(&mut value, count);
+            units.push((format!("c\0{coarse}").into_bytes(), value));
+        }
         let mut value = Vec::with_capacity(bytes.len() + 5);
         put_varint(&mut value, count);
         value.extend(bytes);
@@ -316,27 +334,42 @@ impl Rhymes {
         parts.into_iter().collect()
     }
 
-    /// Calls `visit` with each coarse key under `prefix` (a
-    /// [`sounds_prefix`]; its parts must be held) and its list, in key
-    /// order, undecoded: a search decodes only the lists its keys reach.
-    pub fn each_sounds_list<E: From<CorruptData>>(
+    /// Calls `visit` with each coarse key of `lang` under `prefix` (a
+    /// [`sounds_index_prefix`]; its parts must be held) that `automaton`
+    /// accepts after the prefix, and the length of its list, in key order.
+    pub fn each_sounds_key<A: fst::Automaton + Clone, E: From<CorruptData>>(
         &self,
         prefix: &str,
-        mut visit: impl FnMut(&str, SoundsList<'_>) -> Result<(), E>,
+        automaton: A,
+        mut visit: impl FnMut(&str, usize) -> Result<(), E>,
     ) -> Result<(), E> {
         let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
+        let language = prefix.as_bytes()[..lang_end].to_vec();
         for part in self.index.parts_with_prefix(prefix.as_bytes()) {
             let held = self
                 .parts
                 .get(&part)
                 .ok_or(CorruptData("rhymes part not loaded"))?;
-            held.0.each_with_prefix(prefix.as_bytes(), |key, bytes| {
+            let after = AfterPrefix {
+                prefix: &language,
+                inner: automaton.clone(),
+            };
+            held.0.each_match(after, |key, bytes| {
+                if !key.starts_with(prefix.as_bytes()) {
+                    return Ok(());
+                }
                 let coarse = std::str::from_utf8(&key[lang_end..])
                     .map_err(|_| CorruptData("a sounds-like key is not UTF-8"))?;
-                visit(coarse, SoundsList(bytes))
+                visit(coarse, Reader::new(bytes).varint()?)
             })?;
         }
         Ok(())
+    }
+
+    /// The list of a [`sounds_key`] (its part must be held): none when no
+    /// word has that key.
+    pub fn sounds_list(&self, key: &str) -> Result<Option<SoundsList<'_>>, CorruptData> {
+        Ok(self.value(key.as_bytes())?.map(SoundsList))
     }
 
     /// How many words are listed under a [`rhyme_key`] (its part must be
@@ -390,5 +423,51 @@ impl Rhymes {
     /// Bytes of the parts held.
     pub fn memory_bytes(&self) -> usize {
         self.parts.values().map(|p| p.memory_bytes()).sum()
+    }
+}
+
+/// An automaton that accepts `prefix` followed by what `inner` accepts.
+#[derive(Clone)]
+struct AfterPrefix<'a, A> {
+    prefix: &'a [u8],
+    inner: A,
+}
+
+impl<A: fst::Automaton> fst::Automaton for AfterPrefix<'_, A> {
+    /// Within the prefix, the bytes of it read (`None` once one differs);
+    /// after it, the inner automaton's state.
+    type State = Result<Option<usize>, A::State>;
+
+    fn start(&self) -> Self::State {
+        if self.prefix.is_empty() {
+            Err(self.inner.start())
+        } else {
+            Ok(Some(0))
+        }
+    }
+
+    fn is_match(&self, state: &Self::State) -> bool {
+        state.as_ref().err().is_some_and(|s| self.inner.is_match(s))
+    }
+
+    fn can_match(&self, state: &Self::State) -> bool {
+        match state {
+            Ok(read) => read.is_some(),
+            Err(s) => self.inner.can_match(s),
+        }
+    }
+
+    fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
+        match state {
+            Ok(Some(read)) if self.prefix[*read] == byte => {
+                if read + 1 == self.prefix.len() {
+                    Err(self.inner.start())
+                } else {
+                    Ok(Some(read + 1))
+                }
+            }
+            Ok(_) => Ok(None),
+            Err(s) => Err(self.inner.accept(s, byte)),
+        }
     }
 }

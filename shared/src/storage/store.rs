@@ -8,7 +8,7 @@
 use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
-use crate::search::engine::{SearchError, Searcher, SoundsLikeQuery};
+use crate::search::engine::{SearchError, Searcher, SoundsLikeQuery, SoundsMatches};
 use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
@@ -135,22 +135,32 @@ impl SnapshotView {
         Ok(Rhymes::new(index, parts))
     }
 
-    /// The parts of the `rhymes` section that hold the keys of a
-    /// sounds-like search's first sounds, loaded now if no request has yet.
-    /// Over budget (nothing read but the part index) when they are more
-    /// than one search may read ([`SoundsLikeQuery::parts`]).
+    /// A sounds-like search's two reads of the `rhymes` section, each
+    /// loaded now if no request has yet: the parts of the coarse keys of
+    /// its first sounds, which give the keys it reaches, then the parts of
+    /// their lists. Over budget (nothing more read) when either step's
+    /// parts, or the keys and words reached, are more than one search may
+    /// read ([`SoundsLikeQuery::parts`], [`SoundsMatches::parts`]).
     pub async fn sounds(
         &self,
         query: &SoundsLikeQuery,
-    ) -> Result<Result<Rhymes, SearchError>, ApiError> {
+    ) -> Result<Result<(SoundsMatches, Rhymes), SearchError>, ApiError> {
         let source = &self.loaded.source;
         let index = self.loaded.rhymes.index(source).await?;
         let wanted = match query.parts(&index) {
             Ok(wanted) => wanted,
             Err(e) => return Ok(Err(e)),
         };
-        let parts = self.loaded.rhymes.parts(source, &index, wanted).await?;
-        Ok(Ok(Rhymes::new(index, parts)))
+        let keys = self.loaded.rhymes.parts(source, &index, wanted).await?;
+        let found = query
+            .matches(&Rhymes::new(index.clone(), keys))
+            .and_then(|matches| Ok((matches.parts(&index)?, matches)));
+        let (wanted, matches) = match found {
+            Ok(found) => found,
+            Err(e) => return Ok(Err(e)),
+        };
+        let lists = self.loaded.rhymes.parts(source, &index, wanted).await?;
+        Ok(Ok((matches, Rhymes::new(index, lists))))
     }
 
     /// Reads the term blocks a read of the snapshot named missing, all in
