@@ -105,7 +105,7 @@ impl SoundsLikeQuery {
                     &[first][..]
                 };
                 for &symbol in symbols {
-                    let prefix = sounds_index_prefix(lang, Some(symbol));
+                    let prefix = sounds_index_prefix(lang, symbol);
                     match reads.iter_mut().find(|(p, _, _)| *p == prefix) {
                         Some((_, _, keys)) => keys.push(key),
                         None => reads.push((prefix, *lang, vec![key])),

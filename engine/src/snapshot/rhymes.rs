@@ -112,13 +112,10 @@ pub fn sounds_index_key(lang: &str, coarse: &str) -> String {
     format!("c\0{lang}\0{coarse}")
 }
 
-/// What the [`sounds_index_key`]s of `lang` start with; with `first` (a
-/// symbol), those of its coarse keys that start with it.
-pub fn sounds_index_prefix(lang: &str, first: Option<char>) -> String {
-    match first {
-        Some(first) => format!("c\0{lang}\0{first}"),
-        None => format!("c\0{lang}\0"),
-    }
+/// What the [`sounds_index_key`]s of `lang` whose coarse key starts with
+/// `first` (a symbol) start with.
+pub fn sounds_index_prefix(lang: &str, first: char) -> String {
+    format!("c\0{lang}\0{first}")
 }
 
 /// The sounds-like keys of a term: those of each distinct spelling of its
@@ -468,6 +465,48 @@ impl<A: fst::Automaton> fst::Automaton for AfterPrefix<'_, A> {
             }
             Ok(_) => Ok(None),
             Err(s) => Err(self.inner.accept(s, byte)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sounds_like::distance;
+    use fst::{IntoStreamer, Set, Streamer};
+    use levenshtein_automata::LevenshteinAutomatonBuilder;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Over an FST of keys of several prefixes, the automaton accepts
+        /// exactly the keys that start with its prefix and whose rest is
+        /// within the inner automaton's edits of the query.
+        #[test]
+        fn after_prefix_accepts_the_prefix_then_the_inner_automaton(
+            keys in proptest::collection::btree_set("(c|s)\\x00(en|fr)\\x00[aKST]{1,6}", 1..80),
+            prefix in "(c|s)\\x00(en|fr)\\x00",
+            query in "[aKST]{1,6}",
+            edits in 1u8..3,
+        ) {
+            let set = Set::from_iter(keys.iter()).unwrap();
+            let dfa = LevenshteinAutomatonBuilder::new(edits, false).build_dfa(&query);
+            let automaton = AfterPrefix { prefix: prefix.as_bytes(), inner: &dfa };
+            let mut found = Vec::new();
+            let mut stream = set.search(automaton).into_stream();
+            while let Some(key) = stream.next() {
+                found.push(String::from_utf8(key.to_vec()).unwrap());
+            }
+            let expected: Vec<String> = keys
+                .iter()
+                .filter(|k| {
+                    k.strip_prefix(prefix.as_str())
+                        .is_some_and(|rest| distance(rest, &query) <= usize::from(edits))
+                })
+                .cloned()
+                .collect();
+            prop_assert_eq!(found, expected);
         }
     }
 }
