@@ -119,8 +119,8 @@ impl SoundsLikeQuery {
     /// The coarse keys its own keys reach in the parts of
     /// [`SoundsLikeQuery::parts`] (held in `rhymes`): per own key a
     /// Levenshtein automaton within its [`edit_budget`] walks the keys of
-    /// its first sound. Over budget when the keys reached and their words
-    /// are more than [`SOUNDS_LIKE_WORK_BUDGET`].
+    /// its first sound. Over budget when the keys reached are more than
+    /// [`SOUNDS_LIKE_WORK_BUDGET`].
     pub fn matches(&self, rhymes: &Rhymes) -> Result<SoundsMatches, SearchError> {
         let mut reached: BTreeMap<String, Vec<(SoundKey, usize)>> = BTreeMap::new();
         let mut work = 0u64;
@@ -129,18 +129,16 @@ impl SoundsLikeQuery {
                 let coarse = key.coarse();
                 let budget = edit_budget(coarse.len());
                 let dfa = automaton_builder(budget).build_dfa(&coarse);
-                rhymes.each_sounds_key(&prefix, &dfa, |found, words| {
+                rhymes.each_sounds_key(&prefix, &dfa, |found| {
                     let Some(d) = bounded_distance(coarse.as_bytes(), found.as_bytes(), budget)
                     else {
                         return Ok::<(), SearchError>(());
                     };
-                    let own = reached.entry(sounds_key(lang, found)).or_default();
-                    if own.is_empty() {
-                        work += 1 + words as u64;
-                        if work > SOUNDS_LIKE_WORK_BUDGET {
-                            return Err(SearchError::OverBudget);
-                        }
+                    work += 1;
+                    if work > SOUNDS_LIKE_WORK_BUDGET {
+                        return Err(SearchError::OverBudget);
                     }
+                    let own = reached.entry(sounds_key(lang, found)).or_default();
                     own.push((key.clone(), d));
                     Ok(())
                 })?;
@@ -174,7 +172,7 @@ fn automaton_builder(edits: usize) -> &'static LevenshteinAutomatonBuilder {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SoundsMatches {
     reached: BTreeMap<String, Vec<(SoundKey, usize)>>,
-    /// The keys reached and the words of their lists.
+    /// The keys reached.
     work: u64,
 }
 
@@ -261,11 +259,17 @@ impl Searcher {
         filters: &Filters<'_>,
     ) -> Result<(Vec<RoaringBitmap>, u64), SearchError> {
         let mut nearest: HashMap<usize, (usize, usize)> = HashMap::new();
+        let mut work = matches.work;
         for (key, reaching) in &matches.reached {
             let Some(list) = rhymes.sounds_list(key)? else {
                 continue;
             };
-            for (term, fine) in list.words()? {
+            let words = list.words()?;
+            work += words.len() as u64;
+            if work > SOUNDS_LIKE_WORK_BUDGET {
+                return Err(SearchError::OverBudget);
+            }
+            for (term, fine) in words {
                 for (own, d) in reaching {
                     let pair = (*d, distance(own.fine(), fine));
                     nearest
@@ -290,7 +294,7 @@ impl Searcher {
                 tier
             })
             .collect();
-        Ok((tiers, matches.work))
+        Ok((tiers, work))
     }
 }
 

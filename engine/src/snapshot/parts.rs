@@ -178,7 +178,11 @@ pub(crate) fn store_keyed<K: AsRef<[u8]>>(
     units: &[(K, Vec<u8>)],
     part_bytes: usize,
 ) -> Vec<Vec<u8>> {
-    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(units.iter().map(|(_, v)| v.len()), part_bytes)
+    // A unit's size is its key's and its value's: a section of keys with
+    // tiny values (the sounds-like keys) still makes parts of about
+    // `part_bytes`.
+    let sizes = units.iter().map(|(k, v)| k.as_ref().len() + v.len());
+    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(sizes, part_bytes)
         .into_iter()
         .map(|range| {
             let units = &units[range];

@@ -23,8 +23,8 @@
 //! coarse key `[varint term gap][str fine key]`, terms ascending (a word
 //! with two fine keys of one coarse key is listed twice, the second gap
 //! 0); and every coarse key once more, alone, under [`sounds_index_key`]
-//! (`c`, the language, the coarse key: `[varint count]` of its list), so
-//! that the coarse keys of a first sound fill few parts. A sounds-like
+//! (`c`, the language, the coarse key; no value), so that the coarse keys
+//! of a first sound fill few parts. A sounds-like
 //! search reads the parts of those index keys that start with its first
 //! sounds ([`sounds_index_prefix`]), walks them with an automaton of its
 //! own keys, then reads the parts of the lists of the keys it reached.
@@ -107,7 +107,7 @@ pub fn sounds_key(lang: &str, coarse: &str) -> String {
 }
 
 /// The key under which the coarse sounds-like key `coarse` of `lang` is
-/// listed alone, with the length of its [`sounds_key`]'s list.
+/// listed alone, without its [`sounds_key`]'s list.
 pub fn sounds_index_key(lang: &str, coarse: &str) -> String {
     format!("c\0{lang}\0{coarse}")
 }
@@ -222,9 +222,9 @@ pub(super) fn encode(
     }
     for (key, (count, _, bytes)) in lists {
         if let Some(coarse) = key.strip_prefix("s\0") {
-            let mut value = Vec::new();
-            put_varint(&mut value, count);
-            units.push((format!("c\0{coarse}").into_bytes(), value));
+            // No value: every FST output of a part of these is 0, so the
+            // keys alone take its bytes.
+            units.push((format!("c\0{coarse}").into_bytes(), Vec::new()));
         }
         let mut value = Vec::with_capacity(bytes.len() + 5);
         put_varint(&mut value, count);
@@ -333,12 +333,12 @@ impl Rhymes {
 
     /// Calls `visit` with each coarse key of `lang` under `prefix` (a
     /// [`sounds_index_prefix`]; its parts must be held) that `automaton`
-    /// accepts after the prefix, and the length of its list, in key order.
+    /// accepts after the prefix, in key order.
     pub fn each_sounds_key<A: fst::Automaton + Clone, E: From<CorruptData>>(
         &self,
         prefix: &str,
         automaton: A,
-        mut visit: impl FnMut(&str, usize) -> Result<(), E>,
+        mut visit: impl FnMut(&str) -> Result<(), E>,
     ) -> Result<(), E> {
         let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
         let language = prefix.as_bytes()[..lang_end].to_vec();
@@ -351,13 +351,13 @@ impl Rhymes {
                 prefix: &language,
                 inner: automaton.clone(),
             };
-            held.0.each_match(after, |key, bytes| {
+            held.0.each_match(after, |key, _| {
                 if !key.starts_with(prefix.as_bytes()) {
                     return Ok(());
                 }
                 let coarse = std::str::from_utf8(&key[lang_end..])
                     .map_err(|_| CorruptData("a sounds-like key is not UTF-8"))?;
-                visit(coarse, Reader::new(bytes).varint()?)
+                visit(coarse)
             })?;
         }
         Ok(())
