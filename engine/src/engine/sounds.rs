@@ -5,10 +5,11 @@
 //! (commonness) order, paged as a search's tiers.
 //!
 //! A search reads the part index of `rhymes`, then the parts of the coarse
-//! keys that start with the query's first sounds
-//! ([`SoundsLikeQuery::prefixes`]), walks them with a Levenshtein automaton
-//! of each of its own keys ([`SoundsLikeQuery::matches`]), then reads the
-//! parts of the lists of the keys it reached ([`SoundsMatches::parts`]).
+//! keys that start with the query's first sounds in whose key range a
+//! Levenshtein automaton of one of its own keys may match
+//! ([`SoundsLikeQuery::parts`]), walks them with those automata
+//! ([`SoundsLikeQuery::matches`]), then reads the parts of the lists of the
+//! keys it reached ([`SoundsMatches::parts`]).
 
 use super::{page_of_tiers, Hits, SearchError, Searcher, WordHits};
 use crate::filters::{Filters, LangFilter};
@@ -17,7 +18,7 @@ use crate::sounds_like::{self, distance, edit_budget, first_sound, SoundKey};
 use crate::InvalidParameter;
 use levenshtein_automata::LevenshteinAutomatonBuilder;
 use roaring::RoaringBitmap;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// The coarse keys reached and list items a sounds-like search may visit:
@@ -74,12 +75,6 @@ impl SoundsLikeQuery {
         self.langs.is_empty()
     }
 
-    /// The key prefixes of `rhymes` it reads first: per language, the
-    /// first symbols its keys' first sounds reach.
-    pub fn prefixes(&self) -> Vec<String> {
-        self.reads().map(|(prefix, _, _)| prefix).collect()
-    }
-
     /// The parts of `rhymes` it reads first, named from the part index:
     /// over [`SOUNDS_LIKE_MAX_PARTS`], over budget.
     pub fn parts(&self, index: &PartIndex) -> Result<Vec<usize>, SearchError> {
@@ -87,7 +82,15 @@ impl SoundsLikeQuery {
     }
 
     fn parts_within(&self, index: &PartIndex, max: usize) -> Result<Vec<usize>, SearchError> {
-        within_parts(Rhymes::parts_with_prefixes(index, &self.prefixes()), max)
+        let mut parts = BTreeSet::new();
+        for (prefix, _, keys) in self.reads() {
+            for key in keys {
+                let (coarse, budget) = own_key(key);
+                let dfa = automaton_builder(budget).build_dfa(&coarse);
+                parts.extend(Rhymes::sounds_key_parts(index, &prefix, &dfa));
+            }
+        }
+        within_parts(parts.into_iter().collect(), max)
     }
 
     /// Each prefix it reads, with its language and the keys whose first
@@ -126,8 +129,7 @@ impl SoundsLikeQuery {
         let mut work = 0u64;
         for (prefix, lang, keys) in self.reads() {
             for key in keys {
-                let coarse = key.coarse();
-                let budget = edit_budget(coarse.len());
+                let (coarse, budget) = own_key(key);
                 let dfa = automaton_builder(budget).build_dfa(&coarse);
                 rhymes.each_sounds_key(&prefix, &dfa, |found| {
                     let Some(d) = bounded_distance(coarse.as_bytes(), found.as_bytes(), budget)
@@ -146,6 +148,13 @@ impl SoundsLikeQuery {
         }
         Ok(SoundsMatches { reached, work })
     }
+}
+
+/// A query key's coarse key and the edits it allows.
+fn own_key(key: &SoundKey) -> (String, usize) {
+    let coarse = key.coarse();
+    let budget = edit_budget(coarse.len());
+    (coarse, budget)
 }
 
 /// `parts`, unless they are more than `max`: over budget.

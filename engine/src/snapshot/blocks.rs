@@ -313,7 +313,11 @@ impl BlockRoot {
 /// where a string leaves both, any continuation is possible and the
 /// automaton's `can_match` answers; so it takes a few steps per byte of the
 /// bounds, not a walk of the keys between them.
-fn matches_between<A: Automaton>(automaton: &A, low: &[u8], high: Option<&[u8]>) -> bool {
+pub(crate) fn matches_between<A: Automaton>(
+    automaton: &A,
+    low: &[u8],
+    high: Option<&[u8]>,
+) -> bool {
     // Along the prefix both bounds share, every string of the range goes.
     let shared = high.map_or(0, |high| shared_len(low, high));
     let mut state = automaton.start();

@@ -119,6 +119,13 @@ impl PartIndex {
         start..end.max(start + 1)
     }
 
+    /// Whether `automaton` can accept some key of part `part`'s range
+    /// (from its first key to the next part's), from the index alone.
+    pub fn may_match<A: fst::Automaton>(&self, part: usize, automaton: &A) -> bool {
+        let next = self.keys.get(part + 1).map(Vec::as_slice);
+        super::blocks::matches_between(automaton, &self.keys[part], next)
+    }
+
     /// The first key of part `part`.
     pub fn first_key(&self, part: usize) -> &[u8] {
         &self.keys[part]

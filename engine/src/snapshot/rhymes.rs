@@ -321,19 +321,29 @@ impl Rhymes {
         Ok(found)
     }
 
-    /// The parts that may hold keys starting with any of `prefixes` (a
-    /// sounds-like search's [`sounds_prefix`]es), each once, in order.
-    pub fn parts_with_prefixes<K: AsRef<[u8]>>(index: &PartIndex, prefixes: &[K]) -> Vec<usize> {
-        let parts: BTreeSet<usize> = prefixes
-            .iter()
-            .flat_map(|p| index.parts_with_prefix(p.as_ref()))
-            .collect();
-        parts.into_iter().collect()
+    /// The parts under `prefix` (a [`sounds_index_prefix`]) in whose key
+    /// range some key may be one that `automaton` accepts after the
+    /// language's prefix: those a walk of it over the keys reads.
+    pub fn sounds_key_parts<A: fst::Automaton>(
+        index: &PartIndex,
+        prefix: &str,
+        automaton: A,
+    ) -> Vec<usize> {
+        let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
+        let after = AfterPrefix {
+            prefix: &prefix.as_bytes()[..lang_end],
+            inner: automaton,
+        };
+        let parts = index.parts_with_prefix(prefix.as_bytes());
+        parts
+            .filter(|&part| index.may_match(part, &after))
+            .collect()
     }
 
     /// Calls `visit` with each coarse key of `lang` under `prefix` (a
-    /// [`sounds_index_prefix`]; its parts must be held) that `automaton`
-    /// accepts after the prefix, in key order.
+    /// [`sounds_index_prefix`]; its [`Rhymes::sounds_key_parts`] must be
+    /// held) that `automaton` accepts after the language's prefix, in key
+    /// order.
     pub fn each_sounds_key<A: fst::Automaton + Clone, E: From<CorruptData>>(
         &self,
         prefix: &str,
@@ -342,7 +352,7 @@ impl Rhymes {
     ) -> Result<(), E> {
         let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
         let language = prefix.as_bytes()[..lang_end].to_vec();
-        for part in self.index.parts_with_prefix(prefix.as_bytes()) {
+        for part in Self::sounds_key_parts(&self.index, prefix, automaton.clone()) {
             let held = self
                 .parts
                 .get(&part)
