@@ -423,7 +423,7 @@ mod tests {
         let matches = query.matches(&Rhymes::new(index.clone(), every)).unwrap();
         assert!(matches.list_keys().len() >= 5, "{:?}", matches.list_keys());
         let needed = matches.parts_within(&index, usize::MAX).unwrap().len();
-        assert!(needed > 2, "{needed} parts");
+        assert!(needed >= 2, "{needed} parts");
         assert_eq!(
             matches.parts_within(&index, needed - 1),
             Err(SearchError::OverBudget)
@@ -444,7 +444,7 @@ mod tests {
             prop_assert_eq!(bounded_distance(a.as_bytes(), b.as_bytes(), max), expected);
         }
 
-        /// Over parts of a few dozen bytes, a sounds-like search finds
+        /// Over parts of about a hundred bytes, a sounds-like search finds
         /// exactly the words the brute force ranks (every word's spellings
         /// against the query, [`sounds_like_rank`]), in its order, tie
         /// broken by commonness (term order), paged alike, filters held.
