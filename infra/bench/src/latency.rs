@@ -331,7 +331,11 @@ async fn main() {
                     // (docs/api.md): counted per line, not a failed run.
                     match service::search(a, &params).await {
                         Ok(_) => timed_again(name, service::search(a, &params)).await,
-                        Err(shared::error::ApiError::BadRequest(_)) => refused(name, OVER_BUDGET),
+                        Err(shared::error::ApiError::BadRequest(why)) => {
+                            // Named, so that what the budget refuses can be looked at.
+                            eprintln!("{name}: refused {:?}: {why}", params.q);
+                            refused(name, OVER_BUDGET)
+                        }
                         Err(e) => panic!("{name}: {e:?}"),
                     }
                 })
