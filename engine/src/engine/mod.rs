@@ -37,7 +37,7 @@ mod typos;
 mod words;
 
 pub use rhymes::{RhymeHits, RhymeQuery, RhymeWord, RHYME_WORK_BUDGET};
-pub use sounds::{SoundsLikeQuery, SoundsMatches, SOUNDS_LIKE_WORK_BUDGET};
+pub use sounds::{SoundsLikeQuery, SoundsMatches, SoundsWalk, SOUNDS_LIKE_WORK_BUDGET};
 pub use words::{entries_per_word, Word, WordHits, ENTRIES_PER_PAGE, ENTRIES_PER_WORD};
 
 /// Filter bitmaps kept per instance: a handful of filter combinations make up

@@ -7,16 +7,16 @@
 //! A search reads the part index of `rhymes`, then the parts of the coarse
 //! keys that start with the query's first sounds in whose key range a
 //! Levenshtein automaton of one of its own keys may match
-//! ([`SoundsLikeQuery::parts`]), walks them with those automata
-//! ([`SoundsLikeQuery::matches`]), then reads the parts of the lists of the
-//! keys it reached ([`SoundsMatches::parts`]).
+//! ([`SoundsLikeQuery::walk`], each automaton built once), walks them with
+//! those automata ([`SoundsWalk::matches`]), then reads the parts of the
+//! lists of the keys it reached ([`SoundsMatches::parts`]).
 
 use super::{page_of_tiers, Hits, SearchError, Searcher, WordHits};
 use crate::filters::{Filters, LangFilter};
 use crate::snapshot::{sounds_index_prefix, sounds_key, PartIndex, Rhymes};
 use crate::sounds_like::{self, distance, edit_budget, first_sound, SoundKey};
 use crate::InvalidParameter;
-use levenshtein_automata::LevenshteinAutomatonBuilder;
+use levenshtein_automata::{LevenshteinAutomatonBuilder, DFA};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
@@ -25,11 +25,12 @@ use std::sync::OnceLock;
 /// no request's work is unbounded.
 pub const SOUNDS_LIKE_WORK_BUDGET: u64 = 1_000_000;
 
-/// The parts of `rhymes` one sounds-like search may read at each of its two
-/// steps (16 KB each, 4 MB in all): the coarse keys of its first sounds,
-/// then the lists of the keys it reached. Both grow with the corpus, so a
-/// query that would take more is refused before they are read.
-pub const SOUNDS_LIKE_MAX_PARTS: usize = 256;
+/// The bytes of `rhymes` one sounds-like search may read at each of its
+/// two steps (the parts' stored sizes, from the part index): the coarse
+/// keys of its first sounds, then the lists of the keys it reached. Both
+/// grow with the corpus, so a query that would take more is refused before
+/// they are read.
+pub const SOUNDS_LIKE_MAX_BYTES: usize = 4 * 1024 * 1024;
 
 /// The first symbols of the coarse keys a query's first sound reaches:
 /// those [`first_sound`] makes one.
@@ -75,31 +76,27 @@ impl SoundsLikeQuery {
         self.langs.is_empty()
     }
 
-    /// The parts of `rhymes` it reads first, named from the part index:
-    /// over [`SOUNDS_LIKE_MAX_PARTS`], over budget.
-    pub fn parts(&self, index: &PartIndex) -> Result<Vec<usize>, SearchError> {
-        self.parts_within(index, SOUNDS_LIKE_MAX_PARTS)
+    /// Its walks over the coarse keys of `rhymes` (one automaton per
+    /// distinct coarse key of a language, built once) and the parts they
+    /// read, named from the part index: over [`SOUNDS_LIKE_MAX_BYTES`],
+    /// over budget.
+    pub fn walk(&self, index: &PartIndex) -> Result<SoundsWalk, SearchError> {
+        self.walk_within(index, SOUNDS_LIKE_MAX_BYTES)
     }
 
-    fn parts_within(&self, index: &PartIndex, max: usize) -> Result<Vec<usize>, SearchError> {
-        let mut parts = BTreeSet::new();
-        for (prefix, _, keys) in self.reads() {
+    fn walk_within(&self, index: &PartIndex, max: usize) -> Result<SoundsWalk, SearchError> {
+        let mut walks: Vec<Walk> = Vec::new();
+        for (lang, keys) in &self.langs {
             for key in keys {
-                let (coarse, budget) = own_key(key);
-                let dfa = automaton_builder(budget).build_dfa(&coarse);
-                parts.extend(Rhymes::sounds_key_parts(index, &prefix, &dfa));
-            }
-        }
-        within_parts(parts.into_iter().collect(), max)
-    }
-
-    /// Each prefix it reads, with its language and the keys whose first
-    /// sound it holds.
-    fn reads(&self) -> impl Iterator<Item = (String, &'static str, Vec<&SoundKey>)> {
-        self.langs.iter().flat_map(|(lang, keys)| {
-            let mut reads: Vec<(String, &'static str, Vec<&SoundKey>)> = Vec::new();
-            for key in keys {
-                let Some(first) = first_sound(&key.coarse()) else {
+                let coarse = key.coarse();
+                if let Some(walk) = walks
+                    .iter_mut()
+                    .find(|w| w.lang == *lang && w.coarse == coarse)
+                {
+                    walk.own.push(key.clone());
+                    continue;
+                }
+                let Some(first) = first_sound(&coarse) else {
                     continue;
                 };
                 let symbols = if first == 'a' {
@@ -107,32 +104,74 @@ impl SoundsLikeQuery {
                 } else {
                     &[first][..]
                 };
-                for &symbol in symbols {
-                    let prefix = sounds_index_prefix(lang, symbol);
-                    match reads.iter_mut().find(|(p, _, _)| *p == prefix) {
-                        Some((_, _, keys)) => keys.push(key),
-                        None => reads.push((prefix, *lang, vec![key])),
-                    }
-                }
+                let budget = edit_budget(coarse.len());
+                let dfa = automaton_builder(budget).build_dfa(&coarse);
+                let prefixes = symbols
+                    .iter()
+                    .map(|&symbol| {
+                        let prefix = sounds_index_prefix(lang, symbol);
+                        let parts = Rhymes::sounds_key_parts(index, &prefix, &dfa);
+                        (prefix, parts)
+                    })
+                    .collect();
+                walks.push(Walk {
+                    lang,
+                    own: vec![key.clone()],
+                    coarse,
+                    budget,
+                    dfa,
+                    prefixes,
+                });
             }
-            reads
-        })
+        }
+        let parts: BTreeSet<usize> = walks
+            .iter()
+            .flat_map(|w| w.prefixes.iter().flat_map(|(_, parts)| parts))
+            .copied()
+            .collect();
+        let parts = within_bytes(index, parts.into_iter().collect(), max)?;
+        Ok(SoundsWalk { walks, parts })
+    }
+}
+
+/// The walks of a sounds-like query over the coarse keys of its first
+/// sounds ([`SoundsLikeQuery::walk`]) and the parts of `rhymes` they read.
+pub struct SoundsWalk {
+    walks: Vec<Walk>,
+    parts: Vec<usize>,
+}
+
+/// One walk: a coarse key of the query in a language, the query's keys
+/// that have it, the edits it allows, its automaton and, per prefix of its
+/// first sound ([`sounds_index_prefix`]), the parts in whose key range the
+/// automaton may match.
+struct Walk {
+    lang: &'static str,
+    own: Vec<SoundKey>,
+    coarse: String,
+    budget: usize,
+    dfa: DFA,
+    prefixes: Vec<(String, Vec<usize>)>,
+}
+
+impl SoundsWalk {
+    /// The parts of `rhymes` the walks read, each once, in order.
+    pub fn parts(&self) -> &[usize] {
+        &self.parts
     }
 
-    /// The coarse keys its own keys reach in the parts of
-    /// [`SoundsLikeQuery::parts`] (held in `rhymes`): per own key a
-    /// Levenshtein automaton within its [`edit_budget`] walks the keys of
-    /// its first sound. Over budget when the keys reached are more than
+    /// The coarse keys the walks reach in their parts (held in `rhymes`),
+    /// each within the [`edit_budget`] of the query's coarse key. Over
+    /// budget when the keys reached are more than
     /// [`SOUNDS_LIKE_WORK_BUDGET`].
     pub fn matches(&self, rhymes: &Rhymes) -> Result<SoundsMatches, SearchError> {
         let mut reached: BTreeMap<String, Vec<(SoundKey, usize)>> = BTreeMap::new();
         let mut work = 0u64;
-        for (prefix, lang, keys) in self.reads() {
-            for key in keys {
-                let (coarse, budget) = own_key(key);
-                let dfa = automaton_builder(budget).build_dfa(&coarse);
-                rhymes.each_sounds_key(&prefix, &dfa, |found| {
-                    let Some(d) = bounded_distance(coarse.as_bytes(), found.as_bytes(), budget)
+        for walk in &self.walks {
+            for (prefix, parts) in &walk.prefixes {
+                rhymes.each_sounds_key(parts, prefix, &walk.dfa, |found| {
+                    let Some(d) =
+                        bounded_distance(walk.coarse.as_bytes(), found.as_bytes(), walk.budget)
                     else {
                         return Ok::<(), SearchError>(());
                     };
@@ -140,8 +179,8 @@ impl SoundsLikeQuery {
                     if work > SOUNDS_LIKE_WORK_BUDGET {
                         return Err(SearchError::OverBudget);
                     }
-                    let own = reached.entry(sounds_key(lang, found)).or_default();
-                    own.push((key.clone(), d));
+                    let own = reached.entry(sounds_key(walk.lang, found)).or_default();
+                    own.extend(walk.own.iter().map(|key| (key.clone(), d)));
                     Ok(())
                 })?;
             }
@@ -150,16 +189,18 @@ impl SoundsLikeQuery {
     }
 }
 
-/// A query key's coarse key and the edits it allows.
-fn own_key(key: &SoundKey) -> (String, usize) {
-    let coarse = key.coarse();
-    let budget = edit_budget(coarse.len());
-    (coarse, budget)
+/// The bytes `parts` take as stored, from the part index.
+fn stored_bytes(index: &PartIndex, parts: &[usize]) -> usize {
+    parts.iter().map(|&part| index.part_bytes(part)).sum()
 }
 
-/// `parts`, unless they are more than `max`: over budget.
-fn within_parts(parts: Vec<usize>, max: usize) -> Result<Vec<usize>, SearchError> {
-    if parts.len() > max {
+/// `parts`, unless they hold more than `max` bytes: over budget.
+fn within_bytes(
+    index: &PartIndex,
+    parts: Vec<usize>,
+    max: usize,
+) -> Result<Vec<usize>, SearchError> {
+    if stored_bytes(index, &parts) > max {
         return Err(SearchError::OverBudget);
     }
     Ok(parts)
@@ -192,13 +233,13 @@ impl SoundsMatches {
     }
 
     /// The parts of `rhymes` that hold those lists: over
-    /// [`SOUNDS_LIKE_MAX_PARTS`], over budget.
+    /// [`SOUNDS_LIKE_MAX_BYTES`], over budget.
     pub fn parts(&self, index: &PartIndex) -> Result<Vec<usize>, SearchError> {
-        self.parts_within(index, SOUNDS_LIKE_MAX_PARTS)
+        self.parts_within(index, SOUNDS_LIKE_MAX_BYTES)
     }
 
     fn parts_within(&self, index: &PartIndex, max: usize) -> Result<Vec<usize>, SearchError> {
-        within_parts(Rhymes::parts_of(index, &self.list_keys()), max)
+        within_bytes(index, Rhymes::parts_of(index, &self.list_keys()), max)
     }
 }
 
@@ -331,13 +372,14 @@ mod tests {
         let searcher: Searcher = built.decode().unwrap();
         let (index, every): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
             built.every_part().unwrap();
-        let only = |named: Vec<usize>| {
+        let only = |named: &[usize]| {
             let mut parts = every.clone();
             parts.retain(|part, _| named.contains(part));
             Rhymes::new(index.clone(), parts)
         };
-        let matches = query.matches(&only(query.parts(&index).unwrap())).unwrap();
-        let lists = only(matches.parts(&index).unwrap());
+        let walk = query.walk(&index).unwrap();
+        let matches = walk.matches(&only(walk.parts())).unwrap();
+        let lists = only(&matches.parts(&index).unwrap());
         (searcher, matches, lists)
     }
 
@@ -412,18 +454,22 @@ mod tests {
         let (index, every): (Arc<PartIndex>, HashMap<usize, Arc<RhymePart>>) =
             built.every_part().unwrap();
         let query = SoundsLikeQuery::new("sat", None).unwrap();
-        let needed = query.parts_within(&index, usize::MAX).unwrap().len();
-        assert!(needed > 2, "{needed} parts");
-        assert_eq!(query.parts_within(&index, needed).unwrap().len(), needed);
-        assert_eq!(
-            query.parts_within(&index, needed - 1),
+        let walk = query.walk_within(&index, usize::MAX).unwrap();
+        assert!(walk.parts().len() > 2, "{:?} parts", walk.parts());
+        let needed = stored_bytes(&index, walk.parts());
+        let within = query.walk_within(&index, needed).unwrap();
+        assert_eq!(within.parts(), walk.parts());
+        assert!(matches!(
+            query.walk_within(&index, needed - 1),
             Err(SearchError::OverBudget)
-        );
+        ));
         // The lists of the keys reached: `sat`, `samt`, `sant`… each its own.
-        let matches = query.matches(&Rhymes::new(index.clone(), every)).unwrap();
+        let matches = walk.matches(&Rhymes::new(index.clone(), every)).unwrap();
         assert!(matches.list_keys().len() >= 5, "{:?}", matches.list_keys());
-        let needed = matches.parts_within(&index, usize::MAX).unwrap().len();
-        assert!(needed >= 2, "{needed} parts");
+        let lists = matches.parts_within(&index, usize::MAX).unwrap();
+        assert!(lists.len() >= 2, "{lists:?} parts");
+        let needed = stored_bytes(&index, &lists);
+        assert_eq!(matches.parts_within(&index, needed), Ok(lists));
         assert_eq!(
             matches.parts_within(&index, needed - 1),
             Err(SearchError::OverBudget)

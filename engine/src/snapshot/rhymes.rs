@@ -341,22 +341,23 @@ impl Rhymes {
             .collect()
     }
 
-    /// Calls `visit` with each coarse key of `lang` under `prefix` (a
-    /// [`sounds_index_prefix`]; its [`Rhymes::sounds_key_parts`] must be
-    /// held) that `automaton` accepts after the language's prefix, in key
-    /// order.
+    /// Calls `visit` with each coarse key under `prefix` (a
+    /// [`sounds_index_prefix`]) in `parts` (its [`Rhymes::sounds_key_parts`]
+    /// for `automaton`, held) that `automaton` accepts after the language's
+    /// prefix, in key order.
     pub fn each_sounds_key<A: fst::Automaton + Clone, E: From<CorruptData>>(
         &self,
+        parts: &[usize],
         prefix: &str,
         automaton: A,
         mut visit: impl FnMut(&str) -> Result<(), E>,
     ) -> Result<(), E> {
         let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
         let language = prefix.as_bytes()[..lang_end].to_vec();
-        for part in Self::sounds_key_parts(&self.index, prefix, automaton.clone()) {
+        for part in parts {
             let held = self
                 .parts
-                .get(&part)
+                .get(part)
                 .ok_or(CorruptData("rhymes part not loaded"))?;
             let after = AfterPrefix {
                 prefix: &language,

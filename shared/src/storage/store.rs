@@ -140,19 +140,20 @@ impl SnapshotView {
     /// its first sounds, which give the keys it reaches, then the parts of
     /// their lists. Over budget (nothing more read) when either step's
     /// parts, or the keys and words reached, are more than one search may
-    /// read ([`SoundsLikeQuery::parts`], [`SoundsMatches::parts`]).
+    /// read ([`SoundsLikeQuery::walk`], [`SoundsMatches::parts`]).
     pub async fn sounds(
         &self,
         query: &SoundsLikeQuery,
     ) -> Result<Result<(SoundsMatches, Rhymes), SearchError>, ApiError> {
         let source = &self.loaded.source;
         let index = self.loaded.rhymes.index(source).await?;
-        let wanted = match query.parts(&index) {
-            Ok(wanted) => wanted,
+        let walk = match query.walk(&index) {
+            Ok(walk) => walk,
             Err(e) => return Ok(Err(e)),
         };
+        let wanted = walk.parts().to_vec();
         let keys = self.loaded.rhymes.parts(source, &index, wanted).await?;
-        let found = query
+        let found = walk
             .matches(&Rhymes::new(index.clone(), keys))
             .and_then(|matches| Ok((matches.parts(&index)?, matches)));
         let (wanted, matches) = match found {
