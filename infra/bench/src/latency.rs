@@ -188,9 +188,9 @@ async fn main() {
     let dynamodb = clients.dynamodb.clone();
     let table = app.config.entries_table.clone();
     let keys_table = app.config.keys_table.clone();
-    // The queries are drawn from a second instance that holds every part
-    // and every term block, so that drawing them reads nothing through the
-    // measured one's cache.
+    // The queries are drawn from a second instance that holds every term
+    // block and every record, so that drawing them reads nothing through
+    // the measured one's cache.
     let drawing = App::new(
         shared::runtime::config::Config {
             snapshot_cache_bytes: 1 << 40,
@@ -208,7 +208,10 @@ async fn main() {
         })
         .await
         .expect("the stack holds an index snapshot");
-    let (records, grams, definitions) = snapshot.every_part().await.expect("every part");
+    let records = snapshot
+        .every_term_block_and_record()
+        .await
+        .expect("every term block and record");
     let records: &'static _ = Box::leak(Box::new(records));
     let load_ms = loaded.elapsed().as_secs_f64() * 1000.0;
     assert!(
@@ -779,11 +782,9 @@ async fn main() {
     }
     println!("\n{rounds} rounds, every scenario once per round, queries drawn afresh in each.");
     println!(
-        "drawing instance loaded in {load_ms:.0} ms; it holds index {:.1} MB, records {:.1} MB, grams {:.1} MB, definitions {:.1} MB",
+        "drawing instance loaded in {load_ms:.0} ms; it holds index {:.1} MB, records {:.1} MB",
         snapshot.searcher.memory_bytes() as f64 / 1e6,
         d1_records_bytes as f64 / 1e6,
-        grams.memory_bytes() as f64 / 1e6,
-        definitions.memory_bytes() as f64 / 1e6,
     );
     for ((line, why), count) in REFUSED.lock().expect("not poisoned").iter() {
         println!("{line}: {count} refused {why}");

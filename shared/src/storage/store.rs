@@ -249,38 +249,54 @@ impl SnapshotView {
         })
     }
 
-    /// Every part of the paged sections, and every term block, as an
-    /// instance that has served every kind of query holds them (the
-    /// benchmarks of a warm instance). Read in runs of [`EVERY_PART_RUN`]
-    /// items, one after another: at millions of entries DynamoDB Local
-    /// answers a read of every item at once with unprocessed keys until
-    /// the store gives up.
-    pub async fn every_part(&self) -> Result<(Records, Grams, Definitions), ApiError> {
+    /// Every term block and every part of `records`: what the drawing
+    /// instance of the benchmarks holds to draw queries from (the words
+    /// and forms, the entries' ids and previews). Read in runs of
+    /// [`EVERY_PART_RUN`] items, one after another, each run read again
+    /// after a pause when the store answers 503: at millions of entries
+    /// DynamoDB Local answers a read of every item at once with
+    /// unprocessed keys until the store gives up, and an on-disk one gave
+    /// up on runs too. A run read again joins the loads still running.
+    pub async fn every_term_block_and_record(&self) -> Result<Records, ApiError> {
         let every_block: Vec<usize> =
             (1..self.searcher.index().term_dictionary().items()).collect();
         for run in every_block.chunks(EVERY_PART_RUN) {
-            self.read_term_blocks(&Missing(run.to_vec())).await?;
+            let run = Missing(run.to_vec());
+            patiently(|| self.read_term_blocks(&run)).await?;
         }
         let source = &self.loaded.source;
-        let (records, grams, definitions) = tokio::try_join!(
-            self.loaded.records.index(source),
-            self.loaded.grams.index(source),
-            self.loaded.definitions.index(source)
-        )?;
-        let record_parts = self.loaded.records.every_part(source, &records).await?;
-        let gram_parts = self.loaded.grams.every_part(source, &grams).await?;
-        let definition_parts = self
-            .loaded
-            .definitions
-            .every_part(source, &definitions)
-            .await?;
-        Ok((
-            Records::new(records, record_parts),
-            Grams::new(grams, gram_parts),
-            Definitions::new(definitions, definition_parts),
-        ))
+        let index = self.loaded.records.index(source).await?;
+        let mut every = HashMap::with_capacity(index.len());
+        let numbers: Vec<usize> = (0..index.len()).collect();
+        for run in numbers.chunks(EVERY_PART_RUN) {
+            let read = patiently(|| self.loaded.records.parts(source, &index, run.to_vec()));
+            every.extend(read.await?);
+        }
+        Ok(Records::new(index, every))
     }
 }
+
+/// What `read` answers, read again up to [`PATIENT_TRIES`] times, a second
+/// longer apart each time, while it answers 503 (a bulk read of the
+/// benchmarks, which no deadline bounds).
+async fn patiently<T, F: Future<Output = Result<T, ApiError>>>(
+    read: impl Fn() -> F,
+) -> Result<T, ApiError> {
+    let mut tries = 1;
+    loop {
+        match read().await {
+            Err(ApiError::Unavailable) if tries < PATIENT_TRIES => {
+                tracing::warn!(tries, "a bulk read answered 503: reading it again");
+                tokio::time::sleep(Duration::from_secs(tries as u64)).await;
+                tries += 1;
+            }
+            answer => return answer,
+        }
+    }
+}
+
+/// How often [`patiently`] reads.
+const PATIENT_TRIES: usize = 8;
 
 /// What a request needs of the snapshot besides the [`Index`].
 #[derive(Debug, Clone, Default)]
@@ -508,20 +524,6 @@ impl<P: PagedPart> Paged<P> {
                 source::part_index(&*source, P::SECTION).await
             })
             .await
-    }
-
-    /// Every part, in runs of [`EVERY_PART_RUN`] ([`SnapshotView::every_part`]).
-    async fn every_part(
-        &self,
-        source: &Arc<Source>,
-        index: &Arc<PartIndex>,
-    ) -> Result<HashMap<usize, Arc<P>>, ApiError> {
-        let mut every = HashMap::with_capacity(index.len());
-        let numbers: Vec<usize> = (0..index.len()).collect();
-        for run in numbers.chunks(EVERY_PART_RUN) {
-            every.extend(self.parts(source, index, run.to_vec()).await?);
-        }
-        Ok(every)
     }
 
     /// These parts, loaded together where no request has loaded them yet.
