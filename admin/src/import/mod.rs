@@ -49,6 +49,9 @@ use dictionary::ImportedDictionary;
 pub use error::ImportError;
 use freedict::import_freedict;
 use gcide::import_gcide;
+/// The API's code of a FreeDict language (the offline benchmarks name
+/// their dictionaries' languages as the importer does).
+pub use languages::of_iso639_3;
 use mythes::import_mythes;
 use screen::screen;
 use shared::runtime::app::Clients;

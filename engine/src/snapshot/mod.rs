@@ -247,8 +247,9 @@ impl Built {
         T::from_built(self)
     }
 
-    /// The part index of a paged section and every one of its parts.
-    pub(crate) fn every_part<P: PagedPart>(&self) -> Result<EveryPart<P>, CorruptData> {
+    /// The part index of a paged section and every one of its parts (the
+    /// tests, and the offline benchmarks).
+    pub fn every_part<P: PagedPart>(&self) -> Result<EveryPart<P>, CorruptData> {
         let index = source::now(source::part_index(self, P::SECTION))?;
         let every = (0..index.len()).collect();
         let parts = source::now(source::parts::<P, _>(self, &index, every))?;
@@ -261,7 +262,7 @@ impl Built {
 }
 
 /// A paged section's part index and every one of its parts.
-type EveryPart<P> = (
+pub type EveryPart<P> = (
     std::sync::Arc<PartIndex>,
     std::collections::HashMap<usize, std::sync::Arc<P>>,
 );
@@ -662,7 +663,7 @@ pub(crate) mod tests {
         "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
         "grams e7de39c3adb5ba70668de61f7751a41b06885712c88f8aab3a35510cfc3ae06a",
         "definitions 4e698d792538e6ecca8c817a27f641bf24ed5542823b9667739eea9e65055471",
-        "rhymes 862a0f4362ea423bc285e0194501a14dc884aa32ad6fdf6b5ca8c44a791a60eb",
+        "rhymes 98bcd7b2b018c57686178b801d8a5e94bf49814ac2e6bee370b9e986d4b8dea8",
     ];
 
     #[test]

@@ -177,6 +177,58 @@ pub(crate) fn group(
     parts
 }
 
+/// The parts of `units` (keys sorted) of about `part_bytes(key)` bytes,
+/// each run of units with the same target grouped on its own. A unit's
+/// size is its key's and its value's: a section of keys with tiny values
+/// (the sounds-like keys) still makes parts of about the target.
+fn group_keyed<K: AsRef<[u8]>>(
+    units: &[(K, Vec<u8>)],
+    part_bytes: impl Fn(&[u8]) -> usize,
+) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    while start < units.len() {
+        let target = part_bytes(units[start].0.as_ref());
+        let run = units[start..]
+            .iter()
+            .take_while(|(k, _)| part_bytes(k.as_ref()) == target)
+            .count();
+        let sizes = units[start..start + run]
+            .iter()
+            .map(|(k, v)| k.as_ref().len() + v.len());
+        ranges.extend(
+            group(sizes, target)
+                .into_iter()
+                .map(|r| r.start + start..r.end + start),
+        );
+        start += run;
+    }
+    ranges
+}
+
+/// Whether the part index of [`store_keyed_by`] with these targets fits
+/// its one item (counting each part's size as three bytes, enough for
+/// parts under 2 MB).
+pub(crate) fn index_fits<K: AsRef<[u8]>>(
+    units: &[(K, Vec<u8>)],
+    part_bytes: impl Fn(&[u8]) -> usize,
+) -> bool {
+    let ranges = group_keyed(units, part_bytes);
+    let bytes: usize = ranges
+        .iter()
+        .map(|r| {
+            let key = units[r.start].0.as_ref().len();
+            varint_len(key) + key + 3
+        })
+        .sum();
+    varint_len(ranges.len()) + bytes <= MAX_PART_BYTES
+}
+
+/// The bytes of `n` as a varint.
+fn varint_len(n: usize) -> usize {
+    (usize::BITS - n.leading_zeros()).max(1).div_ceil(7) as usize
+}
+
 /// The stored items of a section of values by key (`grams`,
 /// `definitions`): the units (a key and its encoded value, keys sorted and
 /// distinct) grouped into parts of about `part_bytes`, each part a
@@ -185,11 +237,19 @@ pub(crate) fn store_keyed<K: AsRef<[u8]>>(
     units: &[(K, Vec<u8>)],
     part_bytes: usize,
 ) -> Vec<Vec<u8>> {
-    // A unit's size is its key's and its value's: a section of keys with
-    // tiny values (the sounds-like keys) still makes parts of about
-    // `part_bytes`.
-    let sizes = units.iter().map(|(k, v)| k.as_ref().len() + v.len());
-    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(sizes, part_bytes)
+    store_keyed_by(units, |_| part_bytes)
+}
+
+/// [`store_keyed`] with parts of about `part_bytes(key)` bytes: each run of
+/// units with the same target is grouped on its own (so that keys read
+/// one at a time from all over the section fill small parts, and keys
+/// read in runs large ones).
+pub(crate) fn store_keyed_by<K: AsRef<[u8]>>(
+    units: &[(K, Vec<u8>)],
+    part_bytes: impl Fn(&[u8]) -> usize,
+) -> Vec<Vec<u8>> {
+    let ranges = group_keyed(units, part_bytes);
+    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = ranges
         .into_iter()
         .map(|range| {
             let units = &units[range];
@@ -346,6 +406,39 @@ mod tests {
             prop_assert_eq!(next, stored.len());
         }
 
+        /// Keyed grouping never puts two targets in one part, keeps each
+        /// part within its target unless it is one unit, and says whether
+        /// the index fits from an estimate never below the index stored.
+        #[test]
+        fn keyed_parts_keep_to_their_keys_target(
+            keys in proptest::collection::btree_set("[a-c][a-z]{0,6}", 1..200),
+            value_len in 0usize..40,
+            small in 1usize..64,
+        ) {
+            let units: Vec<(Vec<u8>, Vec<u8>)> = keys
+                .iter()
+                .map(|k| (k.as_bytes().to_vec(), vec![7; value_len]))
+                .collect();
+            let target = |key: &[u8]| if key[0] == b'b' { small } else { 256 };
+            let ranges = group_keyed(&units, target);
+            let flat: Vec<usize> = ranges.iter().flat_map(Clone::clone).collect();
+            prop_assert_eq!(flat, (0..units.len()).collect::<Vec<_>>());
+            for r in &ranges {
+                let part = &units[r.clone()];
+                let wanted = target(&part[0].0);
+                prop_assert!(part.iter().all(|(k, _)| target(k) == wanted));
+                let bytes: usize = part.iter().map(|(k, v)| k.len() + v.len()).sum();
+                prop_assert!(bytes <= wanted || part.len() == 1);
+            }
+            prop_assert!(index_fits(&units, target));
+            let stored = store_keyed_by(&units, target);
+            let index = PartIndex::decode(&stored[0]).unwrap();
+            prop_assert_eq!(index.len(), ranges.len());
+            let estimate = varint_len(ranges.len())
+                + ranges.iter().map(|r| units[r.start].0.len() + 4).sum::<usize>();
+            prop_assert!(stored[0].len() <= estimate);
+        }
+
         /// Grouping keeps units in order, each once, and a part over the
         /// target only when it is one unit.
         #[test]
@@ -364,6 +457,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_index_of_too_many_parts_does_not_fit() {
+        let units: Vec<(String, Vec<u8>)> = (0..40_000)
+            .map(|i| (format!("key {i:08}"), vec![0; 10]))
+            .collect();
+        assert!(index_fits(&units, |_| 1024));
+        // One part a unit: 40,000 lines of 16 bytes.
+        assert!(!index_fits(&units, |_| 1));
     }
 
     #[test]

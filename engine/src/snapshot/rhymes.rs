@@ -29,7 +29,7 @@
 //! sounds ([`sounds_index_prefix`]), walks them with an automaton of its
 //! own keys, then reads the parts of the lists of the keys it reached.
 
-use super::parts::{store_keyed, KeyedPart, PartIndex};
+use super::parts::{index_fits, store_keyed_by, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
@@ -233,7 +233,25 @@ pub(super) fn encode(
         units.push((key.into_bytes(), value));
     }
     units.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    store_keyed(&units, RHYME_PART_BYTES)
+    // A search reads the sounds-like lists of the keys it reached, each
+    // list far smaller than a part and the keys all over the section: in
+    // parts of 4 KB it reads half the bytes of parts of 16 KB
+    // (docs/benchmarks.md). Each part is a line of the part index, which
+    // must fit its item: larger list parts where it would not.
+    let part_bytes = |lists: usize| {
+        move |key: &[u8]| {
+            if key.first() == Some(&b's') {
+                lists
+            } else {
+                RHYME_PART_BYTES
+            }
+        }
+    };
+    let lists = [RHYME_PART_BYTES / 4, RHYME_PART_BYTES / 2]
+        .into_iter()
+        .find(|&lists| index_fits(&units, part_bytes(lists)))
+        .unwrap_or(RHYME_PART_BYTES);
+    store_keyed_by(&units, part_bytes(lists))
 }
 
 /// One part of the `rhymes` section.
