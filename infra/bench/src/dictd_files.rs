@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Every article of one `.index` file as a posting: the dictionary is named
-/// by the file (`freedict-deu-eng`: German to English), and an article is
+/// by the file (`freedict-deu-eng`: German to English, `de` to `en`), and an article is
 /// one entry under the first headword that points at it. dictd's metadata
 /// articles (`00-database-…`) are left out.
 pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<()> {
@@ -17,7 +17,12 @@ pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<(
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_default();
-    let mut langs = id.split('-').skip(1);
+    // The API's codes, as the importer writes them (`deu` is `de`), so that
+    // each language's rules (sounds-like) apply.
+    let mut langs = id
+        .split('-')
+        .skip(1)
+        .map(|l| admin::import::of_iso639_3(l).map_or(l, |(code, _)| code));
     let dictionary = DictionaryRef {
         id: id.clone(),
         source_lang: langs.next().unwrap_or("und").to_string(),
