@@ -110,6 +110,20 @@ pub fn phrases(definition: &str, is_stop_word: impl Fn(&str) -> bool) -> Vec<Vec
 /// looked up under it, so that a query knows them without the lexicon.
 const STOP_WORD_MARK: char = '\u{2}';
 
+/// What marks a definition language's key: the entries whose definitions
+/// are in it are listed under it, so that a lemma's list (which holds the
+/// lemma's forms in the definitions of its own language, and the word
+/// itself in any) is narrowed to its language without a column per entry.
+const DEFINITION_LANG_MARK: char = '\u{3}';
+
+/// The key under which the entries whose definitions are in `lang` are
+/// listed (a bitmap).
+pub fn definition_lang_key(lang: &str) -> String {
+    let mut key = String::from(DEFINITION_LANG_MARK);
+    key.push_str(lang);
+    key
+}
+
 /// Whether `key` is a [`phrase_key`] rather than a word.
 pub fn is_phrase_key(key: &str) -> bool {
     key.starts_with(PHRASE_MARK)

@@ -561,7 +561,7 @@ proptest! {
         let index = cold.searcher.index();
         let mut expected: Vec<(usize, String, Vec<u32>)> = Vec::new();
         for &o in &all.ordinals {
-            let key = (index.term_of(o), index.dictionary(o).source_lang.clone());
+            let key = (index.term_of(o), index.term_lang(index.term_of(o)).to_string());
             match expected.iter_mut().find(|w| (w.0, &w.1) == (key.0, &key.1)) {
                 Some(word) => word.2.push(o),
                 None => expected.push((key.0, key.1, vec![o])),
@@ -668,9 +668,9 @@ proptest! {
         let prefix: String = word.chars().take(cut).collect();
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, ..Filters::default() };
-        let (cold, _, _) = snapshot(&postings, &Lexicon::default(), block_bytes);
+        let (cold, _, grams) = snapshot(&postings, &Lexicon::default(), block_bytes);
         // Each pass names at most eight missing blocks.
-        let completed = cold.answer(postings.len() + 3, |index| Ok(index.autocomplete(&prefix, &filters, limit)?));
+        let completed = cold.answer(postings.len() + 3, |index| index.autocomplete(Some(&grams), &prefix, &filters, limit));
         prop_assert_eq!(
             completed.unwrap(),
             autocomplete(&postings, &prefix, &filters, limit)
@@ -687,9 +687,9 @@ proptest! {
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, has_audio: choice.audio, ..Filters::default() };
         // Random picks read no term block.
-        let (cold, _, _) = snapshot(&postings, &Lexicon::default(), TERM_BLOCK_BYTES);
+        let (cold, _, grams) = snapshot(&postings, &Lexicon::default(), TERM_BLOCK_BYTES);
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
-        let picks = cold.searcher.random(&filters, count, &mut rng);
+        let picks = cold.searcher.random(Some(&grams), &filters, count, &mut rng).unwrap();
         let admitted = postings.iter().filter(|p| admit(&filters, p)).count();
         prop_assert_eq!(picks.len(), count.min(admitted));
         let mut distinct = picks.clone();
@@ -717,9 +717,8 @@ fn random_is_uniform_over_admitted_entries() {
             .collect();
         rank_order(all, &Lexicon::default())
     };
-    let index = snapshot(&postings, &Lexicon::default(), TERM_BLOCK_BYTES)
-        .0
-        .searcher;
+    let (cold, _, grams) = snapshot(&postings, &Lexicon::default(), TERM_BLOCK_BYTES);
+    let index = cold.searcher;
     let filters = Filters {
         has_audio: true,
         ..Filters::default()
@@ -727,7 +726,7 @@ fn random_is_uniform_over_admitted_entries() {
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(7);
     let mut counts = [0usize; 6];
     for _ in 0..4000 {
-        for o in index.random(&filters, 1, &mut rng) {
+        for o in index.random(Some(&grams), &filters, 1, &mut rng).unwrap() {
             counts[o as usize] += 1;
         }
     }
@@ -1219,9 +1218,13 @@ fn corpus_with_definitions() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
 fn reverse_snapshot(
     postings: &[Posting],
     lexicon: &Lexicon,
-) -> (Searcher, super::snapshot::Definitions) {
+) -> (Searcher, super::snapshot::Definitions, Grams) {
     let built = build(postings.to_vec(), lexicon);
-    (built.decode().unwrap(), built.decode().unwrap())
+    (
+        built.decode().unwrap(),
+        built.decode().unwrap(),
+        built.grams().unwrap(),
+    )
 }
 
 proptest! {
@@ -1242,9 +1245,9 @@ proptest! {
         let q = query.join(" ");
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, part_of_speech: choice.pos, has_audio: choice.audio };
-        let (index, definitions) = reverse_snapshot(&postings, &lexicon);
+        let (index, definitions, grams) = reverse_snapshot(&postings, &lexicon);
         let query = super::reverse::DefinitionQuery::new(&q, index.index()).unwrap();
-        let hits = index.reverse(&definitions, &query, &filters, offset, limit).unwrap();
+        let hits = index.reverse(Some(&grams), &definitions, &query, &filters, offset, limit).unwrap();
         let (total, page) = reverse(&postings, &lexicon, &q, &filters, offset, limit);
         prop_assert_eq!(hits.total, total, "total of {}", q);
         let got: Vec<usize> = hits.ordinals.iter().map(|&o| o as usize).collect();

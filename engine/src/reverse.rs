@@ -7,11 +7,13 @@
 //! any is read, so a query over the work budget is refused before it works.
 
 use super::codec::CorruptData;
-use super::definitions::{phrase_key, stop_word_key, words, Bm25, MAX_QUERY_WORDS};
+use super::definitions::{
+    definition_lang_key, phrase_key, stop_word_key, words, Bm25, MAX_QUERY_WORDS,
+};
 use super::engine::Searcher;
 use super::engine::{Hits, SearchError, WordHits};
 use super::filters::Filters;
-use super::snapshot::{DefinitionList, Definitions, Index, Lemma, Missing};
+use super::snapshot::{DefinitionList, Definitions, Grams, Index, Lemma, Missing};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -90,6 +92,14 @@ impl DefinitionQuery {
         })
     }
 
+    /// The languages of the lemmas the query looks up.
+    fn lemma_langs(&self) -> impl Iterator<Item = &str> {
+        self.words
+            .iter()
+            .flatten()
+            .filter_map(|k| k.lang.as_deref())
+    }
+
     /// Every key the query reads, each once: what the store loads (the
     /// words' stop-word keys among them).
     pub fn keys(&self) -> Vec<String> {
@@ -99,6 +109,7 @@ impl DefinitionQuery {
             .flatten()
             .map(|k| k.key.clone())
             .chain(self.words.iter().map(|keys| stop_word_key(&keys[0].key)))
+            .chain(self.lemma_langs().map(definition_lang_key))
             .chain([self.phrase.clone()])
             .collect();
         keys.sort_unstable();
@@ -123,6 +134,7 @@ impl Searcher {
     /// `filters`, ranked, and the page `offset..offset + limit`.
     pub fn reverse(
         &self,
+        grams: Option<&Grams>,
         definitions: &Definitions,
         query: &DefinitionQuery,
         filters: &Filters<'_>,
@@ -130,12 +142,12 @@ impl Searcher {
         limit: usize,
     ) -> Result<Hits, SearchError> {
         self.reverse_within(
+            grams,
             REVERSE_WORK_BUDGET,
             definitions,
             query,
             filters,
-            offset,
-            limit,
+            (offset, limit),
         )
     }
 
@@ -143,29 +155,32 @@ impl Searcher {
     /// words `offset..offset + limit` of every ranked entry.
     pub fn reverse_words(
         &self,
+        grams: Option<&Grams>,
         definitions: &Definitions,
         query: &DefinitionQuery,
         filters: &Filters<'_>,
         offset: usize,
         limit: usize,
     ) -> Result<WordHits, SearchError> {
-        let (mut ranked, work) = self.scored(REVERSE_WORK_BUDGET, definitions, query, filters)?;
+        let (mut ranked, work) =
+            self.scored(grams, REVERSE_WORK_BUDGET, definitions, query, filters)?;
         ranked.sort_unstable_by(rank);
         let budget = (work, REVERSE_WORK_BUDGET);
         self.words_of(ranked.iter().map(|r| r.2), budget, offset, limit)
     }
 
-    /// [`Searcher::reverse`] within a work budget of `budget` list entries.
+    /// [`Searcher::reverse`] within a work budget of `budget` list entries,
+    /// the page `(offset, limit)`.
     pub(crate) fn reverse_within(
         &self,
+        grams: Option<&Grams>,
         budget: u64,
         definitions: &Definitions,
         query: &DefinitionQuery,
         filters: &Filters<'_>,
-        offset: usize,
-        limit: usize,
+        (offset, limit): (usize, usize),
     ) -> Result<Hits, SearchError> {
-        let (mut ranked, work) = self.scored(budget, definitions, query, filters)?;
+        let (mut ranked, work) = self.scored(grams, budget, definitions, query, filters)?;
         let total = ranked.len();
         let end = offset.saturating_add(limit).min(total);
         if end < total {
@@ -185,12 +200,13 @@ impl Searcher {
     /// [`rank`], and the list entries read (the work, within `budget`).
     fn scored(
         &self,
+        grams: Option<&Grams>,
         budget: u64,
         definitions: &Definitions,
         query: &DefinitionQuery,
         filters: &Filters<'_>,
     ) -> Result<(Vec<Scored>, u64), SearchError> {
-        let admitted = self.admitted(filters);
+        let admitted = self.admitted(grams, filters)?;
         let entries = self.index().entries();
         let admits = |ordinal: u32| -> Result<bool, CorruptData> {
             if ordinal >= entries {
@@ -233,12 +249,17 @@ impl Searcher {
             let mut best: HashMap<u32, f64> = HashMap::new();
             for (key, list) in lists {
                 let idf = Bm25::idf(entries, list.len() as u32);
+                // A lemma counts in the definitions of its own language.
+                let in_lang = key.lang.as_deref().map(|l| definitions.defined_in(l));
+                let in_lang = in_lang.transpose()?;
                 list.for_each(|listed| {
                     if !admits(listed.ordinal)? {
                         return Ok(());
                     }
-                    let lang = self.index().dictionary(listed.ordinal).definition_lang();
-                    if key.lang.as_deref().is_some_and(|want| want != lang) {
+                    if in_lang
+                        .as_ref()
+                        .is_some_and(|l| !l.contains(listed.ordinal))
+                    {
                         return Ok(());
                     }
                     let score = Bm25::score(idf, listed.count, listed.relative_length);
@@ -319,8 +340,14 @@ mod tests {
         let index: Searcher = built.decode().unwrap();
         let definitions: Definitions = built.decode().unwrap();
         let query = DefinitionQuery::new(q, index.index()).unwrap();
-        let hits =
-            index.reverse_within(budget, &definitions, &query, &Filters::default(), 0, 20)?;
+        let hits = index.reverse_within(
+            None,
+            budget,
+            &definitions,
+            &query,
+            &Filters::default(),
+            (0, 20),
+        )?;
         let words = hits
             .ordinals
             .iter()
@@ -425,7 +452,7 @@ mod tests {
         assert!(query.keys().contains(&stop_word_key("a")), "{query:?}");
         let filters = Filters::default();
         let hits = index
-            .reverse(&definitions, &query, &filters, 0, 20)
+            .reverse(None, &definitions, &query, &filters, 0, 20)
             .unwrap();
         assert_eq!(hits.total, 0);
     }
@@ -499,8 +526,10 @@ mod tests {
                     .collect(),
             );
             let filters = Filters::default();
-            let full = index.reverse(&every, &query, &filters, 0, 50).unwrap();
-            let partial = index.reverse(&held, &query, &filters, 0, 50).unwrap();
+            let full = index
+                .reverse(None, &every, &query, &filters, 0, 50)
+                .unwrap();
+            let partial = index.reverse(None, &held, &query, &filters, 0, 50).unwrap();
             assert_eq!(full, partial, "{q}");
         }
     }

@@ -24,7 +24,7 @@ use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::reverse::{DefinitionQuery, QueryError};
-use crate::search::snapshot::{word_key, RhymeKind};
+use crate::search::snapshot::{filter_keys, word_key, RhymeKind};
 use crate::storage::store::{Needs, SnapshotView};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -54,6 +54,21 @@ async fn stored_entry_by_id(app: &App, source: &str, id: &str) -> Result<StoredE
 /// How many "did you mean" headwords a missing word gets.
 const SUGGESTIONS: usize = 5;
 
+/// The filters of the suggestions for a missing word: its dictionary's.
+fn suggesting_in(source: &str) -> Filters<'_> {
+    Filters {
+        source: Some(source),
+        ..Filters::default()
+    }
+}
+
+/// `grams` and the keys of the bitmaps of `filters`: what a query reads of
+/// the `grams` section.
+fn with_filter_keys(mut grams: Vec<String>, filters: &Filters<'_>) -> Vec<String> {
+    grams.extend(filter_keys(filters));
+    grams
+}
+
 /// Entry by word: exact headword, else case-insensitive, else folded; among
 /// several, the lemma, then the lowest id. Then, for an inflected form, its
 /// lemmas in the dictionary (most common first): the entry found carries
@@ -67,7 +82,7 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
     let folded = fold(word);
     let suggesting = MatchRule::new(&folded, MatchType::Prefix, true);
     let needs = Needs {
-        grams: needed_grams(&suggesting),
+        grams: with_filter_keys(needed_grams(&suggesting), &suggesting_in(source)),
         ..Needs::default()
     };
     // The grams of the suggestions load while the lemmas are looked up, so
@@ -98,13 +113,18 @@ async fn entry_of_lemma(
         app.store.snapshot(&index_only)
     );
     let (dictionary, snapshot) = (dictionary?, snapshot?);
-    let index = snapshot.searcher.index();
-    let lemmas: Vec<usize> = snapshot
+    let of_language: Vec<usize> = snapshot
         .lemmas(folded)
         .await?
         .into_iter()
-        .filter(|l| l.lang == dictionary.source_lang && index.dictionary_has_term(source, l.term))
+        .filter(|l| l.lang == dictionary.source_lang)
         .map(|l| l.term)
+        .collect();
+    let in_dictionary = snapshot.dictionary_has_terms(source, &of_language).await?;
+    let lemmas: Vec<usize> = of_language
+        .into_iter()
+        .zip(in_dictionary)
+        .filter_map(|(t, has)| has.then_some(t))
         .collect();
     let mut lemmas = snapshot.terms(&lemmas).await?;
     closest_first(folded, &mut lemmas, String::as_str);
@@ -144,10 +164,7 @@ async fn suggestions(
     if rule.is_empty() {
         return Ok(Vec::new());
     }
-    let filters = Filters {
-        source: Some(source),
-        ..Filters::default()
-    };
+    let filters = suggesting_in(source);
     let grams = snapshot.grams.as_ref();
     let search = |s: &Searcher| s.search(grams, rule, &filters, 0, 10 * SUGGESTIONS);
     let hits = match with_term_blocks(snapshot, search).await? {
@@ -184,14 +201,14 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
             offset: p.offset,
         });
     }
-    // A query reads the parts of the grams it needs, known from the query.
-    let grams = needed_grams(rule);
+    // A query reads the parts of the grams it needs, known from the query,
+    // and of its filters' bitmaps.
+    let filters = p.filters();
     let needs = Needs {
         records: true,
-        grams,
+        grams: with_filter_keys(needed_grams(rule), &filters),
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
-    let filters = p.filters();
     let grams = snapshot.grams.as_ref();
     let (offset, limit) = (p.offset as usize, p.limit as usize);
     let over_budget = |e| match e {
@@ -223,9 +240,10 @@ async fn sounds_like(
     p: &SearchQuery,
     query: &SoundsLikeQuery,
 ) -> Result<SearchPage, ApiError> {
+    let filters = p.filters();
     let needs = Needs {
         records: true,
-        grams: Vec::new(),
+        grams: filter_keys(&filters),
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let over_budget = |e| match e {
@@ -233,17 +251,17 @@ async fn sounds_like(
         e => search_failed(e),
     };
     let (matches, rhymes) = snapshot.sounds(query).await?.map_err(over_budget)?;
-    let filters = p.filters();
     let (searcher, offset, limit) = (&snapshot.searcher, p.offset as usize, p.limit as usize);
+    let grams = snapshot.grams.as_ref();
     let hits = match p.group {
         Grouping::Entry => Paged::Entries(
             searcher
-                .sounds_like(&rhymes, &matches, &filters, offset, limit)
+                .sounds_like(grams, &rhymes, &matches, &filters, offset, limit)
                 .map_err(over_budget)?,
         ),
         Grouping::Word => Paged::Words(
             searcher
-                .sounds_like_words(&rhymes, &matches, &filters, offset, limit)
+                .sounds_like_words(grams, &rhymes, &matches, &filters, offset, limit)
                 .map_err(over_budget)?,
         ),
     };
@@ -324,9 +342,10 @@ async fn search_page(
 /// `definitions` section; the page's fields come from the snapshot, as
 /// search's do.
 pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError> {
+    let filters = p.filters();
     let needs = Needs {
         records: true,
-        grams: Vec::new(),
+        grams: filter_keys(&filters),
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let query = |s: &Searcher| match DefinitionQuery::new(&p.q, s.index()) {
@@ -345,7 +364,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         ))
     })?;
     let definitions = snapshot.definitions(&query.keys()).await?;
-    let filters = p.filters();
+    let grams = snapshot.grams.as_ref();
     let over_budget = |e| match e {
         SearchError::OverBudget => ApiError::bad_request(REVERSE_OVER_BUDGET),
         e => search_failed(e),
@@ -354,12 +373,12 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
     let hits = match p.group {
         Grouping::Entry => Paged::Entries(
             searcher
-                .reverse(&definitions, &query, &filters, offset, limit)
+                .reverse(grams, &definitions, &query, &filters, offset, limit)
                 .map_err(over_budget)?,
         ),
         Grouping::Word => Paged::Words(
             searcher
-                .reverse_words(&definitions, &query, &filters, offset, limit)
+                .reverse_words(grams, &definitions, &query, &filters, offset, limit)
                 .map_err(over_budget)?,
         ),
     };
@@ -371,9 +390,15 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
 /// word's terms, their pronunciations, their rhyme lists; then the page's
 /// records, as a search's.
 pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
+    let filters = Filters {
+        lang: None,
+        source: p.source.as_deref(),
+        part_of_speech: p.pos.as_deref(),
+        has_audio: false,
+    };
     let needs = Needs {
         records: true,
-        grams: Vec::new(),
+        grams: filter_keys(&filters),
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let terms = |s: &Searcher| Ok(s.terms_of_word(&p.word, p.lang.as_deref())?);
@@ -396,15 +421,10 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
     }
     let query = query.ok_or(ApiError::NoPronunciation)?;
     let lists = snapshot.rhymes(&query.keys()).await?;
-    let filters = Filters {
-        lang: None,
-        source: p.source.as_deref(),
-        part_of_speech: p.pos.as_deref(),
-        has_audio: false,
-    };
     let hits = snapshot
         .searcher
         .rhymes(
+            snapshot.grams.as_ref(),
             &lists,
             &query,
             &filters,
@@ -520,25 +540,25 @@ async fn search_results(
     snapshot: &SnapshotView,
     ordinals: &[u32],
 ) -> Result<Vec<SearchResult>, ApiError> {
-    let (records, words) = tokio::try_join!(snapshot.records(ordinals), snapshot.words(ordinals))?;
+    let (records, shown) = tokio::try_join!(snapshot.records(ordinals), snapshot.shown(ordinals))?;
     let dictionaries = app.store.dictionaries().await?;
     let index = snapshot.searcher.index();
     Ok(ordinals
         .iter()
-        .zip(records.into_iter().zip(words))
-        .map(|(&ordinal, (record, word))| {
-            let d = index.dictionary(ordinal);
+        .zip(records.into_iter().zip(shown))
+        .map(|(&ordinal, (record, shown))| {
+            let d = &shown.dictionary;
             SearchResult {
                 id: record.id,
-                word,
+                word: shown.word,
                 preview: record.preview,
                 source_lang: d.source_lang.clone(),
                 target_lang: d.target_lang.clone(),
                 dictionary_id: d.id.clone(),
                 dictionary_name: dictionary_name(&dictionaries, &d.id),
-                part_of_speech: index.part_of_speech(ordinal).map(str::to_string),
+                part_of_speech: shown.part_of_speech,
                 phonetic: record.phonetic,
-                has_audio: index.has_audio(ordinal),
+                has_audio: shown.has_audio,
                 frequency: zipf_of_centis(index.term_frequency(index.term_of(ordinal))),
             }
         })
@@ -623,16 +643,20 @@ pub async fn autocomplete(app: &App, p: &AutocompleteQuery) -> Result<Vec<String
     if folded.is_empty() {
         return Ok(Vec::new());
     }
-    let needs = Needs::default();
-    let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
-    checked?;
     let filters = Filters {
         lang: p.lang.as_ref(),
         source,
         ..Filters::default()
     };
+    let needs = Needs {
+        grams: filter_keys(&filters),
+        ..Needs::default()
+    };
+    let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
+    checked?;
     let snapshot = snapshot?;
-    let complete = |s: &Searcher| Ok(s.autocomplete(&folded, &filters, p.limit as usize)?);
+    let grams = snapshot.grams.as_ref();
+    let complete = |s: &Searcher| s.autocomplete(grams, &folded, &filters, p.limit as usize);
     with_term_blocks(&snapshot, complete)
         .await?
         .map_err(search_failed)
@@ -643,33 +667,38 @@ pub async fn autocomplete(app: &App, p: &AutocompleteQuery) -> Result<Vec<String
 /// entry of the snapshot, so no entry is favoured by gaps.
 pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiError> {
     let source = p.source.as_deref();
-    let needs = Needs {
-        records: true,
-        ..Needs::default()
-    };
-    let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
-    checked?;
-    let snapshot = snapshot?;
     let filters = Filters {
         lang: p.lang.as_ref(),
         source,
         has_audio: p.has_audio,
         ..Filters::default()
     };
+    let needs = Needs {
+        records: true,
+        grams: filter_keys(&filters),
+    };
+    let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
+    checked?;
+    let snapshot = snapshot?;
     let picks = snapshot
         .searcher
-        .random(&filters, p.count as usize, &mut rand::rng());
-    let (records, words) = tokio::try_join!(snapshot.records(&picks), snapshot.words(&picks))?;
+        .random(
+            snapshot.grams.as_ref(),
+            &filters,
+            p.count as usize,
+            &mut rand::rng(),
+        )
+        .map_err(internal)?;
+    let (records, shown) = tokio::try_join!(snapshot.records(&picks), snapshot.shown(&picks))?;
     let dictionaries = app.store.dictionaries().await?;
-    let index = snapshot.searcher.index();
-    Ok(picks
-        .iter()
-        .zip(records.into_iter().zip(words))
-        .map(|(&ordinal, (record, word))| {
-            let d = index.dictionary(ordinal);
+    Ok(records
+        .into_iter()
+        .zip(shown)
+        .map(|(record, shown)| {
+            let d = &shown.dictionary;
             RandomItem {
                 id: record.id,
-                word,
+                word: shown.word,
                 dictionary_id: d.id.clone(),
                 dictionary_name: dictionary_name(&dictionaries, &d.id),
                 source_lang: d.source_lang.clone(),
@@ -794,10 +823,9 @@ async fn commonness_ranks(
     Ok(ranked
         .filter_map(|((link, word), first)| {
             let first = first?;
-            let of_language = index.text_terms(first).find(|&t| {
-                let o = index.term_entries(t).start;
-                index.dictionary(o).source_lang == link.source_lang
-            });
+            let of_language = index
+                .text_terms(first)
+                .find(|&t| index.term_lang(t) == link.source_lang);
             Some((
                 (word, link.source_lang.clone()),
                 of_language.unwrap_or(first),

@@ -1,10 +1,12 @@
 //! Browsing: autocomplete and random picks, and the filter bitmaps every
-//! query is narrowed by.
+//! query is narrowed by (read from `grams`).
 
+use super::SearchError;
 use super::Searcher;
 use super::FILTER_CACHE;
+use crate::codec::CorruptData;
 use crate::filters::Filters;
-use crate::snapshot::{Direction, Fst, Missing, TermBlock};
+use crate::snapshot::{Direction, Fst, Grams, Missing, TermBlock};
 use fst::{Automaton, IntoStreamer, Streamer};
 use rand::Rng;
 use roaring::RoaringBitmap;
@@ -22,11 +24,12 @@ impl Searcher {
     /// names the first [`AUTOCOMPLETE_MISSING`] missing ones at once.
     pub fn autocomplete(
         &self,
+        grams: Option<&Grams>,
         prefix: &str,
         filters: &Filters<'_>,
         limit: usize,
-    ) -> Result<Vec<String>, Missing> {
-        let admitted = self.admitted(filters);
+    ) -> Result<Vec<String>, SearchError> {
+        let admitted = self.admitted(grams, filters)?;
         let mut terms: Vec<usize> = Vec::new();
         let dictionary = self.index.term_dictionary();
         let mut missing = Missing::default();
@@ -86,59 +89,50 @@ impl Searcher {
 
     /// `count` distinct entries drawn uniformly from those that pass the
     /// filters (fewer when fewer pass).
-    pub fn random(&self, filters: &Filters<'_>, count: usize, rng: &mut impl Rng) -> Vec<u32> {
-        let admitted = self.admitted(filters);
+    pub fn random(
+        &self,
+        grams: Option<&Grams>,
+        filters: &Filters<'_>,
+        count: usize,
+        rng: &mut impl Rng,
+    ) -> Result<Vec<u32>, CorruptData> {
+        let admitted = self.admitted(grams, filters)?;
         let pool = admitted
             .as_ref()
             .map_or(u64::from(self.index.entries()), |a| a.len());
         let amount = count.min(pool as usize);
-        rand::seq::index::sample(rng, pool as usize, amount)
+        Ok(rand::seq::index::sample(rng, pool as usize, amount)
             .into_iter()
             .filter_map(|n| match &admitted {
                 Some(a) => a.select(n as u32),
                 None => Some(n as u32),
             })
-            .collect()
+            .collect())
     }
 
-    /// The entries that pass the filters, or `None` when every entry does.
-    /// Cached per combination of filters.
-    pub(crate) fn admitted(&self, filters: &Filters<'_>) -> Option<Arc<RoaringBitmap>> {
+    /// The entries that pass the filters, or `None` when every entry does:
+    /// the intersection of their bitmaps, read from `grams`, which must
+    /// hold their parts ([`crate::snapshot::filter_keys`]). Cached per
+    /// combination of filters.
+    pub(crate) fn admitted(
+        &self,
+        grams: Option<&Grams>,
+        filters: &Filters<'_>,
+    ) -> Result<Option<Arc<RoaringBitmap>>, CorruptData> {
         if filters.is_empty() {
-            return None;
+            return Ok(None);
         }
         let key = format!("{filters:?}");
         if let Some(hit) = self.filter_cache.lock().expect("not poisoned").get(&key) {
-            return Some(hit.clone());
+            return Ok(Some(hit.clone()));
         }
-        let by_dictionary = filters.lang.is_some() || filters.source.is_some();
-        let dictionaries: Option<Vec<bool>> = by_dictionary.then(|| {
-            let table = self.index.dictionary_table();
-            table.iter().map(|d| filters.admit_dictionary(d)).collect()
-        });
-        let parts: Option<Vec<bool>> = filters.part_of_speech.map(|want| {
-            let table = self.index.part_of_speech_table();
-            let admit = |have: &String| have.trim().eq_ignore_ascii_case(want.trim());
-            table.iter().map(admit).collect()
-        });
-        let audio = self.index.audio_entries();
-        let admitted = Arc::new(match (dictionaries, parts) {
-            (None, None) => audio.clone(),
-            (dictionaries, parts) => {
-                let mut admitted = self
-                    .index
-                    .entries_where(dictionaries.as_deref(), parts.as_deref());
-                if filters.has_audio {
-                    admitted &= audio;
-                }
-                admitted
-            }
-        });
+        let grams = grams.ok_or(CorruptData("a filtered query without its filters' bitmaps"))?;
+        let admitted = Arc::new(grams.admitted(filters)?.unwrap_or_default());
         let mut cache = self.filter_cache.lock().expect("not poisoned");
         if cache.len() >= FILTER_CACHE {
             cache.clear();
         }
         cache.insert(key, admitted.clone());
-        Some(admitted)
+        Ok(Some(admitted))
     }
 }

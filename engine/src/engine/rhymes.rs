@@ -11,7 +11,9 @@ use super::words::{entries_per_word, Word};
 use super::{SearchError, Searcher};
 use crate::filters::Filters;
 use crate::fold::fold;
-use crate::snapshot::{rhyme_keys_of, Missing, PronunciationSource, RhymeKind, Rhymes, Rhyming};
+use crate::snapshot::{
+    rhyme_keys_of, Grams, Missing, PronunciationSource, RhymeKind, Rhymes, Rhyming,
+};
 
 /// The list items a lookup may visit: the longest lists (a common vowel
 /// of a language) stay well within it, and no request's work is unbounded.
@@ -118,10 +120,7 @@ impl Searcher {
         };
         Ok(index
             .text_terms(first)
-            .map(|t| {
-                let start = index.term_entries(t).start;
-                (t, index.dictionary(start).source_lang.clone())
-            })
+            .map(|t| (t, index.term_lang(t).to_string()))
             .filter(|(_, l)| lang.is_none_or(|want| want == l))
             .collect())
     }
@@ -131,6 +130,7 @@ impl Searcher {
     /// parts of its [`RhymeQuery::keys`] must be held.
     pub fn rhymes(
         &self,
+        grams: Option<&Grams>,
         rhymes: &Rhymes,
         query: &RhymeQuery,
         filters: &Filters<'_>,
@@ -159,7 +159,7 @@ impl Searcher {
                 near
             }
         };
-        let admitted = self.admitted(filters);
+        let admitted = self.admitted(grams, filters)?;
         let listed = entries_per_word(limit);
         let end = offset.saturating_add(limit);
         let mut total = 0;
@@ -239,7 +239,7 @@ mod tests {
             .collect();
         let query = RhymeQuery::new(term, lang, kind, pronunciations);
         let hits = searcher
-            .rhymes(rhymes, &query, &Filters::default(), 0, 100)
+            .rhymes(None, rhymes, &query, &Filters::default(), 0, 100)
             .unwrap();
         let index = searcher.index();
         hits.words
@@ -294,7 +294,8 @@ mod tests {
             posting("cab", "eng-y", "en", Some("/kæb/")),
             posting("cut", "eng-y", "en", Some("/kʌt/")),
         ];
-        let reader = read(&build(postings, &Lexicon::default()));
+        let built = build(postings, &Lexicon::default());
+        let reader = read(&built);
         assert_eq!(rhymes_of(&reader, "cat", "en", RhymeKind::Perfect), ["hat"]);
         let mut near = rhymes_of(&reader, "cat", "en", RhymeKind::Near);
         near.sort();
@@ -313,7 +314,10 @@ mod tests {
             source: Some("eng-y"),
             ..Filters::default()
         };
-        let hits = searcher.rhymes(rhymes, &query, &filters, 0, 10).unwrap();
+        let grams = built.grams().unwrap();
+        let hits = searcher
+            .rhymes(Some(&grams), rhymes, &query, &filters, 0, 10)
+            .unwrap();
         assert_eq!(hits.total, 1);
         assert_eq!(
             searcher.index().term(hits.words[0].word.term).unwrap(),
@@ -356,7 +360,7 @@ mod tests {
         let own = own.into_iter().map(|(s, p)| (s, p.to_string())).collect();
         let query = RhymeQuery::new(cat, "en", RhymeKind::Perfect, own);
         let hits = searcher
-            .rhymes(rhymes, &query, &Filters::default(), 0, 10)
+            .rhymes(None, rhymes, &query, &Filters::default(), 0, 10)
             .unwrap();
         let labels: Vec<(String, &str, PronunciationSource)> = hits
             .words
@@ -452,7 +456,7 @@ mod tests {
                 let mut offset = 0;
                 loop {
                     let hits = searcher
-                        .rhymes(&rhymes, &query, &Filters::default(), offset, limit)
+                        .rhymes(None, &rhymes, &query, &Filters::default(), offset, limit)
                         .unwrap();
                     prop_assert_eq!(hits.total, expected.len());
                     let terms: Vec<usize> = hits.words.iter().map(|w| w.word.term).collect();

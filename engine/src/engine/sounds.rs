@@ -13,7 +13,7 @@
 
 use super::{page_of_tiers, Hits, SearchError, Searcher, WordHits};
 use crate::filters::{Filters, LangFilter};
-use crate::snapshot::{sounds_index_prefix, sounds_key, PartIndex, Rhymes};
+use crate::snapshot::{sounds_index_prefix, sounds_key, Grams, PartIndex, Rhymes};
 use crate::sounds_like::{self, distance, edit_budget, first_sound, SoundKey};
 use crate::InvalidParameter;
 use levenshtein_automata::{LevenshteinAutomatonBuilder, DFA};
@@ -275,26 +275,28 @@ impl Searcher {
     /// be held.
     pub fn sounds_like(
         &self,
+        grams: Option<&Grams>,
         rhymes: &Rhymes,
         matches: &SoundsMatches,
         filters: &Filters<'_>,
         offset: usize,
         limit: usize,
     ) -> Result<Hits, SearchError> {
-        let (tiers, work) = self.sounds_like_tiers(rhymes, matches, filters)?;
+        let (tiers, work) = self.sounds_like_tiers(grams, rhymes, matches, filters)?;
         Ok(page_of_tiers(&tiers, offset, limit, work))
     }
 
     /// [`Searcher::sounds_like`] with one result per word ([`WordHits`]).
     pub fn sounds_like_words(
         &self,
+        grams: Option<&Grams>,
         rhymes: &Rhymes,
         matches: &SoundsMatches,
         filters: &Filters<'_>,
         offset: usize,
         limit: usize,
     ) -> Result<WordHits, SearchError> {
-        let (tiers, work) = self.sounds_like_tiers(rhymes, matches, filters)?;
+        let (tiers, work) = self.sounds_like_tiers(grams, rhymes, matches, filters)?;
         let ordered = tiers.iter().flat_map(|tier| tier.iter());
         self.words_of(ordered, (work, SOUNDS_LIKE_WORK_BUDGET), offset, limit)
     }
@@ -304,6 +306,7 @@ impl Searcher {
     /// done.
     fn sounds_like_tiers(
         &self,
+        grams: Option<&Grams>,
         rhymes: &Rhymes,
         matches: &SoundsMatches,
         filters: &Filters<'_>,
@@ -334,7 +337,7 @@ impl Searcher {
             let entries = self.index.term_entries(term);
             tiers.entry(pair).or_default().insert_range(entries);
         }
-        let admitted = self.admitted(filters);
+        let admitted = self.admitted(grams, filters)?;
         let tiers = tiers
             .into_values()
             .map(|mut tier| {
@@ -392,7 +395,14 @@ mod tests {
             ..Filters::default()
         };
         let hits = searcher
-            .sounds_like_words(&rhymes, &matches, &filters, 0, 10)
+            .sounds_like_words(
+                Some(&built.grams().unwrap()),
+                &rhymes,
+                &matches,
+                &filters,
+                0,
+                10,
+            )
             .unwrap();
         let index = searcher.index();
         hits.words
@@ -514,6 +524,7 @@ mod tests {
                 })
                 .collect();
             let built = build(postings.clone(), &Lexicon::default());
+            let grams = built.grams().unwrap();
             let filter = filter_lang.map(|l| LangFilter::parse(langs[l]).unwrap());
             let query_of = SoundsLikeQuery::new(&query, filter.as_ref()).unwrap();
             let (searcher, matches, rhymes) = read(&built, &query_of);
@@ -549,7 +560,7 @@ mod tests {
             let mut offset = 0;
             loop {
                 let hits = searcher
-                    .sounds_like(&rhymes, &matches, &filters, offset, limit)
+                    .sounds_like(Some(&grams), &rhymes, &matches, &filters, offset, limit)
                     .unwrap();
                 prop_assert_eq!(hits.total, expected.len());
                 found.extend(hits.ordinals);

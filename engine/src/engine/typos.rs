@@ -171,10 +171,7 @@ impl Searcher {
             }
         }
         for &(lang, rules) in respelling::LANGUAGES {
-            let of_lang = |t: usize| {
-                let first = self.index.term_entries(t).start;
-                listed(t) && self.index.dictionary(first).source_lang == lang
-            };
+            let of_lang = |t: usize| listed(t) && self.index.term_lang(t) == lang;
             for (spelling, changes) in respelling::respellings(rules, query, max_edits) {
                 let text: String = spelling.iter().collect();
                 let headwords = &mut found.respelled[changes - 1];

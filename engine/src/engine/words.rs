@@ -86,7 +86,7 @@ impl Searcher {
                         (offset..end).contains(&place).then(|| {
                             words.push(Word {
                                 term,
-                                lang: index.dictionary(ordinal).source_lang.clone(),
+                                lang: index.term_lang(term).to_string(),
                                 entries: Vec::new(),
                                 entry_count: 0,
                             });
@@ -160,9 +160,10 @@ mod tests {
         assert_eq!(words, [("en", ENTRIES_PER_WORD, 25), ("de", 1, 1)]);
         // In rank order: the English dictionaries' entries interleaved.
         let index = searcher.index();
+        let texts = index.texts_of_entries(&hits.words[0].entries).unwrap();
         let first: Vec<&str> = hits.words[0].entries[..3]
             .iter()
-            .map(|&o| index.dictionary(o).id.as_str())
+            .map(|&o| texts.dictionary(o).id.as_str())
             .collect();
         assert_eq!(first, ["en-a", "en-b", "en-a"]);
         let second_page = searcher

@@ -1,43 +1,109 @@
 //! The `core` section, decoded together with `forms` and the root of
 //! `terms` ([`super::terms`], whose blocks are read as queries need them)
 //! into the [`Index`] that every search, autocomplete and random request
-//! reads. `core` (deflate): the dictionary and part-of-speech tables, every
-//! term's entry count and its Zipf frequency × 100 (0 when no list has it),
-//! and per entry its dictionary, part of speech, audio flag and how its
-//! headword is capitalised. The text of the terms and headwords is not
-//! here but in text blocks read as queries need them ([`super::texts`]).
+//! reads. `core` (deflate): the dictionary and part-of-speech tables, and
+//! per term its entry count, its Zipf frequency × 100 (0 when no list has
+//! it) and its language. What is per entry (dictionary, part of speech,
+//! audio, capitalisation) is in the text blocks ([`super::texts`]) and the
+//! filters' bitmaps in `grams` ([`super::grams`]), each read as queries
+//! need them (issue 39); so is the text of the terms and headwords.
 //! Encoder and decoder side by side.
 //!
-//! Stored by column, not by entry, so that a cold instance decodes it with
-//! a few bulk copies instead of a loop over every entry (decode 493 →
-//! 169 ms at five million entries, docs/benchmarks.md):
+//! Stored by column, so that a cold instance decodes it with a few bulk
+//! copies instead of a loop over every term:
 //!
 //! `[version][tables][terms][entries][longest term, chars]`
 //! `[entry counts, varints][frequencies listed][frequencies, varints]`
 //! `[later words: count, then (term delta, next − term) varints]`
-//! `[dictionary column][part-of-speech column]`
-//! `[audio: roaring][capitalised: roaring][no case: roaring]`
+//! `[language column]`
 //!
 //! A column is its width in bytes (1 or 2) and a little-endian value per
-//! entry; a part of speech is its table index + 1, 0 for none; a roaring
-//! bitmap is its length and its portable serialization.
+//! term or entry; a term's language is its index in the languages of the
+//! dictionary table (their source languages, distinct, sorted).
 
 use super::forms::Lemma;
 use super::terms::{BlockBudget, Missing, TermDictionary};
 use super::texts::TextBlock;
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
-use crate::fold::capitalised;
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Version 2 numbers terms by commonness first and has a `forms` section;
 /// version 3 gives every term its frequency; version 4 is stored by column;
 /// version 5 leaves the text to the text blocks; version 6 makes a term a
-/// word (a folded headword in one language) and chains the words of a text.
-const CORE_VERSION: u8 = 6;
+/// word (a folded headword in one language) and chains the words of a text;
+/// version 7 leaves the entries' columns to the text blocks and gives every
+/// term its language.
+const CORE_VERSION: u8 = 7;
+
+/// The dictionary and part-of-speech tables of a build, which `core`
+/// stores and the text blocks' columns index.
+pub(super) struct Tables<'a> {
+    dictionaries: Vec<&'a DictionaryRef>,
+    parts: Vec<&'a str>,
+    dictionary_index: HashMap<&'a str, usize>,
+    part_index: HashMap<&'a str, usize>,
+}
+
+/// How many dictionaries and parts of speech the tables hold: what a
+/// column that indexes them is checked against.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EntryTables {
+    pub dictionaries: usize,
+    pub parts: usize,
+}
+
+impl<'a> Tables<'a> {
+    pub(super) fn of(postings: &'a [Posting]) -> Self {
+        let dictionaries: BTreeMap<&str, &DictionaryRef> = postings
+            .iter()
+            .map(|p| (p.dictionary.id.as_str(), &p.dictionary))
+            .collect();
+        let parts: BTreeSet<&str> = postings
+            .iter()
+            .filter_map(|p| p.part_of_speech.as_deref())
+            .collect();
+        Tables {
+            dictionary_index: dictionaries
+                .keys()
+                .enumerate()
+                .map(|(i, id)| (*id, i))
+                .collect(),
+            part_index: parts.iter().enumerate().map(|(i, p)| (*p, i)).collect(),
+            dictionaries: dictionaries.into_values().collect(),
+            parts: parts.into_iter().collect(),
+        }
+    }
+
+    pub(super) fn sizes(&self) -> EntryTables {
+        EntryTables {
+            dictionaries: self.dictionaries.len(),
+            parts: self.parts.len(),
+        }
+    }
+
+    /// The table index of a posting's dictionary.
+    pub(super) fn dictionary(&self, p: &Posting) -> usize {
+        self.dictionary_index[p.dictionary.id.as_str()]
+    }
+
+    /// A posting's part of speech as its table index + 1, 0 for none.
+    pub(super) fn part(&self, p: &Posting) -> usize {
+        p.part_of_speech
+            .as_deref()
+            .map_or(0, |pos| self.part_index[pos] + 1)
+    }
+}
+
+/// The languages of a dictionary table: their source languages, distinct
+/// and sorted (what a term's language indexes).
+fn languages_of<'d>(dictionaries: impl Iterator<Item = &'d DictionaryRef>) -> Vec<&'d str> {
+    let languages: BTreeSet<&str> = dictionaries.map(|d| d.source_lang.as_str()).collect();
+    languages.into_iter().collect()
+}
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
 /// their words' folded headwords with their ordinal ranges, in the same
@@ -48,27 +114,11 @@ pub(super) fn encode_core(
     terms: &[(&str, Range<u32>)],
     frequencies: &[u16],
     later_words: &[(u32, u32)],
+    tables: &Tables<'_>,
 ) -> Vec<u8> {
     assert_eq!(terms.len(), frequencies.len(), "a frequency per term");
-    let dictionaries: BTreeMap<&str, &DictionaryRef> = postings
-        .iter()
-        .map(|p| (p.dictionary.id.as_str(), &p.dictionary))
-        .collect();
-    let dictionary_index: HashMap<&str, usize> = dictionaries
-        .keys()
-        .enumerate()
-        .map(|(i, id)| (*id, i))
-        .collect();
-    let parts: BTreeSet<&str> = postings
-        .iter()
-        .filter_map(|p| p.part_of_speech.as_deref())
-        .collect();
-    let part_index: HashMap<&str, usize> = parts.iter().enumerate().map(|(i, p)| (*p, i)).collect();
-
     let mut core = vec![CORE_VERSION];
-    let table: Vec<&DictionaryRef> = dictionaries.values().copied().collect();
-    let part_table: Vec<&str> = parts.iter().copied().collect();
-    put_tables(&mut core, &table, &part_table);
+    put_tables(&mut core, &tables.dictionaries, &tables.parts);
     put_varint(&mut core, terms.len());
     put_varint(&mut core, postings.len());
     let longest = terms.iter().map(|(t, _)| t.chars().count()).max();
@@ -91,43 +141,22 @@ pub(super) fn encode_core(
         put_varint(&mut core, (next - t) as usize);
         before = t;
     }
-    put_column(
-        &mut core,
-        table.len(),
-        postings
-            .iter()
-            .map(|p| dictionary_index[p.dictionary.id.as_str()]),
-    );
-    put_column(
-        &mut core,
-        part_table.len() + 1,
-        postings.iter().map(|p| {
-            p.part_of_speech
-                .as_deref()
-                .map_or(0, |pos| part_index[pos] + 1)
-        }),
-    );
-    let ordinals_where = |keep: &dyn Fn(&Posting) -> bool| -> RoaringBitmap {
-        (0u32..)
-            .zip(postings)
-            .filter(|(_, p)| keep(p))
-            .map(|(o, _)| o)
-            .collect()
+    let languages = languages_of(tables.dictionaries.iter().copied());
+    let language_of = |(_, range): &(&str, Range<u32>)| {
+        let lang = postings[range.start as usize]
+            .dictionary
+            .source_lang
+            .as_str();
+        languages
+            .binary_search(&lang)
+            .expect("a language of the table")
     };
-    put_bitmap(&mut core, &ordinals_where(&|p| p.has_audio));
-    put_bitmap(
-        &mut core,
-        &ordinals_where(&|p| capitalised(&p.word) == Some(true)),
-    );
-    put_bitmap(
-        &mut core,
-        &ordinals_where(&|p| capitalised(&p.word).is_none()),
-    );
+    put_column(&mut core, languages.len(), terms.iter().map(language_of));
     compress(&core)
 }
 
 /// `values` (each below `bound`) as a column of 1 or 2 bytes per value.
-fn put_column(out: &mut Vec<u8>, bound: usize, values: impl Iterator<Item = usize>) {
+pub(super) fn put_column(out: &mut Vec<u8>, bound: usize, values: impl Iterator<Item = usize>) {
     let width = if bound <= 1 << 8 { 1 } else { 2 };
     assert!(bound <= 1 << 16, "at most 65,536 dictionaries or parts");
     out.push(width as u8);
@@ -136,15 +165,12 @@ fn put_column(out: &mut Vec<u8>, bound: usize, values: impl Iterator<Item = usiz
     }
 }
 
-fn put_bitmap(out: &mut Vec<u8>, bitmap: &RoaringBitmap) {
-    put_varint(out, bitmap.serialized_size());
-    bitmap
-        .serialize_into(&mut *out)
-        .expect("writing to a Vec cannot fail");
-}
-
 /// A column stored by [`put_column`] of `n` values, each below `bound`.
-fn read_column(r: &mut Reader<'_>, n: usize, bound: usize) -> Result<Vec<u16>, CorruptData> {
+pub(super) fn read_column(
+    r: &mut Reader<'_>,
+    n: usize,
+    bound: usize,
+) -> Result<Vec<u16>, CorruptData> {
     let width = usize::from(r.byte()?);
     let bytes = r.bytes(n.checked_mul(width).ok_or(CorruptData("too large"))?)?;
     let values: Vec<u16> = match width {
@@ -158,17 +184,6 @@ fn read_column(r: &mut Reader<'_>, n: usize, bound: usize) -> Result<Vec<u16>, C
     match values.iter().max() {
         Some(&max) if usize::from(max) >= bound => Err(CorruptData("a column value out of range")),
         _ => Ok(values),
-    }
-}
-
-/// A bitmap stored by [`put_bitmap`], of ordinals below `n`.
-fn read_bitmap(r: &mut Reader<'_>, n: u32) -> Result<RoaringBitmap, CorruptData> {
-    let len = r.varint()?;
-    let bitmap = RoaringBitmap::deserialize_from(r.bytes(len)?)
-        .map_err(|_| CorruptData("not a roaring bitmap"))?;
-    match bitmap.max() {
-        Some(max) if max >= n => Err(CorruptData("an ordinal beyond the entries")),
-        _ => Ok(bitmap),
     }
 }
 
@@ -189,21 +204,12 @@ pub struct Index {
     /// headword in another language), by term, and that later term: the
     /// term dictionaries hold a text once, valued with its first term.
     later_words: Vec<(u32, u32)>,
-    entry_dictionary: Vec<u16>,
-    /// Per entry its part of speech's index + 1, 0 for none.
-    entry_part: Vec<u16>,
-    audio: RoaringBitmap,
-    /// The entries whose headword's first letter is a capital, and those
-    /// whose first letter has no case (or that have no letter).
-    capital: RoaringBitmap,
-    caseless: RoaringBitmap,
+    /// The languages of the dictionary table, and per term its index.
+    languages: Vec<String>,
+    term_language: Vec<u16>,
     /// The term dictionary, forwards and backwards, the text blocks and
     /// the forms.
     terms: TermDictionary,
-    /// The entries of each dictionary, and of each part of speech (by the
-    /// part column's value), each made when a filter first asks for it.
-    of_dictionary: SplitColumn,
-    of_part: SplitColumn,
 }
 
 impl Index {
@@ -226,7 +232,12 @@ impl Index {
             return Err(CorruptData("too many dictionaries or parts of speech"));
         }
         let term_count = r.count(2)?;
-        let entries = r.count(2)?;
+        // Not a count of what follows (the entries' columns are in the text
+        // blocks): the terms' entry counts must add up to it.
+        let entries = r.varint()?;
+        if entries > u32::MAX as usize {
+            return Err(CorruptData("more entries than an ordinal counts"));
+        }
         let longest_term_chars = r.varint()?;
         let mut term_first = Vec::with_capacity(term_count + 1);
         let mut first = 0usize;
@@ -268,18 +279,27 @@ impl Index {
             later_words.push((t as u32, next as u32));
             before = t;
         }
-        let entry_dictionary = read_column(&mut r, entries, dictionaries.len())?;
-        let entry_part = read_column(&mut r, entries, parts.len() + 1)?;
-        let audio = read_bitmap(&mut r, entries as u32)?;
-        let capital = read_bitmap(&mut r, entries as u32)?;
-        let caseless = read_bitmap(&mut r, entries as u32)?;
+        let languages: Vec<String> = languages_of(dictionaries.iter())
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let term_language = read_column(&mut r, term_count, languages.len())?;
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
-        let terms = TermDictionary::decode(terms_root, budget)?;
-        let (dictionary_count, part_count) = (dictionaries.len(), parts.len());
+        let tables = EntryTables {
+            dictionaries: dictionaries.len(),
+            parts: parts.len(),
+        };
+        let terms = TermDictionary::decode(terms_root, budget, tables)?;
         if terms.len() != term_count {
             return Err(CorruptData("terms FST does not match the core"));
+        }
+        // Each text block's entries are its terms'.
+        for (t, first) in terms.text_bounds() {
+            if term_first.get(t) != Some(&first) {
+                return Err(CorruptData("text blocks of other entries"));
+            }
         }
         Ok(Self {
             dictionaries,
@@ -288,14 +308,9 @@ impl Index {
             longest_term_chars,
             term_frequency,
             later_words,
-            entry_dictionary,
-            entry_part,
-            audio,
-            capital,
-            caseless,
+            languages,
+            term_language,
             terms,
-            of_dictionary: SplitColumn::new(dictionary_count),
-            of_part: SplitColumn::new(part_count + 1),
         })
     }
 
@@ -324,14 +339,6 @@ impl Index {
             .map(|w| missing.noted(self.term_number(w)))
             .collect();
         missing.into_result().map(|()| numbers)
-    }
-
-    /// Whether the dictionary (by id) has an entry of the text whose first
-    /// term is `t`.
-    pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
-        self.text_terms(t)
-            .flat_map(|t| self.term_entries(t))
-            .any(|o| self.dictionary(o).id == dictionary_id)
     }
 
     pub fn entries(&self) -> u32 {
@@ -424,29 +431,9 @@ impl Index {
         self.term_first.partition_point(|&first| first <= ordinal) - 1
     }
 
-    pub fn dictionary(&self, ordinal: u32) -> &DictionaryRef {
-        &self.dictionaries[usize::from(self.entry_dictionary[ordinal as usize])]
-    }
-
-    pub fn part_of_speech(&self, ordinal: u32) -> Option<&str> {
-        match self.entry_part[ordinal as usize] {
-            0 => None,
-            n => Some(&self.parts[usize::from(n) - 1]),
-        }
-    }
-
-    pub fn has_audio(&self, ordinal: u32) -> bool {
-        self.audio.contains(ordinal)
-    }
-
-    /// Of `entries`, those whose headword is not capitalised as a word
-    /// typed with a capital first letter (`typed`) or without one is
-    /// ([`crate::fold::capitalised_as`]).
-    pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
-        match typed {
-            true => entries - &self.capital,
-            false => entries & (&self.capital | &self.caseless),
-        }
+    /// The language of term `t` (a word of one language).
+    pub fn term_lang(&self, t: usize) -> &str {
+        &self.languages[usize::from(self.term_language[t])]
     }
 
     /// The lemmas of an inflected (folded) form, most common first; none for
@@ -491,128 +478,14 @@ impl Index {
         &self.terms
     }
 
-    /// The dictionaries, in the order `admit` is given them.
-    pub(crate) fn dictionary_table(&self) -> &[DictionaryRef] {
-        &self.dictionaries
-    }
-
-    /// The parts of speech, in the order `admit` is given them.
-    pub(crate) fn part_of_speech_table(&self) -> &[String] {
-        &self.parts
-    }
-
-    /// The entries whose dictionary and part of speech pass: `dictionaries`
-    /// and `parts` say per table index whether it does (`None`: any does;
-    /// an entry without a part of speech passes no part): the union of the
-    /// entries of each value that passes, each value's made once per
-    /// instance ([`SplitColumn`]), where a pass over every entry's columns
-    /// for each new filter took most of a warm filtered search (about
-    /// 4.5 ms of 5 at 4.2 M entries, every filter a new one).
-    pub(crate) fn entries_where(
-        &self,
-        dictionaries: Option<&[bool]>,
-        parts: Option<&[bool]>,
-    ) -> RoaringBitmap {
-        let by_dictionary = dictionaries.map(|admit| {
-            self.of_dictionary
-                .entries_of(&self.entry_dictionary, admit.iter().copied())
-        });
-        // Indexed by the part column: 0 is no part of speech.
-        let by_part = parts.map(|admit| {
-            let admit = std::iter::once(false).chain(admit.iter().copied());
-            self.of_part.entries_of(&self.entry_part, admit)
-        });
-        match (by_dictionary, by_part) {
-            (Some(d), Some(p)) => d & p,
-            (Some(one), None) | (None, Some(one)) => one,
-            (None, None) => (0..self.entries()).collect(),
-        }
-    }
-
-    /// The entries that have audio.
-    pub(crate) fn audio_entries(&self) -> &RoaringBitmap {
-        &self.audio
-    }
-
     /// Bytes held in memory (approximate: the large arrays and bitmaps).
     pub fn memory_bytes(&self) -> usize {
-        let bitmaps = self.audio.serialized_size()
-            + self.capital.serialized_size()
-            + self.caseless.serialized_size()
-            + self.of_dictionary.memory_bytes()
-            + self.of_part.memory_bytes();
         4 * self.term_first.len()
             + 2 * self.term_frequency.len()
             + 8 * self.later_words.len()
-            + 2 * (self.entry_dictionary.len() + self.entry_part.len())
+            + 2 * self.term_language.len()
             + self.terms.memory_bytes()
-            + bitmaps
     }
-}
-
-/// A column of the core split by value: per value, the entries that hold
-/// it, each made the first time a filter asks for it and kept.
-struct SplitColumn(Mutex<Vec<Option<Arc<RoaringBitmap>>>>);
-
-/// The values one pass over a column splits at most: each takes a bitset
-/// of a bit per entry while it is made (0.5 MB at 4.2 M entries).
-const VALUES_PER_PASS: usize = 16;
-
-impl SplitColumn {
-    fn new(values: usize) -> Self {
-        Self(Mutex::new(vec![None; values]))
-    }
-
-    /// The entries whose `column` holds a value that `admit` says passes
-    /// (by value); the values not split yet are split first.
-    fn entries_of(&self, column: &[u16], admit: impl Iterator<Item = bool>) -> RoaringBitmap {
-        let wanted: Vec<usize> = admit
-            .enumerate()
-            .filter_map(|(value, passes)| passes.then_some(value))
-            .collect();
-        let mut split = self.0.lock().expect("not poisoned");
-        let missing: Vec<usize> = wanted
-            .iter()
-            .copied()
-            .filter(|&value| split[value].is_none())
-            .collect();
-        for values in missing.chunks(VALUES_PER_PASS) {
-            for (&value, entries) in values.iter().zip(split_values(column, split.len(), values)) {
-                split[value] = Some(Arc::new(entries));
-            }
-        }
-        let mut union = RoaringBitmap::new();
-        for entries in wanted.iter().filter_map(|&value| split[value].as_deref()) {
-            union |= entries;
-        }
-        union
-    }
-
-    fn memory_bytes(&self) -> usize {
-        let split = self.0.lock().expect("not poisoned");
-        split.iter().flatten().map(|e| e.serialized_size()).sum()
-    }
-}
-
-/// For each of `values` (each below `bound`), the ordinals whose `column`
-/// holds it: one pass that sets each value's bits in a bitset of its own,
-/// made a bitmap in bulk (pushing every ordinal of a column into its
-/// value's bitmap took 0.5 s at 4.2 M entries).
-fn split_values(column: &[u16], bound: usize, values: &[usize]) -> Vec<RoaringBitmap> {
-    const NONE: usize = usize::MAX;
-    let mut slot = vec![NONE; bound];
-    for (i, &value) in values.iter().enumerate() {
-        slot[value] = i;
-    }
-    let mut bits = vec![vec![0u8; column.len().div_ceil(8)]; values.len()];
-    for (o, &value) in column.iter().enumerate() {
-        if let Some(bits) = bits.get_mut(slot[usize::from(value)]) {
-            bits[o >> 3] |= 1 << (o & 7);
-        }
-    }
-    bits.iter()
-        .map(|bits| RoaringBitmap::from_lsb0_bytes(0, bits))
-        .collect()
 }
 
 /// The text of some terms and the headwords of their entries, from the
@@ -641,6 +514,54 @@ impl Texts<'_> {
         let (block, k) = self.block_of(t);
         block.own_word(ordinal).unwrap_or_else(|| block.term(k))
     }
+
+    /// The block of an entry of those terms.
+    fn block_of_entry(&self, ordinal: u32) -> &TextBlock {
+        self.block_of(self.index.term_of(ordinal)).0
+    }
+
+    /// The dictionary of an entry of those terms.
+    pub fn dictionary(&self, ordinal: u32) -> &DictionaryRef {
+        &self.index.dictionaries[self.block_of_entry(ordinal).dictionary(ordinal)]
+    }
+
+    /// The part of speech of an entry of those terms.
+    pub fn part_of_speech(&self, ordinal: u32) -> Option<&str> {
+        match self.block_of_entry(ordinal).part(ordinal) {
+            0 => None,
+            n => Some(&self.index.parts[n - 1]),
+        }
+    }
+
+    /// Whether an entry of those terms has audio.
+    pub fn has_audio(&self, ordinal: u32) -> bool {
+        self.block_of_entry(ordinal).has_audio(ordinal)
+    }
+
+    /// Of `entries` (entries of those terms), those whose headword is not
+    /// capitalised as a word typed with a capital first letter (`typed`)
+    /// or without one is ([`crate::fold::capitalised_as`]).
+    pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
+        entries
+            .iter()
+            .filter(|&o| {
+                let capital = self.block_of_entry(o).capitalised(o);
+                match typed {
+                    true => capital != Some(true),
+                    false => capital == Some(true) || capital.is_none(),
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the dictionary (by id) has an entry of the text whose first
+    /// term is `t` (one of those terms, with every term of its text).
+    pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
+        self.index
+            .text_terms(t)
+            .flat_map(|t| self.index.term_entries(t))
+            .any(|o| self.dictionary(o).id == dictionary_id)
+    }
 }
 
 #[cfg(test)]
@@ -650,7 +571,7 @@ mod tests {
     use crate::snapshot::tests::posting;
     use crate::snapshot::{build, Section};
 
-    /// The capitalisation split the core keeps agrees with
+    /// The capitalisation the text blocks keep agrees with
     /// [`capitalised_as`](crate::fold::capitalised_as) on every headword:
     /// capitals, lower case, and first letters without case.
     #[test]
@@ -677,11 +598,13 @@ mod tests {
         );
         let index = built.index().unwrap();
         let every: RoaringBitmap = (0..index.entries()).collect();
+        let ordinals: Vec<u32> = every.iter().collect();
+        let texts = index.texts_of_entries(&ordinals).unwrap();
         for typed in [true, false] {
             let expected: RoaringBitmap = (0..index.entries())
                 .filter(|&o| !crate::fold::capitalised_as(&index.word(o).unwrap(), Some(typed)))
                 .collect();
-            assert_eq!(index.not_capitalised_as(&every, typed), expected, "{typed}");
+            assert_eq!(texts.not_capitalised_as(&every, typed), expected, "{typed}");
         }
     }
 

@@ -12,6 +12,10 @@
 //! query reads only the parts of its own keys. Encoder and decoder side by
 //! side.
 //!
+//! Per definition language ([`definition_lang_key`]), the bitmap of the
+//! entries whose definitions are in it (a lemma's list narrowed to its
+//! language).
+//!
 //! A word's list: `[varint count]` then per entry `[varint ordinal gap][u8
 //! count][u8 relative length]`; a phrase's: `[varint count][varint ordinal
 //! gap]…`. Gaps from the previous ordinal (the first from 0), ascending. A
@@ -20,9 +24,12 @@
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
-use crate::definitions::{is_phrase_key, phrase_key, phrases, stop_word_key, words, Bm25};
+use crate::definitions::{
+    definition_lang_key, is_phrase_key, phrase_key, phrases, stop_word_key, words, Bm25,
+};
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
+use roaring::RoaringBitmap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -68,12 +75,14 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
     let defined = lengths.iter().filter(|&&n| n > 0).count();
     let average = lengths.iter().sum::<usize>() as f64 / defined.max(1) as f64;
     let mut lists: HashMap<String, ListWriter> = HashMap::new();
+    let mut of_lang: BTreeMap<&str, RoaringBitmap> = BTreeMap::new();
     for (ordinal, p) in postings.iter().enumerate() {
         if p.definition.is_empty() {
             continue;
         }
         let ordinal = ordinal as u32;
         let lang = p.dictionary.definition_lang();
+        of_lang.entry(lang).or_default().insert(ordinal);
         let is_stop_word = |w: &str| lexicon.is_stop_word(lang, w);
         let forms = lexicon.forms.get(lang);
         let all = words(&p.definition);
@@ -120,6 +129,14 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
             put_str(&mut value, lang);
         }
         sorted.push((stop_word_key(word), value));
+    }
+    for (lang, mut entries) in of_lang {
+        entries.optimize();
+        let mut value = Vec::with_capacity(entries.serialized_size());
+        entries
+            .serialize_into(&mut value)
+            .expect("writing to a Vec cannot fail");
+        sorted.push((definition_lang_key(lang), value));
     }
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     store_keyed(&sorted, DEFINITION_PART_BYTES)
@@ -257,6 +274,16 @@ impl Definitions {
             return Err(CorruptData("trailing bytes in a stop word's languages"));
         }
         Ok(langs)
+    }
+
+    /// The entries whose definitions are in `lang` (its
+    /// [`definition_lang_key`]'s part must be held).
+    pub fn defined_in(&self, lang: &str) -> Result<RoaringBitmap, CorruptData> {
+        match self.value(&definition_lang_key(lang))? {
+            None => Ok(RoaringBitmap::new()),
+            Some(bytes) => RoaringBitmap::deserialize_from(bytes)
+                .map_err(|_| CorruptData("a definition language's bitmap")),
+        }
     }
 
     /// Bytes of the parts held.

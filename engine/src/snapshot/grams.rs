@@ -5,12 +5,17 @@
 //! ([`ends_key`]). The grams are grouped by key range into parts of about
 //! [`GRAM_PART_BYTES`], each an FST over its
 //! grams and their bitmaps ([`KeyedPart`]), so that a query reads only the
-//! parts of its own grams. Encoder and decoder side by side.
+//! parts of its own grams. Beside them, the bitmaps of the filters
+//! ([`filter_keys`]: the entries of each dictionary, language, language
+//! pair and part of speech, and those with audio), read by a filtered
+//! query with its grams. Encoder and decoder side by side.
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::CorruptData;
+use crate::filters::Filters;
 use crate::pattern::ends_key;
+use crate::postings::Posting;
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
@@ -63,9 +68,69 @@ pub fn query_grams(needle: &str) -> Vec<&str> {
     grams
 }
 
+/// The key of a filter's bitmap: like [`ends_key`] longer than any gram
+/// and below every letter, and unlike it ended by a NUL, so that no value
+/// is the start of another's key.
+fn filter_key(kind: char, value: &str) -> String {
+    format!("\u{1}\u{2}{kind}{value}\u{0}")
+}
+
+fn source_key(dictionary_id: &str) -> String {
+    filter_key('d', dictionary_id)
+}
+
+fn lang_key(source: &str, target: Option<&str>) -> String {
+    match target {
+        None => filter_key('l', source),
+        Some(target) => filter_key('L', &format!("{source}\u{0}{target}")),
+    }
+}
+
+/// Parts of speech compare trimmed and without ASCII case.
+fn part_key(part_of_speech: &str) -> String {
+    filter_key('p', &part_of_speech.trim().to_ascii_lowercase())
+}
+
+fn audio_key() -> String {
+    filter_key('a', "")
+}
+
+/// The keys of the bitmaps whose intersection is the entries that pass
+/// `filters` (none for no filter): what a filtered query reads with its
+/// grams.
+pub fn filter_keys(filters: &Filters<'_>) -> Vec<String> {
+    let mut keys = Vec::new();
+    keys.extend(filters.source.map(source_key));
+    keys.extend(
+        filters
+            .lang
+            .map(|l| lang_key(&l.source, l.target.as_deref())),
+    );
+    keys.extend(filters.part_of_speech.map(part_key));
+    if filters.has_audio {
+        keys.push(audio_key());
+    }
+    keys
+}
+
+/// The keys of the filters an entry passes ([`filter_keys`]).
+fn filter_keys_of(p: &Posting) -> Vec<String> {
+    let d = &p.dictionary;
+    let mut keys = vec![source_key(&d.id), lang_key(&d.source_lang, None)];
+    if let Some(target) = &d.target_lang {
+        keys.push(lang_key(&d.source_lang, Some(target)));
+    }
+    keys.extend(p.part_of_speech.as_deref().map(part_key));
+    if p.has_audio {
+        keys.push(audio_key());
+    }
+    keys
+}
+
 /// The stored items: the part index (each part's key is its first gram),
-/// then the parts ([`KeyedPart`]s), each gram's value its bitmap.
-pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
+/// then the parts ([`KeyedPart`]s), each gram's or filter's value its
+/// bitmap.
+pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
     let mut bitmaps: HashMap<&str, RoaringBitmap> = HashMap::new();
     let mut ends: HashMap<String, RoaringBitmap> = HashMap::new();
     for (term, range) in terms {
@@ -79,10 +144,17 @@ pub(super) fn encode(terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
                 .insert_range(range.clone());
         }
     }
+    let mut filters: HashMap<String, RoaringBitmap> = HashMap::new();
+    for (o, p) in (0u32..).zip(postings) {
+        for key in filter_keys_of(p) {
+            filters.entry(key).or_default().insert(o);
+        }
+    }
     let bitmaps = bitmaps
         .into_iter()
         .map(|(gram, bitmap)| (gram.to_string(), bitmap))
-        .chain(ends);
+        .chain(ends)
+        .chain(filters);
     let mut sorted: Vec<(String, Vec<u8>)> = bitmaps
         .map(|(gram, mut bitmap)| {
             bitmap.optimize();
@@ -151,6 +223,20 @@ impl Grams {
             .get(&part)
             .ok_or(CorruptData("grams part not loaded"))?
             .entries(gram)
+    }
+
+    /// The entries that pass `filters`, whose [`filter_keys`] must be
+    /// held; `None` for no filter.
+    pub fn admitted(&self, filters: &Filters<'_>) -> Result<Option<RoaringBitmap>, CorruptData> {
+        let mut admitted: Option<RoaringBitmap> = None;
+        for key in filter_keys(filters) {
+            let entries = self.entries(&key)?.unwrap_or_default();
+            admitted = Some(match admitted {
+                None => entries,
+                Some(before) => before & entries,
+            });
+        }
+        Ok(admitted)
     }
 
     /// Bytes of the parts held.

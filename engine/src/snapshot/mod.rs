@@ -54,7 +54,7 @@ pub use self::core::{Index, Texts};
 pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
-pub use grams::{query_grams, GramPart, Grams};
+pub use grams::{filter_keys, query_grams, GramPart, Grams};
 pub(crate) use middles::{middle, prefix as middle_prefix, without_middle, words_in};
 pub use order::rank_order;
 pub use parts::PartIndex;
@@ -115,7 +115,11 @@ use std::ops::Range;
 /// (sounds-like search).
 /// 20: `rhymes` also keys every coarse sounds-like key alone, so that a
 /// search walks the keys of its first sounds without reading their lists.
-pub const FORMAT: u32 = 20;
+/// 21: each entry's dictionary, part of speech, audio flag and
+/// capitalisation move from `core` (core version 7, which gives every term
+/// its language instead) to the text blocks, and the filters' bitmaps to
+/// `grams`, each read as a query needs it.
+pub const FORMAT: u32 = 21;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -346,6 +350,7 @@ pub fn build_with_blocks(
         .collect();
     drop(commonness);
     let later_words = later_words(&terms);
+    let tables = core::Tables::of(&postings);
     // A match, so that a new section is a compile error until it is written.
     let sections = Section::ALL.map(|section| {
         let items = match section {
@@ -354,6 +359,7 @@ pub fn build_with_blocks(
                 &terms,
                 &frequencies,
                 &later_words,
+                &tables,
             )),
             Section::Terms => {
                 let text_block_bytes = term_block_bytes * TEXT_BLOCK_BYTES / TERM_BLOCK_BYTES;
@@ -363,10 +369,11 @@ pub fn build_with_blocks(
                     lexicon,
                     term_block_bytes,
                     text_block_bytes,
+                    &tables,
                 )
             }
             Section::Records => records::encode(&postings),
-            Section::Grams => grams::encode(&terms),
+            Section::Grams => grams::encode(&postings, &terms),
             Section::Definitions => definitions::encode(&postings, lexicon),
             Section::Rhymes => rhymes::encode(&postings, &terms, lexicon),
         };
@@ -509,13 +516,16 @@ pub(crate) mod tests {
         assert_eq!(index.term_count(), 5, "École and ecole share a term");
         let ordinals: Vec<u32> = (0..all.len() as u32).collect();
         let got = records.get(&ordinals).unwrap();
+        let texts = index.texts_of_entries(&ordinals).unwrap();
         for (ordinal, p) in all.iter().enumerate() {
             let o = ordinal as u32;
             assert_eq!(index.word(o).unwrap(), p.word);
             assert_eq!(index.term(index.term_of(o)).unwrap(), p.folded);
-            assert_eq!(index.dictionary(o), &p.dictionary);
-            assert_eq!(index.part_of_speech(o), p.part_of_speech.as_deref());
-            assert_eq!(index.has_audio(o), p.has_audio);
+            assert_eq!(texts.dictionary(o), &p.dictionary);
+            assert_eq!(texts.part_of_speech(o), p.part_of_speech.as_deref());
+            assert_eq!(texts.has_audio(o), p.has_audio);
+            let lang = index.term_lang(index.term_of(o));
+            assert_eq!(lang, p.dictionary.source_lang);
             assert_eq!(got[ordinal].id, p.id);
             assert_eq!(got[ordinal].preview, p.preview);
             assert_eq!(got[ordinal].phonetic, p.phonetic);
@@ -566,7 +576,7 @@ pub(crate) mod tests {
             let words: Vec<usize> = index.text_terms(first).collect();
             let t = words
                 .iter()
-                .find(|&&t| index.dictionary(index.term_entries(t).start).source_lang == lang)
+                .find(|&&t| index.term_lang(t) == lang)
                 .unwrap_or_else(|| panic!("{word} is a word of {lang}"));
             index.term_frequency(*t)
         };
@@ -658,11 +668,11 @@ pub(crate) mod tests {
     }
 
     const PINNED_DIGESTS: [&str; 6] = [
-        "core ea9c8d0192102f4773ccce79a1770a3b8aabd0b43cec3ec9c318860dc551f667",
-        "terms 6474636e72d4a3f3be0ea275e0c5087d448bd135e1fa230f6e442bb1a1376e98",
+        "core daa9ee3e5134c571ed22a3c70501d0d0918dff433ea0e18ae8d91fea166d9272",
+        "terms c36fa45cf72f72b6af50d8dc5beafc7ef5806ec2842ffd76cf1a2711fa71e269",
         "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
-        "grams e7de39c3adb5ba70668de61f7751a41b06885712c88f8aab3a35510cfc3ae06a",
-        "definitions 4e698d792538e6ecca8c817a27f641bf24ed5542823b9667739eea9e65055471",
+        "grams eebaa2adad8fcc45ecc39560a200eb93c3966f8a891e3ebf4ceca70cc9fe8c0b",
+        "definitions 3c7c3f857fe361566d43e3f696440b862013ca2e4277a13bc2a62fae12db2083",
         "rhymes 98bcd7b2b018c57686178b801d8a5e94bf49814ac2e6bee370b9e986d4b8dea8",
     ];
 

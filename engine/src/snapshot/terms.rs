@@ -19,6 +19,7 @@
 
 use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
+use super::core::{EntryTables, Tables};
 use super::forms::{self, FormRoot, Lemma};
 use super::middles;
 use super::texts::{self, TextBlock};
@@ -129,6 +130,7 @@ pub(super) fn encode(
     lexicon: &Lexicon,
     block_bytes: usize,
     text_block_bytes: usize,
+    tables: &Tables<'_>,
 ) -> Vec<Vec<u8>> {
     let block_max_bytes = block_bytes.max(TERM_BLOCK_MAX_BYTES);
     // A text that is a word of several languages is one key, whose value
@@ -159,18 +161,27 @@ pub(super) fn encode(
     for &count in &text_counts {
         put_varint(&mut root, count);
     }
+    let mut first_term = 0;
+    for &count in &text_counts {
+        let block = &terms[first_term..first_term + count];
+        put_varint(
+            &mut root,
+            (block[count - 1].1.end - block[0].1.start) as usize,
+        );
+        first_term += count;
+    }
     let forms = forms::encode(postings, terms, lexicon, block_bytes, block_max_bytes);
     root.extend(forms.root);
     // A build that its readers would refuse is stopped before it is
     // written.
-    TermDictionary::decode(&compress(&root), BlockBudget::UNBOUNDED)
+    TermDictionary::decode(&compress(&root), BlockBudget::UNBOUNDED, tables.sizes())
         .expect("a terms root its readers take");
     // Every cold instance reads the root: deflate halves it again.
     let mut items = vec![compress(&root)];
     items.extend(forwards.blocks);
     items.extend(backwards.blocks);
     items.extend(middles.blocks);
-    items.extend(texts::encode(postings, terms, &text_counts));
+    items.extend(texts::encode(postings, terms, &text_counts, tables));
     items.extend(forms.items);
     items
 }
@@ -184,6 +195,11 @@ pub struct TermDictionary {
     middles: BlockRoot,
     /// The first term of every text block, and the number of terms last.
     text_firsts: Vec<usize>,
+    /// The first ordinal of every text block, and the number of entries
+    /// last.
+    text_first_ordinals: Vec<u32>,
+    /// The tables the text blocks' columns index.
+    tables: EntryTables,
     forms: FormRoot,
     /// Blocks of the four FSTs.
     held: BlockCache<usize, TermBlock>,
@@ -199,7 +215,11 @@ const OVERFLOW_SHARE: usize = 8;
 
 impl TermDictionary {
     /// From the root item; blocks are kept within `budget`.
-    pub(super) fn decode(root: &[u8], budget: BlockBudget) -> Result<Self, CorruptData> {
+    pub(super) fn decode(
+        root: &[u8],
+        budget: BlockBudget,
+        tables: EntryTables,
+    ) -> Result<Self, CorruptData> {
         let root = inflate(root)?;
         let mut r = Reader::new(&root);
         let terms = r.varint()?;
@@ -215,6 +235,18 @@ impl TermDictionary {
                 n => text_firsts[text_firsts.len() - 1] + n,
             };
             text_firsts.push(first);
+        }
+        let mut text_first_ordinals = Vec::with_capacity(text_blocks + 1);
+        text_first_ordinals.push(0u32);
+        for _ in 0..text_blocks {
+            let first = match r.varint()? {
+                0 => return Err(CorruptData("a text block of no entry")),
+                n => u32::try_from(n)
+                    .ok()
+                    .and_then(|n| text_first_ordinals[text_first_ordinals.len() - 1].checked_add(n))
+                    .ok_or(CorruptData("more entries than an ordinal counts"))?,
+            };
+            text_first_ordinals.push(first);
         }
         if terms > 0 && (forwards.is_empty() || backwards.is_empty() || middles.is_empty()) {
             return Err(CorruptData("terms without blocks"));
@@ -232,6 +264,8 @@ impl TermDictionary {
             backwards,
             middles,
             text_firsts,
+            text_first_ordinals,
+            tables,
             forms,
             held: BlockCache::new(budget.fst),
             texts: BlockCache::new(budget.text),
@@ -269,6 +303,16 @@ impl TermDictionary {
     fn first_overflow_item(&self) -> usize {
         let forms = &self.forms;
         self.first_form_item() + forms.forwards.len() + forms.backwards.len() + forms.middles.len()
+    }
+
+    /// The first term and the first ordinal of each text block, and the
+    /// terms and entries last: a core's terms must start its blocks at
+    /// those ordinals.
+    pub(super) fn text_bounds(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.text_firsts
+            .iter()
+            .copied()
+            .zip(self.text_first_ordinals.iter().copied())
     }
 
     /// The item of the text block that holds term `t`, and where `t` is
@@ -454,7 +498,8 @@ impl TermDictionary {
             if is_text {
                 let b = item - self.first_text_item();
                 let terms = self.text_firsts[b + 1] - self.text_firsts[b];
-                let block = TextBlock::decode(&bytes, terms)?;
+                let entries = self.text_first_ordinals[b]..self.text_first_ordinals[b + 1];
+                let block = TextBlock::decode(&bytes, terms, entries, self.tables)?;
                 let held = block.memory_bytes();
                 self.texts.insert(item, Arc::new(block), held);
                 continue;

@@ -7,13 +7,45 @@
 //! page of common words reads the first few blocks. Encoder and decoder
 //! side by side.
 //!
+//! A block also holds what a page shows of each of its terms' entries
+//! and `core` no longer does (issue 39: a cold instance read those columns
+//! whole, most of the 4 MB of `core` at five million entries): its
+//! dictionary, part of speech, audio flag and how its headword is
+//! capitalised.
+//!
 //! A block (deflated): `[terms][their lengths, varints][their text]`
 //! `[own words][their ordinals: the first, then deltas, varints]`
-//! `[their lengths, varints][their text]`.
+//! `[their lengths, varints][their text]`
+//! `[dictionary column][part-of-speech column][flags, a byte per entry]`,
+//! a column as [`put_column`] writes it, one value per entry of the block's
+//! terms in ordinal order.
 
+use super::core::{put_column, read_column, EntryTables, Tables};
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
+use crate::fold::capitalised;
 use crate::postings::Posting;
 use std::ops::Range;
+
+/// An entry's flags: it has audio.
+const AUDIO: u8 = 1;
+/// Its headword's first letter is a capital.
+const CAPITAL: u8 = 2;
+/// Its headword's first letter has no case (or it has no letter).
+const CASELESS: u8 = 4;
+
+/// The entry's flags byte.
+fn flags(p: &Posting) -> u8 {
+    let case = match capitalised(&p.word) {
+        Some(true) => CAPITAL,
+        Some(false) => 0,
+        None => CASELESS,
+    };
+    case | if p.has_audio { AUDIO } else { 0 }
+}
+
+/// The bytes an entry adds to its block (its columns), counted with the
+/// text when a block is cut.
+const ENTRY_BYTES: usize = 3;
 
 /// The text a block closes at: its terms' and their own headwords' bytes
 /// reach it (about 3.5 KB deflated, one DynamoDB read unit, at five
@@ -42,7 +74,7 @@ pub(super) fn cut(
             .map(|p| p.word.len())
             .sum();
         count += 1;
-        bytes += term.len() + own;
+        bytes += term.len() + own + ENTRY_BYTES * range.len();
         if bytes >= block_bytes {
             counts.push(count);
             (count, bytes) = (0, 0);
@@ -55,12 +87,14 @@ pub(super) fn cut(
 }
 
 /// The text blocks of `terms` and `postings`, of `counts` terms each
-/// ([`cut`]).
+/// ([`cut`]), their entries' columns indexing `tables`.
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
     counts: &[usize],
+    tables: &Tables<'_>,
 ) -> Vec<Vec<u8>> {
+    let sizes = tables.sizes();
     let mut rest = terms;
     counts
         .iter()
@@ -83,6 +117,16 @@ pub(super) fn encode(
                 last = *o;
             }
             put_texts(&mut raw, own.iter().map(|(_, word)| *word));
+            let entries =
+                &postings[block[0].1.start as usize..block[block.len() - 1].1.end as usize];
+            let dictionaries = entries.iter().map(|p| tables.dictionary(p));
+            put_column(&mut raw, sizes.dictionaries, dictionaries);
+            put_column(
+                &mut raw,
+                sizes.parts + 1,
+                entries.iter().map(|p| tables.part(p)),
+            );
+            raw.extend(entries.iter().map(flags));
             compress(&raw)
         })
         .collect()
@@ -130,11 +174,24 @@ pub(crate) struct TextBlock {
     own: Vec<u32>,
     own_text: String,
     own_ends: Vec<u32>,
+    /// The first ordinal of the block's entries.
+    first: u32,
+    /// Per entry, in ordinal order: its dictionary's table index, its part
+    /// of speech's + 1 (0 for none), its flags.
+    dictionary: Vec<u16>,
+    part: Vec<u16>,
+    flags: Vec<u8>,
 }
 
 impl TextBlock {
-    /// A stored block, which must hold `terms` terms.
-    pub(crate) fn decode(stored: &[u8], terms: usize) -> Result<Self, CorruptData> {
+    /// A stored block, which must hold `terms` terms and the entries
+    /// `entries`, whose columns must stay within `tables`.
+    pub(crate) fn decode(
+        stored: &[u8],
+        terms: usize,
+        entries: Range<u32>,
+        tables: EntryTables,
+    ) -> Result<Self, CorruptData> {
         let raw = inflate(stored)?;
         let mut r = Reader::new(&raw);
         if r.count(1)? != terms {
@@ -151,9 +208,21 @@ impl TextBlock {
                 (_, 0) => return Err(CorruptData("own words out of order")),
                 _ => last.checked_add(delta).ok_or(CorruptData("an ordinal"))?,
             };
+            if !entries.contains(&last) {
+                return Err(CorruptData("an own word of another block"));
+            }
             own.push(last);
         }
         let (own_text, own_ends) = read_texts(&mut r, own_count)?;
+        let n = entries.len();
+        let dictionary = read_column(&mut r, n, tables.dictionaries)?;
+        let part = read_column(&mut r, n, tables.parts + 1)?;
+        let flags = r.bytes(n)?.to_vec();
+        if flags.iter().any(|&f| {
+            f & !(AUDIO | CAPITAL | CASELESS) != 0 || f & CAPITAL != 0 && f & CASELESS != 0
+        }) {
+            return Err(CorruptData("an entry's flags"));
+        }
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in a text block"));
         }
@@ -163,7 +232,42 @@ impl TextBlock {
             own,
             own_text,
             own_ends,
+            first: entries.start,
+            dictionary,
+            part,
+            flags,
         })
+    }
+
+    /// Where entry `ordinal` (one of the block's) is in its columns.
+    fn at(&self, ordinal: u32) -> usize {
+        let k = ordinal.checked_sub(self.first).map(|k| k as usize);
+        k.filter(|&k| k < self.flags.len())
+            .expect("an entry of the block")
+    }
+
+    /// The table index of entry `ordinal`'s dictionary.
+    pub(crate) fn dictionary(&self, ordinal: u32) -> usize {
+        usize::from(self.dictionary[self.at(ordinal)])
+    }
+
+    /// Entry `ordinal`'s part of speech as its table index + 1, 0 for none.
+    pub(crate) fn part(&self, ordinal: u32) -> usize {
+        usize::from(self.part[self.at(ordinal)])
+    }
+
+    pub(crate) fn has_audio(&self, ordinal: u32) -> bool {
+        self.flags[self.at(ordinal)] & AUDIO != 0
+    }
+
+    /// Whether entry `ordinal`'s headword starts with a capital (`Some(true)`),
+    /// a lower-case letter, or neither (`None`): [`capitalised`].
+    pub(crate) fn capitalised(&self, ordinal: u32) -> Option<bool> {
+        match self.flags[self.at(ordinal)] {
+            f if f & CAPITAL != 0 => Some(true),
+            f if f & CASELESS != 0 => None,
+            _ => Some(false),
+        }
     }
 
     /// The text of the block's `k`th term.
@@ -183,6 +287,7 @@ impl TextBlock {
         self.term_text.len()
             + self.own_text.len()
             + 4 * (self.term_ends.len() + self.own.len() + self.own_ends.len())
+            + 5 * self.flags.len()
     }
 }
 
@@ -203,6 +308,7 @@ mod tests {
         let text = |(term, range): &(&str, Range<u32>)| -> usize {
             let own = range.clone().map(|o| &postings[o as usize]);
             term.len()
+                + ENTRY_BYTES * range.len()
                 + own
                     .filter(|p| p.word != p.folded)
                     .map(|p| p.word.len())
@@ -226,9 +332,13 @@ mod tests {
                 );
                 rest = after;
             }
-            let stored = encode(&postings, &terms, &counts);
+            let tables = Tables::of(&postings);
+            let stored = encode(&postings, &terms, &counts, &tables);
+            let mut first = 0;
             for (block, &n) in stored.iter().zip(&counts) {
-                assert!(TextBlock::decode(block, n).is_ok());
+                let entries = terms[first].1.start..terms[first + n - 1].1.end;
+                assert!(TextBlock::decode(block, n, entries, tables.sizes()).is_ok());
+                first += n;
             }
         }
     }
@@ -237,30 +347,59 @@ mod tests {
     /// to an error or to a block, never a panic.
     #[test]
     fn a_damaged_text_block_is_an_error_not_a_panic() {
-        let postings: Vec<Posting> = ["École", "ecole", "Été", "chat"]
+        let mut postings: Vec<Posting> = ["École", "ecole", "Été", "日本"]
             .iter()
-            .map(|w| posting(w, "a", w))
+            .enumerate()
+            .map(|(i, w)| posting(w, ["a", "b"][i % 2], w))
             .collect();
-        let terms = [("ecole", 0..2), ("ete", 2..3), ("chat", 3..4)];
-        let stored = encode(&postings, &terms, &cut(&postings, &terms, 1_000));
+        for (p, audio) in postings.iter_mut().zip([false, true, false, false]) {
+            p.has_audio = audio;
+            p.part_of_speech = None;
+        }
+        postings[2].part_of_speech = Some("n".into());
+        let terms = [("ecole", 0..2), ("ete", 2..3), ("日本", 3..4)];
+        let tables = Tables::of(&postings);
+        let sizes = tables.sizes();
+        let stored = encode(&postings, &terms, &cut(&postings, &terms, 1_000), &tables);
         let raw = inflate(&stored[0]).unwrap();
-        let block = TextBlock::decode(&stored[0], 3).unwrap();
+        let block = TextBlock::decode(&stored[0], 3, 0..4, sizes).unwrap();
         assert_eq!(
             [block.term(0), block.term(1), block.term(2)],
-            ["ecole", "ete", "chat"]
+            ["ecole", "ete", "日本"]
         );
         assert_eq!(block.own_word(0), Some("École"));
         assert_eq!(block.own_word(1), None);
         assert_eq!(block.own_word(2), Some("Été"));
-        assert!(TextBlock::decode(&stored[0], 2).is_err(), "another size");
+        // The entries' columns, in ordinal order.
+        let dictionaries: Vec<usize> = (0..4).map(|o| block.dictionary(o)).collect();
+        assert_eq!(dictionaries, [0, 1, 0, 1]);
+        let parts: Vec<usize> = (0..4).map(|o| block.part(o)).collect();
+        assert_eq!(parts, [0, 0, 1, 0]);
+        let audio: Vec<bool> = (0..4).map(|o| block.has_audio(o)).collect();
+        assert_eq!(audio, [false, true, false, false]);
+        let case: Vec<Option<bool>> = (0..4).map(|o| block.capitalised(o)).collect();
+        assert_eq!(case, [Some(true), Some(false), Some(true), None]);
+        assert!(
+            TextBlock::decode(&stored[0], 2, 0..4, sizes).is_err(),
+            "another size"
+        );
+        assert!(
+            TextBlock::decode(&stored[0], 3, 0..3, sizes).is_err(),
+            "fewer entries"
+        );
+        let one_dictionary = EntryTables {
+            dictionaries: 1,
+            ..sizes
+        };
+        assert!(TextBlock::decode(&stored[0], 3, 0..4, one_dictionary).is_err());
         for end in 0..raw.len() {
-            assert!(TextBlock::decode(&compress(&raw[..end]), 3).is_err());
+            assert!(TextBlock::decode(&compress(&raw[..end]), 3, 0..4, sizes).is_err());
         }
         for at in 0..raw.len() {
             for value in [0, 1, 0x7f, 0x80, 0xff] {
                 let mut changed = raw.clone();
                 changed[at] = value;
-                let _ = TextBlock::decode(&compress(&changed), 3);
+                let _ = TextBlock::decode(&compress(&changed), 3, 0..4, sizes);
             }
         }
     }

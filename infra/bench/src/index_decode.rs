@@ -5,10 +5,10 @@
 //! [`shared::search::snapshot::Index`], round after round. No store is
 //! read: this is the CPU part of a cold start, beside the size of what it
 //! decodes. Then the memory of every text block held (what a `contains`
-//! query may read). Then what the first request with a filter adds on an instance
-//! (the filter's bitmap, made once and cached): a random pick with
-//! `lang=eng` (dictd files name their languages in three letters), with
-//! `source=freedict-deu-eng` and with `lang=deu-eng`, each from an empty
+//! query may read). Then what the first request with a filter adds on an
+//! instance (the filter's stored bitmaps intersected, once, and cached),
+//! with every part of `grams` held: a random pick with `lang=en`, with
+//! `source=freedict-deu-eng` and with `lang=de-en`, each from an empty
 //! cache.
 //!
 //! cargo run --release -p bench --bin index-decode -- [rounds] [seed] [dictd dirs…]
@@ -65,12 +65,12 @@ fn main() {
         (index.memory_bytes() - held) as f64 / 1e6
     );
 
-    let english = LangFilter::parse("eng").expect("a language");
-    let german_english = LangFilter::parse("deu-eng").expect("a pair");
+    let english = LangFilter::parse("en").expect("a language");
+    let german_english = LangFilter::parse("de-en").expect("a pair");
     let choices = [
-        ("lang=eng", Some(&english), None),
+        ("lang=en", Some(&english), None),
         ("source=freedict-deu-eng", None, Some("freedict-deu-eng")),
-        ("lang=deu-eng", Some(&german_english), None),
+        ("lang=de-en", Some(&german_english), None),
     ];
     let searcher = &offline.searcher;
     let mut rng = rand::rngs::StdRng::seed_from_u64(offline.seed);
@@ -84,7 +84,10 @@ fn main() {
         for _ in 0..offline.rounds {
             searcher.forget();
             let started = Instant::now();
-            searcher.random(&filters, 1, &mut rng);
+            let grams = Some(&offline.grams);
+            searcher
+                .random(grams, &filters, 1, &mut rng)
+                .expect("a build decodes");
             ms.push(started.elapsed().as_secs_f64() * 1e3);
         }
         let (p50, _, max) = stats(&mut ms);

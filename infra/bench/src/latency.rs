@@ -143,6 +143,29 @@ impl Draw {
         self.terms[self.index().term_of(o)].clone()
     }
 
+    /// The text blocks of `terms`: every one is held.
+    fn texts(&self, terms: Vec<usize>) -> shared::search::snapshot::Texts<'_> {
+        let texts = self.index().texts(terms);
+        texts.expect("the drawing instance holds every block")
+    }
+
+    fn dictionary(&self, o: u32) -> shared::search::postings::DictionaryRef {
+        let t = self.index().term_of(o);
+        self.texts(vec![t]).dictionary(o).clone()
+    }
+
+    fn part_of_speech(&self, o: u32) -> Option<String> {
+        let t = self.index().term_of(o);
+        self.texts(vec![t]).part_of_speech(o).map(str::to_string)
+    }
+
+    /// Whether the dictionary has an entry of the text whose first term is
+    /// `t`.
+    fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
+        let terms = self.index().text_terms(t).collect();
+        self.texts(terms).dictionary_has_term(dictionary_id, t)
+    }
+
     /// A headword (folded) of `min..=max` characters; the last draw if none
     /// is found in 1,000 tries.
     fn word(&self, min: usize, max: usize) -> (u32, String) {
@@ -234,7 +257,7 @@ async fn main() {
     let entry = move || {
         let o = d1.ordinal();
         let id = records.get(&[o]).expect("records")[0].id.clone();
-        (d1.index().dictionary(o).id.clone(), id, d1.term(o))
+        (d1.dictionary(o).id.clone(), id, d1.term(o))
     };
     let entry = &entry;
     // Inflected forms that are no headword of a dictionary that has their
@@ -251,7 +274,7 @@ async fn main() {
             let dictionary = d1
                 .index()
                 .term_entries(lemma.term)
-                .map(|o| d1.index().dictionary(o))
+                .map(|o| d1.dictionary(o))
                 .find(|d| d.source_lang == lemma.lang)?
                 .id
                 .clone();
@@ -259,7 +282,7 @@ async fn main() {
                 .index()
                 .term_number(&form)
                 .expect("a warm instance holds every term block")
-                .is_some_and(|t| d1.index().dictionary_has_term(&dictionary, t));
+                .is_some_and(|t| d1.dictionary_has_term(&dictionary, t));
             (!literal).then_some((dictionary, form))
         })
         .collect();
@@ -272,7 +295,7 @@ async fn main() {
         inflected[n].clone()
     };
     let a = &app;
-    let lang_of = move |o: u32| LangFilter::parse(&d1.index().dictionary(o).source_lang).ok();
+    let lang_of = move |o: u32| LangFilter::parse(&d1.dictionary(o).source_lang).ok();
     // Words of a random entry's definition (its preview), at least `n` of 3
     // letters or more, and the entry: what reverse lookups are drawn from.
     let definition_words = move |n: usize| loop {
@@ -310,7 +333,7 @@ async fn main() {
             name,
             Box::new(move || {
                 let (o, word) = d1.word(2, 64);
-                let lang = d1.index().dictionary(o).source_lang.clone();
+                let lang = d1.dictionary(o).source_lang.clone();
                 let params = rhymes_of(&word, &lang, kind);
                 Box::pin(async move {
                     match service::rhymes(a, &params).await {
@@ -582,7 +605,7 @@ async fn main() {
                 let (o, word) = d1.word(2, 64);
                 SearchQuery {
                     lang: lang_of(o),
-                    pos: Some(d1.index().part_of_speech(o).unwrap_or("noun").to_string()),
+                    pos: Some(d1.part_of_speech(o).unwrap_or_else(|| "noun".to_string())),
                     ..first_two_letters(&word)
                 }
             }),
@@ -592,8 +615,8 @@ async fn main() {
             Box::new(move || {
                 let (o, word) = d1.word(2, 64);
                 SearchQuery {
-                    source: Some(d1.index().dictionary(o).id.clone()),
-                    pos: Some(d1.index().part_of_speech(o).unwrap_or("noun").to_string()),
+                    source: Some(d1.dictionary(o).id.clone()),
+                    pos: Some(d1.part_of_speech(o).unwrap_or_else(|| "noun".to_string())),
                     has_audio: true,
                     ..first_two_letters(&word)
                 }
@@ -644,7 +667,7 @@ async fn main() {
             "reverse, one word + lang",
             Box::new(move || {
                 let (o, words) = definition_words(1);
-                let d = d1.index().dictionary(o);
+                let d = d1.dictionary(o);
                 let pair = match &d.target_lang {
                     Some(target) => format!("{}-{target}", d.source_lang),
                     None => d.source_lang.clone(),
@@ -669,7 +692,7 @@ async fn main() {
                 // respelling's reads (the keys of its first sound).
                 for _ in 0..1000 {
                     let (o, word) = d1.word(4, 12);
-                    let lang = &d1.index().dictionary(o).source_lang;
+                    let lang = &d1.dictionary(o).source_lang;
                     if shared::search::sounds_like::LANGUAGES.contains(&lang.as_str()) {
                         return search(&d1.typo(&word, 1), MatchType::SoundsLike, false);
                     }
@@ -702,7 +725,7 @@ async fn main() {
             Box::new(|| {
                 let q = d1.prefix(2, 4);
                 let o = d1.ordinal();
-                let source = d1.index().dictionary(o).id.clone();
+                let source = d1.dictionary(o).id.clone();
                 Box::pin(async move {
                     service::autocomplete(a, &suggest(&q, Some(source.clone())))
                         .await

@@ -40,12 +40,9 @@ fn is_number_token(word: &str) -> bool {
 fn headwords_by_language(index: &Index) -> HashMap<String, (usize, HashSet<usize>)> {
     let mut langs: HashMap<String, (usize, HashSet<usize>)> = HashMap::new();
     for t in 0..index.term_count() {
-        for o in index.term_entries(t) {
-            let lang = &index.dictionary(o).source_lang;
-            let (entries, terms) = langs.entry(lang.clone()).or_default();
-            *entries += 1;
-            terms.insert(t);
-        }
+        let (entries, terms) = langs.entry(index.term_lang(t).to_string()).or_default();
+        *entries += index.term_entries(t).len();
+        terms.insert(t);
     }
     langs
 }

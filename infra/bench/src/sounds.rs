@@ -95,6 +95,6 @@ fn search(
     let matches = walk.matches(rhymes)?;
     let lists = matches.parts(index)?;
     run.searcher
-        .sounds_like_words(rhymes, &matches, &Filters::default(), 0, 10)?;
+        .sounds_like_words(None, rhymes, &matches, &Filters::default(), 0, 10)?;
     Ok((walk.parts().to_vec(), lists, matches.list_keys().len()))
 }

@@ -107,10 +107,14 @@ impl Language<'_> {
         let t = self.index.term_number(folded);
         t.expect("a build in memory holds every term block")
             .is_some_and(|t| {
+                let texts = self
+                    .index
+                    .texts(self.index.text_terms(t).collect::<Vec<_>>());
+                let texts = texts.expect("a build in memory holds every text block");
                 self.index
                     .text_entries(t)
                     .iter()
-                    .any(|o| self.filters.admit_dictionary(self.index.dictionary(o)))
+                    .any(|o| self.filters.admit_dictionary(texts.dictionary(o)))
             })
     }
 
@@ -286,8 +290,11 @@ async fn main() {
     let mut headwords = 0;
     for t in 0..index.term_count() {
         let mut of_language = false;
+        let texts = index
+            .texts([t])
+            .expect("a build in memory holds every text block");
         for o in index.term_entries(t) {
-            let d = index.dictionary(o);
+            let d = texts.dictionary(o);
             if filter.matches(&d.source_lang, d.target_lang.as_deref()) {
                 dictionaries.insert(d.id.clone());
                 of_language = true;

@@ -45,7 +45,13 @@ fn cold_reads(offline: &Offline, searcher: &Searcher, read: &Read) -> (usize, us
                     Err(SearchError::Corrupt(e)) => panic!("{e}"),
                 }
             }
-            Read::Autocomplete(prefix) => searcher.autocomplete(prefix, &filters, 10).err(),
+            Read::Autocomplete(prefix) => {
+                match searcher.autocomplete(Some(&offline.grams), prefix, &filters, 10) {
+                    Err(SearchError::Missing(missing)) => Some(missing),
+                    Err(SearchError::OverBudget) | Ok(_) => None,
+                    Err(SearchError::Corrupt(e)) => panic!("{e}"),
+                }
+            }
         };
         let Some(Missing(items)) = missing else {
             return (blocks, bytes, run);

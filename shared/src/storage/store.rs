@@ -9,6 +9,7 @@ use crate::error::ApiError;
 use crate::model::{Dictionary, StoredEntry, ThesaurusItem};
 use crate::search::codec::CorruptData;
 use crate::search::engine::{SearchError, Searcher, SoundsLikeQuery, SoundsMatches};
+use crate::search::postings::DictionaryRef;
 use crate::search::snapshot::cache::BlockCache;
 use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
@@ -202,6 +203,43 @@ impl SnapshotView {
         .await
     }
 
+    /// What a page shows of these entries from their text blocks (read
+    /// now if not held), in the same order.
+    pub async fn shown(&self, ordinals: &[u32]) -> Result<Vec<ShownEntry>, ApiError> {
+        self.with_texts(|index| {
+            let texts = index.texts_of_entries(ordinals)?;
+            Ok(ordinals
+                .iter()
+                .map(|&o| ShownEntry {
+                    word: texts.word(o).to_string(),
+                    dictionary: texts.dictionary(o).clone(),
+                    part_of_speech: texts.part_of_speech(o).map(str::to_string),
+                    has_audio: texts.has_audio(o),
+                })
+                .collect())
+        })
+        .await
+    }
+
+    /// Whether `dictionary_id` has an entry of each of these texts (by
+    /// their first terms), in the same order: their text blocks read now
+    /// if not held.
+    pub async fn dictionary_has_terms(
+        &self,
+        dictionary_id: &str,
+        terms: &[usize],
+    ) -> Result<Vec<bool>, ApiError> {
+        self.with_texts(|index| {
+            let every = terms.iter().flat_map(|&t| index.text_terms(t));
+            let texts = index.texts(every.collect::<Vec<_>>())?;
+            Ok(terms
+                .iter()
+                .map(|&t| texts.dictionary_has_term(dictionary_id, t))
+                .collect())
+        })
+        .await
+    }
+
     /// The text of these terms, in the same order: their text blocks read
     /// now if not held.
     pub async fn terms(&self, terms: &[usize]) -> Result<Vec<String>, ApiError> {
@@ -304,8 +342,19 @@ pub struct Needs {
     /// It shows records (search, random): their part index is loaded with
     /// the index, the parts of the page once the page is known.
     pub records: bool,
-    /// The grams its `contains` query reads ([`snapshot::query_grams`]).
+    /// The grams its `contains` query reads ([`snapshot::query_grams`])
+    /// and the bitmaps of its filters ([`snapshot::filter_keys`]).
     pub grams: Vec<String>,
+}
+
+/// What a page shows of an entry from its text block.
+#[derive(Debug, Clone)]
+pub struct ShownEntry {
+    /// Its headword as its dictionary writes it.
+    pub word: String,
+    pub dictionary: DictionaryRef,
+    pub part_of_speech: Option<String>,
+    pub has_audio: bool,
 }
 
 /// How many snapshot items and bytes an instance has read from DynamoDB
