@@ -47,6 +47,7 @@ pub mod parts;
 mod records;
 mod rhymes;
 pub mod source;
+mod tables;
 mod terms;
 mod texts;
 
@@ -350,7 +351,7 @@ pub fn build_with_blocks(
         .collect();
     drop(commonness);
     let later_words = later_words(&terms);
-    let tables = core::Tables::of(&postings);
+    let tables = tables::Tables::of(&postings);
     // A match, so that a new section is a compile error until it is written.
     let sections = Section::ALL.map(|section| {
         let items = match section {

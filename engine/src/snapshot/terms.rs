@@ -19,9 +19,9 @@
 
 use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
-use super::core::{EntryTables, Tables};
 use super::forms::{self, FormRoot, Lemma};
 use super::middles;
+use super::tables::{EntryTables, Tables};
 use super::texts::{self, TextBlock};
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;

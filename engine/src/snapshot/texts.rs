@@ -20,7 +20,7 @@
 //! a column as [`put_column`] writes it, one value per entry of the block's
 //! terms in ordinal order.
 
-use super::core::{put_column, read_column, EntryTables, Tables};
+use super::tables::{put_column, read_column, EntryTables, Tables};
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::fold::capitalised;
 use crate::postings::Posting;
