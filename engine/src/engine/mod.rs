@@ -322,11 +322,9 @@ impl Searcher {
         typos: &mut Typos,
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
         let mut exact = RoaringBitmap::new();
-        let mut exact_terms = Vec::new();
         if rule.match_type.has_exact_tier() {
             if let Some(t) = typos.noted(self.index.term_number(rule.query())) {
                 exact = self.index.text_entries(t);
-                exact_terms.extend(self.index.text_terms(t));
             }
         }
         let literal = match rule.match_type {
@@ -356,7 +354,7 @@ impl Searcher {
             lemma -= &exact;
             lemma -= &literal;
         }
-        let [typed, rest] = self.by_capitalisation(exact, &exact_terms, rule.capitalised, typos);
+        let [typed, rest] = self.by_capitalisation(exact, rule.capitalised);
         let mut tiers = vec![typed, rest, literal, lemma];
         if rule.max_edits > 0 && rule.match_type.typo_distance().is_some() {
             for mut found in self.typos(grams, rule, rule.max_edits, typos)? {
@@ -377,25 +375,15 @@ impl Searcher {
     /// the query was typed, then the others (`Lodz` lists the city `Łódź`
     /// before the boat `łódź`, `lodz` the boat first), each part in ordinal
     /// order; all in the first when the query's first letter has no case.
-    /// The entries are those of `terms`, whose text blocks say how each
-    /// headword is capitalised (noted as missing when not held).
     fn by_capitalisation(
         &self,
         mut exact: RoaringBitmap,
-        terms: &[usize],
         typed: Option<bool>,
-        typos: &mut Typos,
     ) -> [RoaringBitmap; 2] {
         let Some(typed) = typed else {
             return [exact, RoaringBitmap::new()];
         };
-        if exact.is_empty() {
-            return [exact, RoaringBitmap::new()];
-        }
-        let Some(texts) = typos.texts(&self.index, terms) else {
-            return [exact, RoaringBitmap::new()];
-        };
-        let rest = texts.not_capitalised_as(&exact, typed);
+        let rest = self.index.not_capitalised_as(&exact, typed);
         exact -= &rest;
         [exact, rest]
     }

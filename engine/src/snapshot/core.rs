@@ -3,8 +3,10 @@
 //! into the [`Index`] that every search, autocomplete and random request
 //! reads. `core` (deflate): the dictionary and part-of-speech tables, and
 //! per term its entry count, its Zipf frequency × 100 (0 when no list has
-//! it) and its language. What is per entry (dictionary, part of speech,
-//! audio, capitalisation) is in the text blocks ([`super::texts`]) and the
+//! it) and its language, and which entries' headwords start with a capital
+//! or with a letter without case (what the exact tier's split needs before
+//! any text block is read). The rest of what is per entry (dictionary, part
+//! of speech, audio) is in the text blocks ([`super::texts`]) and the
 //! filters' bitmaps in `grams` ([`super::grams`]), each read as queries
 //! need them (issue 39); so is the text of the terms and headwords.
 //! Encoder and decoder side by side.
@@ -15,17 +17,19 @@
 //! `[version][tables][terms][entries][longest term, chars]`
 //! `[entry counts, varints][frequencies listed][frequencies, varints]`
 //! `[later words: count, then (term delta, next − term) varints]`
-//! `[language column]`
+//! `[language column][capitalised: roaring][no case: roaring]`
 //!
 //! A column is its width in bytes (1 or 2) and a little-endian value per
 //! term or entry; a term's language is its index in the languages of the
-//! dictionary table (their source languages, distinct, sorted).
+//! dictionary table (their source languages, distinct, sorted); a roaring
+//! bitmap is its length and its portable serialization.
 
 use super::forms::Lemma;
 use super::tables::{put_column, read_column, EntryTables, Tables};
 use super::terms::{BlockBudget, Missing, TermDictionary};
 use super::texts::TextBlock;
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
+use crate::fold::capitalised;
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, HashMap};
@@ -36,8 +40,8 @@ use std::sync::Arc;
 /// version 3 gives every term its frequency; version 4 is stored by column;
 /// version 5 leaves the text to the text blocks; version 6 makes a term a
 /// word (a folded headword in one language) and chains the words of a text;
-/// version 7 leaves the entries' columns to the text blocks and gives every
-/// term its language.
+/// version 7 leaves the entries' dictionary, part-of-speech and audio to the
+/// text blocks and gives every term its language.
 const CORE_VERSION: u8 = 7;
 
 /// The languages of a dictionary table: their source languages, distinct
@@ -94,7 +98,40 @@ pub(super) fn encode_core(
             .expect("a language of the table")
     };
     put_column(&mut core, languages.len(), terms.iter().map(language_of));
+    let ordinals_where = |keep: &dyn Fn(&Posting) -> bool| -> RoaringBitmap {
+        (0u32..)
+            .zip(postings)
+            .filter(|(_, p)| keep(p))
+            .map(|(o, _)| o)
+            .collect()
+    };
+    put_bitmap(
+        &mut core,
+        &ordinals_where(&|p| capitalised(&p.word) == Some(true)),
+    );
+    put_bitmap(
+        &mut core,
+        &ordinals_where(&|p| capitalised(&p.word).is_none()),
+    );
     compress(&core)
+}
+
+fn put_bitmap(out: &mut Vec<u8>, bitmap: &RoaringBitmap) {
+    put_varint(out, bitmap.serialized_size());
+    bitmap
+        .serialize_into(&mut *out)
+        .expect("writing to a Vec cannot fail");
+}
+
+/// A bitmap stored by [`put_bitmap`], of ordinals below `n`.
+fn read_bitmap(r: &mut Reader<'_>, n: u32) -> Result<RoaringBitmap, CorruptData> {
+    let len = r.varint()?;
+    let bitmap = RoaringBitmap::deserialize_from(r.bytes(len)?)
+        .map_err(|_| CorruptData("not a roaring bitmap"))?;
+    match bitmap.max() {
+        Some(max) if max >= n => Err(CorruptData("an ordinal beyond the entries")),
+        _ => Ok(bitmap),
+    }
 }
 
 /// The `core`, `terms` and `forms` sections, decoded: what every search,
@@ -117,6 +154,10 @@ pub struct Index {
     /// The languages of the dictionary table, and per term its index.
     languages: Vec<String>,
     term_language: Vec<u16>,
+    /// The entries whose headword's first letter is a capital, and those
+    /// whose first letter has no case (or that have no letter).
+    capital: RoaringBitmap,
+    caseless: RoaringBitmap,
     /// The term dictionary, forwards and backwards, the text blocks and
     /// the forms.
     terms: TermDictionary,
@@ -194,6 +235,8 @@ impl Index {
             .map(str::to_string)
             .collect();
         let term_language = read_column(&mut r, term_count, languages.len())?;
+        let capital = read_bitmap(&mut r, entries as u32)?;
+        let caseless = read_bitmap(&mut r, entries as u32)?;
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
@@ -220,6 +263,8 @@ impl Index {
             later_words,
             languages,
             term_language,
+            capital,
+            caseless,
             terms,
         })
     }
@@ -341,6 +386,16 @@ impl Index {
         self.term_first.partition_point(|&first| first <= ordinal) - 1
     }
 
+    /// Of `entries`, those whose headword is not capitalised as a word
+    /// typed with a capital first letter (`typed`) or without one is
+    /// ([`crate::fold::capitalised_as`]).
+    pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
+        match typed {
+            true => entries - &self.capital,
+            false => entries & (&self.capital | &self.caseless),
+        }
+    }
+
     /// The language of term `t` (a word of one language).
     pub fn term_lang(&self, t: usize) -> &str {
         &self.languages[usize::from(self.term_language[t])]
@@ -394,6 +449,8 @@ impl Index {
             + 2 * self.term_frequency.len()
             + 8 * self.later_words.len()
             + 2 * self.term_language.len()
+            + self.capital.serialized_size()
+            + self.caseless.serialized_size()
             + self.terms.memory_bytes()
     }
 }
@@ -448,22 +505,6 @@ impl Texts<'_> {
         self.block_of_entry(ordinal).has_audio(ordinal)
     }
 
-    /// Of `entries` (entries of those terms), those whose headword is not
-    /// capitalised as a word typed with a capital first letter (`typed`)
-    /// or without one is ([`crate::fold::capitalised_as`]).
-    pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
-        entries
-            .iter()
-            .filter(|&o| {
-                let capital = self.block_of_entry(o).capitalised(o);
-                match typed {
-                    true => capital != Some(true),
-                    false => capital == Some(true) || capital.is_none(),
-                }
-            })
-            .collect()
-    }
-
     /// Whether the dictionary (by id) has an entry of the text whose first
     /// term is `t` (one of those terms, with every term of its text).
     pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
@@ -481,7 +522,7 @@ mod tests {
     use crate::snapshot::tests::posting;
     use crate::snapshot::{build, Section};
 
-    /// The capitalisation the text blocks keep agrees with
+    /// The capitalisation split the core keeps agrees with
     /// [`capitalised_as`](crate::fold::capitalised_as) on every headword:
     /// capitals, lower case, and first letters without case.
     #[test]
@@ -508,13 +549,11 @@ mod tests {
         );
         let index = built.index().unwrap();
         let every: RoaringBitmap = (0..index.entries()).collect();
-        let ordinals: Vec<u32> = every.iter().collect();
-        let texts = index.texts_of_entries(&ordinals).unwrap();
         for typed in [true, false] {
             let expected: RoaringBitmap = (0..index.entries())
                 .filter(|&o| !crate::fold::capitalised_as(&index.word(o).unwrap(), Some(typed)))
                 .collect();
-            assert_eq!(texts.not_capitalised_as(&every, typed), expected, "{typed}");
+            assert_eq!(index.not_capitalised_as(&every, typed), expected, "{typed}");
         }
     }
 

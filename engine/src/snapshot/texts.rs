@@ -10,38 +10,19 @@
 //! A block also holds what a page shows of each of its terms' entries
 //! and `core` no longer does (issue 39: a cold instance read those columns
 //! whole, most of the 4 MB of `core` at five million entries): its
-//! dictionary, part of speech, audio flag and how its headword is
-//! capitalised.
+//! dictionary, part of speech and audio flag.
 //!
 //! A block (deflated): `[terms][their lengths, varints][their text]`
 //! `[own words][their ordinals: the first, then deltas, varints]`
 //! `[their lengths, varints][their text]`
-//! `[dictionary column][part-of-speech column][flags, a byte per entry]`,
+//! `[dictionary column][part-of-speech column][audio, a byte per entry]`,
 //! a column as [`put_column`] writes it, one value per entry of the block's
 //! terms in ordinal order.
 
 use super::tables::{put_column, read_column, EntryTables, Tables};
 use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
-use crate::fold::capitalised;
 use crate::postings::Posting;
 use std::ops::Range;
-
-/// An entry's flags: it has audio.
-const AUDIO: u8 = 1;
-/// Its headword's first letter is a capital.
-const CAPITAL: u8 = 2;
-/// Its headword's first letter has no case (or it has no letter).
-const CASELESS: u8 = 4;
-
-/// The entry's flags byte.
-fn flags(p: &Posting) -> u8 {
-    let case = match capitalised(&p.word) {
-        Some(true) => CAPITAL,
-        Some(false) => 0,
-        None => CASELESS,
-    };
-    case | if p.has_audio { AUDIO } else { 0 }
-}
 
 /// The bytes an entry adds to its block (its columns), counted with the
 /// text when a block is cut.
@@ -126,7 +107,7 @@ pub(super) fn encode(
                 sizes.parts + 1,
                 entries.iter().map(|p| tables.part(p)),
             );
-            raw.extend(entries.iter().map(flags));
+            raw.extend(entries.iter().map(|p| u8::from(p.has_audio)));
             compress(&raw)
         })
         .collect()
@@ -177,10 +158,10 @@ pub(crate) struct TextBlock {
     /// The first ordinal of the block's entries.
     first: u32,
     /// Per entry, in ordinal order: its dictionary's table index, its part
-    /// of speech's + 1 (0 for none), its flags.
+    /// of speech's + 1 (0 for none), whether it has audio (1 or 0).
     dictionary: Vec<u16>,
     part: Vec<u16>,
-    flags: Vec<u8>,
+    audio: Vec<u8>,
 }
 
 impl TextBlock {
@@ -217,11 +198,9 @@ impl TextBlock {
         let n = entries.len();
         let dictionary = read_column(&mut r, n, tables.dictionaries)?;
         let part = read_column(&mut r, n, tables.parts + 1)?;
-        let flags = r.bytes(n)?.to_vec();
-        if flags.iter().any(|&f| {
-            f & !(AUDIO | CAPITAL | CASELESS) != 0 || f & CAPITAL != 0 && f & CASELESS != 0
-        }) {
-            return Err(CorruptData("an entry's flags"));
+        let audio = r.bytes(n)?.to_vec();
+        if audio.iter().any(|&a| a > 1) {
+            return Err(CorruptData("an entry's audio flag"));
         }
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in a text block"));
@@ -235,14 +214,14 @@ impl TextBlock {
             first: entries.start,
             dictionary,
             part,
-            flags,
+            audio,
         })
     }
 
     /// Where entry `ordinal` (one of the block's) is in its columns.
     fn at(&self, ordinal: u32) -> usize {
         let k = ordinal.checked_sub(self.first).map(|k| k as usize);
-        k.filter(|&k| k < self.flags.len())
+        k.filter(|&k| k < self.audio.len())
             .expect("an entry of the block")
     }
 
@@ -257,17 +236,7 @@ impl TextBlock {
     }
 
     pub(crate) fn has_audio(&self, ordinal: u32) -> bool {
-        self.flags[self.at(ordinal)] & AUDIO != 0
-    }
-
-    /// Whether entry `ordinal`'s headword starts with a capital (`Some(true)`),
-    /// a lower-case letter, or neither (`None`): [`capitalised`].
-    pub(crate) fn capitalised(&self, ordinal: u32) -> Option<bool> {
-        match self.flags[self.at(ordinal)] {
-            f if f & CAPITAL != 0 => Some(true),
-            f if f & CASELESS != 0 => None,
-            _ => Some(false),
-        }
+        self.audio[self.at(ordinal)] == 1
     }
 
     /// The text of the block's `k`th term.
@@ -287,7 +256,7 @@ impl TextBlock {
         self.term_text.len()
             + self.own_text.len()
             + 4 * (self.term_ends.len() + self.own.len() + self.own_ends.len())
-            + 5 * self.flags.len()
+            + 5 * self.audio.len()
     }
 }
 
@@ -377,8 +346,6 @@ mod tests {
         assert_eq!(parts, [0, 0, 1, 0]);
         let audio: Vec<bool> = (0..4).map(|o| block.has_audio(o)).collect();
         assert_eq!(audio, [false, true, false, false]);
-        let case: Vec<Option<bool>> = (0..4).map(|o| block.capitalised(o)).collect();
-        assert_eq!(case, [Some(true), Some(false), Some(true), None]);
         assert!(
             TextBlock::decode(&stored[0], 2, 0..4, sizes).is_err(),
             "another size"
