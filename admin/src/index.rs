@@ -19,7 +19,7 @@ use shared::storage::items::{
     self, CorruptItem, Item, RetiredBuild, SnapshotBuild, DICTIONARIES_PK, SNAPSHOT_POINTER_SK,
 };
 use shared::storage::store::Store;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Dictionaries whose manifests are read at once.
@@ -42,6 +42,8 @@ pub enum IndexError {
     CorruptPointer(CorruptItem),
     #[error(transparent)]
     Stored(#[from] StoredError),
+    #[error("encoding the snapshot: {0}")]
+    Encoder(tokio::task::JoinError),
 }
 
 pub struct IndexSummary {
@@ -51,6 +53,21 @@ pub struct IndexSummary {
     /// Every section's name, stored items and bytes.
     pub sections: Vec<(&'static str, usize, usize)>,
     pub seconds: f64,
+    /// The most memory the process held (Linux's `VmHWM`), where known:
+    /// what a machine that builds the index needs.
+    pub peak_resident_bytes: Option<u64>,
+}
+
+/// Bytes in a GiB, the unit the build's memory is printed in.
+pub const GIB: f64 = (1u64 << 30) as f64;
+
+/// The peak resident memory of this process, from `/proc/self/status`
+/// (`None` where there is none).
+fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// Builds the snapshot of every entry, publishes it, and deletes the
@@ -68,30 +85,70 @@ pub async fn build(
         })?;
     let dropped = lexicon.drop_misspelled_forms();
     say!("lexicon: {dropped} (form, lemma) pairs left out as misspellings of a commoner spelling");
+    {
+        let words: HashSet<(&str, &str)> = postings
+            .iter()
+            .map(|p| (p.folded.as_str(), p.dictionary.source_lang.as_str()))
+            .collect();
+        lexicon.keep_frequencies(|word, lang| words.contains(&(word, lang)));
+    }
+    if let Some(peak) = peak_resident_bytes() {
+        say!(
+            "read {} postings and the lexicon; peak resident so far {:.2} GiB",
+            postings.len(),
+            peak as f64 / GIB
+        );
+    }
     let mut postings = postings;
     postings.sort_by(|a, b| (&a.dictionary.id, &a.id).cmp(&(&b.dictionary.id, &b.id)));
     postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);
-    let built = snapshot::build(postings, &lexicon);
-    let (entries, terms) = (built.entries, built.terms);
-
     let build_id = new_build_id();
     let mut parts = BTreeMap::new();
     let mut sections = Vec::new();
-    let mut part_items = Vec::new();
-    for (section, stored) in built.sections {
+    // Encoded on a thread of its own and written as each section is made,
+    // the next one encoded while this one is written: never more than two
+    // sections held, where the whole build held them all (a gigabyte at
+    // five million entries), and the writes overlap the encoding.
+    let (sender, mut encoded) = tokio::sync::mpsc::channel(1);
+    let runtime = tokio::runtime::Handle::current();
+    let encoder = tokio::task::spawn_blocking(move || {
+        snapshot::build_each(
+            postings,
+            &lexicon,
+            snapshot::TERM_BLOCK_BYTES,
+            |section, stored| {
+                // Both fail only when the writer stopped on an error, which
+                // it returns: what is left goes unwritten.
+                if sender.blocking_send((section, stored)).is_ok() {
+                    // Encode the next one once the writer holds this one.
+                    drop(runtime.block_on(sender.reserve()));
+                }
+            },
+        )
+    });
+    while let Some((section, stored)) = encoded.recv().await {
         let bytes = stored.iter().map(Vec::len).sum();
         parts.insert(section, stored.len());
         sections.push((section.name(), stored.len(), bytes));
-        part_items.extend(
-            stored
-                .into_iter()
-                .enumerate()
-                .map(|(n, part)| items::snapshot_part_item(&build_id, section, n, part)),
-        );
+        let part_items: Vec<Item> = stored
+            .into_iter()
+            .enumerate()
+            .map(|(n, part)| items::snapshot_part_item(&build_id, section, n, part))
+            .collect();
+        let bar = progress(part_items.len() as u64, section.name());
+        write_all(client, table, part_items, &bar).await?;
+        bar.finish();
+        // Where the build's memory peaks, section by section.
+        if let Some(peak) = peak_resident_bytes() {
+            say!(
+                "{}: {:.1} MB written; peak resident so far {:.2} GiB",
+                section.name(),
+                bytes as f64 / 1e6,
+                peak as f64 / GIB
+            );
+        }
     }
-    let bar = progress(part_items.len() as u64, "snapshot parts");
-    write_all(client, table, part_items, &bar).await?;
-    bar.finish();
+    let size = encoder.await.map_err(IndexError::Encoder)?;
 
     // Publish: the pointer names the new build and keeps those it replaced
     // within their grace period (instances cache the pointer for minutes);
@@ -135,9 +192,10 @@ pub async fn build(
     }
     Ok(IndexSummary {
         build: build_id,
-        entries,
-        terms,
+        entries: size.entries,
+        terms: size.terms,
         sections,
+        peak_resident_bytes: peak_resident_bytes(),
         seconds: started.elapsed().as_secs_f64(),
     })
 }

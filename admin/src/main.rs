@@ -181,8 +181,12 @@ async fn run(cli: Cli) -> Result<(), AdminError> {
                     format!("{name} {:.1} MB in {parts} items", *bytes as f64 / 1e6)
                 })
                 .collect();
+            let peak = summary
+                .peak_resident_bytes
+                .map(|b| format!(", peak resident {:.2} GiB", b as f64 / index::GIB))
+                .unwrap_or_default();
             say!(
-                "index: build {}, {} entries, {} terms; {}; {:.1} s",
+                "index: build {}, {} entries, {} terms; {}; {:.1} s{peak}",
                 summary.build,
                 summary.entries,
                 summary.terms,

@@ -205,6 +205,18 @@ impl Lexicon {
         dropped
     }
 
+    /// Keeps the frequencies of the words that `keep` names (a folded
+    /// word and its language) and lets the others go: once the misspelled
+    /// forms are dropped, a build reads only its terms' frequencies, and
+    /// the lists hold millions of words more.
+    pub fn keep_frequencies(&mut self, keep: impl Fn(&str, &str) -> bool) {
+        for (lang, words) in &mut self.frequencies {
+            words.retain(|word, _| keep(word, lang));
+            words.shrink_to_fit();
+        }
+        self.frequencies.retain(|_, words| !words.is_empty());
+    }
+
     /// Whether `word` (folded) is a stop word of `lang`.
     pub fn is_stop_word(&self, lang: &str, word: &str) -> bool {
         self.stop_words.get(lang).is_some_and(|w| w.contains(word))

@@ -12,6 +12,7 @@
 
 use super::codec::{compressed_chunks, inflate, put_id, put_str, put_varint, CorruptData, Reader};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Version 2 added the preview and the phonetic, which search results show;
 /// version 3 the definition text, which reverse lookup indexes. Version 2
@@ -28,8 +29,10 @@ pub const MAX_CHUNK_BYTES: usize = 350_000;
 pub struct Posting {
     pub folded: String,
     pub word: String,
-    pub dictionary: DictionaryRef,
-    pub part_of_speech: Option<String>,
+    /// Shared by every posting of its dictionary: a build holds millions.
+    pub dictionary: Arc<DictionaryRef>,
+    /// Shared by the postings of a manifest that name it.
+    pub part_of_speech: Option<Arc<str>>,
     pub has_audio: bool,
     pub id: String,
     pub preview: String,
@@ -71,11 +74,15 @@ impl Posting {
     /// `id`, with no part of speech, audio, preview, pronunciation or
     /// definition (what the tests and benchmarks that search headwords
     /// build; set the other fields with `..`).
-    pub fn headword(word: &str, dictionary: DictionaryRef, id: impl Into<String>) -> Self {
+    pub fn headword(
+        word: &str,
+        dictionary: impl Into<Arc<DictionaryRef>>,
+        id: impl Into<String>,
+    ) -> Self {
         Self {
             folded: crate::fold::fold(word),
             word: word.to_string(),
-            dictionary,
+            dictionary: dictionary.into(),
             part_of_speech: None,
             has_audio: false,
             id: id.into(),
@@ -121,8 +128,8 @@ fn encode_raw(postings: &[&Posting]) -> Vec<u8> {
     let mut parts: Vec<&str> = Vec::new();
     let mut part_index: HashMap<&str, usize> = HashMap::new();
     for p in postings {
-        dictionary_index.entry(&p.dictionary).or_insert_with(|| {
-            dictionaries.push(&p.dictionary);
+        dictionary_index.entry(&*p.dictionary).or_insert_with(|| {
+            dictionaries.push(&*p.dictionary);
             dictionaries.len() - 1
         });
         if let Some(pos) = p.part_of_speech.as_deref() {
@@ -138,7 +145,7 @@ fn encode_raw(postings: &[&Posting]) -> Vec<u8> {
     for p in postings {
         put_str(&mut out, &p.folded);
         put_str(&mut out, if p.word == p.folded { "" } else { &p.word });
-        put_varint(&mut out, dictionary_index[&p.dictionary]);
+        put_varint(&mut out, dictionary_index[&*p.dictionary]);
         put_varint(
             &mut out,
             p.part_of_speech
@@ -204,6 +211,8 @@ fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
         ));
     }
     let (dictionaries, parts) = read_tables(&mut r)?;
+    let dictionaries: Vec<Arc<DictionaryRef>> = dictionaries.into_iter().map(Arc::new).collect();
+    let parts: Vec<Arc<str>> = parts.into_iter().map(Arc::from).collect();
     let count = r.count(7)?;
     let mut postings = Vec::with_capacity(count);
     for _ in 0..count {
@@ -261,7 +270,8 @@ mod tests {
                 id: dict.into(),
                 source_lang: "fr".into(),
                 target_lang: (dict != "mono").then(|| "en".into()),
-            },
+            }
+            .into(),
             part_of_speech: pos.map(Into::into),
             has_audio: pos.is_some(),
             id: id.into(),

@@ -218,8 +218,9 @@ impl Entry {
                 id: self.dictionary_id.clone(),
                 source_lang: self.source_lang.clone(),
                 target_lang: self.target_lang.clone(),
-            },
-            part_of_speech: self.part_of_speech.clone(),
+            }
+            .into(),
+            part_of_speech: self.part_of_speech.as_deref().map(Into::into),
             has_audio: self.has_audio,
             id: self.id.clone(),
             preview: crate::search::preview(&self.plain_text),

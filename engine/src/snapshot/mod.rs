@@ -340,20 +340,45 @@ pub fn build_with_blocks(
     lexicon: &Lexicon,
     term_block_bytes: usize,
 ) -> Built {
+    let mut sections = Vec::with_capacity(Section::ALL.len());
+    let size = build_each(postings, lexicon, term_block_bytes, |section, items| {
+        sections.push((section, items))
+    });
+    Built {
+        sections,
+        entries: size.entries,
+        terms: size.terms,
+    }
+}
+
+/// How many entries and terms a build numbered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuildSize {
+    pub entries: usize,
+    pub terms: usize,
+}
+
+/// [`build_with_blocks`], handing each section's items to `each` as soon
+/// as it is encoded, in the order of [`Section::ALL`]: a writer that stores
+/// them and lets them go holds one section at a time, not the whole build
+/// (a gigabyte at five million entries).
+pub fn build_each(
+    postings: Vec<Posting>,
+    lexicon: &Lexicon,
+    term_block_bytes: usize,
+    mut each: impl FnMut(Section, Vec<Vec<u8>>),
+) -> BuildSize {
     let (postings, commonness) = order::rank_order_with_commonness(postings, lexicon);
     let terms = term_ranges(&postings);
     let frequencies: Vec<u16> = terms
         .iter()
-        .map(|(_, range)| {
-            let p = &postings[range.start as usize];
-            commonness[&(p.folded.clone(), p.dictionary.source_lang.clone())].zipf_centis()
-        })
+        .map(|(_, range)| commonness[range.start as usize].zipf_centis())
         .collect();
     drop(commonness);
     let later_words = later_words(&terms);
     let tables = tables::Tables::of(&postings);
-    // A match, so that a new section is a compile error until it is written.
-    let sections = Section::ALL.map(|section| {
+    for section in Section::ALL {
+        // A match, so that a new section is a compile error until it is written.
         let items = match section {
             Section::Core => split_parts(&core::encode_core(
                 &postings,
@@ -378,17 +403,16 @@ pub fn build_with_blocks(
             Section::Definitions => definitions::encode(&postings, lexicon),
             Section::Rhymes => rhymes::encode(&postings, &terms, lexicon),
         };
-        (section, items)
-    });
-    Built {
-        sections: sections.into(),
+        each(section, items);
+    }
+    BuildSize {
         entries: postings.len(),
         terms: terms.len(),
     }
 }
 
 /// The terms of postings in rank order and their ordinal ranges: a term
-/// is a word ([`order::Word`], a folded headword in one language), whose
+/// is a word ([`order::word_of`], a folded headword in one language), whose
 /// postings are neighbours; a folded headword of several languages is a
 /// term per language.
 fn term_ranges(postings: &[Posting]) -> Vec<(&str, Range<u32>)> {
@@ -465,6 +489,8 @@ pub trait PagedPart: Sized + Send + Sync + 'static {
 pub(crate) mod tests {
     use super::*;
     use crate::postings::DictionaryRef;
+    use std::collections::HashSet;
+    use std::sync::Arc;
 
     pub(crate) fn posting(word: &str, dict: &str, id: &str) -> Posting {
         Posting {
@@ -474,7 +500,8 @@ pub(crate) mod tests {
                 id: dict.into(),
                 source_lang: "fr".into(),
                 target_lang: Some("en".into()),
-            },
+            }
+            .into(),
             part_of_speech: word.contains('a').then(|| "noun".into()),
             has_audio: word.contains('e'),
             id: id.into(),
@@ -522,7 +549,7 @@ pub(crate) mod tests {
             let o = ordinal as u32;
             assert_eq!(index.word(o).unwrap(), p.word);
             assert_eq!(index.term(index.term_of(o)).unwrap(), p.folded);
-            assert_eq!(texts.dictionary(o), &p.dictionary);
+            assert_eq!(texts.dictionary(o), &*p.dictionary);
             assert_eq!(texts.part_of_speech(o), p.part_of_speech.as_deref());
             assert_eq!(texts.has_audio(o), p.has_audio);
             let lang = index.term_lang(index.term_of(o));
@@ -568,9 +595,24 @@ pub(crate) mod tests {
             posting("Haus", "a", "4"),
         ];
         let mut german = posting("Bank", "g", "5");
-        german.dictionary.source_lang = "de".into();
+        Arc::make_mut(&mut german.dictionary).source_lang = "de".into();
         all.push(german);
-        let built = build(all, &lexicon);
+        let built = build(all.clone(), &lexicon);
+        // Kept to the build's own words, as `dictadmin index` keeps it, the
+        // lexicon builds the same bytes.
+        let mut kept = lexicon.clone();
+        let words: HashSet<(&str, &str)> = all
+            .iter()
+            .map(|p| (p.folded.as_str(), p.dictionary.source_lang.as_str()))
+            .collect();
+        kept.keep_frequencies(|word, lang| words.contains(&(word, lang)));
+        assert_eq!(kept.frequency("de", "bank"), Some(491));
+        assert_eq!(
+            kept.frequency("de", "haus"),
+            None,
+            "no German dictionary has it"
+        );
+        assert_eq!(build(all, &kept).sections, built.sections);
         let index: Index = built.decode().unwrap();
         let frequency = |word: &str, lang: &str| {
             let first = index.term_number(word).unwrap().unwrap();
@@ -643,7 +685,7 @@ pub(crate) mod tests {
                 let mut p = posting(word, ["b", "a", "c"][i % 3], &id);
                 // A text of two languages: two words, chained in `core`.
                 if word == "Haus" && i % 3 == 2 {
-                    p.dictionary.source_lang = "de".into();
+                    Arc::make_mut(&mut p.dictionary).source_lang = "de".into();
                 }
                 p
             })

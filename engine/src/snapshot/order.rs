@@ -16,38 +16,62 @@ pub fn rank_order(postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
     rank_order_with_commonness(postings, lexicon).0
 }
 
-/// A word: a folded headword and the source language of its dictionaries.
-pub(super) type Word = (String, String);
-
-/// The word of a posting.
+/// The word of a posting: its folded headword and the source language of
+/// its dictionary.
 pub(super) fn word_of(p: &Posting) -> (&str, &str) {
     (&p.folded, &p.dictionary.source_lang)
 }
 
-/// [`rank_order`], and the commonness of every word it ranked by (the build
-/// stores each word's frequency from it).
+/// [`rank_order`], and the commonness of each posting's word, in the new
+/// order (the build stores each word's frequency from it). The postings
+/// are moved into place, never held twice: at millions of entries a second
+/// vector of them is gigabytes of a build's peak.
 pub(super) fn rank_order_with_commonness(
     mut postings: Vec<Posting>,
     lexicon: &Lexicon,
-) -> (Vec<Posting>, HashMap<Word, Commonness>) {
-    let commonness = word_commonness(&postings, lexicon);
-    let of = |p: &Posting| commonness[&(p.folded.clone(), p.dictionary.source_lang.clone())];
-    let mut keyed: Vec<(Commonness, Posting)> = postings.drain(..).map(|p| (of(&p), p)).collect();
-    keyed.sort_by(|(ca, a), (cb, b)| {
-        cb.cmp(ca).then_with(|| {
-            let (ka, kb) = (a.rank_key(), b.rank_key());
-            (ka.0, ka.1, &a.dictionary.source_lang, ka.2, ka.3).cmp(&(
+) -> (Vec<Posting>, Vec<Commonness>) {
+    let commonness: Vec<Commonness> = {
+        let of_word = word_commonness(&postings, lexicon);
+        postings.iter().map(|p| of_word[&word_of(p)]).collect()
+    };
+    let mut order: Vec<u32> = (0..postings.len() as u32).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (a as usize, b as usize);
+        let (pa, pb) = (&postings[a], &postings[b]);
+        commonness[b].cmp(&commonness[a]).then_with(|| {
+            let (ka, kb) = (pa.rank_key(), pb.rank_key());
+            (ka.0, ka.1, &pa.dictionary.source_lang, ka.2, ka.3).cmp(&(
                 kb.0,
                 kb.1,
-                &b.dictionary.source_lang,
+                &pb.dictionary.source_lang,
                 kb.2,
                 kb.3,
             ))
         })
     });
-    postings.extend(keyed.into_iter().map(|(_, p)| p));
+    permute(&mut postings, &order);
+    let commonness = order.iter().map(|&i| commonness[i as usize]).collect();
+    // Within a word, whose postings share their commonness.
     senses_interleaved(&mut postings);
     (postings, commonness)
+}
+
+/// Puts at each place `i` the item that was at `order[i]` (a permutation),
+/// in place, by following its cycles.
+fn permute<T>(items: &mut [T], order: &[u32]) {
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        let mut i = start;
+        while !placed[i] {
+            placed[i] = true;
+            let from = order[i] as usize;
+            if from == start {
+                break;
+            }
+            items.swap(i, from);
+            i = from;
+        }
+    }
 }
 
 /// Reorders each word's entries, sorted by [`Posting::rank_key`]
@@ -88,7 +112,10 @@ fn senses_interleaved(postings: &mut [Posting]) {
 
 /// The commonness of every word: from the frequency list of its language,
 /// else how many dictionaries of that language list it.
-fn word_commonness(postings: &[Posting], lexicon: &Lexicon) -> HashMap<Word, Commonness> {
+fn word_commonness<'p>(
+    postings: &'p [Posting],
+    lexicon: &Lexicon,
+) -> HashMap<(&'p str, &'p str), Commonness> {
     let mut seen: HashMap<(&str, &str), BTreeSet<&str>> = HashMap::new();
     for p in postings {
         seen.entry(word_of(p)).or_default().insert(&p.dictionary.id);
@@ -96,7 +123,7 @@ fn word_commonness(postings: &[Posting], lexicon: &Lexicon) -> HashMap<Word, Com
     seen.into_iter()
         .map(|((term, lang), dictionaries)| {
             let commonness = lexicon.commonness(term, lang, dictionaries.len());
-            ((term.to_string(), lang.to_string()), commonness)
+            ((term, lang), commonness)
         })
         .collect()
 }
@@ -105,6 +132,21 @@ fn word_commonness(postings: &[Posting], lexicon: &Lexicon) -> HashMap<Word, Com
 mod tests {
     use super::*;
     use crate::postings::DictionaryRef;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// In place, the same as collecting the items in the new order.
+        #[test]
+        fn permute_moves_each_item_where_the_order_says(
+            order in (0..60usize).prop_flat_map(|n| Just((0..n as u32).collect::<Vec<_>>()).prop_shuffle()),
+        ) {
+            let items: Vec<String> = (0..order.len()).map(|i| format!("item {i}")).collect();
+            let expected: Vec<String> = order.iter().map(|&i| items[i as usize].clone()).collect();
+            let mut moved = items;
+            permute(&mut moved, &order);
+            prop_assert_eq!(moved, expected);
+        }
+    }
 
     /// A headword's entries: each dictionary's first, then each one's
     /// second, …; another headword's entries stay apart.
@@ -124,7 +166,7 @@ mod tests {
         ];
         let ranked: Vec<(String, String, String)> = rank_order(postings, &Lexicon::default())
             .into_iter()
-            .map(|p| (p.folded, p.dictionary.id, p.id))
+            .map(|p| (p.folded, p.dictionary.id.clone(), p.id))
             .collect();
         // `house` first: unlisted, it is in more dictionaries.
         let expected = [

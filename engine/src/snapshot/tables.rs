@@ -28,7 +28,7 @@ impl<'a> Tables<'a> {
     pub(super) fn of(postings: &'a [Posting]) -> Self {
         let dictionaries: BTreeMap<&str, &DictionaryRef> = postings
             .iter()
-            .map(|p| (p.dictionary.id.as_str(), &p.dictionary))
+            .map(|p| (p.dictionary.id.as_str(), &*p.dictionary))
             .collect();
         let parts: BTreeSet<&str> = postings
             .iter()
