@@ -5,6 +5,7 @@
 use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 use flate2::Compression;
+use roaring::RoaringBitmap;
 use std::io::{Read, Write};
 
 /// Stored data that cannot be decoded: a bug or a damaged item, never input.
@@ -16,6 +17,22 @@ pub struct CorruptData(pub &'static str);
 /// hostile data (the largest snapshot section of a 5-million-entry corpus is
 /// well below it).
 const MAX_INFLATED_BYTES: u64 = 1 << 30;
+
+/// A roaring bitmap as every stored bitmap is kept: its portable
+/// serialization (optimized first where run containers may be smaller).
+pub fn bitmap_bytes(bitmap: &RoaringBitmap) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(bitmap.serialized_size());
+    bitmap
+        .serialize_into(&mut bytes)
+        .expect("writing to a Vec cannot fail");
+    bytes
+}
+
+/// The bitmap stored as `bytes` by [`bitmap_bytes`]; `what` names it when
+/// they are not one.
+pub fn bitmap_of(bytes: &[u8], what: &'static str) -> Result<RoaringBitmap, CorruptData> {
+    RoaringBitmap::deserialize_from(bytes).map_err(|_| CorruptData(what))
+}
 
 pub fn compress(raw: &[u8]) -> Vec<u8> {
     let mut encoder = DeflateEncoder::new(Vec::new(), Compression::default());

@@ -28,7 +28,7 @@ use super::forms::Lemma;
 use super::tables::{put_column, read_column, EntryTables, Tables};
 use super::terms::{BlockBudget, Missing, TermDictionary};
 use super::texts::TextBlock;
-use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
+use crate::codec::{bitmap_bytes, bitmap_of, compress, inflate, put_varint, CorruptData, Reader};
 use crate::fold::capitalised;
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
@@ -117,17 +117,15 @@ pub(super) fn encode_core(
 }
 
 fn put_bitmap(out: &mut Vec<u8>, bitmap: &RoaringBitmap) {
-    put_varint(out, bitmap.serialized_size());
-    bitmap
-        .serialize_into(&mut *out)
-        .expect("writing to a Vec cannot fail");
+    let bytes = bitmap_bytes(bitmap);
+    put_varint(out, bytes.len());
+    out.extend(bytes);
 }
 
 /// A bitmap stored by [`put_bitmap`], of ordinals below `n`.
 fn read_bitmap(r: &mut Reader<'_>, n: u32) -> Result<RoaringBitmap, CorruptData> {
     let len = r.varint()?;
-    let bitmap = RoaringBitmap::deserialize_from(r.bytes(len)?)
-        .map_err(|_| CorruptData("not a roaring bitmap"))?;
+    let bitmap = bitmap_of(r.bytes(len)?, "not a roaring bitmap")?;
     match bitmap.max() {
         Some(max) if max >= n => Err(CorruptData("an ordinal beyond the entries")),
         _ => Ok(bitmap),

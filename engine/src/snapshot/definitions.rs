@@ -23,7 +23,7 @@
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
-use crate::codec::{put_str, put_varint, CorruptData, Reader};
+use crate::codec::{bitmap_bytes, bitmap_of, put_str, put_varint, CorruptData, Reader};
 use crate::definitions::{
     definition_lang_key, is_phrase_key, phrase_key, phrases, stop_word_key, words, Bm25,
 };
@@ -132,11 +132,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
     }
     for (lang, mut entries) in of_lang {
         entries.optimize();
-        let mut value = Vec::with_capacity(entries.serialized_size());
-        entries
-            .serialize_into(&mut value)
-            .expect("writing to a Vec cannot fail");
-        sorted.push((definition_lang_key(lang), value));
+        sorted.push((definition_lang_key(lang), bitmap_bytes(&entries)));
     }
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     store_keyed(&sorted, DEFINITION_PART_BYTES)
@@ -281,8 +277,7 @@ impl Definitions {
     pub fn defined_in(&self, lang: &str) -> Result<RoaringBitmap, CorruptData> {
         match self.value(&definition_lang_key(lang))? {
             None => Ok(RoaringBitmap::new()),
-            Some(bytes) => RoaringBitmap::deserialize_from(bytes)
-                .map_err(|_| CorruptData("a definition language's bitmap")),
+            Some(bytes) => bitmap_of(bytes, "a definition language's bitmap"),
         }
     }
 

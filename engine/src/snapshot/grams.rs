@@ -12,7 +12,7 @@
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
-use crate::codec::CorruptData;
+use crate::codec::{bitmap_bytes, bitmap_of, CorruptData};
 use crate::filters::Filters;
 use crate::pattern::ends_key;
 use crate::postings::Posting;
@@ -158,11 +158,7 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
     let mut sorted: Vec<(String, Vec<u8>)> = bitmaps
         .map(|(gram, mut bitmap)| {
             bitmap.optimize();
-            let mut bytes = Vec::with_capacity(bitmap.serialized_size());
-            bitmap
-                .serialize_into(&mut bytes)
-                .expect("writing to a Vec cannot fail");
-            (gram, bytes)
+            (gram, bitmap_bytes(&bitmap))
         })
         .collect();
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
@@ -190,9 +186,7 @@ impl GramPart {
         let Some(bytes) = self.0.get(gram.as_bytes())? else {
             return Ok(None);
         };
-        RoaringBitmap::deserialize_from(bytes)
-            .map(Some)
-            .map_err(|_| CorruptData("gram bitmap"))
+        bitmap_of(bytes, "gram bitmap").map(Some)
     }
 }
 
