@@ -388,9 +388,12 @@ impl Index {
     /// typed with a capital first letter (`typed`) or without one is
     /// ([`crate::fold::capitalised_as`]).
     pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
+        // Intersections with the query's entries first: the bitmaps span
+        // the whole corpus, and a union of them would be work per entry of
+        // the corpus on every exact search.
         match typed {
             true => entries - &self.capital,
-            false => entries & (&self.capital | &self.caseless),
+            false => (entries & &self.capital) | (entries & &self.caseless),
         }
     }
 
