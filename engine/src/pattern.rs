@@ -19,7 +19,7 @@ use std::cell::Cell;
 /// The longest substrings of terms that the snapshot's `grams` section has
 /// bitmaps of (`snapshot::GRAM_CHARS`, which a test holds this to; the
 /// snapshot is a layer above this module).
-pub(crate) const GRAM_CHARS: usize = 3;
+pub(crate) const GRAM_CHARS: usize = 4;
 
 /// A pattern needs this many characters other than `?` and `*`.
 pub const MIN_LETTERS: usize = 2;
@@ -230,7 +230,8 @@ impl Pattern {
 
     /// The grams a term must hold to match: those of its runs of two
     /// characters or more (as a `contains` search of each run reads them:
-    /// the run itself up to [`GRAM_CHARS`], else each of its trigrams), or
+    /// the run itself up to [`GRAM_CHARS`], else each of its grams of that
+    /// length), or
     /// of every run when each is a single character.
     fn grams(&self) -> Vec<String> {
         if let Some((first, last)) = self.ends() {
@@ -301,7 +302,7 @@ fn push_run(tokens: &mut Vec<Token>, run: &str) {
 /// one on each side (`c*t`, `h???e`) reads it instead of walking every term
 /// under its first letter.
 pub fn ends_key(first: char, last: char) -> String {
-    format!("\u{1}\u{1}{first}{last}")
+    format!("\u{1}\u{1}\u{1}{first}{last}")
 }
 
 /// How a pattern's matches are found.
@@ -669,17 +670,15 @@ mod tests {
         assert_eq!(plan("un*able"), Plan::Backwards);
         assert_eq!(plan("??a?e"), Plan::Backwards);
         assert_eq!(plan("?abc*d"), Plan::Forwards);
+        assert_eq!(plan("*tion*"), Plan::Grams(vec!["tion".into()]));
+        assert_eq!(plan("a*tion*"), Plan::Grams(vec!["tion".into()]));
         assert_eq!(
-            plan("*tion*"),
-            Plan::Grams(vec!["ion".into(), "tio".into()])
-        );
-        assert_eq!(
-            plan("a*tion*"),
-            Plan::Grams(vec!["ion".into(), "tio".into()])
+            plan("*ation*"),
+            Plan::Grams(vec!["atio".into(), "tion".into()])
         );
         assert_eq!(plan("*a*b*"), Plan::Grams(vec!["a".into(), "b".into()]));
         assert_eq!(plan("?*ab?c*"), Plan::Grams(vec!["ab".into()]));
-        assert_eq!(p("*tion*").needed_grams(), ["ion", "tio"]);
+        assert_eq!(p("*tion*").needed_grams(), ["tion"]);
         assert!(p("*ology").needed_grams().is_empty());
     }
 

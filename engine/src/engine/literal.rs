@@ -53,8 +53,9 @@ impl Searcher {
         found
     }
 
-    /// Entries whose term contains `needle`: its own bitmap up to three
-    /// characters; longer, the entries that hold all its trigrams, checked
+    /// Entries whose term contains `needle`: its own bitmap up to
+    /// [`GRAM_CHARS`] characters; longer, the entries that hold all its
+    /// grams, checked
     /// by their terms' text.
     pub(super) fn containing(
         &self,

@@ -22,8 +22,12 @@ use std::ops::Range;
 use std::sync::Arc;
 
 /// Substrings up to this many characters have their own bitmap; longer
-/// `contains` queries intersect their trigrams and check the candidates.
-pub(crate) const GRAM_CHARS: usize = 3;
+/// `contains` queries intersect their grams of this length and check the
+/// candidates. Four, so that a `contains` query of up to four letters (most
+/// of those typed) is one bitmap, its total exact without a term's text
+/// read: with three, `ouse` was the entries holding `ous` and `use`, each
+/// candidate's text block read to check it (thousands of items cold).
+pub(crate) const GRAM_CHARS: usize = 4;
 
 /// What a part of grams aims at. A query reads the bitmaps of a few grams,
 /// the common ones larger than a part alone; the grams of a part are
@@ -50,7 +54,8 @@ fn grams_of(term: &str) -> BTreeSet<&str> {
 }
 
 /// The grams a `contains` search of `needle` (folded) reads: the needle
-/// itself up to [`GRAM_CHARS`] characters, else its distinct trigrams,
+/// itself up to [`GRAM_CHARS`] characters, else its distinct grams of that
+/// length,
 /// as the engine looks them up.
 pub fn query_grams(needle: &str) -> Vec<&str> {
     let chars: Vec<(usize, char)> = needle.char_indices().collect();
@@ -72,7 +77,7 @@ pub fn query_grams(needle: &str) -> Vec<&str> {
 /// and below every letter, and unlike it ended by a NUL, so that no value
 /// is the start of another's key.
 fn filter_key(kind: char, value: &str) -> String {
-    format!("\u{1}\u{2}{kind}{value}\u{0}")
+    format!("\u{1}\u{2}\u{2}{kind}{value}\u{0}")
 }
 
 fn source_key(dictionary_id: &str) -> String {
@@ -248,9 +253,12 @@ mod tests {
     use crate::pattern::Pattern;
 
     #[test]
-    fn grams_are_every_substring_of_one_to_three_characters() {
+    fn grams_are_every_substring_of_one_to_four_characters() {
         let grams: Vec<&str> = grams_of("écol").into_iter().collect();
-        assert_eq!(grams, ["c", "co", "col", "l", "o", "ol", "é", "éc", "éco"]);
+        assert_eq!(
+            grams,
+            ["c", "co", "col", "l", "o", "ol", "é", "éc", "éco", "écol"]
+        );
         let all = rank_order(
             vec![posting("ecole", "d", "1"), posting("col", "d", "2")],
             &Lexicon::default(),
@@ -258,6 +266,7 @@ mod tests {
         let grams: Grams = build(all, &Lexicon::default()).decode().unwrap();
         assert_eq!(grams.entries("col").unwrap().unwrap().len(), 2);
         assert_eq!(grams.entries("ec").unwrap().unwrap().len(), 1);
+        assert_eq!(grams.entries("cole").unwrap().unwrap().len(), 1);
         assert!(grams.entries("xyz").unwrap().is_none());
         // Per first and last letter: `ecole` and `col` end alike but start
         // apart; the key is longer than any gram, so it names no substring.
@@ -271,12 +280,14 @@ mod tests {
         );
         assert!(grams.entries(&ends_key('c', 'e')).unwrap().is_none());
         assert!(ends_key('a', 'b').chars().count() > GRAM_CHARS);
+        assert!(audio_key().chars().count() > GRAM_CHARS);
         assert_eq!(query_grams("ec"), ["ec"]);
-        assert_eq!(query_grams("écolé"), ["col", "olé", "éco"]);
+        assert_eq!(query_grams("écol"), ["écol"]);
+        assert_eq!(query_grams("écolé"), ["colé", "écol"]);
         // A pattern's grams are those a `contains` search of each run reads.
         assert_eq!(crate::pattern::GRAM_CHARS, GRAM_CHARS);
         let pattern = Pattern::parse("*écolé?ab*").unwrap();
-        assert_eq!(pattern.needed_grams(), ["ab", "col", "eco", "ole"]);
+        assert_eq!(pattern.needed_grams(), ["ab", "cole", "ecol"]);
         let mut wanted: Vec<&str> = query_grams("ecole");
         wanted.extend(query_grams("ab"));
         wanted.sort_unstable();

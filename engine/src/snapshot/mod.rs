@@ -19,7 +19,7 @@
 //!   need them behind a root item that the [`Index`] holds.
 //! - `records` ([`records`]): per entry its id, preview and phonetic, in
 //!   compressed blocks, grouped into parts by ordinal.
-//! - `grams` ([`grams`]): per 1- to 3-character substring, the entries whose
+//! - `grams` ([`grams`]): per 1- to 4-character substring, the entries whose
 //!   term contains it, grouped into parts by gram.
 //! - `definitions` ([`definitions`]): per word and per phrase of the
 //!   definitions, the entries that say it (reverse lookup), grouped into
@@ -120,7 +120,10 @@ use std::ops::Range;
 /// `core` (core version 7, which gives every term its language instead) to
 /// the text blocks, and the filters' bitmaps to `grams`, each read as a
 /// query needs it.
-pub const FORMAT: u32 = 21;
+/// 22: `grams` holds substrings of up to four characters (three before), so
+/// that a `contains` query of four letters is one bitmap, not candidates
+/// checked by their text.
+pub const FORMAT: u32 = 22;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -714,7 +717,7 @@ pub(crate) mod tests {
         "core 4d98a5e74e88d6d756b238f14f3d2eea7aae9510729d51fcbfa2ee99d7ca8efb",
         "terms fb28d535472e29807ed367a7b966c39c024288bfb556fc8939781f6400a4d98f",
         "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
-        "grams eebaa2adad8fcc45ecc39560a200eb93c3966f8a891e3ebf4ceca70cc9fe8c0b",
+        "grams 59beab37e3890accd6a51c1a39e58f33255142d4045ce7feb0468ad1be92532c",
         "definitions 3c7c3f857fe361566d43e3f696440b862013ca2e4277a13bc2a62fae12db2083",
         "rhymes 98bcd7b2b018c57686178b801d8a5e94bf49814ac2e6bee370b9e986d4b8dea8",
     ];
