@@ -7,7 +7,9 @@
 //! Local has a table of the same name, but not the items), starts again from
 //! zero. The
 //! dictionary record is written last, so a half-written dictionary is never
-//! listed as imported.
+//! listed as imported. A finished import leaves its fingerprint marked
+//! complete, so that a run of the same items into the same table (a corpus
+//! import resumed after hours) writes nothing again.
 
 use super::error::ImportError;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -20,13 +22,15 @@ pub const SEGMENT: usize = 250;
 
 /// Identifies the writes of an import: the table they go to (its ARN and
 /// creation time, so a re-created table of the same name differs) and the
-/// items in order, each with all its attributes (in name order, so the
-/// order a map happens to iterate in does not matter).
-pub fn fingerprint(table_identity: &str, items: &[Item]) -> String {
+/// items in order (the runs of `items` one after the other), each with all
+/// its attributes (in name order, so the order a map happens to iterate in
+/// does not matter).
+pub fn fingerprint(table_identity: &str, items: &[&[Item]]) -> String {
     let mut hasher = Sha256::new();
     bytes(&mut hasher, table_identity.as_bytes());
-    hasher.update((items.len() as u64).to_le_bytes());
-    for item in items {
+    let count: usize = items.iter().map(|run| run.len()).sum();
+    hasher.update((count as u64).to_le_bytes());
+    for item in items.iter().flat_map(|run| run.iter()) {
         map(&mut hasher, item.iter());
     }
     hasher
@@ -105,6 +109,9 @@ fn attribute(hasher: &mut Sha256, value: &AttributeValue) {
     }
 }
 
+/// What a finished import's checkpoint holds in place of its count.
+const COMPLETE: &str = "complete";
+
 pub struct Checkpoint {
     path: PathBuf,
     fingerprint: String,
@@ -131,19 +138,32 @@ impl Checkpoint {
         }
     }
 
-    /// Records progress atomically (write, then rename).
+    /// Records progress.
     pub fn save(&self, items_done: usize) -> Result<(), ImportError> {
+        self.write(&items_done.to_string())
+    }
+
+    /// Writes the fingerprint and `state` atomically (write, then rename).
+    fn write(&self, state: &str) -> Result<(), ImportError> {
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir).map_err(ImportError::io(dir))?;
         }
         let tmp = self.path.with_extension("tmp");
-        std::fs::write(&tmp, format!("{} {items_done}\n", self.fingerprint))
+        std::fs::write(&tmp, format!("{} {state}\n", self.fingerprint))
             .map_err(ImportError::io(&tmp))?;
         std::fs::rename(&tmp, &self.path).map_err(ImportError::io(&self.path))
     }
 
-    pub fn finish(&self) {
-        let _ = std::fs::remove_file(&self.path);
+    /// Whether an earlier run of these very writes finished
+    /// ([`Checkpoint::finish`]).
+    pub fn complete(&self) -> bool {
+        std::fs::read_to_string(&self.path)
+            .is_ok_and(|text| text.trim() == format!("{} {COMPLETE}", self.fingerprint))
+    }
+
+    /// Marks the writes complete: written in place of the count.
+    pub fn finish(&self) -> Result<(), ImportError> {
+        self.write(COMPLETE)
     }
 }
 
@@ -163,29 +183,34 @@ mod tests {
     fn progress_survives_only_for_the_same_items() {
         let dir = std::env::temp_dir().join(format!("checkpoint-{}", std::process::id()));
         let items = vec![item("a"), item("b")];
-        let checkpoint = Checkpoint::new(&dir, "d", fingerprint("table@1", &items));
+        let checkpoint = Checkpoint::new(&dir, "d", fingerprint("table@1", &[&items]));
         assert_eq!(checkpoint.items_done(), 0);
         checkpoint.save(100).unwrap();
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint("table@1", &items)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@1", &[&items])).items_done(),
             100
         );
         let changed = vec![item("a"), item("c")];
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint("table@1", &changed)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@1", &[&changed])).items_done(),
             0,
             "a changed source starts over"
         );
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint("table@2", &items)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@2", &[&items])).items_done(),
             0,
             "a re-created table starts over"
         );
-        checkpoint.finish();
-        assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint("table@1", &items)).items_done(),
-            0
-        );
+        assert!(!checkpoint.complete(), "begun, not finished");
+        checkpoint.finish().unwrap();
+        let again = Checkpoint::new(&dir, "d", fingerprint("table@1", &[&items]));
+        assert!(again.complete(), "the same writes again: complete");
+        assert_eq!(again.items_done(), 0, "nothing to resume");
+        assert!(!Checkpoint::new(&dir, "d", fingerprint("table@1", &[&changed])).complete());
+        assert!(!Checkpoint::new(&dir, "d", fingerprint("table@2", &[&items])).complete());
+        // The runs of items are one list: split anywhere, the same writes.
+        let split = fingerprint("table@1", &[&items[..1], &items[1..]]);
+        assert_eq!(split, fingerprint("table@1", &[&items]));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -204,7 +229,7 @@ mod tests {
             .map(shared::storage::items::entry_to_item)
             .collect();
         let dir = std::env::temp_dir().join(format!("checkpoint-text-{}", std::process::id()));
-        let checkpoint = Checkpoint::new(&dir, "d", fingerprint("table@1", &items));
+        let checkpoint = Checkpoint::new(&dir, "d", fingerprint("table@1", &[&items]));
         checkpoint.save(250).unwrap();
 
         let mut edited = imported.entries.clone();
@@ -221,16 +246,16 @@ mod tests {
         };
         assert_eq!(keys(&items), keys(&edited_items), "the same keys");
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint("table@1", &edited_items)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@1", &[&edited_items])).items_done(),
             0,
             "changed text starts from zero"
         );
         assert_eq!(
-            Checkpoint::new(&dir, "d", fingerprint("table@1", &items)).items_done(),
+            Checkpoint::new(&dir, "d", fingerprint("table@1", &[&items])).items_done(),
             250,
             "unchanged text resumes"
         );
-        checkpoint.finish();
+        checkpoint.finish().unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -248,7 +273,7 @@ mod tests {
         for name in ["synonyms", "sk", "htmlContent", "pk"] {
             b.insert(name.into(), a[name].clone());
         }
-        assert_eq!(fingerprint("t", &[a.clone()]), fingerprint("t", &[b]));
+        assert_eq!(fingerprint("t", &[&[a.clone()]]), fingerprint("t", &[&[b]]));
         let variants = [
             ("htmlContent", AttributeValue::S("<p>y</p>".into())),
             (
@@ -269,8 +294,8 @@ mod tests {
             let mut changed = a.clone();
             changed.insert(name.into(), value);
             assert_ne!(
-                fingerprint("t", &[a.clone()]),
-                fingerprint("t", &[changed]),
+                fingerprint("t", &[&[a.clone()]]),
+                fingerprint("t", &[&[changed]]),
                 "{name}"
             );
         }
@@ -282,8 +307,8 @@ mod tests {
             i
         };
         assert_ne!(
-            fingerprint("t", &[pair("ab", "c")]),
-            fingerprint("t", &[pair("a", "bc")])
+            fingerprint("t", &[&[pair("ab", "c")]]),
+            fingerprint("t", &[&[pair("a", "bc")]])
         );
     }
 }

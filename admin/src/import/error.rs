@@ -58,6 +58,8 @@ pub enum ImportError {
     },
     #[error(transparent)]
     Query(#[from] QueryError),
+    #[error("{dictionary}: reading its record: {message}")]
+    ReadRecord { dictionary: String, message: String },
     #[error(transparent)]
     Write(#[from] WriteError),
     /// The frequency list the entries' frequencies are read from.

@@ -2,7 +2,9 @@
 //! frequencies (frequency.rs), its audio to S3 first, then, once
 //! screened, its entries, links and postings manifest to DynamoDB in
 //! checkpointed segments and its record last. What the previous import of
-//! the dictionary wrote and this one does not is deleted (prune.rs).
+//! the dictionary wrote and this one does not is deleted (prune.rs). A
+//! dictionary that an earlier run imported whole into the same table,
+//! every item as it would be written now, is not written again.
 
 use super::audio::{make_audio, plan_audio, AudioPlan, SpokenWords};
 use super::checkpoint;
@@ -14,6 +16,7 @@ use super::prune;
 use super::screen::{screen, Screened};
 use crate::output::{say, say_err};
 use crate::storage::{batch, limits, partition};
+use aws_sdk_dynamodb::types::AttributeValue;
 use shared::runtime::app::Clients;
 use shared::runtime::config::Config;
 use shared::storage::items;
@@ -115,6 +118,23 @@ async fn write_items(
     let mut index_items: Vec<items::Item> = screened.entry_items;
     let count = index_items.len() as u64;
     index_items.extend(screened.link_items);
+    let table = table_identity(client, &config.entries_table).await?;
+    // Pruning, the manifest is the new entries' alone: known before the
+    // stale items are looked up, so an unchanged import can stop here.
+    let pruned_manifest = prune.then(|| manifest_items(&id, &imported.entries, &[]));
+    if let Some(manifest) = &pruned_manifest {
+        let fingerprint = checkpoint::fingerprint(&table, &[&index_items, manifest]);
+        let record = items::dictionary_to_item(&imported.dictionary);
+        if checkpoint::Checkpoint::new(&state_dir(), &id, fingerprint).complete()
+            && stored_record(client, &config.entries_table, &id).await? == Some(record)
+        {
+            say!(
+                "{id}: unchanged since its last import into this table ({} items): nothing written",
+                index_items.len() + manifest.len() + 1
+            );
+            return Ok(());
+        }
+    }
 
     let looked_up = Instant::now();
     let new_keys: HashSet<(String, String)> =
@@ -158,8 +178,8 @@ async fn write_items(
         )
     };
 
-    let kept: &[shared::search::postings::Posting] = if prune { &[] } else { &stale.postings };
-    let manifest = manifest_items(&id, &imported.entries, kept);
+    let manifest =
+        pruned_manifest.unwrap_or_else(|| manifest_items(&id, &imported.entries, &stale.postings));
     for (chunk, item) in manifest.iter().enumerate() {
         limits::check_item(item).map_err(|problem| ImportError::Manifest {
             dictionary: id.clone(),
@@ -171,11 +191,10 @@ async fn write_items(
         manifest.iter().filter_map(partition::key_of).collect();
     index_items.extend(manifest);
     let total = index_items.len();
-    let table = table_identity(client, &config.entries_table).await?;
     let checkpoint = checkpoint::Checkpoint::new(
         &state_dir(),
         &id,
-        checkpoint::fingerprint(&table, &index_items),
+        checkpoint::fingerprint(&table, &[&index_items]),
     );
     let done = checkpoint.items_done().min(total);
     if done > 0 {
@@ -205,7 +224,7 @@ async fn write_items(
         &bar,
     )
     .await?;
-    checkpoint.finish();
+    checkpoint.finish()?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let this_run = (total - done + 1) as f64;
@@ -243,6 +262,28 @@ async fn table_identity(
             .map(|t| t.as_nanos().to_string())
             .unwrap_or_default()
     ))
+}
+
+/// The dictionary's record as the table holds it, if it does (read
+/// consistently: it is written last, so it says the import finished).
+async fn stored_record(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    dictionary_id: &str,
+) -> Result<Option<items::Item>, ImportError> {
+    let read = client
+        .get_item()
+        .table_name(table)
+        .key("pk", AttributeValue::S(items::DICTIONARIES_PK.into()))
+        .key("sk", AttributeValue::S(dictionary_id.into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|e| ImportError::ReadRecord {
+            dictionary: dictionary_id.to_string(),
+            message: aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
+        })?;
+    Ok(read.item)
 }
 
 /// Where import checkpoints live: DICTADMIN_STATE_DIR, else `.local/import-state`.
