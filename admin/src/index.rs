@@ -88,7 +88,7 @@ pub async fn build(
     {
         let words: HashSet<(&str, &str)> = postings
             .iter()
-            .map(|p| (p.folded.as_str(), p.dictionary.source_lang.as_str()))
+            .map(|p| (p.folded(), p.dictionary.source_lang.as_str()))
             .collect();
         lexicon.keep_frequencies(|word, lang| words.contains(&(word, lang)));
     }
@@ -100,8 +100,8 @@ pub async fn build(
         );
     }
     let mut postings = postings;
-    postings.sort_by(|a, b| (&a.dictionary.id, &a.id).cmp(&(&b.dictionary.id, &b.id)));
-    postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id == b.id);
+    postings.sort_by(|a, b| (&a.dictionary.id, &a.id()).cmp(&(&b.dictionary.id, &b.id())));
+    postings.dedup_by(|a, b| a.dictionary.id == b.dictionary.id && a.id() == b.id());
     let build_id = new_build_id();
     let mut parts = BTreeMap::new();
     let mut sections = Vec::new();

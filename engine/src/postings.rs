@@ -24,14 +24,33 @@ const FLAG_AUDIO: u8 = 1;
 /// A chunk stays below DynamoDB's 400 KB item limit with room for its keys.
 pub const MAX_CHUNK_BYTES: usize = 350_000;
 
-/// One entry as search sees it.
+/// One entry as search sees it: its texts one after the other in one
+/// buffer, read through [`Posting::folded`] and the others, and made from
+/// [`PostingFields`]. A build holds millions of postings; with a string
+/// each for six texts, their headers and allocations were a third of a
+/// posting's memory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Posting {
-    pub folded: String,
-    pub word: String,
+    /// Folded, word (none when it is the folded form), id, preview,
+    /// phonetic and definition.
+    texts: Box<str>,
+    /// Where each text but the definition ends in `texts`.
+    ends: [u32; 5],
+    has_phonetic: bool,
     /// Shared by every posting of its dictionary: a build holds millions.
     pub dictionary: Arc<DictionaryRef>,
     /// Shared by the postings of a manifest that name it.
+    pub part_of_speech: Option<Arc<str>>,
+    pub has_audio: bool,
+}
+
+/// A [`Posting`]'s fields one by one: what makes one, and what one gives
+/// back whole ([`Posting::fields`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PostingFields {
+    pub folded: String,
+    pub word: String,
+    pub dictionary: Arc<DictionaryRef>,
     pub part_of_speech: Option<Arc<str>>,
     pub has_audio: bool,
     pub id: String,
@@ -40,6 +59,38 @@ pub struct Posting {
     /// The text reverse lookup finds the entry by
     /// ([`super::definitions::definition_text`]).
     pub definition: String,
+}
+
+impl From<PostingFields> for Posting {
+    fn from(f: PostingFields) -> Self {
+        let word = if f.word == f.folded { "" } else { &f.word };
+        let phonetic = f.phonetic.as_deref().unwrap_or("");
+        let mut texts = String::with_capacity(
+            f.folded.len()
+                + word.len()
+                + f.id.len()
+                + f.preview.len()
+                + phonetic.len()
+                + f.definition.len(),
+        );
+        let mut ends = [0u32; 5];
+        for (end, text) in ends
+            .iter_mut()
+            .zip([&f.folded, word, &f.id, &f.preview, phonetic])
+        {
+            texts.push_str(text);
+            *end = u32::try_from(texts.len()).expect("a posting's texts fit 4 GB");
+        }
+        texts.push_str(&f.definition);
+        Posting {
+            texts: texts.into_boxed_str(),
+            ends,
+            has_phonetic: f.phonetic.is_some(),
+            dictionary: f.dictionary,
+            part_of_speech: f.part_of_speech,
+            has_audio: f.has_audio,
+        }
+    }
 }
 
 /// What a posting needs to know about its dictionary for the filters.
@@ -73,7 +124,87 @@ impl Posting {
     /// A posting of a bare headword: `word` folded, in `dictionary` under
     /// `id`, with no part of speech, audio, preview, pronunciation or
     /// definition (what the tests and benchmarks that search headwords
-    /// build; set the other fields with `..`).
+    /// build; set the other fields with `..` on [`PostingFields`]).
+    pub fn headword(
+        word: &str,
+        dictionary: impl Into<Arc<DictionaryRef>>,
+        id: impl Into<String>,
+    ) -> Self {
+        PostingFields::headword(word, dictionary, id).into()
+    }
+
+    /// The `i`th text of `texts` ([`Posting::ends`]; the definition is 5).
+    fn text(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        let end = self.ends.get(i).map_or(self.texts.len(), |&e| e as usize);
+        &self.texts[start..end]
+    }
+
+    /// The headword, folded.
+    pub fn folded(&self) -> &str {
+        self.text(0)
+    }
+
+    /// The headword as the entry writes it.
+    pub fn word(&self) -> &str {
+        match self.text(1) {
+            "" => self.folded(),
+            word => word,
+        }
+    }
+
+    /// The entry's id in its dictionary.
+    pub fn id(&self) -> &str {
+        self.text(2)
+    }
+
+    /// What search results show of the entry.
+    pub fn preview(&self) -> &str {
+        self.text(3)
+    }
+
+    pub fn phonetic(&self) -> Option<&str> {
+        self.has_phonetic.then(|| self.text(4))
+    }
+
+    /// The text reverse lookup finds the entry by
+    /// ([`super::definitions::definition_text`]).
+    pub fn definition(&self) -> &str {
+        self.text(5)
+    }
+
+    /// Its fields one by one, to make another posting from.
+    pub fn fields(&self) -> PostingFields {
+        PostingFields {
+            folded: self.folded().to_string(),
+            word: self.word().to_string(),
+            dictionary: self.dictionary.clone(),
+            part_of_speech: self.part_of_speech.clone(),
+            has_audio: self.has_audio,
+            id: self.id().to_string(),
+            preview: self.preview().to_string(),
+            phonetic: self.phonetic().map(str::to_string),
+            definition: self.definition().to_string(),
+        }
+    }
+
+    /// The order of headwords equally common (decisions.md): shorter first,
+    /// then alphabetically by folded form, then dictionary, then id. Manifests
+    /// are written in it; the snapshot puts commonness before it and
+    /// interleaves a headword's entries by dictionary
+    /// (`snapshot::rank_order`).
+    pub fn rank_key(&self) -> (usize, &str, &str, &str) {
+        (
+            self.folded().chars().count(),
+            self.folded(),
+            &self.dictionary.id,
+            self.id(),
+        )
+    }
+}
+
+impl PostingFields {
+    /// [`Posting::headword`]'s fields.
     pub fn headword(
         word: &str,
         dictionary: impl Into<Arc<DictionaryRef>>,
@@ -90,20 +221,6 @@ impl Posting {
             phonetic: None,
             definition: String::new(),
         }
-    }
-
-    /// The order of headwords equally common (decisions.md): shorter first,
-    /// then alphabetically by folded form, then dictionary, then id. Manifests
-    /// are written in it; the snapshot puts commonness before it and
-    /// interleaves a headword's entries by dictionary
-    /// (`snapshot::rank_order`).
-    pub fn rank_key(&self) -> (usize, &str, &str, &str) {
-        (
-            self.folded.chars().count(),
-            &self.folded,
-            &self.dictionary.id,
-            &self.id,
-        )
     }
 }
 
@@ -143,8 +260,8 @@ fn encode_raw(postings: &[&Posting]) -> Vec<u8> {
     put_tables(&mut out, &dictionaries, &parts);
     put_varint(&mut out, postings.len());
     for p in postings {
-        put_str(&mut out, &p.folded);
-        put_str(&mut out, if p.word == p.folded { "" } else { &p.word });
+        put_str(&mut out, p.folded());
+        put_str(&mut out, if p.word() == p.folded() { "" } else { p.word() });
         put_varint(&mut out, dictionary_index[&*p.dictionary]);
         put_varint(
             &mut out,
@@ -153,10 +270,10 @@ fn encode_raw(postings: &[&Posting]) -> Vec<u8> {
                 .map_or(0, |pos| part_index[pos] + 1),
         );
         out.push(if p.has_audio { FLAG_AUDIO } else { 0 });
-        put_id(&mut out, &p.id);
-        put_str(&mut out, &p.preview);
-        put_str(&mut out, p.phonetic.as_deref().unwrap_or(""));
-        put_str(&mut out, &p.definition);
+        put_id(&mut out, p.id());
+        put_str(&mut out, p.preview());
+        put_str(&mut out, p.phonetic().unwrap_or(""));
+        put_str(&mut out, p.definition());
     }
     out
 }
@@ -239,7 +356,7 @@ fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
             VERSION_WITHOUT_DEFINITIONS => String::new(),
             _ => r.str()?.to_string(),
         };
-        postings.push(Posting {
+        let fields = PostingFields {
             folded,
             word,
             dictionary,
@@ -249,7 +366,8 @@ fn decode_raw(raw: &[u8]) -> Result<Vec<Posting>, CorruptData> {
             preview,
             phonetic,
             definition,
-        });
+        };
+        postings.push(fields.into());
     }
     if !r.is_done() {
         return Err(CorruptData("trailing bytes"));
@@ -263,7 +381,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn posting(folded: &str, word: &str, dict: &str, pos: Option<&str>, id: &str) -> Posting {
-        Posting {
+        PostingFields {
             folded: folded.into(),
             word: word.into(),
             dictionary: DictionaryRef {
@@ -279,6 +397,7 @@ mod tests {
             phonetic: pos.map(|_| "ekɔl".into()),
             definition: format!("{word}\nschool; a (place)"),
         }
+        .into()
     }
 
     fn decode_all(chunks: &[Vec<u8>]) -> Vec<Posting> {
@@ -335,16 +454,48 @@ mod tests {
     /// the dictionary is imported again.
     #[test]
     fn manifests_without_definitions_still_read() {
-        let mut one = posting("a", "a", "d", None, "0000000000000001");
+        let one = posting("a", "a", "d", None, "0000000000000001");
         let mut raw = encode_raw(&[&one]);
-        let definition_bytes = 1 + one.definition.len();
+        let definition_bytes = 1 + one.definition().len();
         raw.truncate(raw.len() - definition_bytes);
         raw[0] = VERSION_WITHOUT_DEFINITIONS;
-        one.definition.clear();
-        assert_eq!(decode_raw(&raw).unwrap(), vec![one]);
+        let mut without = one.fields();
+        without.definition.clear();
+        assert_eq!(decode_raw(&raw).unwrap(), vec![without.into()]);
     }
 
     proptest! {
+        /// The texts held in one buffer give back what made them, a
+        /// pronunciation absent apart from an empty one; a word spelled as
+        /// its folded form is held once (an empty word means that, as in
+        /// a manifest).
+        #[test]
+        fn a_posting_gives_back_its_fields(
+            folded in ".{0,6}",
+            word in ".{0,6}",
+            same in any::<bool>(),
+            id in "[0-9a-f]{0,16}",
+            preview in ".{0,12}",
+            phonetic in proptest::option::of(".{0,4}"),
+            definition in ".{0,12}",
+        ) {
+            let word = if same { folded.clone() } else { word };
+            prop_assume!(!word.is_empty() || folded.is_empty());
+            let fields = PostingFields {
+                folded,
+                word,
+                dictionary: DictionaryRef::new("d", "fr", None).into(),
+                part_of_speech: None,
+                has_audio: false,
+                id,
+                preview,
+                phonetic,
+                definition,
+            };
+            let posting = Posting::from(fields.clone());
+            prop_assert_eq!(posting.fields(), fields);
+        }
+
         #[test]
         fn decoding_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
             let _ = decode_raw(&bytes);

@@ -7,7 +7,7 @@ use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType, TypoKind, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use super::oracle;
-use super::postings::{DictionaryRef, Posting};
+use super::postings::{DictionaryRef, Posting, PostingFields};
 use super::snapshot::{
     build, build_with_blocks, rank_order, Built, Grams, Records, TERM_BLOCK_BYTES,
 };
@@ -22,7 +22,7 @@ fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> O
         max_edits,
         lexicon,
         &p.dictionary.source_lang,
-        &p.folded,
+        p.folded(),
     )
 }
 
@@ -31,7 +31,7 @@ fn tier(rule: &MatchRule, lexicon: &Lexicon, p: &Posting, max_edits: usize) -> O
 /// word above every unlisted one, and those by their number of
 /// dictionaries of `lang`.
 fn commonness(postings: &[Posting], lexicon: &Lexicon, term: &str, lang: &str) -> (bool, usize) {
-    let same = |p: &&Posting| p.folded == term && p.dictionary.source_lang == lang;
+    let same = |p: &&Posting| p.folded() == term && p.dictionary.source_lang == lang;
     let mut dictionaries: Vec<&str> = postings
         .iter()
         .filter(same)
@@ -74,8 +74,12 @@ type Match<'a> = (
 /// smaller id: a word's entries come each dictionary's first, then each
 /// one's second, ….
 fn sense(postings: &[Posting], p: &Posting) -> usize {
-    let same = |q: &&Posting| q.folded == p.folded && q.dictionary.id == p.dictionary.id;
-    postings.iter().filter(same).filter(|q| q.id < p.id).count()
+    let same = |q: &&Posting| q.folded() == p.folded() && q.dictionary.id == p.dictionary.id;
+    postings
+        .iter()
+        .filter(same)
+        .filter(|q| q.id() < p.id())
+        .count()
 }
 
 fn matches<'a>(
@@ -93,19 +97,19 @@ fn matches<'a>(
             tier(rule, lexicon, p, max_edits).map(|t| {
                 (
                     t,
-                    t == 0 && !crate::fold::capitalised_as(&p.word, rule.capitalised),
+                    t == 0 && !crate::fold::capitalised_as(p.word(), rule.capitalised),
                     std::cmp::Reverse(commonness(
                         postings,
                         lexicon,
-                        &p.folded,
+                        p.folded(),
                         &p.dictionary.source_lang,
                     )),
-                    p.folded.chars().count(),
-                    p.folded.as_str(),
+                    p.folded().chars().count(),
+                    p.folded(),
                     p.dictionary.source_lang.as_str(),
                     sense(postings, p),
                     p.dictionary.id.as_str(),
-                    p.id.as_str(),
+                    p.id(),
                     i,
                 )
             })
@@ -165,8 +169,8 @@ fn autocomplete(
 ) -> Vec<String> {
     let mut words: Vec<(&str, &str)> = postings
         .iter()
-        .filter(|p| p.folded.starts_with(prefix) && admit(filters, p))
-        .map(|p| (p.folded.as_str(), p.word.as_str()))
+        .filter(|p| p.folded().starts_with(prefix) && admit(filters, p))
+        .map(|p| (p.folded(), p.word()))
         .collect();
     words.sort_unstable();
     words.dedup_by(|a, b| a.1 == b.1);
@@ -228,18 +232,18 @@ fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posti
         let all: Vec<Posting> = raw
             .into_iter()
             .enumerate()
-            .map(|(i, (word, d, part, audio, hex, twin))| {
+            .map(|(i, (word, d, part, audio, hex, twin))| -> Posting {
                 let word = match twin {
                     Some(k) if i > 0 => case_swapped(&words[k % i]),
                     _ => word,
                 };
                 words.push(word.clone());
                 let (id, source, target) = DICTIONARIES[d];
-                Posting {
+                PostingFields {
                     part_of_speech: PARTS[part].map(Into::into),
                     has_audio: audio,
                     preview: format!("{word} {i}"),
-                    ..Posting::headword(
+                    ..PostingFields::headword(
                         &word,
                         DictionaryRef::new(id, source, target),
                         if hex {
@@ -249,8 +253,9 @@ fn corpus_of(headword: BoxedStrategy<String>) -> impl Strategy<Value = Vec<Posti
                         },
                     )
                 }
+                .into()
             })
-            .filter(|p| !p.folded.is_empty())
+            .filter(|p| !p.folded().is_empty())
             .collect();
         rank_order(all, &Lexicon::default())
     })
@@ -287,7 +292,7 @@ fn corpus_and_lexicon() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
         (Just(postings), frequencies, forms).prop_map(|(postings, frequencies, forms)| {
             let mut lexicon = Lexicon::default();
             let word = |pick: usize| match postings.get(pick) {
-                Some(p) => p.folded.clone(),
+                Some(p) => p.folded().to_string(),
                 None => "abc".to_string(),
             };
             for (pick, lang, centis) in frequencies {
@@ -327,9 +332,9 @@ fn long_corpus_and_forms() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
             for (other, ending, pick, lang) in forms {
                 let (form, lemma) = match postings.get(pick) {
                     Some(p) if !ending.is_empty() => {
-                        (format!("{}{ending}", p.folded), p.folded.clone())
+                        (format!("{}{ending}", p.folded()), p.folded().to_string())
                     }
-                    Some(p) => (crate::fold::fold(&other), p.folded.clone()),
+                    Some(p) => (crate::fold::fold(&other), p.folded().to_string()),
                     None => (crate::fold::fold(&other), "abc".to_string()),
                 };
                 lexicon
@@ -357,7 +362,7 @@ fn query(
         _ if pick.is_multiple_of(3) && !forms.is_empty() => {
             forms[pick / 3 % forms.len()].chars().collect()
         }
-        i if i < postings.len() => postings[i].folded.chars().collect(),
+        i if i < postings.len() => postings[i].folded().chars().collect(),
         i if i < postings.len() + forms.len() => forms[i - postings.len()].chars().collect(),
         _ => fresh.chars().collect(),
     };
@@ -529,8 +534,8 @@ proptest! {
             Ok(hits.ordinals.iter().map(|&o| texts.word(o).to_string()).collect::<Vec<_>>())
         }).unwrap();
         for ((record, &i), word) in shown.iter().zip(&page).zip(words) {
-            prop_assert_eq!(&record.id, &postings[i].id);
-            prop_assert_eq!(word, postings[i].word.as_str());
+            prop_assert_eq!(&record.id, &postings[i].id());
+            prop_assert_eq!(word, postings[i].word());
         }
     }
 
@@ -608,7 +613,7 @@ proptest! {
         let raw = if use_fresh {
             fresh
         } else {
-            pattern_of(&postings[pick % postings.len()].folded, &changes, ends)
+            pattern_of(postings[pick % postings.len()].folded(), &changes, ends)
         };
         let rule = MatchRule::of_query(&raw, MatchType::Pattern, fuzzy);
         prop_assume!(rule.is_ok());
@@ -664,7 +669,7 @@ proptest! {
         limit in 1..20usize,
         block_bytes in block_bytes(),
     ) {
-        let word = &postings[pick % postings.len()].folded;
+        let word = &postings[pick % postings.len()].folded();
         let prefix: String = word.chars().take(cut).collect();
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, ..Filters::default() };
@@ -710,9 +715,16 @@ fn random_is_uniform_over_admitted_entries() {
         let all: Vec<Posting> = ["aa", "ab", "ba", "bb", "cc", "dd"]
             .iter()
             .enumerate()
-            .map(|(i, w)| Posting {
-                has_audio: i < 4,
-                ..Posting::headword(w, DictionaryRef::new("d", "en", None), format!("{i}"))
+            .map(|(i, w)| {
+                PostingFields {
+                    has_audio: i < 4,
+                    ..PostingFields::headword(
+                        w,
+                        DictionaryRef::new("d", "en", None),
+                        format!("{i}"),
+                    )
+                }
+                .into()
             })
             .collect();
         rank_order(all, &Lexicon::default())
@@ -763,7 +775,9 @@ fn both_fuzzy(
         .collect();
     let rule = MatchRule::new(q, match_type, fuzzy);
     let (postings, page) = both_on(postings, lexicon, &rule);
-    page.into_iter().map(|i| postings[i].word.clone()).collect()
+    page.into_iter()
+        .map(|i| postings[i].word().to_string())
+        .collect()
 }
 
 /// Both engines (both walks) on `postings`, ranked: the ranked postings
@@ -845,7 +859,9 @@ fn a_spanish_respelling_ranks_with_the_doublings() {
     let ranked = |lang: &str, q: &str| -> Vec<String> {
         let rule = MatchRule::new(q, MatchType::Exact, true);
         let (postings, page) = both_on(postings(lang), &lexicon, &rule);
-        page.into_iter().map(|i| postings[i].word.clone()).collect()
+        page.into_iter()
+            .map(|i| postings[i].word().to_string())
+            .collect()
     };
     assert_eq!(ranked("es", "guevo"), ["huevo", "nuevo", "grueso", "hueso"]);
     assert_eq!(ranked("es", "nuve"), ["nube", "nave"]);
@@ -1058,7 +1074,7 @@ fn reverse(
                 for lemma in forms.get(w).into_iter().flatten() {
                     let headword = postings
                         .iter()
-                        .any(|p| p.folded == *lemma && p.dictionary.source_lang == *lang);
+                        .any(|p| p.folded() == *lemma && p.dictionary.source_lang == *lang);
                     let key = (lemma.clone(), Some(lang.as_str()));
                     let function_word = lexicon.is_stop_word(lang, w);
                     if lemma != w && headword && !function_word && !keys.contains(&key) {
@@ -1073,7 +1089,7 @@ fn reverse(
         .iter()
         .map(|p| {
             let mut counts = HashMap::new();
-            for w in words(&p.definition) {
+            for w in words(p.definition()) {
                 for key in definition_keys(lexicon, p.dictionary.definition_lang(), &w) {
                     let c: &mut u8 = counts.entry(key).or_default();
                     *c = c.saturating_add(1);
@@ -1084,7 +1100,7 @@ fn reverse(
         .collect();
     let lengths: Vec<usize> = postings
         .iter()
-        .map(|p| words(&p.definition).len())
+        .map(|p| words(p.definition()).len())
         .collect();
     let defined = lengths.iter().filter(|&&n| n > 0).count().max(1);
     let average = lengths.iter().sum::<usize>() as f64 / defined as f64;
@@ -1117,7 +1133,7 @@ fn reverse(
             }
         }
         let exact = !query.is_empty()
-            && phrases(&p.definition, |w| lexicon.is_stop_word(lang, w)).contains(&query);
+            && phrases(p.definition(), |w| lexicon.is_stop_word(lang, w)).contains(&query);
         if matched || exact {
             found.push((exact, score, i));
         }
@@ -1160,16 +1176,17 @@ fn corpus_with_definitions() -> impl Strategy<Value = (Vec<Posting>, Lexicon)> {
             .enumerate()
             .map(|(i, (word, definition, d, part, audio))| {
                 let (id, source, target) = DICTIONARIES[d];
-                Posting {
+                PostingFields {
                     definition,
                     part_of_speech: PARTS[part].map(Into::into),
                     has_audio: audio,
-                    ..Posting::headword(
+                    ..PostingFields::headword(
                         word,
                         DictionaryRef::new(id, source, target),
                         format!("id-{i}"),
                     )
                 }
+                .into()
             })
             .collect();
         let mut lexicon = Lexicon::default();

@@ -296,16 +296,17 @@ impl Searcher {
 mod tests {
     use super::*;
     use crate::lexicon::{Lexicon, LexiconKind};
-    use crate::postings::{DictionaryRef, Posting};
+    use crate::postings::{DictionaryRef, Posting, PostingFields};
     use crate::snapshot::{build, PagedPart, PartIndex, Section};
     use std::sync::Arc;
 
     fn entry(word: &str, dictionary: (&str, &str, Option<&str>), definition: &str) -> Posting {
         let (id, source, target) = dictionary;
-        Posting {
+        PostingFields {
             definition: definition.into(),
-            ..Posting::headword(word, DictionaryRef::new(id, source, target), word)
+            ..PostingFields::headword(word, DictionaryRef::new(id, source, target), word)
         }
+        .into()
     }
 
     const FR_EN: (&str, &str, Option<&str>) = ("fr-en", "fr", Some("en"));

@@ -4,7 +4,7 @@
 
 use crate::fold::fold;
 use crate::search::definitions::definition_text;
-use crate::search::postings::{DictionaryRef, Posting};
+use crate::search::postings::{DictionaryRef, Posting, PostingFields};
 use serde::{Deserialize, Serialize};
 
 /// A dictionary as listed by `GET /api/v1/api/dictionaries`.
@@ -211,7 +211,7 @@ impl Entry {
     /// The entry as search lists it: the posting its dictionary's manifest
     /// holds.
     pub fn posting(&self) -> Posting {
-        Posting {
+        PostingFields {
             folded: fold(&self.word),
             word: self.word.clone(),
             dictionary: DictionaryRef {
@@ -227,6 +227,7 @@ impl Entry {
             phonetic: self.phonetic.clone(),
             definition: definition_text(&self.plain_text, &self.examples),
         }
+        .into()
     }
 }
 

@@ -50,6 +50,6 @@ mod tests {
         assert_eq!(decoded, expected);
         assert!(decoded.len() > 100, "the fixture has entries");
         assert!(decoded.iter().any(|p| p.part_of_speech.is_some()));
-        assert!(decoded.iter().all(|p| !p.preview.is_empty()));
+        assert!(decoded.iter().all(|p| !p.preview().is_empty()));
     }
 }

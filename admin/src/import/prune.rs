@@ -118,7 +118,7 @@ pub async fn find_stale(
 
     for posting in &postings {
         let key = (
-            items::entry_pk(&posting.dictionary.id, &posting.id),
+            items::entry_pk(&posting.dictionary.id, posting.id()),
             items::ENTRY_SK.to_string(),
         );
         let left = !new_keys.contains(&key);
@@ -132,7 +132,7 @@ pub async fn find_stale(
                 stale.audio_entries += 1;
                 stale.audio.extend(gone);
             } else {
-                stale.audio_dropped += usize::from(!with_audio.contains(&posting.id));
+                stale.audio_dropped += usize::from(!with_audio.contains(posting.id()));
                 stale.audio_unnamed.extend(gone);
             }
         }
@@ -145,7 +145,7 @@ pub async fn find_stale(
     let partitions: BTreeSet<(String, String)> = postings
         .iter()
         .filter(|p| p.dictionary.id == dictionary_id)
-        .map(|p| (items::thesaurus_pk(&p.word), link_sk_prefix(&p.dictionary)))
+        .map(|p| (items::thesaurus_pk(p.word()), link_sk_prefix(&p.dictionary)))
         .collect();
     stale.partitions_read = partitions.len();
     let bar = progress(partitions.len() as u64, "previous links read");
@@ -176,7 +176,7 @@ pub async fn find_stale(
 /// does not name.
 fn audio_not_named(posting: &Posting, new_audio: &HashSet<String>) -> Vec<String> {
     AudioFormat::ALL
-        .map(|format| audio_key(&posting.dictionary.id, &posting.id, format))
+        .map(|format| audio_key(&posting.dictionary.id, posting.id(), format))
         .into_iter()
         .filter(|key| !new_audio.contains(key))
         .collect()
@@ -283,14 +283,12 @@ mod tests {
 
     #[test]
     fn every_audio_key_the_new_import_does_not_name_goes() {
-        let posting = Posting {
-            has_audio: true,
-            ..Posting::headword(
-                "maison",
-                DictionaryRef::new("freedict-fra-eng", "fr", Some("en")),
-                "00ff",
-            )
-        };
+        let mut posting = Posting::headword(
+            "maison",
+            DictionaryRef::new("freedict-fra-eng", "fr", Some("en")),
+            "00ff",
+        );
+        posting.has_audio = true;
         let key = |format| audio_key("freedict-fra-eng", "00ff", format);
         let (mp3, spx) = (key(AudioFormat::Mp3), key(AudioFormat::Spx));
         // The entry left, or lost its audio: both formats go.

@@ -75,7 +75,9 @@ pub async fn read(
             .await
             .map_err(|e| tool(&d.dictionary_id, e))?;
         for p in postings {
-            words.entry(p.folded).or_insert(p.word);
+            words
+                .entry(p.folded().to_string())
+                .or_insert_with(|| p.word().to_string());
         }
     }
     let words: Vec<(String, String)> = words.into_iter().collect();

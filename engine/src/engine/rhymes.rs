@@ -205,7 +205,7 @@ impl Searcher {
 mod tests {
     use super::*;
     use crate::lexicon::{Lexicon, LexiconKind};
-    use crate::postings::{DictionaryRef, Posting};
+    use crate::postings::{DictionaryRef, Posting, PostingFields};
     use crate::rhyme::{Pronunciation, StressRule};
     use crate::snapshot::{build, build_with_blocks, Built};
     use proptest::prelude::*;
@@ -213,9 +213,9 @@ mod tests {
 
     /// A word, its dictionary's source language and its transcription.
     fn posting(word: &str, dictionary: &str, lang: &str, ipa: Option<&str>) -> Posting {
-        let mut p = Posting::headword(word, DictionaryRef::new(dictionary, lang, None), word);
+        let mut p = PostingFields::headword(word, DictionaryRef::new(dictionary, lang, None), word);
         p.phonetic = ipa.map(str::to_string);
-        p
+        p.into()
     }
 
     /// What a reader holds of `built`: the searcher and every part of
@@ -388,99 +388,101 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
+            #![proptest_config(ProptestConfig::with_cases(32))]
 
-        /// Over blocks and parts of any size, the rhymes of every word are
-        /// exactly the other words of its language one of whose
-        /// transcriptions has the rhyme part of one of its own (the brute
-        /// force compares every pair), paged alike; so rhyming is
-        /// symmetric.
-        #[test]
-        fn the_rhymes_of_a_word_are_those_sharing_its_rhyme_part(
-            words in proptest::collection::vec(
-                ("[a-d]{1,4}", 0..3usize, transcription(), proptest::option::of(transcription())),
-                1..40,
-            ),
-            block_bytes in 64usize..4096,
-            limit in 1usize..8,
-        ) {
-            let langs = ["fr", "pl", "fi"];
-            // A word once per language: at most two transcriptions each.
-            let mut seen = HashSet::new();
-            let postings: Vec<Posting> = words
-                .iter()
-                .filter(|(word, lang, _, _)| seen.insert((word.clone(), *lang)))
-                .enumerate()
-                .flat_map(|(i, (word, lang, ipa, second))| {
-                    let lang = langs[*lang];
-                    let first = posting(word, &format!("{lang}-a"), lang, Some(ipa));
-                    let first = Posting { id: format!("{i}a"), ..first };
-                    let other = second.as_deref().map(|ipa| Posting {
-                        id: format!("{i}b"),
-                        ..posting(word, &format!("{lang}-b"), lang, Some(ipa))
-                    });
-                    std::iter::once(first).chain(other)
-                })
-                .collect();
-            let built = build_with_blocks(postings.clone(), &Lexicon::default(), block_bytes);
-            let (searcher, rhymes) = read(&built);
-            let index = searcher.index();
-            // Per (word, language) its rhyme parts, brute force.
-            let mut parts: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
-            for p in &postings {
-                let lang = p.dictionary.source_lang.clone();
-                let rhyme = Pronunciation::parse(p.phonetic.as_deref().unwrap())
-                    .unwrap()
-                    .rhyme(StressRule::of(&lang));
-                parts.entry((p.folded.clone(), lang)).or_default().push(rhyme);
-            }
-            let mut rhyme_pairs = HashSet::new();
-            for ((word, lang), mine) in &parts {
-                let (term, _) = searcher.terms_of_word(word, Some(lang)).unwrap()[0].clone();
-                let stored = rhymes.pronunciations(term).unwrap();
-                prop_assert!(!stored.is_empty());
-                let query = RhymeQuery::new(
-                    term,
-                    lang,
-                    RhymeKind::Perfect,
-                    stored.into_iter().map(|(s, ipa)| (s, ipa.to_string())).collect(),
-                );
-                let expected: Vec<String> = parts
+            /// Over blocks and parts of any size, the rhymes of every word are
+            /// exactly the other words of its language one of whose
+            /// transcriptions has the rhyme part of one of its own (the brute
+            /// force compares every pair), paged alike; so rhyming is
+            /// symmetric.
+            #[test]
+            fn the_rhymes_of_a_word_are_those_sharing_its_rhyme_part(
+                words in proptest::collection::vec(
+                    ("[a-d]{1,4}", 0..3usize, transcription(), proptest::option::of(transcription())),
+                    1..40,
+                ),
+                block_bytes in 64usize..4096,
+                limit in 1usize..8,
+            ) {
+                let langs = ["fr", "pl", "fi"];
+                // A word once per language: at most two transcriptions each.
+                let mut seen = HashSet::new();
+                let postings: Vec<Posting> = words
                     .iter()
-                    .filter(|((w, l), theirs)| {
-                        l == lang && w != word && theirs.iter().any(|r| mine.contains(r))
+                    .filter(|(word, lang, _, _)| seen.insert((word.clone(), *lang)))
+                    .enumerate()
+                    .flat_map(|(i, (word, lang, ipa, second))| {
+                        let lang = langs[*lang];
+                        let first = posting(word, &format!("{lang}-a"), lang, Some(ipa));
+                        let first = PostingFields { id: format!("{i}a"), ..first.fields() }
+    .into();
+                        let other = second.as_deref().map(|ipa| PostingFields {
+                            id: format!("{i}b"),
+                            ..posting(word, &format!("{lang}-b"), lang, Some(ipa)).fields()
+                        }
+    .into());
+                        std::iter::once(first).chain(other)
                     })
-                    .map(|((w, _), _)| w.clone())
                     .collect();
-                let mut found = Vec::new();
-                let mut offset = 0;
-                loop {
-                    let hits = searcher
-                        .rhymes(None, &rhymes, &query, &Filters::default(), offset, limit)
-                        .unwrap();
-                    prop_assert_eq!(hits.total, expected.len());
-                    let terms: Vec<usize> = hits.words.iter().map(|w| w.word.term).collect();
-                    let mut sorted = terms.clone();
-                    sorted.sort_unstable();
-                    prop_assert_eq!(&terms, &sorted, "most common first");
-                    found.extend(terms.iter().map(|&t| index.term(t).unwrap()));
-                    offset += limit;
-                    if offset >= hits.total {
-                        break;
+                let built = build_with_blocks(postings.clone(), &Lexicon::default(), block_bytes);
+                let (searcher, rhymes) = read(&built);
+                let index = searcher.index();
+                // Per (word, language) its rhyme parts, brute force.
+                let mut parts: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+                for p in &postings {
+                    let lang = p.dictionary.source_lang.clone();
+                    let rhyme = Pronunciation::parse(p.phonetic().unwrap())
+                        .unwrap()
+                        .rhyme(StressRule::of(&lang));
+                    parts.entry((p.folded().to_string(), lang)).or_default().push(rhyme);
+                }
+                let mut rhyme_pairs = HashSet::new();
+                for ((word, lang), mine) in &parts {
+                    let (term, _) = searcher.terms_of_word(word, Some(lang)).unwrap()[0].clone();
+                    let stored = rhymes.pronunciations(term).unwrap();
+                    prop_assert!(!stored.is_empty());
+                    let query = RhymeQuery::new(
+                        term,
+                        lang,
+                        RhymeKind::Perfect,
+                        stored.into_iter().map(|(s, ipa)| (s, ipa.to_string())).collect(),
+                    );
+                    let expected: Vec<String> = parts
+                        .iter()
+                        .filter(|((w, l), theirs)| {
+                            l == lang && w != word && theirs.iter().any(|r| mine.contains(r))
+                        })
+                        .map(|((w, _), _)| w.clone())
+                        .collect();
+                    let mut found = Vec::new();
+                    let mut offset = 0;
+                    loop {
+                        let hits = searcher
+                            .rhymes(None, &rhymes, &query, &Filters::default(), offset, limit)
+                            .unwrap();
+                        prop_assert_eq!(hits.total, expected.len());
+                        let terms: Vec<usize> = hits.words.iter().map(|w| w.word.term).collect();
+                        let mut sorted = terms.clone();
+                        sorted.sort_unstable();
+                        prop_assert_eq!(&terms, &sorted, "most common first");
+                        found.extend(terms.iter().map(|&t| index.term(t).unwrap()));
+                        offset += limit;
+                        if offset >= hits.total {
+                            break;
+                        }
+                    }
+                    found.sort();
+                    prop_assert_eq!(&found, &expected, "{} in {}", word, lang);
+                    for other in found {
+                        rhyme_pairs.insert((lang.clone(), word.clone(), other));
                     }
                 }
-                found.sort();
-                prop_assert_eq!(&found, &expected, "{} in {}", word, lang);
-                for other in found {
-                    rhyme_pairs.insert((lang.clone(), word.clone(), other));
+                for (lang, a, b) in &rhyme_pairs {
+                    prop_assert!(
+                        rhyme_pairs.contains(&(lang.clone(), b.clone(), a.clone())),
+                        "{} rhymes with {} in {} but not back", a, b, lang
+                    );
                 }
             }
-            for (lang, a, b) in &rhyme_pairs {
-                prop_assert!(
-                    rhyme_pairs.contains(&(lang.clone(), b.clone(), a.clone())),
-                    "{} rhymes with {} in {} but not back", a, b, lang
-                );
-            }
         }
-    }
 }

@@ -356,16 +356,17 @@ mod tests {
     use super::*;
     use crate::lexicon::Lexicon;
     use crate::oracle::sounds_like_rank;
-    use crate::postings::{DictionaryRef, Posting};
+    use crate::postings::{DictionaryRef, Posting, PostingFields};
     use crate::snapshot::{build, Built, PartIndex, RhymePart};
     use proptest::prelude::*;
     use std::sync::Arc;
 
     fn posting(word: &str, dictionary: &str, lang: &str, id: &str) -> Posting {
-        Posting {
+        PostingFields {
             id: id.to_string(),
-            ..Posting::headword(word, DictionaryRef::new(dictionary, lang, None), word)
+            ..PostingFields::headword(word, DictionaryRef::new(dictionary, lang, None), word)
         }
+        .into()
     }
 
     /// The searcher of `built`, the keys a query reaches and the parts of
@@ -533,10 +534,10 @@ mod tests {
             let mut spellings: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
             for p in &postings {
                 let list = spellings
-                    .entry((p.folded.clone(), p.dictionary.source_lang.clone()))
+                    .entry((p.folded().to_string(), p.dictionary.source_lang.clone()))
                     .or_default();
-                if !list.contains(&p.word) {
-                    list.push(p.word.clone());
+                if !list.iter().any(|w| w == p.word()) {
+                    list.push(p.word().to_string());
                 }
             }
             let mut expected: Vec<((usize, usize), usize)> = Vec::new();

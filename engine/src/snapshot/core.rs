@@ -107,11 +107,11 @@ pub(super) fn encode_core(
     };
     put_bitmap(
         &mut core,
-        &ordinals_where(&|p| capitalised(&p.word) == Some(true)),
+        &ordinals_where(&|p| capitalised(p.word()) == Some(true)),
     );
     put_bitmap(
         &mut core,
-        &ordinals_where(&|p| capitalised(&p.word).is_none()),
+        &ordinals_where(&|p| capitalised(p.word()).is_none()),
     );
     compress(&core)
 }

@@ -70,14 +70,14 @@ impl ListWriter {
 pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
     let lengths: Vec<usize> = postings
         .iter()
-        .map(|p| words(&p.definition).len())
+        .map(|p| words(p.definition()).len())
         .collect();
     let defined = lengths.iter().filter(|&&n| n > 0).count();
     let average = lengths.iter().sum::<usize>() as f64 / defined.max(1) as f64;
     let mut lists: HashMap<String, ListWriter> = HashMap::new();
     let mut of_lang: BTreeMap<&str, RoaringBitmap> = BTreeMap::new();
     for (ordinal, p) in postings.iter().enumerate() {
-        if p.definition.is_empty() {
+        if p.definition().is_empty() {
             continue;
         }
         let ordinal = ordinal as u32;
@@ -85,7 +85,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         of_lang.entry(lang).or_default().insert(ordinal);
         let is_stop_word = |w: &str| lexicon.is_stop_word(lang, w);
         let forms = lexicon.forms.get(lang);
-        let all = words(&p.definition);
+        let all = words(p.definition());
         let length = Bm25::relative_length(all.len(), average);
         let mut counts: BTreeMap<&str, u8> = BTreeMap::new();
         for word in all.iter().filter(|w| !is_stop_word(w)) {
@@ -105,7 +105,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
                 .or_default()
                 .push(ordinal, Some((count, length)));
         }
-        for phrase in phrases(&p.definition, is_stop_word) {
+        for phrase in phrases(p.definition(), is_stop_word) {
             lists
                 .entry(phrase_key(&phrase))
                 .or_default()

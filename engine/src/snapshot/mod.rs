@@ -428,7 +428,7 @@ fn term_ranges(postings: &[Posting]) -> Vec<(&str, Range<u32>)> {
             {
                 range.end = ordinal + 1
             }
-            _ => terms.push((&p.folded, ordinal..ordinal + 1)),
+            _ => terms.push((p.folded(), ordinal..ordinal + 1)),
         }
     }
     terms
@@ -491,12 +491,12 @@ pub trait PagedPart: Sized + Send + Sync + 'static {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::postings::DictionaryRef;
+    use crate::postings::{DictionaryRef, PostingFields};
     use std::collections::HashSet;
     use std::sync::Arc;
 
     pub(crate) fn posting(word: &str, dict: &str, id: &str) -> Posting {
-        Posting {
+        PostingFields {
             folded: crate::fold::fold(word),
             word: word.into(),
             dictionary: DictionaryRef {
@@ -512,6 +512,7 @@ pub(crate) mod tests {
             phonetic: word.contains('o').then(|| format!("/{word}/")),
             definition: format!("the {word}; a (big) {word}s, {dict}"),
         }
+        .into()
     }
 
     fn sorted(all: Vec<Posting>) -> Vec<Posting> {
@@ -550,16 +551,16 @@ pub(crate) mod tests {
         let texts = index.texts_of_entries(&ordinals).unwrap();
         for (ordinal, p) in all.iter().enumerate() {
             let o = ordinal as u32;
-            assert_eq!(index.word(o).unwrap(), p.word);
-            assert_eq!(index.term(index.term_of(o)).unwrap(), p.folded);
+            assert_eq!(index.word(o).unwrap(), p.word());
+            assert_eq!(index.term(index.term_of(o)).unwrap(), p.folded());
             assert_eq!(texts.dictionary(o), &*p.dictionary);
             assert_eq!(texts.part_of_speech(o), p.part_of_speech.as_deref());
             assert_eq!(texts.has_audio(o), p.has_audio);
             let lang = index.term_lang(index.term_of(o));
             assert_eq!(lang, p.dictionary.source_lang);
-            assert_eq!(got[ordinal].id, p.id);
-            assert_eq!(got[ordinal].preview, p.preview);
-            assert_eq!(got[ordinal].phonetic, p.phonetic);
+            assert_eq!(got[ordinal].id, p.id());
+            assert_eq!(got[ordinal].preview, p.preview());
+            assert_eq!(got[ordinal].phonetic.as_deref(), p.phonetic());
         }
     }
 
@@ -606,7 +607,7 @@ pub(crate) mod tests {
         let mut kept = lexicon.clone();
         let words: HashSet<(&str, &str)> = all
             .iter()
-            .map(|p| (p.folded.as_str(), p.dictionary.source_lang.as_str()))
+            .map(|p| (p.folded(), p.dictionary.source_lang.as_str()))
             .collect();
         kept.keep_frequencies(|word, lang| words.contains(&(word, lang)));
         assert_eq!(kept.frequency("de", "bank"), Some(491));

@@ -19,7 +19,7 @@ pub fn rank_order(postings: Vec<Posting>, lexicon: &Lexicon) -> Vec<Posting> {
 /// The word of a posting: its folded headword and the source language of
 /// its dictionary.
 pub(super) fn word_of(p: &Posting) -> (&str, &str) {
-    (&p.folded, &p.dictionary.source_lang)
+    (p.folded(), &p.dictionary.source_lang)
 }
 
 /// [`rank_order`], and the commonness of each posting's word, in the new
@@ -166,7 +166,7 @@ mod tests {
         ];
         let ranked: Vec<(String, String, String)> = rank_order(postings, &Lexicon::default())
             .into_iter()
-            .map(|p| (p.folded, p.dictionary.id.clone(), p.id))
+            .map(|p| (p.folded().into(), p.dictionary.id.clone(), p.id().into()))
             .collect();
         // `house` first: unlisted, it is in more dictionaries.
         let expected = [

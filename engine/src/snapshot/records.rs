@@ -33,9 +33,9 @@ pub(super) fn encode(postings: &[Posting]) -> Vec<Vec<u8>> {
         .map(|block| {
             let mut raw = Vec::new();
             for p in block {
-                put_id(&mut raw, &p.id);
-                put_str(&mut raw, &p.preview);
-                put_str(&mut raw, p.phonetic.as_deref().unwrap_or(""));
+                put_id(&mut raw, p.id());
+                put_str(&mut raw, p.preview());
+                put_str(&mut raw, p.phonetic().unwrap_or(""));
             }
             compress(&raw)
         })
@@ -235,7 +235,7 @@ mod tests {
                     0 => format!("{:016x}", (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
                     _ => format!("id-{i}"),
                 };
-                let mut p = posting(&format!("w{i}"), "d", &id);
+                let mut p = posting(&format!("w{i}"), "d", &id).fields();
                 p.phonetic = (i % 2 == 0).then(|| format!("/w{i}/"));
                 p.preview = (0..120)
                     .map(|_| {
@@ -245,7 +245,7 @@ mod tests {
                         char::from(b'a' + (state % 26) as u8)
                     })
                     .collect();
-                p
+                p.into()
             })
             .collect();
         rank_order(all, &Lexicon::default())
@@ -291,9 +291,9 @@ mod tests {
             let records = Records::new(index.clone(), held);
             let got = records.get(&ordinals).unwrap();
             for (o, record) in ordinals.iter().zip(got) {
-                prop_assert_eq!(&record.id, &all[*o as usize].id);
-                prop_assert_eq!(&record.preview, &all[*o as usize].preview);
-                prop_assert_eq!(&record.phonetic, &all[*o as usize].phonetic);
+                prop_assert_eq!(&record.id, &all[*o as usize].id());
+                prop_assert_eq!(&record.preview, &all[*o as usize].preview());
+                prop_assert_eq!(record.phonetic.as_deref(), all[*o as usize].phonetic());
             }
         }
     }

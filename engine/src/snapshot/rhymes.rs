@@ -125,8 +125,8 @@ pub fn sounds_index_prefix(lang: &str, first: char) -> String {
 fn sound_keys_of(entries: &[Posting], lang: &str) -> Vec<SoundKey> {
     let mut spellings: Vec<&str> = Vec::new();
     for p in entries {
-        if !spellings.contains(&p.word.as_str()) && spellings.len() < sounds_like::MAX_KEYS {
-            spellings.push(&p.word);
+        if !spellings.contains(&p.word()) && spellings.len() < sounds_like::MAX_KEYS {
+            spellings.push(p.word());
         }
     }
     let mut keys: Vec<SoundKey> = Vec::new();
@@ -172,7 +172,7 @@ pub(super) fn encode(
         let entries = &postings[range.start as usize..range.end as usize];
         let lang = entries[0].dictionary.source_lang.as_str();
         let mut pronunciations: Vec<(PronunciationSource, &str)> = Vec::new();
-        let transcribed = entries.iter().filter_map(|p| p.phonetic.as_deref());
+        let transcribed = entries.iter().filter_map(|p| p.phonetic());
         for ipa in transcribed.map(str::trim) {
             let fresh = !pronunciations.iter().any(|&(_, p)| p == ipa);
             if fresh

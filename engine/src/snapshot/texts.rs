@@ -51,8 +51,8 @@ pub(super) fn cut(
     for (term, range) in terms {
         let own = range.clone().map(|o| &postings[o as usize]);
         let own: usize = own
-            .filter(|p| p.word != p.folded)
-            .map(|p| p.word.len())
+            .filter(|p| p.word() != p.folded())
+            .map(|p| p.word().len())
             .sum();
         count += 1;
         bytes += term.len() + own + ENTRY_BYTES * range.len();
@@ -88,8 +88,8 @@ pub(super) fn encode(
             let entries = block[0].1.start..block[block.len() - 1].1.end;
             let own: Vec<(u32, &str)> = entries
                 .map(|o| (o, &postings[o as usize]))
-                .filter(|(_, p)| p.word != p.folded)
-                .map(|(o, p)| (o, p.word.as_str()))
+                .filter(|(_, p)| p.word() != p.folded())
+                .map(|(o, p)| (o, p.word()))
                 .collect();
             put_varint(&mut raw, own.len());
             let mut last = 0;
@@ -279,8 +279,8 @@ mod tests {
             term.len()
                 + ENTRY_BYTES * range.len()
                 + own
-                    .filter(|p| p.word != p.folded)
-                    .map(|p| p.word.len())
+                    .filter(|p| p.word() != p.folded())
+                    .map(|p| p.word().len())
                     .sum::<usize>()
         };
         for size in 1..40 {

@@ -39,7 +39,10 @@ fn main() {
         dirs.push(".local/corpus/root/usr/share/dictd".into());
     }
     let started = Instant::now();
-    let mut terms: Vec<String> = read_postings(&dirs).into_iter().map(|p| p.folded).collect();
+    let mut terms: Vec<String> = read_postings(&dirs)
+        .into_iter()
+        .map(|p| p.folded().to_string())
+        .collect();
     let entries = terms.len();
     terms.sort_unstable();
     terms.dedup();

@@ -39,7 +39,7 @@ pub fn read_index(file: &Path, postings: &mut Vec<Posting>) -> std::io::Result<(
             dictionary.clone(),
             postings.len().to_string(),
         );
-        if posting.folded.is_empty() {
+        if posting.folded().is_empty() {
             continue;
         }
         postings.push(posting);

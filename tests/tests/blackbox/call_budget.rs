@@ -192,7 +192,7 @@ async fn every_endpoint_holds_its_round_trip_budget() {
 /// with a pointer like the one `dictadmin index` publishes.
 #[tokio::test]
 async fn a_page_reads_only_its_record_parts() {
-    use shared::search::postings::{DictionaryRef, Posting};
+    use shared::search::postings::{DictionaryRef, Posting, PostingFields};
     use shared::search::snapshot::{build, rank_order, PartIndex, Section};
     use shared::storage::items::{snapshot_part_item, snapshot_pointer_item, SnapshotBuild};
 
@@ -214,13 +214,16 @@ async fn a_page_reads_only_its_record_parts() {
             .collect()
     };
     let postings: Vec<Posting> = (0..160_000u64)
-        .map(|i| Posting {
-            preview: letters(160),
-            ..Posting::headword(
-                &format!("W{i}"),
-                DictionaryRef::new("d", "en", None),
-                format!("{:016x}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-            )
+        .map(|i| -> Posting {
+            PostingFields {
+                preview: letters(160),
+                ..PostingFields::headword(
+                    &format!("W{i}"),
+                    DictionaryRef::new("d", "en", None),
+                    format!("{:016x}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+                )
+            }
+            .into()
         })
         .collect();
     let postings = rank_order(postings, &Default::default());
@@ -280,8 +283,8 @@ async fn a_page_reads_only_its_record_parts() {
         .expect("delete table");
 
     assert_eq!(view.searcher.index().entries() as usize, postings.len());
-    assert_eq!(page[1].id, postings[last as usize].id);
-    assert_eq!(page[1].preview, postings[last as usize].preview);
+    assert_eq!(page[1].id, postings[last as usize].id());
+    assert_eq!(page[1].preview, postings[last as usize].preview());
     assert_eq!(
         page_reads as usize,
         part_index.part_bytes(last_part),
@@ -289,7 +292,7 @@ async fn a_page_reads_only_its_record_parts() {
     );
     assert!(index_reads.bytes < 4_000_000, "{index_reads:?}");
     assert_eq!(all.len(), postings.len());
-    assert!(all.iter().zip(&postings).all(|(r, p)| r.id == p.id));
+    assert!(all.iter().zip(&postings).all(|(r, p)| r.id == p.id()));
     assert_eq!(
         store.reads().bytes as usize,
         index_reads.bytes as usize + records_bytes - records[0].len(),
