@@ -11,6 +11,7 @@
 use super::codec::{compressed_chunks, inflate, put_str, put_varint, CorruptData, Reader};
 use super::postings::MAX_CHUNK_BYTES;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 /// What a list holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,11 +103,18 @@ pub fn zipf_centis(zipf: f64) -> u16 {
     (zipf * 100.0).round().clamp(0.0, f64::from(u16::MAX)) as u16
 }
 
+/// The folded lemmas of a form: one copy of each lemma, shared by its
+/// forms (a build holds millions of forms, and a lemma has a dozen).
+pub type Lemmas = Box<[Arc<str>]>;
+
 /// The lists an index is built with, by language, ready to look up.
 #[derive(Debug, Clone, Default)]
 pub struct Lexicon {
     /// Language → folded form → its folded lemmas.
-    pub forms: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    pub forms: BTreeMap<String, BTreeMap<Box<str>, Lemmas>>,
+    /// Language → its lemmas, each once, while the lists are added (let go
+    /// by [`Lexicon::drop_misspelled_forms`], which comes after them).
+    lemma_copies: BTreeMap<String, HashSet<Arc<str>>>,
     /// Language → folded word → Zipf frequency × 100.
     pub frequencies: BTreeMap<String, HashMap<String, u16>>,
     /// Language → its folded stop words.
@@ -127,10 +135,21 @@ impl Lexicon {
         match kind {
             LexiconKind::Forms => {
                 let forms = self.forms.entry(lang.to_string()).or_default();
+                let copies = self.lemma_copies.entry(lang.to_string()).or_default();
                 for (form, lemma) in pairs {
-                    let lemmas = forms.entry(form).or_default();
+                    let lemma = match copies.get(lemma.as_str()) {
+                        Some(copy) => copy.clone(),
+                        None => {
+                            let copy: Arc<str> = lemma.into();
+                            copies.insert(copy.clone());
+                            copy
+                        }
+                    };
+                    let lemmas = forms.entry(form.into_boxed_str()).or_default();
                     if !lemmas.contains(&lemma) {
-                        lemmas.push(lemma);
+                        let mut more = std::mem::take(lemmas).into_vec();
+                        more.push(lemma);
+                        *lemmas = more.into_boxed_slice();
                     }
                 }
             }
@@ -168,6 +187,7 @@ impl Lexicon {
     /// added (the build, and the tests' oracles, read the lexicon so);
     /// gives the number of pairs dropped.
     pub fn drop_misspelled_forms(&mut self) -> usize {
+        self.lemma_copies.clear();
         let mut dropped = 0;
         for (lang, forms) in &mut self.forms {
             let list = self.frequencies.get(lang);
@@ -175,29 +195,33 @@ impl Lexicon {
             // Each lemma's spellings: itself and its forms.
             let mut spellings: HashMap<&str, Vec<&str>> = HashMap::new();
             for (form, lemmas) in forms.iter() {
-                for lemma in lemmas {
+                for lemma in lemmas.iter().map(|l| &**l) {
                     spellings
                         .entry(lemma)
                         .or_insert_with(|| vec![lemma])
                         .push(form);
                 }
             }
-            let misspelled: Vec<(String, String)> = forms
+            let misspelled: Vec<(Box<str>, Arc<str>)> = forms
                 .iter()
                 .flat_map(|(form, lemmas)| lemmas.iter().map(move |lemma| (form, lemma)))
                 .filter(|(form, lemma)| {
                     let (spelling, floor) = (collapsed(form), frequency(form) + 100);
-                    spellings[lemma.as_str()].iter().any(|other| {
-                        other != form && frequency(other) >= floor && collapsed(other) == spelling
+                    spellings[&***lemma].iter().any(|other| {
+                        *other != &***form
+                            && frequency(other) >= floor
+                            && collapsed(other) == spelling
                     })
                 })
                 .map(|(form, lemma)| (form.clone(), lemma.clone()))
                 .collect();
             for (form, lemma) in misspelled {
                 let lemmas = forms.get_mut(&form).expect("listed above");
-                lemmas.retain(|l| *l != lemma);
-                if lemmas.is_empty() {
+                let kept: Vec<Arc<str>> = lemmas.iter().filter(|l| **l != lemma).cloned().collect();
+                if kept.is_empty() {
                     forms.remove(&form);
+                } else {
+                    *lemmas = kept.into_boxed_slice();
                 }
                 dropped += 1;
             }
@@ -334,6 +358,30 @@ mod tests {
     /// A form that only doubles or undoubles letters of a much more common
     /// spelling of its lemma is a misspelling the table kept; one of about
     /// the same frequency is a variant and stays.
+    /// The forms of a lemma hold one copy of it, across the lists' chunks;
+    /// a form listed twice for a lemma holds it once.
+    #[test]
+    fn a_lemma_is_held_once_for_all_its_forms() {
+        let mut lexicon = Lexicon::default();
+        let pair = |form: &str, lemma: &str| vec![(form.to_string(), lemma.to_string())];
+        lexicon
+            .add(LexiconKind::Forms, "en", pair("cats", "cat"))
+            .unwrap();
+        lexicon
+            .add(LexiconKind::Forms, "en", pair("cats", "cat"))
+            .unwrap();
+        lexicon
+            .add(LexiconKind::Forms, "en", pair("catted", "cat"))
+            .unwrap();
+        lexicon
+            .add(LexiconKind::Forms, "en", pair("cats", "cats"))
+            .unwrap();
+        let en = &lexicon.forms["en"];
+        assert_eq!(en["cats"].len(), 2, "cat and cats, each once");
+        assert!(Arc::ptr_eq(&en["cats"][0], &en["catted"][0]));
+        assert_eq!(&*en["catted"][0], "cat");
+    }
+
     #[test]
     fn misspelled_forms_are_dropped_and_variants_kept() {
         let mut lexicon = Lexicon::default();
@@ -371,7 +419,7 @@ mod tests {
             .add(LexiconKind::Frequencies, "en", pairs(&frequencies))
             .unwrap();
         assert_eq!(lexicon.drop_misspelled_forms(), 3);
-        let kept: Vec<&str> = lexicon.forms["en"].keys().map(String::as_str).collect();
+        let kept: Vec<&str> = lexicon.forms["en"].keys().map(|k| &**k).collect();
         assert_eq!(
             kept,
             [

@@ -88,7 +88,7 @@ pub fn tier(
             .forms
             .get(source_lang)
             .and_then(|forms| forms.get(query))
-            .is_some_and(|lemmas| lemmas.iter().any(|l| l == folded));
+            .is_some_and(|lemmas| lemmas.iter().any(|l| **l == *folded));
     if lemma {
         return Some(2);
     }
@@ -129,7 +129,7 @@ pub fn tier(
         .flatten()
         .into_iter()
         .flatten()
-        .filter(|(_, lemmas)| lemmas.iter().any(|l| l == folded))
+        .filter(|(_, lemmas)| lemmas.iter().any(|l| **l == *folded))
         .filter_map(|(form, _)| {
             let f: Vec<char> = form.chars().collect();
             let d = edit_distance(&q, &f);

@@ -355,7 +355,11 @@ fn query(
     edits: &[(u8, usize, char)],
     fresh: &str,
 ) -> String {
-    let forms: Vec<&String> = lexicon.forms.values().flat_map(|f| f.keys()).collect();
+    let forms: Vec<&str> = lexicon
+        .forms
+        .values()
+        .flat_map(|f| f.keys().map(|k| &**k))
+        .collect();
     // A third of the queries start from a form, when there are forms: they
     // are few beside the headwords.
     let mut q: Vec<char> = match pick % (postings.len() + forms.len() + 1) {
@@ -1042,9 +1046,9 @@ fn definition_keys(lexicon: &Lexicon, lang: &str, word: &str) -> Vec<String> {
     }
     let mut keys = vec![word.to_string()];
     let lemmas = lexicon.forms.get(lang).and_then(|f| f.get(word));
-    for lemma in lemmas.into_iter().flatten() {
-        if !lexicon.is_stop_word(lang, lemma) && !keys.contains(lemma) {
-            keys.push(lemma.clone());
+    for lemma in lemmas.into_iter().flatten().map(|l| l.to_string()) {
+        if !lexicon.is_stop_word(lang, &lemma) && !keys.contains(&lemma) {
+            keys.push(lemma);
         }
     }
     keys
@@ -1071,13 +1075,14 @@ fn reverse(
         .map(|w| {
             let mut keys = vec![(w.clone(), None)];
             for (lang, forms) in &lexicon.forms {
-                for lemma in forms.get(w).into_iter().flatten() {
+                for lemma in forms.get(w.as_str()).into_iter().flatten() {
+                    let lemma = lemma.to_string();
                     let headword = postings
                         .iter()
-                        .any(|p| p.folded() == *lemma && p.dictionary.source_lang == *lang);
+                        .any(|p| p.folded() == lemma && p.dictionary.source_lang == *lang);
                     let key = (lemma.clone(), Some(lang.as_str()));
                     let function_word = lexicon.is_stop_word(lang, w);
-                    if lemma != w && headword && !function_word && !keys.contains(&key) {
+                    if lemma != *w && headword && !function_word && !keys.contains(&key) {
                         keys.push(key);
                     }
                 }

@@ -90,7 +90,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         let mut counts: BTreeMap<&str, u8> = BTreeMap::new();
         for word in all.iter().filter(|w| !is_stop_word(w)) {
             let lemmas = forms.and_then(|f| f.get(word.as_str()));
-            let lemmas = lemmas.into_iter().flatten().map(String::as_str);
+            let lemmas = lemmas.into_iter().flatten().map(|l| &**l);
             let keys: BTreeSet<&str> = std::iter::once(word.as_str())
                 .chain(lemmas.filter(|l| !is_stop_word(l)))
                 .collect();

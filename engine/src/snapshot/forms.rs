@@ -147,8 +147,8 @@ pub(super) fn encode(
     let mut by_form: BTreeMap<&str, Vec<(u32, u32)>> = BTreeMap::new();
     for (l, (lang, forms)) in lexicon.forms.iter().enumerate() {
         for (form, lemmas) in forms {
-            for lemma in lemmas.iter().filter(|lemma| *lemma != form) {
-                if let Some(&t) = word_number.get(&(lemma.as_str(), lang.as_str())) {
+            for lemma in lemmas.iter().filter(|lemma| ***lemma != **form) {
+                if let Some(&t) = word_number.get(&(&**lemma, lang.as_str())) {
                     by_form.entry(form).or_default().push((l as u32, t));
                 }
             }

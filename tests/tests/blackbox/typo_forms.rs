@@ -32,7 +32,7 @@ async fn the_fixture_has_the_forms_these_typos_are_of() {
     for (_, form, lemma) in TYPOS {
         let lemmas = lexicon.forms.get("en").and_then(|f| f.get(form));
         assert!(
-            lemmas.is_some_and(|l| l.iter().any(|x| x == lemma)),
+            lemmas.is_some_and(|l| l.iter().any(|x| **x == *lemma)),
             "{form} → {lemma}: {lemmas:?}"
         );
     }
