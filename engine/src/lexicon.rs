@@ -355,33 +355,30 @@ mod tests {
         assert_eq!(serde_json::to_string(&zipf_of_centis(516)).unwrap(), "5.16");
     }
 
-    /// A form that only doubles or undoubles letters of a much more common
-    /// spelling of its lemma is a misspelling the table kept; one of about
-    /// the same frequency is a variant and stays.
     /// The forms of a lemma hold one copy of it, across the lists' chunks;
     /// a form listed twice for a lemma holds it once.
     #[test]
     fn a_lemma_is_held_once_for_all_its_forms() {
         let mut lexicon = Lexicon::default();
-        let pair = |form: &str, lemma: &str| vec![(form.to_string(), lemma.to_string())];
-        lexicon
-            .add(LexiconKind::Forms, "en", pair("cats", "cat"))
-            .unwrap();
-        lexicon
-            .add(LexiconKind::Forms, "en", pair("cats", "cat"))
-            .unwrap();
-        lexicon
-            .add(LexiconKind::Forms, "en", pair("catted", "cat"))
-            .unwrap();
-        lexicon
-            .add(LexiconKind::Forms, "en", pair("cats", "cats"))
-            .unwrap();
+        // One chunk a pair, as a list of many chunks adds them.
+        for (form, lemma) in [
+            ("cats", "cat"),
+            ("cats", "cat"),
+            ("catted", "cat"),
+            ("cats", "cats"),
+        ] {
+            let pair = vec![(form.to_string(), lemma.to_string())];
+            lexicon.add(LexiconKind::Forms, "en", pair).unwrap();
+        }
         let en = &lexicon.forms["en"];
         assert_eq!(en["cats"].len(), 2, "cat and cats, each once");
         assert!(Arc::ptr_eq(&en["cats"][0], &en["catted"][0]));
         assert_eq!(&*en["catted"][0], "cat");
     }
 
+    /// A form that only doubles or undoubles letters of a much more common
+    /// spelling of its lemma is a misspelling the table kept; one of about
+    /// the same frequency is a variant and stays.
     #[test]
     fn misspelled_forms_are_dropped_and_variants_kept() {
         let mut lexicon = Lexicon::default();
