@@ -173,8 +173,10 @@ impl Posting {
         self.text(5)
     }
 
-    /// Its fields one by one, to make another posting from.
-    pub fn fields(&self) -> PostingFields {
+    /// Its fields one by one, to make another posting from (the tests'
+    /// variations of a posting).
+    #[cfg(test)]
+    pub(crate) fn fields(&self) -> PostingFields {
         PostingFields {
             folded: self.folded().to_string(),
             word: self.word().to_string(),
