@@ -135,7 +135,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         sorted.push((definition_lang_key(lang), bitmap_bytes(&entries)));
     }
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    store_keyed(&sorted, DEFINITION_PART_BYTES)
+    store_keyed(sorted, DEFINITION_PART_BYTES)
 }
 
 /// One part of the `definitions` section: the lists of its keys, read in

@@ -167,7 +167,7 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
         })
         .collect();
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    store_keyed(&sorted, GRAM_PART_BYTES)
+    store_keyed(sorted, GRAM_PART_BYTES)
 }
 
 /// One part of the `grams` section: the bitmaps of its grams,

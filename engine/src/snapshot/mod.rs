@@ -362,16 +362,26 @@ pub struct BuildSize {
 }
 
 /// [`build_with_blocks`], handing each section's items to `each` as soon
-/// as it is encoded, in the order of [`Section::ALL`]: a writer that stores
-/// them and lets them go holds one section at a time, not the whole build
-/// (a gigabyte at five million entries).
+/// as it is encoded: a writer that stores them and lets them go holds one
+/// section at a time, not the whole build (a gigabyte at five million
+/// entries). `records` and `definitions` come first, and then the postings
+/// let go of the texts only those two read ([`Posting::drop_record_texts`]):
+/// the other sections are built beside postings of a third of the bytes.
 pub fn build_each(
     postings: Vec<Posting>,
     lexicon: &Lexicon,
     term_block_bytes: usize,
     mut each: impl FnMut(Section, Vec<Vec<u8>>),
 ) -> BuildSize {
-    let (postings, commonness) = order::rank_order_with_commonness(postings, lexicon);
+    let (mut postings, commonness) = order::rank_order_with_commonness(postings, lexicon);
+    each(Section::Records, records::encode(&postings));
+    each(
+        Section::Definitions,
+        definitions::encode(&postings, lexicon),
+    );
+    for p in &mut postings {
+        p.drop_record_texts();
+    }
     let terms = term_ranges(&postings);
     let frequencies: Vec<u16> = terms
         .iter()
@@ -380,34 +390,30 @@ pub fn build_each(
     drop(commonness);
     let later_words = later_words(&terms);
     let tables = tables::Tables::of(&postings);
-    for section in Section::ALL {
-        // A match, so that a new section is a compile error until it is written.
-        let items = match section {
-            Section::Core => split_parts(&core::encode_core(
-                &postings,
-                &terms,
-                &frequencies,
-                &later_words,
-                &tables,
-            )),
-            Section::Terms => {
-                let text_block_bytes = term_block_bytes * TEXT_BLOCK_BYTES / TERM_BLOCK_BYTES;
-                terms::encode(
-                    &postings,
-                    &terms,
-                    lexicon,
-                    term_block_bytes,
-                    text_block_bytes,
-                    &tables,
-                )
-            }
-            Section::Records => records::encode(&postings),
-            Section::Grams => grams::encode(&postings, &terms),
-            Section::Definitions => definitions::encode(&postings, lexicon),
-            Section::Rhymes => rhymes::encode(&postings, &terms, lexicon),
-        };
-        each(section, items);
-    }
+    each(
+        Section::Core,
+        split_parts(&core::encode_core(
+            &postings,
+            &terms,
+            &frequencies,
+            &later_words,
+            &tables,
+        )),
+    );
+    let text_block_bytes = term_block_bytes * TEXT_BLOCK_BYTES / TERM_BLOCK_BYTES;
+    each(
+        Section::Terms,
+        terms::encode(
+            &postings,
+            &terms,
+            lexicon,
+            term_block_bytes,
+            text_block_bytes,
+            &tables,
+        ),
+    );
+    each(Section::Grams, grams::encode(&postings, &terms));
+    each(Section::Rhymes, rhymes::encode(&postings, &terms, lexicon));
     BuildSize {
         entries: postings.len(),
         terms: terms.len(),
@@ -695,10 +701,15 @@ pub(crate) mod tests {
             })
             .collect();
         let built = build(all, &lexicon);
-        let digests: Vec<String> = built
-            .sections
+        assert_eq!(
+            built.sections.len(),
+            Section::ALL.len(),
+            "each section once"
+        );
+        let digests: Vec<String> = Section::ALL
             .iter()
-            .map(|(section, items)| {
+            .map(|&section| {
+                let items = built.section(section);
                 // The items joined: a paged section's part index says where
                 // each part and each item begins.
                 let mut digest = Sha256::new();

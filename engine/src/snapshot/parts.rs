@@ -234,7 +234,7 @@ fn varint_len(n: usize) -> usize {
 /// distinct) grouped into parts of about `part_bytes`, each part a
 /// [`KeyedPart`], behind the part index (each part's key is its first).
 pub(crate) fn store_keyed<K: AsRef<[u8]>>(
-    units: &[(K, Vec<u8>)],
+    units: Vec<(K, Vec<u8>)>,
     part_bytes: usize,
 ) -> Vec<Vec<u8>> {
     store_keyed_by(units, |_| part_bytes)
@@ -243,17 +243,20 @@ pub(crate) fn store_keyed<K: AsRef<[u8]>>(
 /// [`store_keyed`] with parts of about `part_bytes(key)` bytes: each run of
 /// units with the same target is grouped on its own (so that keys read
 /// one at a time from all over the section fill small parts, and keys
-/// read in runs large ones).
+/// read in runs large ones). Each part's units are let go once it is
+/// encoded: the section is never held twice, as units and as parts
+/// (hundreds of megabytes of a build's peak at millions of entries).
 pub(crate) fn store_keyed_by<K: AsRef<[u8]>>(
-    units: &[(K, Vec<u8>)],
+    units: Vec<(K, Vec<u8>)>,
     part_bytes: impl Fn(&[u8]) -> usize,
 ) -> Vec<Vec<u8>> {
-    let ranges = group_keyed(units, part_bytes);
+    let ranges = group_keyed(&units, part_bytes);
+    let mut units = units.into_iter();
     let mut parts: Vec<(Vec<u8>, Vec<u8>)> = ranges
         .into_iter()
         .map(|range| {
-            let units = &units[range];
-            (units[0].0.as_ref().to_vec(), KeyedPart::encode(units))
+            let part: Vec<(K, Vec<u8>)> = units.by_ref().take(range.len()).collect();
+            (part[0].0.as_ref().to_vec(), KeyedPart::encode(&part))
         })
         .collect();
     if parts.is_empty() {
@@ -431,7 +434,7 @@ mod tests {
                 prop_assert!(bytes <= wanted || part.len() == 1);
             }
             prop_assert!(index_fits(&units, target));
-            let stored = store_keyed_by(&units, target);
+            let stored = store_keyed_by(units.clone(), target);
             let index = PartIndex::decode(&stored[0]).unwrap();
             prop_assert_eq!(index.len(), ranges.len());
             let estimate = varint_len(ranges.len())

@@ -251,7 +251,7 @@ pub(super) fn encode(
         .into_iter()
         .find(|&lists| index_fits(&units, part_bytes(lists)))
         .unwrap_or(RHYME_PART_BYTES);
-    store_keyed_by(&units, part_bytes(lists))
+    store_keyed_by(units, part_bytes(lists))
 }
 
 /// One part of the `rhymes` section.
