@@ -79,19 +79,21 @@ pub async fn build(
     grace: Duration,
 ) -> Result<IndexSummary, IndexError> {
     let started = Instant::now();
-    let (postings, mut lexicon) =
-        tokio::try_join!(read_manifests(client, table, max_entries), async {
-            Ok(read_lexicon(client, table).await?)
-        })?;
-    let dropped = lexicon.drop_misspelled_forms();
-    say!("lexicon: {dropped} (form, lemma) pairs left out as misspellings of a commoner spelling");
-    {
+    // The manifests first, so that the frequency lists are read for the
+    // terms (and the forms) alone.
+    let postings = read_manifests(client, table, max_entries).await?;
+    let lexicon = {
         let words: HashSet<(&str, &str)> = postings
             .iter()
             .map(|p| (p.folded(), p.dictionary.source_lang.as_str()))
             .collect();
+        let mut lexicon =
+            read_lexicon(client, table, |lang, word| words.contains(&(word, lang))).await?;
+        let dropped = lexicon.drop_misspelled_forms();
+        say!("lexicon: {dropped} (form, lemma) pairs left out as misspellings of a commoner spelling");
         lexicon.keep_frequencies(|word, lang| words.contains(&(word, lang)));
-    }
+        lexicon
+    };
     if let Some(peak) = peak_resident_bytes() {
         say!(
             "read {} postings and the lexicon; peak resident so far {:.2} GiB",

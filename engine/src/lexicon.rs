@@ -177,6 +177,19 @@ impl Lexicon {
         Ok(())
     }
 
+    /// Whether `word` (folded) is a form or a lemma of `lang` in the lists
+    /// added so far, until [`Lexicon::drop_misspelled_forms`]: the
+    /// frequencies it compares. A build that reads the frequency lists
+    /// after the forms keeps only those and its terms' (the lists hold
+    /// millions of words more).
+    pub fn has_form_or_lemma(&self, lang: &str, word: &str) -> bool {
+        self.forms.get(lang).is_some_and(|f| f.contains_key(word))
+            || self
+                .lemma_copies
+                .get(lang)
+                .is_some_and(|l| l.contains(word))
+    }
+
     /// Drops the (form, lemma) pairs whose form differs only in doubled
     /// letters from the lemma or from another form of it at least ten times
     /// as common (a Zipf frequency 1.0 higher): the lookup tables keep
@@ -412,9 +425,25 @@ mod tests {
             ("runing", "150"),
             ("run", "540"),
         ];
+        // Read after the forms, a list need not hold more than their words
+        // (`zebra` is neither a form nor a lemma): the same pairs go.
+        let mut kept_to_forms = lexicon.clone();
+        let mut listed = pairs(&frequencies);
+        listed.push(("zebra".to_string(), "420".to_string()));
+        listed.retain(|(word, _)| kept_to_forms.has_form_or_lemma("en", word));
+        assert_eq!(listed.len(), frequencies.len(), "run is a lemma");
+        kept_to_forms
+            .add(LexiconKind::Frequencies, "en", listed)
+            .unwrap();
         lexicon
             .add(LexiconKind::Frequencies, "en", pairs(&frequencies))
             .unwrap();
+        assert_eq!(kept_to_forms.drop_misspelled_forms(), 3);
+        assert_eq!(kept_to_forms.forms, {
+            let mut all = lexicon.clone();
+            all.drop_misspelled_forms();
+            all.forms
+        });
         assert_eq!(lexicon.drop_misspelled_forms(), 3);
         let kept: Vec<&str> = lexicon.forms["en"].keys().map(|k| &**k).collect();
         assert_eq!(

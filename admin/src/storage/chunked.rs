@@ -40,21 +40,37 @@ pub enum StoredError {
 }
 
 /// Every stored lexicon list (forms and frequencies of each language): the
-/// listing with one Query of `LX`, then one Query per list, as stored.
+/// listing with one Query of `LX`, then one Query per list, as stored, each
+/// chunk decoded as it is added. The frequency lists come last and keep
+/// only the words of the forms read before them and those that
+/// `keep_frequency` names (a language and a folded word): they hold
+/// millions of words more than a build reads.
 pub async fn read_lexicon(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
+    keep_frequency: impl Fn(&str, &str) -> bool,
 ) -> Result<Lexicon, StoredError> {
     let listing = partition::read(client, table, items::LEXICON_PK, None, false).await?;
-    let mut lexicon = Lexicon::default();
-    for item in &listing {
-        let list =
+    let mut lists = listing
+        .iter()
+        .map(|item| {
             items::lexicon_list_from_item(item).map_err(|source| StoredError::CorruptItem {
                 pk: items::LEXICON_PK.to_string(),
                 source,
-            })?;
-        for (n, pairs) in read_list(client, table, list.kind, &list.lang).await? {
-            let pk = items::lexicon_pk(list.kind, &list.lang);
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    lists.sort_by_key(|list| list.kind == lexicon::LexiconKind::Frequencies);
+    let mut lexicon = Lexicon::default();
+    for list in lists {
+        let pk = items::lexicon_pk(list.kind, &list.lang);
+        for (n, bytes) in read_list_chunks(client, table, list.kind, &list.lang).await? {
+            let mut pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
+            if list.kind == lexicon::LexiconKind::Frequencies {
+                pairs.retain(|(word, _)| {
+                    keep_frequency(&list.lang, word) || lexicon.has_form_or_lemma(&list.lang, word)
+                });
+            }
             lexicon
                 .add(list.kind, &list.lang, pairs)
                 .map_err(corrupt_chunk(&pk, n))?;
@@ -73,6 +89,24 @@ pub async fn read_list(
     lang: &str,
 ) -> Result<Vec<(usize, Vec<lexicon::Pair>)>, StoredError> {
     let pk = items::lexicon_pk(kind, lang);
+    read_list_chunks(client, table, kind, lang)
+        .await?
+        .into_iter()
+        .map(|(n, bytes)| {
+            let pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
+            Ok((n, pairs))
+        })
+        .collect()
+}
+
+/// [`read_list`]'s chunks as stored (compressed), not yet decoded.
+async fn read_list_chunks(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    kind: lexicon::LexiconKind,
+    lang: &str,
+) -> Result<Vec<(usize, Vec<u8>)>, StoredError> {
+    let pk = items::lexicon_pk(kind, lang);
     let items = partition::read(client, table, &pk, None, false).await?;
     let chunks = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
     if chunks.chunks.len() != chunks.expected {
@@ -82,14 +116,7 @@ pub async fn read_list(
             expected: chunks.expected,
         });
     }
-    chunks
-        .chunks
-        .into_iter()
-        .map(|(n, bytes)| {
-            let pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
-            Ok((n, pairs))
-        })
-        .collect()
+    Ok(chunks.chunks)
 }
 
 /// One dictionary's postings. A dictionary is listed only after its manifest
