@@ -59,7 +59,7 @@ use shared::runtime::config::Config;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use wordnet::import_wordnet;
-use write::{write_dictionary, WriteOptions};
+use write::{write_dictionary, TableIdentity, WriteOptions};
 
 /// The options of `dictadmin import`, then its source.
 #[derive(Args)]
@@ -194,13 +194,26 @@ pub async fn run(clients: &Clients, config: &Config, args: ImportArgs) -> Result
         strict: args.strict,
         prune: !args.no_prune,
     };
+    let table = match args.dry_run {
+        true => None,
+        false => Some(TableIdentity::describe(&clients.dynamodb, &config.entries_table).await?),
+    };
     for input in args.source.inputs() {
         let started = Instant::now();
         let imported = args.source.read(input, args.max_source_bytes)?;
-        if args.dry_run {
-            report_dry_run(imported, started, args.strict)?;
-        } else {
-            write_dictionary(clients, config, imported, &write_options, &mut spoken).await?;
+        match &table {
+            None => report_dry_run(imported, started, args.strict)?,
+            Some(table) => {
+                write_dictionary(
+                    clients,
+                    config,
+                    imported,
+                    &write_options,
+                    table,
+                    &mut spoken,
+                )
+                .await?
+            }
         }
     }
     Ok(())

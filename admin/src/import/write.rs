@@ -45,6 +45,7 @@ pub async fn write_dictionary(
     config: &Config,
     mut imported: ImportedDictionary,
     options: &WriteOptions<'_>,
+    table: &TableIdentity,
     spoken: &mut SpokenWords,
 ) -> Result<(), ImportError> {
     let id = imported.dictionary.dictionary_id.clone();
@@ -80,7 +81,7 @@ pub async fn write_dictionary(
             made.took.as_secs_f64()
         );
     }
-    write_items(clients, config, imported, screened, options.prune).await
+    write_items(clients, config, imported, screened, table, options.prune).await
 }
 
 /// Writes the screened entries, links and postings manifest in segments,
@@ -95,6 +96,7 @@ async fn write_items(
     config: &Config,
     mut imported: ImportedDictionary,
     screened: Screened,
+    table: &TableIdentity,
     prune: bool,
 ) -> Result<(), ImportError> {
     let client = &clients.dynamodb;
@@ -118,12 +120,11 @@ async fn write_items(
     let mut index_items: Vec<items::Item> = screened.entry_items;
     let count = index_items.len() as u64;
     index_items.extend(screened.link_items);
-    let table = table_identity(client, &config.entries_table).await?;
     // Pruning, the manifest is the new entries' alone: known before the
     // stale items are looked up, so an unchanged import can stop here.
     let pruned_manifest = prune.then(|| manifest_items(&id, &imported.entries, &[]));
     if let Some(manifest) = &pruned_manifest {
-        let fingerprint = checkpoint::fingerprint(&table, &[&index_items, manifest]);
+        let fingerprint = checkpoint::fingerprint(&table.0, &[&index_items, manifest]);
         let record = items::dictionary_to_item(&imported.dictionary);
         if checkpoint::Checkpoint::new(&state_dir(), &id, fingerprint).complete()
             && stored_record(client, &config.entries_table, &id).await? == Some(record)
@@ -194,7 +195,7 @@ async fn write_items(
     let checkpoint = checkpoint::Checkpoint::new(
         &state_dir(),
         &id,
-        checkpoint::fingerprint(&table, &[&index_items]),
+        checkpoint::fingerprint(&table.0, &[&index_items]),
     );
     let done = checkpoint.items_done().min(total);
     if done > 0 {
@@ -236,32 +237,39 @@ async fn write_items(
     Ok(())
 }
 
-/// The table's ARN and creation time: a checkpoint only resumes into the
-/// very table it was written for.
-async fn table_identity(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-) -> Result<String, ImportError> {
-    let described = client
-        .describe_table()
-        .table_name(table)
-        .send()
-        .await
-        .map_err(|e| ImportError::DescribeTable {
+/// The entries table's ARN and creation time: a checkpoint only resumes
+/// into the very table it was written for. Described once per run, before
+/// its first dictionary: DynamoDB Local counts a table's items to describe
+/// it, 22 s of every dictionary of a resumed `CORPUS=all` import that had
+/// nothing to write.
+pub struct TableIdentity(String);
+
+impl TableIdentity {
+    pub async fn describe(
+        client: &aws_sdk_dynamodb::Client,
+        table: &str,
+    ) -> Result<Self, ImportError> {
+        let described = client
+            .describe_table()
+            .table_name(table)
+            .send()
+            .await
+            .map_err(|e| ImportError::DescribeTable {
+                table: table.to_string(),
+                message: aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
+            })?;
+        let table = described.table.ok_or_else(|| ImportError::NotDescribed {
             table: table.to_string(),
-            message: aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
         })?;
-    let table = described.table.ok_or_else(|| ImportError::NotDescribed {
-        table: table.to_string(),
-    })?;
-    Ok(format!(
-        "{}@{}",
-        table.table_arn.unwrap_or_default(),
-        table
-            .creation_date_time
-            .map(|t| t.as_nanos().to_string())
-            .unwrap_or_default()
-    ))
+        Ok(Self(format!(
+            "{}@{}",
+            table.table_arn.unwrap_or_default(),
+            table
+                .creation_date_time
+                .map(|t| t.as_nanos().to_string())
+                .unwrap_or_default()
+        )))
+    }
 }
 
 /// The dictionary's record as the table holds it, if it does (read
