@@ -13,10 +13,11 @@
 //! one is spoken again a word at a time.
 
 use super::{LexiconError, WordList};
-use crate::storage::chunked::read_manifest;
+use crate::output::say;
+use crate::storage::chunked::{read_list, read_listing, read_manifest, StoredError};
 use shared::search::lexicon::{LexiconKind, Pair};
 use shared::storage::store::Store;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -50,7 +51,8 @@ pub async fn languages(
 }
 
 /// The pronunciations list of `lang`: every headword of its dictionaries
-/// (their postings manifests), spoken by espeak-ng's voice of `lang`.
+/// (their postings manifests), spoken by espeak-ng's voice of `lang`; the
+/// words that the stored list of the same espeak-ng has keep its IPA.
 pub async fn read(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
@@ -80,15 +82,66 @@ pub async fn read(
                 .or_insert_with(|| p.word().to_string());
         }
     }
-    let words: Vec<(String, String)> = words.into_iter().collect();
-    let spoken = speak_all(lang, &words)?;
+    let stored = stored_pronunciations(client, table, lang, &origin).await?;
+    let (mut pronunciations, unspoken) = already_spoken(words, stored);
+    say!(
+        "pronunciations {lang}: {} words kept from the stored list, {} to speak",
+        pronunciations.len(),
+        unspoken.len()
+    );
+    pronunciations.extend(speak_all(lang, &unspoken)?);
     Ok(WordList::from_folded(
         LexiconKind::Pronunciations,
         lang,
         origin,
         licence,
-        spoken,
+        pronunciations,
     ))
+}
+
+/// The stored pronunciations list of `lang` (folded word → IPA) if the
+/// same espeak-ng (`origin`) made it; else none, and every word is spoken
+/// again.
+async fn stored_pronunciations(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    lang: &str,
+    origin: &str,
+) -> Result<HashMap<String, String>, LexiconError> {
+    let listing = read_listing(client, table)
+        .await
+        .map_err(|e| tool("the lexicon listing", e))?;
+    let same_voice = listing
+        .iter()
+        .any(|l| l.kind == LexiconKind::Pronunciations && l.lang == lang && l.origin == origin);
+    if !same_voice {
+        return Ok(HashMap::new());
+    }
+    match read_list(client, table, LexiconKind::Pronunciations, lang).await {
+        Ok(chunks) => Ok(chunks.into_iter().flat_map(|(_, pairs)| pairs).collect()),
+        // A list whose storing was cut short is spoken again whole.
+        Err(StoredError::IncompleteList { .. }) => Ok(HashMap::new()),
+        Err(e) => Err(tool("the stored pronunciations", e)),
+    }
+}
+
+/// Of `words` (folded → as written), the pronunciations `stored` already
+/// has, and the words left to speak: espeak-ng takes about 45 minutes for
+/// the headwords of every dictionary, and a resumed or repeated run speaks
+/// only the words added since. A word no longer a headword is left out.
+fn already_spoken(
+    words: BTreeMap<String, String>,
+    mut stored: HashMap<String, String>,
+) -> (Vec<Pair>, Vec<(String, String)>) {
+    let mut kept = Vec::new();
+    let mut unspoken = Vec::new();
+    for (folded, written) in words {
+        match stored.remove(&folded) {
+            Some(ipa) => kept.push((folded, ipa)),
+            None => unspoken.push((folded, written)),
+        }
+    }
+    (kept, unspoken)
 }
 
 fn tool(what: &str, error: impl std::fmt::Display) -> LexiconError {
@@ -222,6 +275,29 @@ mod tests {
         assert_eq!(speakable("rock 'n' roll"), "rock 'n' roll");
         assert_eq!(speakable("self-service"), "self-service");
         assert_eq!(speakable("École"), "École");
+    }
+
+    /// A word the stored list has keeps its IPA; the others are spoken; a
+    /// stored word that is no longer a headword goes.
+    #[test]
+    fn only_the_words_the_stored_list_lacks_are_spoken() {
+        let words: BTreeMap<String, String> = [("cat", "Cat"), ("hat", "hat"), ("bat", "bat")]
+            .iter()
+            .map(|(f, w)| (f.to_string(), w.to_string()))
+            .collect();
+        let stored: HashMap<String, String> = [("cat", "kˈat"), ("gone", "ɡˈɒn")]
+            .iter()
+            .map(|(f, ipa)| (f.to_string(), ipa.to_string()))
+            .collect();
+        let (kept, unspoken) = already_spoken(words, stored);
+        assert_eq!(kept, vec![("cat".to_string(), "kˈat".to_string())]);
+        assert_eq!(
+            unspoken,
+            vec![
+                ("bat".to_string(), "bat".to_string()),
+                ("hat".to_string(), "hat".to_string())
+            ]
+        );
     }
 
     /// Needs espeak-ng (CI installs it with the audio tools).

@@ -50,16 +50,7 @@ pub async fn read_lexicon(
     table: &str,
     keep_frequency: impl Fn(&str, &str) -> bool,
 ) -> Result<Lexicon, StoredError> {
-    let listing = partition::read(client, table, items::LEXICON_PK, None, false).await?;
-    let mut lists = listing
-        .iter()
-        .map(|item| {
-            items::lexicon_list_from_item(item).map_err(|source| StoredError::CorruptItem {
-                pk: items::LEXICON_PK.to_string(),
-                source,
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut lists = read_listing(client, table).await?;
     lists.sort_by_key(|list| list.kind == lexicon::LexiconKind::Frequencies);
     let mut lexicon = Lexicon::default();
     for list in lists {
@@ -77,6 +68,23 @@ pub async fn read_lexicon(
         }
     }
     Ok(lexicon)
+}
+
+/// The listing records of every stored lexicon list (one Query of `LX`).
+pub async fn read_listing(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+) -> Result<Vec<lexicon::LexiconList>, StoredError> {
+    let listing = partition::read(client, table, items::LEXICON_PK, None, false).await?;
+    listing
+        .iter()
+        .map(|item| {
+            items::lexicon_list_from_item(item).map_err(|source| StoredError::CorruptItem {
+                pk: items::LEXICON_PK.to_string(),
+                source,
+            })
+        })
+        .collect()
 }
 
 /// The pairs of one stored lexicon list, by chunk, with one Query of its
