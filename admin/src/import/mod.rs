@@ -194,27 +194,29 @@ pub async fn run(clients: &Clients, config: &Config, args: ImportArgs) -> Result
         strict: args.strict,
         prune: !args.no_prune,
     };
-    let table = match args.dry_run {
-        true => None,
-        false => Some(TableIdentity::describe(&clients.dynamodb, &config.entries_table).await?),
-    };
+    // Described at the first dictionary to write, once its source is read:
+    // a source that does not read is its own error, whatever the table.
+    let mut table: Option<TableIdentity> = None;
     for input in args.source.inputs() {
         let started = Instant::now();
         let imported = args.source.read(input, args.max_source_bytes)?;
-        match &table {
-            None => report_dry_run(imported, started, args.strict)?,
-            Some(table) => {
-                write_dictionary(
-                    clients,
-                    config,
-                    imported,
-                    &write_options,
-                    table,
-                    &mut spoken,
-                )
-                .await?
-            }
+        if args.dry_run {
+            report_dry_run(imported, started, args.strict)?;
+            continue;
         }
+        if table.is_none() {
+            table = Some(TableIdentity::describe(&clients.dynamodb, &config.entries_table).await?);
+        }
+        let table = table.as_ref().expect("described above");
+        write_dictionary(
+            clients,
+            config,
+            imported,
+            &write_options,
+            table,
+            &mut spoken,
+        )
+        .await?;
     }
     Ok(())
 }

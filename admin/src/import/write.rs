@@ -238,8 +238,8 @@ async fn write_items(
 }
 
 /// The entries table's ARN and creation time: a checkpoint only resumes
-/// into the very table it was written for. Described once per run, before
-/// its first dictionary: DynamoDB Local counts a table's items to describe
+/// into the very table it was written for. Described once per run, at its
+/// first dictionary to write: DynamoDB Local counts a table's items to describe
 /// it, 22 s of every dictionary of a resumed `CORPUS=all` import that had
 /// nothing to write.
 pub struct TableIdentity(String);
