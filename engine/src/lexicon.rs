@@ -11,7 +11,7 @@
 use super::codec::{compressed_chunks, inflate, put_str, put_varint, CorruptData, Reader};
 use super::postings::MAX_CHUNK_BYTES;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What a list holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -103,24 +103,179 @@ pub fn zipf_centis(zipf: f64) -> u16 {
     (zipf * 100.0).round().clamp(0.0, f64::from(u16::MAX)) as u16
 }
 
-/// The folded lemmas of a form: one copy of each lemma, shared by its
-/// forms (a build holds millions of forms, and a lemma has a dozen).
-pub type Lemmas = Box<[Arc<str>]>;
-
 /// The lists an index is built with, by language, ready to look up.
 #[derive(Debug, Clone, Default)]
 pub struct Lexicon {
-    /// Language → folded form → its folded lemmas.
-    pub forms: BTreeMap<String, BTreeMap<Box<str>, Lemmas>>,
-    /// Language → its lemmas, each once, while the lists are added (let go
-    /// by [`Lexicon::drop_misspelled_forms`], which comes after them).
-    lemma_copies: BTreeMap<String, HashSet<Arc<str>>>,
+    /// Language → its folded forms and their folded lemmas.
+    pub forms: BTreeMap<String, Forms>,
     /// Language → folded word → Zipf frequency × 100.
     pub frequencies: BTreeMap<String, HashMap<String, u16>>,
     /// Language → its folded stop words.
     pub stop_words: BTreeMap<String, HashSet<String>>,
     /// Language → folded word → its IPA, made by a synthesizer.
-    pub pronunciations: BTreeMap<String, HashMap<String, String>>,
+    pub pronunciations: BTreeMap<String, WordTexts>,
+}
+
+/// Words and a text of each, all in one buffer: a build holds the
+/// pronunciations of millions of words, which a map of two strings a word
+/// held in about 120 bytes a word beside their text, this in 16. A word
+/// added twice keeps its first text. Looked up by a binary search over
+/// the words in order, sorted at the first lookup after an addition.
+#[derive(Debug, Clone, Default)]
+pub struct WordTexts {
+    /// Each word followed by its text.
+    bytes: String,
+    /// Per pair in the order added: where its word starts, and the lengths
+    /// of the word and the text.
+    pairs: Vec<(u32, u32, u32)>,
+    /// The pairs by word, the first added of each word alone.
+    by_word: OnceLock<Vec<u32>>,
+}
+
+impl WordTexts {
+    /// Adds `word` with `text`, unless it has one already.
+    pub fn insert(&mut self, word: &str, text: &str) {
+        let at = |len: usize| u32::try_from(len).expect("a word list fits 4 GB");
+        self.pairs
+            .push((at(self.bytes.len()), at(word.len()), at(text.len())));
+        self.bytes.push_str(word);
+        self.bytes.push_str(text);
+        self.by_word.take();
+    }
+
+    /// The text of `word`, the first it was added with.
+    pub fn get(&self, word: &str) -> Option<&str> {
+        let by_word = self.by_word.get_or_init(|| {
+            // A stable sort: of a word's pairs, the first added comes first.
+            let mut order: Vec<u32> = (0..self.pairs.len() as u32).collect();
+            order.sort_by(|&a, &b| self.word(a).cmp(self.word(b)));
+            order.dedup_by(|a, b| self.word(*a) == self.word(*b));
+            order
+        });
+        let found = by_word.binary_search_by(|&p| self.word(p).cmp(word)).ok()?;
+        let (start, word_len, text_len) = self.pairs[by_word[found] as usize];
+        let start = (start + word_len) as usize;
+        Some(&self.bytes[start..start + text_len as usize])
+    }
+
+    fn word(&self, pair: u32) -> &str {
+        let (start, len, _) = self.pairs[pair as usize];
+        &self.bytes[start as usize..(start + len) as usize]
+    }
+}
+
+/// A language's (form, lemma) pairs, each once, the forms in one buffer and
+/// each lemma held once: a build holds ten million pairs at five million
+/// entries, which a map of a boxed form to boxed lemmas held in about 100
+/// bytes a pair, this in about 20 (docs/benchmarks.md). Looked up by a
+/// binary search over the pairs in order, sorted at the first lookup after
+/// an addition.
+#[derive(Debug, Clone, Default)]
+pub struct Forms {
+    /// The forms, one after another as added.
+    texts: String,
+    /// Per pair in the order added: where its form starts in `texts`, the
+    /// form's length, and its lemma's number.
+    pairs: Vec<(u32, u32, u32)>,
+    /// The lemmas by number, each once (a lemma has a dozen forms).
+    lemmas: Vec<Arc<str>>,
+    lemma_numbers: HashMap<Arc<str>, u32>,
+    /// The pairs by (form, lemma), each pair once.
+    in_order: OnceLock<Vec<u32>>,
+}
+
+impl Forms {
+    /// Adds `form` of `lemma`.
+    pub fn insert(&mut self, form: &str, lemma: &str) {
+        let number = match self.lemma_numbers.get(lemma) {
+            Some(&number) => number,
+            None => {
+                let number = u32::try_from(self.lemmas.len()).expect("lemmas fit 32 bits");
+                let lemma: Arc<str> = lemma.into();
+                self.lemmas.push(lemma.clone());
+                self.lemma_numbers.insert(lemma, number);
+                number
+            }
+        };
+        let at = |len: usize| u32::try_from(len).expect("a list of forms fits 4 GB");
+        self.pairs
+            .push((at(self.texts.len()), at(form.len()), number));
+        self.texts.push_str(form);
+        self.in_order.take();
+    }
+
+    /// The pairs (form, lemma) in order, each once.
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.in_order().iter().map(|&p| self.pair(p))
+    }
+
+    /// The forms in order, each once.
+    pub fn forms(&self) -> impl Iterator<Item = &str> + '_ {
+        let mut last = None;
+        self.pairs()
+            .map(|(form, _)| form)
+            .filter(move |&form| last.replace(form) != Some(form))
+    }
+
+    /// The lemmas of `form`, in order (none when it is not a form).
+    pub fn lemmas<'a>(&'a self, form: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        let in_order = self.in_order();
+        let first = in_order.partition_point(|&p| self.pair(p).0 < form);
+        in_order[first..]
+            .iter()
+            .map(|&p| self.pair(p))
+            .take_while(move |(f, _)| *f == form)
+            .map(|(_, lemma)| lemma)
+    }
+
+    /// Whether `word` is a form.
+    pub fn contains(&self, word: &str) -> bool {
+        self.lemmas(word).next().is_some()
+    }
+
+    /// Whether `word` is a lemma of a form added.
+    pub fn has_lemma(&self, word: &str) -> bool {
+        self.lemma_numbers.contains_key(word)
+    }
+
+    /// Keeps the pairs that `keep` says; gives the number let go of.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, &str) -> bool) -> usize {
+        let kept: Vec<u32> = self
+            .in_order()
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let (form, lemma) = self.pair(p);
+                keep(form, lemma)
+            })
+            .collect();
+        let dropped = self.in_order().len() - kept.len();
+        self.pairs = kept.iter().map(|&p| self.pairs[p as usize]).collect();
+        self.in_order = OnceLock::from((0..self.pairs.len() as u32).collect::<Vec<u32>>());
+        dropped
+    }
+
+    fn in_order(&self) -> &[u32] {
+        self.in_order.get_or_init(|| {
+            let mut order: Vec<u32> = (0..self.pairs.len() as u32).collect();
+            order.sort_unstable_by(|&a, &b| self.pair(a).cmp(&self.pair(b)));
+            order.dedup_by(|a, b| self.pair(*a) == self.pair(*b));
+            order
+        })
+    }
+
+    fn pair(&self, pair: u32) -> (&str, &str) {
+        let (start, len, lemma) = self.pairs[pair as usize];
+        let form = &self.texts[start as usize..(start + len) as usize];
+        (form, &self.lemmas[lemma as usize])
+    }
+}
+
+/// Equal when they hold the same pairs, however added.
+impl PartialEq for Forms {
+    fn eq(&self, other: &Self) -> bool {
+        self.pairs().eq(other.pairs())
+    }
 }
 
 impl Lexicon {
@@ -135,22 +290,8 @@ impl Lexicon {
         match kind {
             LexiconKind::Forms => {
                 let forms = self.forms.entry(lang.to_string()).or_default();
-                let copies = self.lemma_copies.entry(lang.to_string()).or_default();
                 for (form, lemma) in pairs {
-                    let lemma = match copies.get(lemma.as_str()) {
-                        Some(copy) => copy.clone(),
-                        None => {
-                            let copy: Arc<str> = lemma.into();
-                            copies.insert(copy.clone());
-                            copy
-                        }
-                    };
-                    let lemmas = forms.entry(form.into_boxed_str()).or_default();
-                    if !lemmas.contains(&lemma) {
-                        let mut more = std::mem::take(lemmas).into_vec();
-                        more.push(lemma);
-                        *lemmas = more.into_boxed_slice();
-                    }
+                    forms.insert(&form, &lemma);
                 }
             }
             LexiconKind::Frequencies => {
@@ -170,7 +311,7 @@ impl Lexicon {
             LexiconKind::Pronunciations => {
                 let words = self.pronunciations.entry(lang.to_string()).or_default();
                 for (word, ipa) in pairs {
-                    words.entry(word).or_insert(ipa);
+                    words.insert(&word, &ipa);
                 }
             }
         }
@@ -178,16 +319,14 @@ impl Lexicon {
     }
 
     /// Whether `word` (folded) is a form or a lemma of `lang` in the lists
-    /// added so far, until [`Lexicon::drop_misspelled_forms`]: the
-    /// frequencies it compares. A build that reads the frequency lists
+    /// added so far: the frequencies [`Lexicon::drop_misspelled_forms`]
+    /// compares. A build that reads the frequency lists
     /// after the forms keeps only those and its terms' (the lists hold
     /// millions of words more).
     pub fn has_form_or_lemma(&self, lang: &str, word: &str) -> bool {
-        self.forms.get(lang).is_some_and(|f| f.contains_key(word))
-            || self
-                .lemma_copies
-                .get(lang)
-                .is_some_and(|l| l.contains(word))
+        self.forms
+            .get(lang)
+            .is_some_and(|f| f.contains(word) || f.has_lemma(word))
     }
 
     /// Drops the (form, lemma) pairs whose form differs only in doubled
@@ -200,43 +339,38 @@ impl Lexicon {
     /// added (the build, and the tests' oracles, read the lexicon so);
     /// gives the number of pairs dropped.
     pub fn drop_misspelled_forms(&mut self) -> usize {
-        self.lemma_copies.clear();
         let mut dropped = 0;
         for (lang, forms) in &mut self.forms {
             let list = self.frequencies.get(lang);
             let frequency = |word: &str| list.and_then(|l| l.get(word)).copied().unwrap_or(0);
             // Each lemma's spellings: itself and its forms.
             let mut spellings: HashMap<&str, Vec<&str>> = HashMap::new();
-            for (form, lemmas) in forms.iter() {
-                for lemma in lemmas.iter().map(|l| &**l) {
-                    spellings
-                        .entry(lemma)
-                        .or_insert_with(|| vec![lemma])
-                        .push(form);
-                }
+            for (form, lemma) in forms.pairs() {
+                spellings
+                    .entry(lemma)
+                    .or_insert_with(|| vec![lemma])
+                    .push(form);
             }
-            let misspelled: Vec<(Box<str>, Arc<str>)> = forms
-                .iter()
-                .flat_map(|(form, lemmas)| lemmas.iter().map(move |lemma| (form, lemma)))
+            let mut misspelled: HashMap<String, Vec<String>> = HashMap::new();
+            let found = forms
+                .pairs()
                 .filter(|(form, lemma)| {
                     let (spelling, floor) = (collapsed(form), frequency(form) + 100);
-                    spellings[&***lemma].iter().any(|other| {
-                        *other != &***form
-                            && frequency(other) >= floor
-                            && collapsed(other) == spelling
+                    spellings[lemma].iter().any(|other| {
+                        other != form && frequency(other) >= floor && collapsed(other) == spelling
                     })
                 })
-                .map(|(form, lemma)| (form.clone(), lemma.clone()))
-                .collect();
-            for (form, lemma) in misspelled {
-                let lemmas = forms.get_mut(&form).expect("listed above");
-                let kept: Vec<Arc<str>> = lemmas.iter().filter(|l| **l != lemma).cloned().collect();
-                if kept.is_empty() {
-                    forms.remove(&form);
-                } else {
-                    *lemmas = kept.into_boxed_slice();
-                }
-                dropped += 1;
+                .map(|(form, lemma)| (form.to_string(), lemma.to_string()));
+            for (form, lemma) in found {
+                misspelled.entry(form).or_default().push(lemma);
+            }
+            drop(spellings);
+            if !misspelled.is_empty() {
+                dropped += forms.retain(|form, lemma| {
+                    misspelled
+                        .get(form)
+                        .is_none_or(|lemmas| !lemmas.iter().any(|l| l == lemma))
+                });
             }
         }
         dropped
@@ -328,6 +462,7 @@ pub fn centis_of_zipf(zipf: f64) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn pairs_round_trip_through_chunks() {
@@ -342,6 +477,34 @@ mod tests {
             .collect();
         assert_eq!(back, pairs);
         assert!(decode_chunk(b"junk").is_err());
+    }
+
+    proptest::proptest! {
+        /// Against a map that keeps each word's first text.
+        #[test]
+        fn word_texts_keep_each_words_first_text(
+            batches in proptest::collection::vec(
+                proptest::collection::vec(("[a-cé]{0,3}", "[x-zə]{0,3}"), 0..20),
+                0..4,
+            ),
+            probes in proptest::collection::vec("[a-cé]{0,3}", 0..10),
+        ) {
+            let (mut texts, mut reference) = (WordTexts::default(), HashMap::new());
+            for batch in batches {
+                for (word, text) in batch {
+                    texts.insert(&word, &text);
+                    reference.entry(word).or_insert(text);
+                }
+                // Looked up between additions too, as a sorted order must
+                // follow what is added after it.
+                for word in reference.keys().chain(&probes) {
+                    proptest::prop_assert_eq!(
+                        texts.get(word),
+                        reference.get(word).map(String::as_str)
+                    );
+                }
+            }
+        }
     }
 
     #[test]
@@ -384,9 +547,55 @@ mod tests {
             lexicon.add(LexiconKind::Forms, "en", pair).unwrap();
         }
         let en = &lexicon.forms["en"];
-        assert_eq!(en["cats"].len(), 2, "cat and cats, each once");
-        assert!(Arc::ptr_eq(&en["cats"][0], &en["catted"][0]));
-        assert_eq!(&*en["catted"][0], "cat");
+        assert_eq!(en.lemmas("cats").collect::<Vec<_>>(), ["cat", "cats"]);
+        assert_eq!(en.lemmas("catted").collect::<Vec<_>>(), ["cat"]);
+        assert_eq!(en.lemmas("cat").count(), 0);
+        assert_eq!(en.lemmas.len(), 2, "cat and cats, each once");
+        assert_eq!(en.forms().collect::<Vec<_>>(), ["cats", "catted"]);
+        assert!(en.has_lemma("cats") && !en.contains("cat"));
+    }
+
+    proptest::proptest! {
+        /// Against a map of each form to its set of lemmas, with lookups
+        /// between additions and pairs let go of.
+        #[test]
+        fn forms_are_a_map_of_each_form_to_its_lemmas(
+            batches in proptest::collection::vec(
+                proptest::collection::vec(("[a-cé]{0,3}", "[a-c]{1,2}"), 0..20),
+                0..4,
+            ),
+            dropped in "[a-c]{1,2}",
+        ) {
+            let mut forms = Forms::default();
+            let mut reference: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for batch in batches {
+                for (form, lemma) in batch {
+                    forms.insert(&form, &lemma);
+                    reference.entry(form).or_default().insert(lemma);
+                }
+                let pairs: Vec<(&str, &str)> = reference
+                    .iter()
+                    .flat_map(|(f, ls)| ls.iter().map(move |l| (f.as_str(), l.as_str())))
+                    .collect();
+                proptest::prop_assert_eq!(forms.pairs().collect::<Vec<_>>(), pairs);
+                for (form, lemmas) in &reference {
+                    let found: Vec<&str> = forms.lemmas(form).collect();
+                    let expected: Vec<&str> = lemmas.iter().map(String::as_str).collect();
+                    proptest::prop_assert_eq!(found, expected);
+                }
+                proptest::prop_assert!(!forms.contains("zz"));
+            }
+            let before = forms.pairs().count();
+            let let_go = forms.retain(|_, lemma| lemma != dropped);
+            let after: Vec<(String, String)> = forms
+                .pairs()
+                .map(|(f, l)| (f.to_string(), l.to_string()))
+                .collect();
+            proptest::prop_assert_eq!(before - let_go, after.len());
+            proptest::prop_assert!(after.iter().all(|(_, l)| *l != dropped));
+            forms.insert("zz", "a");
+            proptest::prop_assert_eq!(forms.lemmas("zz").collect::<Vec<_>>(), ["a"]);
+        }
     }
 
     /// A form that only doubles or undoubles letters of a much more common
@@ -445,7 +654,7 @@ mod tests {
             all.forms
         });
         assert_eq!(lexicon.drop_misspelled_forms(), 3);
-        let kept: Vec<&str> = lexicon.forms["en"].keys().map(|k| &**k).collect();
+        let kept: Vec<&str> = lexicon.forms["en"].forms().collect();
         assert_eq!(
             kept,
             [

@@ -87,8 +87,7 @@ pub fn tier(
         && lexicon
             .forms
             .get(source_lang)
-            .and_then(|forms| forms.get(query))
-            .is_some_and(|lemmas| lemmas.iter().any(|l| **l == *folded));
+            .is_some_and(|forms| forms.lemmas(query).any(|l| l == folded));
     if lemma {
         return Some(2);
     }
@@ -128,8 +127,8 @@ pub fn tier(
         .then(|| lexicon.forms.get(source_lang))
         .flatten()
         .into_iter()
-        .flatten()
-        .filter(|(_, lemmas)| lemmas.iter().any(|l| **l == *folded))
+        .flat_map(|forms| forms.pairs())
+        .filter(|(_, lemma)| *lemma == folded)
         .filter_map(|(form, _)| {
             let f: Vec<char> = form.chars().collect();
             let d = edit_distance(&q, &f);

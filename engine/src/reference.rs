@@ -355,11 +355,7 @@ fn query(
     edits: &[(u8, usize, char)],
     fresh: &str,
 ) -> String {
-    let forms: Vec<&str> = lexicon
-        .forms
-        .values()
-        .flat_map(|f| f.keys().map(|k| &**k))
-        .collect();
+    let forms: Vec<&str> = lexicon.forms.values().flat_map(|f| f.forms()).collect();
     // A third of the queries start from a form, when there are forms: they
     // are few beside the headwords.
     let mut q: Vec<char> = match pick % (postings.len() + forms.len() + 1) {
@@ -1045,8 +1041,12 @@ fn definition_keys(lexicon: &Lexicon, lang: &str, word: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut keys = vec![word.to_string()];
-    let lemmas = lexicon.forms.get(lang).and_then(|f| f.get(word));
-    for lemma in lemmas.into_iter().flatten().map(|l| l.to_string()) {
+    let lemmas = lexicon
+        .forms
+        .get(lang)
+        .into_iter()
+        .flat_map(|f| f.lemmas(word));
+    for lemma in lemmas.map(str::to_string) {
         if !lexicon.is_stop_word(lang, &lemma) && !keys.contains(&lemma) {
             keys.push(lemma);
         }
@@ -1075,7 +1075,7 @@ fn reverse(
         .map(|w| {
             let mut keys = vec![(w.clone(), None)];
             for (lang, forms) in &lexicon.forms {
-                for lemma in forms.get(w.as_str()).into_iter().flatten() {
+                for lemma in forms.lemmas(w) {
                     let lemma = lemma.to_string();
                     let headword = postings
                         .iter()

@@ -89,8 +89,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         let length = Bm25::relative_length(all.len(), average);
         let mut counts: BTreeMap<&str, u8> = BTreeMap::new();
         for word in all.iter().filter(|w| !is_stop_word(w)) {
-            let lemmas = forms.and_then(|f| f.get(word.as_str()));
-            let lemmas = lemmas.into_iter().flatten().map(|l| &**l);
+            let lemmas = forms.into_iter().flat_map(|f| f.lemmas(word));
             let keys: BTreeSet<&str> = std::iter::once(word.as_str())
                 .chain(lemmas.filter(|l| !is_stop_word(l)))
                 .collect();

@@ -146,11 +146,9 @@ pub(super) fn encode(
     let langs: Vec<&str> = lexicon.forms.keys().map(String::as_str).collect();
     let mut by_form: BTreeMap<&str, Vec<(u32, u32)>> = BTreeMap::new();
     for (l, (lang, forms)) in lexicon.forms.iter().enumerate() {
-        for (form, lemmas) in forms {
-            for lemma in lemmas.iter().filter(|lemma| ***lemma != **form) {
-                if let Some(&t) = word_number.get(&(&**lemma, lang.as_str())) {
-                    by_form.entry(form).or_default().push((l as u32, t));
-                }
+        for (form, lemma) in forms.pairs().filter(|(form, lemma)| form != lemma) {
+            if let Some(&t) = word_number.get(&(lemma, lang.as_str())) {
+                by_form.entry(form).or_default().push((l as u32, t));
             }
         }
     }

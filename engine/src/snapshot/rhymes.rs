@@ -188,7 +188,7 @@ pub(super) fn encode(
             put_str(bytes, key.fine());
             (*count, *last) = (*count + 1, t as u32);
         }
-        let synthesized = lexicon.pronunciations.get(lang).and_then(|l| l.get(*text));
+        let synthesized = lexicon.pronunciations.get(lang).and_then(|l| l.get(text));
         if let Some(ipa) = synthesized.map(|ipa| ipa.trim()) {
             let fresh = !pronunciations.iter().any(|&(_, p)| p == ipa);
             if fresh && keys_of(ipa, lang).is_some() {
