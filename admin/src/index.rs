@@ -116,7 +116,7 @@ pub async fn build(
     let encoder = tokio::task::spawn_blocking(move || {
         snapshot::build_each(
             postings,
-            &lexicon,
+            lexicon,
             snapshot::TERM_BLOCK_BYTES,
             |section, stored| {
                 // Both fail only when the writer stopped on an error, which

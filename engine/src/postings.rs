@@ -173,22 +173,38 @@ impl Posting {
         self.text(5)
     }
 
-    /// Lets go of the texts that only the `records` and `definitions`
-    /// sections read (id, preview, definition: most of a posting's bytes),
-    /// which read as empty from then on. A build encodes those sections
-    /// first and then drops them, so the other sections are built beside
-    /// postings of about a third of the size.
+    /// Lets go of the texts that only the `records` section reads (id,
+    /// preview: half a posting's bytes), which read as empty from then on.
+    /// A build encodes `records` first and then drops them, so the other
+    /// sections are built beside smaller postings.
     pub fn drop_record_texts(&mut self) {
-        let (folded, word, phonetic) = (self.text(0), self.text(1), self.text(4));
-        let word_end = u32::try_from(folded.len() + word.len()).expect("a posting's texts fit");
-        let texts = [folded, word, phonetic].concat();
-        self.ends = [
-            folded.len() as u32,
-            word_end,
-            word_end,
-            word_end,
-            texts.len() as u32,
-        ];
+        self.keep_texts([true, true, false, false, true, true]);
+    }
+
+    /// Lets go of the definition, which only the `definitions` section
+    /// reads: it reads as empty from then on.
+    pub fn drop_definition(&mut self) {
+        self.keep_texts([true, true, true, true, true, false]);
+    }
+
+    /// Keeps the texts (folded, word, id, preview, phonetic, definition)
+    /// that `keep` says, the others empty, in a buffer of their size.
+    fn keep_texts(&mut self, keep: [bool; 6]) {
+        let kept_len: usize = (0..6)
+            .filter(|&i| keep[i])
+            .map(|i| self.text(i).len())
+            .sum();
+        let mut texts = String::with_capacity(kept_len);
+        let mut ends = [0u32; 5];
+        for (i, &kept) in keep.iter().enumerate() {
+            if kept {
+                texts.push_str(self.text(i));
+            }
+            if let Some(end) = ends.get_mut(i) {
+                *end = texts.len() as u32;
+            }
+        }
+        self.ends = ends;
         self.texts = texts.into_boxed_str();
     }
 
@@ -516,11 +532,16 @@ mod tests {
             let mut posting = Posting::from(fields.clone());
             prop_assert_eq!(posting.fields(), fields.clone());
             posting.drop_record_texts();
-            let searched = PostingFields {
+            let defined = PostingFields {
                 id: String::new(),
                 preview: String::new(),
+                ..fields.clone()
+            };
+            prop_assert_eq!(posting.fields(), defined.clone());
+            posting.drop_definition();
+            let searched = PostingFields {
                 definition: String::new(),
-                ..fields
+                ..defined
             };
             prop_assert_eq!(posting.fields(), searched);
         }

@@ -40,11 +40,16 @@ pub(super) fn encode(postings: &[Posting]) -> Vec<Vec<u8>> {
             compress(&raw)
         })
         .collect();
-    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = group(blocks.iter().map(Vec::len), RECORD_PART_BYTES)
+    // Each part takes its blocks, which go once it is made: the section is
+    // never held twice, as blocks and as parts.
+    let ranges = group(blocks.iter().map(Vec::len), RECORD_PART_BYTES);
+    let mut blocks = blocks.into_iter();
+    let mut parts: Vec<(Vec<u8>, Vec<u8>)> = ranges
         .into_iter()
         .map(|range| {
             let first = (range.start * RECORD_BLOCK) as u32;
-            (first.to_be_bytes().to_vec(), encode_part(&blocks[range]))
+            let part: Vec<Vec<u8>> = blocks.by_ref().take(range.len()).collect();
+            (first.to_be_bytes().to_vec(), encode_part(&part))
         })
         .collect();
     if parts.is_empty() {
