@@ -45,6 +45,10 @@ static REFUSED: std::sync::Mutex<std::collections::BTreeMap<(&'static str, &'sta
     std::sync::Mutex::new(std::collections::BTreeMap::new());
 
 const OVER_BUDGET: &str = "with a 400 (over the work budget)";
+/// A request whose reads the store did not answer within its deadline: the
+/// 503 a client is told to retry, counted per line (a store too loaded for
+/// a query class shows here, not as a failed run).
+const UNAVAILABLE: &str = "with a 503 (the store did not answer in time)";
 
 fn refused(line: &'static str, why: &'static str) {
     *REFUSED
@@ -319,6 +323,7 @@ async fn main() {
                     match service::reverse(a, &params).await {
                         Ok(_) => timed_again(name, service::reverse(a, &params)).await,
                         Err(shared::error::ApiError::BadRequest(_)) => refused(name, OVER_BUDGET),
+                        Err(shared::error::ApiError::Unavailable) => refused(name, UNAVAILABLE),
                         Err(e) => panic!("{name}: {e:?}"),
                     }
                 })
@@ -341,6 +346,7 @@ async fn main() {
                         Err(shared::error::ApiError::NoPronunciation) => {
                             refused(name, "with a 404 (no pronunciation)")
                         }
+                        Err(shared::error::ApiError::Unavailable) => refused(name, UNAVAILABLE),
                         Err(e) => panic!("{name}: {e:?}"),
                     }
                 })
@@ -361,6 +367,10 @@ async fn main() {
                             // Named, so that what the budget refuses can be looked at.
                             eprintln!("{name}: refused {:?}: {why}", params.q);
                             refused(name, OVER_BUDGET)
+                        }
+                        Err(shared::error::ApiError::Unavailable) => {
+                            eprintln!("{name}: unavailable {:?}", params.q);
+                            refused(name, UNAVAILABLE)
                         }
                         Err(e) => panic!("{name}: {e:?}"),
                     }
