@@ -479,34 +479,6 @@ mod tests {
         assert!(decode_chunk(b"junk").is_err());
     }
 
-    proptest::proptest! {
-        /// Against a map that keeps each word's first text.
-        #[test]
-        fn word_texts_keep_each_words_first_text(
-            batches in proptest::collection::vec(
-                proptest::collection::vec(("[a-cé]{0,3}", "[x-zə]{0,3}"), 0..20),
-                0..4,
-            ),
-            probes in proptest::collection::vec("[a-cé]{0,3}", 0..10),
-        ) {
-            let (mut texts, mut reference) = (WordTexts::default(), HashMap::new());
-            for batch in batches {
-                for (word, text) in batch {
-                    texts.insert(&word, &text);
-                    reference.entry(word).or_insert(text);
-                }
-                // Looked up between additions too, as a sorted order must
-                // follow what is added after it.
-                for word in reference.keys().chain(&probes) {
-                    proptest::prop_assert_eq!(
-                        texts.get(word),
-                        reference.get(word).map(String::as_str)
-                    );
-                }
-            }
-        }
-    }
-
     #[test]
     fn kinds_have_stable_names() {
         for kind in LexiconKind::ALL {
@@ -556,6 +528,32 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Against a map that keeps each word's first text.
+        #[test]
+        fn word_texts_keep_each_words_first_text(
+            batches in proptest::collection::vec(
+                proptest::collection::vec(("[a-cé]{0,3}", "[x-zə]{0,3}"), 0..20),
+                0..4,
+            ),
+            probes in proptest::collection::vec("[a-cé]{0,3}", 0..10),
+        ) {
+            let (mut texts, mut reference) = (WordTexts::default(), HashMap::new());
+            for batch in batches {
+                for (word, text) in batch {
+                    texts.insert(&word, &text);
+                    reference.entry(word).or_insert(text);
+                }
+                // Looked up between additions too, as a sorted order must
+                // follow what is added after it.
+                for word in reference.keys().chain(&probes) {
+                    proptest::prop_assert_eq!(
+                        texts.get(word),
+                        reference.get(word).map(String::as_str)
+                    );
+                }
+            }
+        }
+
         /// Against a map of each form to its set of lemmas, with lookups
         /// between additions and pairs let go of.
         #[test]

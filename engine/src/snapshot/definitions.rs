@@ -43,7 +43,7 @@ const DEFINITION_PART_BYTES: usize = 16 * 1024;
 /// (postings are in ordinal order).
 #[derive(Default)]
 struct ListWriter {
-    count: usize,
+    count: u32,
     last: u32,
     bytes: Vec<u8>,
 }
@@ -60,21 +60,57 @@ impl ListWriter {
 
     fn finish(self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.bytes.len() + 5);
-        put_varint(&mut out, self.count);
+        put_varint(&mut out, self.count as usize);
         out.extend(self.bytes);
         out
     }
 }
 
+/// The lists of every key, each numbered in a map of small entries: at
+/// five million entries there are millions of keys (most of them phrases
+/// of one definition), and a map holding each list in its slots took a
+/// third of the build's peak, twice over while it grew.
+#[derive(Default)]
+struct Lists {
+    numbers: HashMap<Box<str>, u32>,
+    lists: Vec<ListWriter>,
+}
+
+impl Lists {
+    fn push(&mut self, key: &str, ordinal: u32, weights: Option<(u8, u8)>) {
+        let n = match self.numbers.get(key) {
+            Some(&n) => n,
+            None => {
+                let n = u32::try_from(self.lists.len()).expect("keys fit 32 bits");
+                self.numbers.insert(key.into(), n);
+                self.lists.push(ListWriter::default());
+                n
+            }
+        };
+        self.lists[n as usize].push(ordinal, weights);
+    }
+
+    /// Each key with its encoded list, in no order.
+    fn finish(mut self) -> Vec<(Box<[u8]>, Vec<u8>)> {
+        let mut units = Vec::with_capacity(self.numbers.len());
+        for (key, n) in self.numbers.drain() {
+            let list = std::mem::take(&mut self.lists[n as usize]);
+            units.push((key.into_boxed_bytes(), list.finish()));
+        }
+        units
+    }
+}
+
 /// The stored items of the section, from the postings in ordinal order.
 pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
-    let lengths: Vec<usize> = postings
-        .iter()
-        .map(|p| words(p.definition()).len())
-        .collect();
-    let defined = lengths.iter().filter(|&&n| n > 0).count();
-    let average = lengths.iter().sum::<usize>() as f64 / defined.max(1) as f64;
-    let mut lists: HashMap<String, ListWriter> = HashMap::new();
+    let (mut defined, mut all_words) = (0usize, 0usize);
+    for p in postings {
+        let n = words(p.definition()).len();
+        defined += usize::from(n > 0);
+        all_words += n;
+    }
+    let average = all_words as f64 / defined.max(1) as f64;
+    let mut lists = Lists::default();
     let mut of_lang: BTreeMap<&str, RoaringBitmap> = BTreeMap::new();
     for (ordinal, p) in postings.iter().enumerate() {
         if p.definition().is_empty() {
@@ -99,22 +135,13 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
             }
         }
         for (key, count) in counts {
-            lists
-                .entry(key.to_string())
-                .or_default()
-                .push(ordinal, Some((count, length)));
+            lists.push(key, ordinal, Some((count, length)));
         }
         for phrase in phrases(p.definition(), is_stop_word) {
-            lists
-                .entry(phrase_key(&phrase))
-                .or_default()
-                .push(ordinal, None);
+            lists.push(&phrase_key(&phrase), ordinal, None);
         }
     }
-    let mut sorted: Vec<(String, Vec<u8>)> = lists
-        .into_iter()
-        .map(|(key, list)| (key, list.finish()))
-        .collect();
+    let mut sorted = lists.finish();
     let mut stop_langs: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (lang, stop_words) in &lexicon.stop_words {
         for word in stop_words {
@@ -127,11 +154,14 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         for lang in langs {
             put_str(&mut value, lang);
         }
-        sorted.push((stop_word_key(word), value));
+        sorted.push((stop_word_key(word).into_bytes().into(), value));
     }
     for (lang, mut entries) in of_lang {
         entries.optimize();
-        sorted.push((definition_lang_key(lang), bitmap_bytes(&entries)));
+        sorted.push((
+            definition_lang_key(lang).into_bytes().into(),
+            bitmap_bytes(&entries),
+        ));
     }
     sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     store_keyed(sorted, DEFINITION_PART_BYTES)

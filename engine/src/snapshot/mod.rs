@@ -382,6 +382,13 @@ pub fn build_each(
 ) -> BuildSize {
     let (mut postings, commonness) = order::rank_order_with_commonness(postings, &lexicon);
     lexicon.frequencies = Default::default();
+    // Each term's frequency now, so that the postings' commonness goes
+    // before `records` and `definitions`, where the build peaks.
+    let frequencies: Vec<u16> = term_ranges(&postings)
+        .iter()
+        .map(|(_, range)| commonness[range.start as usize].zipf_centis())
+        .collect();
+    drop(commonness);
     each(Section::Records, records::encode(&postings));
     // Once all of a section's blocks are made, not as each is: letting go
     // of a posting's texts between blocks put its smaller buffers in the
@@ -398,11 +405,6 @@ pub fn build_each(
         p.drop_definition();
     }
     let terms = term_ranges(&postings);
-    let frequencies: Vec<u16> = terms
-        .iter()
-        .map(|(_, range)| commonness[range.start as usize].zipf_centis())
-        .collect();
-    drop(commonness);
     let later_words = later_words(&terms);
     let tables = tables::Tables::of(&postings);
     each(
