@@ -21,7 +21,7 @@
 //! gap]…`. Gaps from the previous ordinal (the first from 0), ascending. A
 //! stop word's: `[varint count]([varint length][language])…`.
 
-use super::parts::{store_keyed, KeyedPart, PartIndex};
+use super::parts::{store_keyed, KeyedLists, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::{bitmap_bytes, bitmap_of, put_str, put_varint, CorruptData, Reader};
 use crate::definitions::{
@@ -39,68 +39,6 @@ use std::sync::Arc;
 /// 64 did (docs/benchmarks.md, "Parts sized per section").
 const DEFINITION_PART_BYTES: usize = 16 * 1024;
 
-/// A list being written: its entries so far, gap-encoded as they come
-/// (postings are in ordinal order).
-#[derive(Default)]
-struct ListWriter {
-    count: u32,
-    last: u32,
-    bytes: Vec<u8>,
-}
-
-impl ListWriter {
-    fn push(&mut self, ordinal: u32, weights: Option<(u8, u8)>) {
-        put_varint(&mut self.bytes, (ordinal - self.last) as usize);
-        self.last = ordinal;
-        if let Some((count, length)) = weights {
-            self.bytes.extend_from_slice(&[count, length]);
-        }
-        self.count += 1;
-    }
-
-    fn finish(self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.bytes.len() + 5);
-        put_varint(&mut out, self.count as usize);
-        out.extend(self.bytes);
-        out
-    }
-}
-
-/// The lists of every key, each numbered in a map of small entries: at
-/// five million entries there are millions of keys (most of them phrases
-/// of one definition), and a map holding each list in its slots took a
-/// third of the build's peak, twice over while it grew.
-#[derive(Default)]
-struct Lists {
-    numbers: HashMap<Box<str>, u32>,
-    lists: Vec<ListWriter>,
-}
-
-impl Lists {
-    fn push(&mut self, key: &str, ordinal: u32, weights: Option<(u8, u8)>) {
-        let n = match self.numbers.get(key) {
-            Some(&n) => n,
-            None => {
-                let n = u32::try_from(self.lists.len()).expect("keys fit 32 bits");
-                self.numbers.insert(key.into(), n);
-                self.lists.push(ListWriter::default());
-                n
-            }
-        };
-        self.lists[n as usize].push(ordinal, weights);
-    }
-
-    /// Each key with its encoded list, in no order.
-    fn finish(mut self) -> Vec<(Box<[u8]>, Vec<u8>)> {
-        let mut units = Vec::with_capacity(self.numbers.len());
-        for (key, n) in self.numbers.drain() {
-            let list = std::mem::take(&mut self.lists[n as usize]);
-            units.push((key.into_boxed_bytes(), list.finish()));
-        }
-        units
-    }
-}
-
 /// The stored items of the section, from the postings in ordinal order.
 pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
     let (mut defined, mut all_words) = (0usize, 0usize);
@@ -110,7 +48,7 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
         all_words += n;
     }
     let average = all_words as f64 / defined.max(1) as f64;
-    let mut lists = Lists::default();
+    let mut lists = KeyedLists::default();
     let mut of_lang: BTreeMap<&str, RoaringBitmap> = BTreeMap::new();
     for (ordinal, p) in postings.iter().enumerate() {
         if p.definition().is_empty() {
@@ -135,13 +73,16 @@ pub(super) fn encode(postings: &[Posting], lexicon: &Lexicon) -> Vec<Vec<u8>> {
             }
         }
         for (key, count) in counts {
-            lists.push(key, ordinal, Some((count, length)));
+            lists.of(key).start(ordinal).extend([count, length]);
         }
         for phrase in phrases(p.definition(), is_stop_word) {
-            lists.push(&phrase_key(&phrase), ordinal, None);
+            lists.of(&phrase_key(&phrase)).start(ordinal);
         }
     }
-    let mut sorted = lists.finish();
+    let mut sorted: Vec<(Box<[u8]>, Vec<u8>)> = lists
+        .finish()
+        .map(|(key, list)| (key.into_boxed_bytes(), list))
+        .collect();
     let mut stop_langs: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (lang, stop_words) in &lexicon.stop_words {
         for word in stop_words {

@@ -7,6 +7,7 @@
 
 use super::MAX_PART_BYTES;
 use crate::codec::{put_varint, CorruptData, Reader};
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// What a part of a paged section aims at, each section its own
@@ -227,6 +228,70 @@ pub(crate) fn index_fits<K: AsRef<[u8]>>(
 /// The bytes of `n` as a varint.
 fn varint_len(n: usize) -> usize {
     (usize::BITS - n.leading_zeros()).max(1).div_ceil(7) as usize
+}
+
+/// A list being written under a key of a section of values by key
+/// (`definitions`, `rhymes`): `[varint count]` then its entries, each
+/// starting with the gap of its number from the last (the first from 0),
+/// numbers ascending.
+#[derive(Default)]
+pub(crate) struct GapList {
+    count: u32,
+    last: u32,
+    bytes: Vec<u8>,
+}
+
+impl GapList {
+    /// Starts the entry of `number`, no less than the last: gives the bytes
+    /// to write the rest of it to.
+    pub(crate) fn start(&mut self, number: u32) -> &mut Vec<u8> {
+        put_varint(&mut self.bytes, (number - self.last) as usize);
+        (self.count, self.last) = (self.count + 1, number);
+        &mut self.bytes
+    }
+
+    fn finish(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.bytes.len() + 5);
+        put_varint(&mut out, self.count as usize);
+        out.extend(self.bytes);
+        out
+    }
+}
+
+/// The [`GapList`] of every key, each key numbered in a map of small
+/// entries and the lists in a vector beside it: at five million entries
+/// there are millions of keys (most of `definitions`' a phrase of one
+/// definition), and a map that held each list in its slots, held twice
+/// while it grew, was the build's peak (docs/benchmarks.md).
+#[derive(Default)]
+pub(crate) struct KeyedLists {
+    numbers: HashMap<Box<str>, u32>,
+    lists: Vec<GapList>,
+}
+
+impl KeyedLists {
+    /// The list of `key`, a new one the first time.
+    pub(crate) fn of(&mut self, key: &str) -> &mut GapList {
+        let n = match self.numbers.get(key) {
+            Some(&n) => n,
+            None => {
+                let n = u32::try_from(self.lists.len()).expect("keys fit 32 bits");
+                self.numbers.insert(key.into(), n);
+                self.lists.push(GapList::default());
+                n
+            }
+        };
+        &mut self.lists[n as usize]
+    }
+
+    /// Each key with its encoded list, in no order, each list let go of as
+    /// it is encoded.
+    pub(crate) fn finish(self) -> impl Iterator<Item = (Box<str>, Vec<u8>)> {
+        let mut lists = self.lists;
+        self.numbers
+            .into_iter()
+            .map(move |(key, n)| (key, std::mem::take(&mut lists[n as usize]).finish()))
+    }
 }
 
 /// The stored items of a section of values by key (`grams`,

@@ -29,7 +29,7 @@
 //! sounds ([`sounds_index_prefix`]), walks them with an automaton of its
 //! own keys, then reads the parts of the lists of the keys it reached.
 
-use super::parts::{index_fits, store_keyed_by, KeyedPart, PartIndex};
+use super::parts::{index_fits, store_keyed_by, KeyedLists, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
@@ -159,47 +159,6 @@ pub fn keys_of(ipa: &str, lang: &str) -> Option<(String, String)> {
     ))
 }
 
-/// A list being written: its words so far, terms ascending.
-#[derive(Default)]
-struct List {
-    count: u32,
-    last: u32,
-    bytes: Vec<u8>,
-}
-
-impl List {
-    /// Starts the entry of term `t`: its gap from the last.
-    fn start(&mut self, t: usize) -> &mut Vec<u8> {
-        put_varint(&mut self.bytes, t - self.last as usize);
-        (self.count, self.last) = (self.count + 1, t as u32);
-        &mut self.bytes
-    }
-}
-
-/// The lists of every key, each numbered in a map of small entries, the
-/// lists beside it: the map is held twice while it grows, at the build's
-/// peak (docs/benchmarks.md).
-#[derive(Default)]
-struct Lists {
-    numbers: HashMap<Box<str>, u32>,
-    lists: Vec<List>,
-}
-
-impl Lists {
-    fn of(&mut self, key: &str) -> &mut List {
-        let n = match self.numbers.get(key) {
-            Some(&n) => n,
-            None => {
-                let n = u32::try_from(self.lists.len()).expect("keys fit 32 bits");
-                self.numbers.insert(key.into(), n);
-                self.lists.push(List::default());
-                n
-            }
-        };
-        &mut self.lists[n as usize]
-    }
-}
-
 /// The stored items of the section, from the postings in rank order,
 /// their terms and the lexicon's pronunciations.
 pub(super) fn encode(
@@ -207,7 +166,7 @@ pub(super) fn encode(
     terms: &[(&str, Range<u32>)],
     lexicon: &Lexicon,
 ) -> Vec<Vec<u8>> {
-    let mut lists = Lists::default();
+    let mut lists = KeyedLists::default();
     let mut units: Vec<(Box<[u8]>, Vec<u8>)> = Vec::new();
     for (t, (text, range)) in terms.iter().enumerate() {
         let entries = &postings[range.start as usize..range.end as usize];
@@ -224,7 +183,7 @@ pub(super) fn encode(
             }
         }
         for key in sound_keys_of(entries, lang) {
-            let bytes = lists.of(&sounds_key(lang, &key.coarse())).start(t);
+            let bytes = lists.of(&sounds_key(lang, &key.coarse())).start(t as u32);
             put_str(bytes, key.fine());
         }
         let synthesized = lexicon.pronunciations.get(lang).and_then(|l| l.get(text));
@@ -243,7 +202,7 @@ pub(super) fn encode(
             let syllables = Pronunciation::parse(ipa).map_or(0, |p| p.syllables());
             for key in [perfect, near] {
                 if listed.insert(key.clone()) {
-                    let bytes = lists.of(&key).start(t);
+                    let bytes = lists.of(&key).start(t as u32);
                     bytes.push(syllables.min(255) as u8);
                     bytes.push(source.byte());
                     put_str(bytes, ipa);
@@ -259,20 +218,14 @@ pub(super) fn encode(
         // Of its own size: a unit per word, millions of them.
         units.push((word_key(t).into(), value.as_slice().to_vec()));
     }
-    let Lists { numbers, mut lists } = lists;
-    for (key, n) in numbers {
-        let list = std::mem::take(&mut lists[n as usize]);
+    for (key, value) in lists.finish() {
         if let Some(coarse) = key.strip_prefix("s\0") {
             // No value: every FST output of a part of these is 0, so the
             // keys alone take its bytes.
             units.push((format!("c\0{coarse}").into_bytes().into(), Vec::new()));
         }
-        let mut value = Vec::with_capacity(list.bytes.len() + 5);
-        put_varint(&mut value, list.count as usize);
-        value.extend(list.bytes);
         units.push((key.into_boxed_bytes(), value));
     }
-    drop(lists);
     units.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     // A search reads the sounds-like lists of the keys it reached, each
     // list far smaller than a part and the keys all over the section: in
