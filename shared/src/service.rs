@@ -325,7 +325,8 @@ async fn search_page(
                         results.by_ref().take(w.entries.len()).collect();
                     WordResult {
                         word: entries[0].word.clone(),
-                        lang: w.lang.clone(),
+                        // A word's entries are its language's.
+                        lang: entries[0].source_lang.clone(),
                         frequency: zipf_of_centis(index.term_frequency(w.term)),
                         entry_count: w.entry_count as u64,
                         entries,
@@ -451,7 +452,7 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
             let entries: Vec<SearchResult> = results.by_ref().take(w.word.entries.len()).collect();
             RhymeResult {
                 word: entries[0].word.clone(),
-                lang: w.word.lang.clone(),
+                lang: entries[0].source_lang.clone(),
                 pronunciation: w.pronunciation.clone(),
                 pronunciation_source: w.source.name().into(),
                 syllables: u32::from(w.syllables),
@@ -808,29 +809,39 @@ pub(crate) fn filter_links(
 /// the index, which numbers terms most common first (equal commonness:
 /// shorter first); the text's most common word when the link's language
 /// has no headword of it. A word that is no dictionary's headword has none.
-/// Their term blocks are read first.
+/// Their term blocks are read first, then the text blocks of the texts of
+/// several languages (which say which word is of which language).
 async fn commonness_ranks(
     snapshot: &SnapshotView,
     links: &[ThesaurusItem],
 ) -> Result<HashMap<(String, String), usize>, ApiError> {
     let words: Vec<String> = links.iter().map(|l| fold(&l.word)).collect();
-    let numbers = |s: &Searcher| s.index().term_numbers(&words).map_err(SearchError::Missing);
-    let numbers = with_term_blocks(snapshot, numbers)
+    let ranks = |s: &Searcher| -> Result<Vec<Option<usize>>, SearchError> {
+        let index = s.index();
+        let numbers = index.term_numbers(&words)?;
+        let of_languages = |&t: &usize| index.text_terms(t).nth(1).is_some();
+        let chained = numbers.iter().flatten().filter(|t| of_languages(t));
+        let texts = index.texts(chained.flat_map(|&t| index.text_terms(t)))?;
+        let rank = |link: &ThesaurusItem, first: usize| match of_languages(&first) {
+            true => index
+                .text_terms(first)
+                .find(|&t| texts.term_lang(t) == link.source_lang)
+                .unwrap_or(first),
+            false => first,
+        };
+        let ranked = links.iter().zip(numbers);
+        Ok(ranked
+            .map(|(link, first)| Some(rank(link, first?)))
+            .collect())
+    };
+    let ranks = with_term_blocks(snapshot, ranks)
         .await?
         .map_err(search_failed)?;
-    let index = snapshot.searcher.index();
-    let ranked = links.iter().zip(words).zip(numbers);
-    Ok(ranked
-        .filter_map(|((link, word), first)| {
-            let first = first?;
-            let of_language = index
-                .text_terms(first)
-                .find(|&t| index.term_lang(t) == link.source_lang);
-            Some((
-                (word, link.source_lang.clone()),
-                of_language.unwrap_or(first),
-            ))
-        })
+    Ok(links
+        .iter()
+        .zip(words)
+        .zip(ranks)
+        .filter_map(|((link, word), rank)| Some(((word, link.source_lang.clone()), rank?)))
         .collect())
 }
 

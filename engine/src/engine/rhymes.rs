@@ -108,7 +108,8 @@ fn union(mut lists: Vec<Vec<Rhyming<'_>>>) -> Vec<Rhyming<'_>> {
 
 impl Searcher {
     /// The terms of `word`, each with its language, most common first:
-    /// those of `lang` only when it is given.
+    /// those of `lang` only when it is given. [`Missing`] names its term
+    /// block, then its text blocks (which hold the languages), not held.
     pub fn terms_of_word(
         &self,
         word: &str,
@@ -118,9 +119,10 @@ impl Searcher {
         let Some(first) = index.term_number(&fold(word))? else {
             return Ok(Vec::new());
         };
+        let texts = index.texts(index.text_terms(first))?;
         Ok(index
             .text_terms(first)
-            .map(|t| (t, index.term_lang(t).to_string()))
+            .map(|t| (t, texts.term_lang(t).to_string()))
             .filter(|(_, l)| lang.is_none_or(|want| want == l))
             .collect())
     }
@@ -186,7 +188,6 @@ impl Searcher {
                 words.push(RhymeWord {
                     word: Word {
                         term: rhyming.term,
-                        lang: query.lang.clone(),
                         entry_count,
                         entries: range.filter(passes).take(listed).collect(),
                     },

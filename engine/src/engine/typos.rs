@@ -171,11 +171,10 @@ impl Searcher {
             }
         }
         for &(lang, rules) in respelling::LANGUAGES {
-            let of_lang = |t: usize| listed(t) && self.index.term_lang(t) == lang;
             for (spelling, changes) in respelling::respellings(rules, query, max_edits) {
                 let text: String = spelling.iter().collect();
                 let headwords = &mut found.respelled[changes - 1];
-                self.spelling_entries(&text, of_lang, typos, headwords);
+                self.spelling_entries_of_lang(&text, lang, listed, typos, headwords);
                 if forms {
                     let of_lang = |l: &Lemma| l.lang == lang && listed(l.term);
                     let lemmas = &mut found.through_forms[changes - 1];
@@ -216,6 +215,32 @@ impl Searcher {
         typos.work += 1;
         if let Some(t) = typos.noted(self.index.term_number(text)) {
             for t in self.index.text_terms(t).filter(|&t| keep(t)) {
+                into.insert_range(self.index.term_entries(t));
+            }
+        }
+    }
+
+    /// Adds to `into` the entries of the words of `lang` that `keep`
+    /// admits of `text`: one lookup, one unit of work. A word's language is
+    /// in its text block; those not held are noted as missing.
+    fn spelling_entries_of_lang(
+        &self,
+        text: &str,
+        lang: &str,
+        keep: impl Fn(usize) -> bool,
+        typos: &mut Typos,
+        into: &mut RoaringBitmap,
+    ) {
+        typos.work += 1;
+        let Some(t) = typos.noted(self.index.term_number(text)) else {
+            return;
+        };
+        let kept: Vec<usize> = self.index.text_terms(t).filter(|&t| keep(t)).collect();
+        if kept.is_empty() {
+            return;
+        }
+        if let Some(texts) = typos.texts(&self.index, &kept) {
+            for t in kept.into_iter().filter(|&t| texts.term_lang(t) == lang) {
                 into.insert_range(self.index.term_entries(t));
             }
         }

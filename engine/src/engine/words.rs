@@ -25,11 +25,11 @@ pub fn entries_per_word(limit: usize) -> usize {
     (ENTRIES_PER_PAGE / limit.max(1)).clamp(1, ENTRIES_PER_WORD)
 }
 
-/// One word: a folded headword (`term`) in one language.
+/// One word: a folded headword (`term`) in one language (its entries'
+/// dictionaries' source language, which the text blocks hold).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
     pub term: usize,
-    pub lang: String,
     /// Its first entries ([`entries_per_word`] of its page), in rank order.
     pub entries: Vec<u32>,
     /// How many entries it has among the matches.
@@ -86,7 +86,6 @@ impl Searcher {
                         (offset..end).contains(&place).then(|| {
                             words.push(Word {
                                 term,
-                                lang: index.term_lang(term).to_string(),
                                 entries: Vec::new(),
                                 entry_count: 0,
                             });
@@ -152,15 +151,16 @@ mod tests {
             .search_words(None, &rule, &Filters::default(), 0, 5)
             .unwrap();
         assert_eq!((hits.total, hits.entries), (2, 26));
+        let index = searcher.index();
+        let terms: Vec<usize> = hits.words.iter().map(|w| w.term).collect();
+        let texts = index.texts(terms).unwrap();
         let words: Vec<(&str, usize, usize)> = hits
             .words
             .iter()
-            .map(|w| (w.lang.as_str(), w.entries.len(), w.entry_count))
+            .map(|w| (texts.term_lang(w.term), w.entries.len(), w.entry_count))
             .collect();
         assert_eq!(words, [("en", ENTRIES_PER_WORD, 25), ("de", 1, 1)]);
         // In rank order: the English dictionaries' entries interleaved.
-        let index = searcher.index();
-        let texts = index.texts_of_entries(&hits.words[0].entries).unwrap();
         let first: Vec<&str> = hits.words[0].entries[..3]
             .iter()
             .map(|&o| texts.dictionary(o).id.as_str())
@@ -206,7 +206,7 @@ mod tests {
                 (word.entries.len(), word.entry_count),
                 (2, 2),
                 "{}",
-                word.lang
+                word.term
             );
         }
     }

@@ -2,13 +2,15 @@
 //! `terms` ([`super::terms`], whose blocks are read as queries need them)
 //! into the [`Index`] that every search, autocomplete and random request
 //! reads. `core` (deflate): the dictionary and part-of-speech tables, and
-//! per term its entry count, its Zipf frequency × 100 (0 when no list has
-//! it) and its language, and which entries' headwords start with a capital
-//! or with a letter without case (what the exact tier's split needs before
-//! any text block is read). The rest of what is per entry (dictionary, part
-//! of speech, audio) is in the text blocks ([`super::texts`]) and the
-//! filters' bitmaps in `grams` ([`super::grams`]), each read as queries
-//! need them (issue 39); so is the text of the terms and headwords.
+//! per term its entry count and its Zipf frequency × 100 (0 when no list
+//! has it), and which entries' headwords start with a capital or with a
+//! letter without case, in the texts that mix them (what the exact tier's
+//! split needs before any text block is read). The rest of what is per
+//! entry (dictionary, part of speech, audio) and so each term's language
+//! (its entries' dictionaries') is in the text blocks ([`super::texts`]),
+//! and the filters' bitmaps in `grams` ([`super::grams`]), each read as
+//! queries need them (issue 39); so is the text of the terms and
+//! headwords.
 //! Encoder and decoder side by side.
 //!
 //! Stored by column, so that a cold instance decodes it with a few bulk
@@ -17,22 +19,19 @@
 //! `[version][tables][terms][entries][longest term, chars]`
 //! `[entry counts, varints][frequencies listed][frequencies, varints]`
 //! `[later words: count, then (term delta, next − term) varints]`
-//! `[language column][capitalised: roaring][no case: roaring]`
+//! `[capitalised: roaring][no case: roaring]`
 //!
-//! A column is its width in bytes (1 or 2) and a little-endian value per
-//! term or entry; a term's language is its index in the languages of the
-//! dictionary table (their source languages, distinct, sorted); a roaring
-//! bitmap is its length and its portable serialization.
+//! A roaring bitmap is its length and its portable serialization.
 
 use super::forms::Lemma;
-use super::tables::{put_column, read_column, EntryTables, Tables};
+use super::tables::{EntryTables, Tables};
 use super::terms::{BlockBudget, Missing, TermDictionary};
 use super::texts::TextBlock;
 use crate::codec::{bitmap_bytes, bitmap_of, compress, inflate, put_varint, CorruptData, Reader};
 use crate::fold::capitalised;
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -41,15 +40,10 @@ use std::sync::Arc;
 /// version 5 leaves the text to the text blocks; version 6 makes a term a
 /// word (a folded headword in one language) and chains the words of a text;
 /// version 7 leaves the entries' dictionary, part-of-speech and audio to the
-/// text blocks and gives every term its language.
-const CORE_VERSION: u8 = 7;
-
-/// The languages of a dictionary table: their source languages, distinct
-/// and sorted (what a term's language indexes).
-fn languages_of<'d>(dictionaries: impl Iterator<Item = &'d DictionaryRef>) -> Vec<&'d str> {
-    let languages: BTreeSet<&str> = dictionaries.map(|d| d.source_lang.as_str()).collect();
-    languages.into_iter().collect()
-}
+/// text blocks and gives every term its language; version 8 leaves the
+/// terms' languages to the text blocks too, and keeps the capitalisation
+/// of the texts that mix it only.
+const CORE_VERSION: u8 = 8;
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
 /// their words' folded headwords with their ordinal ranges, in the same
@@ -87,33 +81,61 @@ pub(super) fn encode_core(
         put_varint(&mut core, (next - t) as usize);
         before = t;
     }
-    let languages = languages_of(tables.dictionaries.iter().copied());
-    let language_of = |(_, range): &(&str, Range<u32>)| {
-        let lang = postings[range.start as usize]
-            .dictionary
-            .source_lang
-            .as_str();
-        languages
-            .binary_search(&lang)
-            .expect("a language of the table")
-    };
-    put_column(&mut core, languages.len(), terms.iter().map(language_of));
-    let ordinals_where = |keep: &dyn Fn(&Posting) -> bool| -> RoaringBitmap {
-        (0u32..)
-            .zip(postings)
-            .filter(|(_, p)| keep(p))
-            .map(|(o, _)| o)
-            .collect()
-    };
-    put_bitmap(
-        &mut core,
-        &ordinals_where(&|p| capitalised(p.word()) == Some(true)),
-    );
-    put_bitmap(
-        &mut core,
-        &ordinals_where(&|p| capitalised(p.word()).is_none()),
-    );
+    let [capital, caseless] = capitalisation_of_mixed_texts(postings, terms, later_words);
+    put_bitmap(&mut core, &capital);
+    put_bitmap(&mut core, &caseless);
     compress(&core)
+}
+
+/// The entries whose headword's first letter is a capital, and those whose
+/// first letter has no case, among the entries of the texts that mix them
+/// (`Gift`, German, beside English `gift`; `Łódź` beside `łódź`). The exact
+/// tier is one text's entries, and its split in two changes the order of a
+/// page only where the text mixes capitals, lower case and letters without
+/// case: a text of one kind keeps its ordinal order whichever part holds it
+/// all. So those are left out, most of the corpus (German nouns, every
+/// script without case), and the bitmaps a cold instance reads shrink with
+/// them.
+fn capitalisation_of_mixed_texts(
+    postings: &[Posting],
+    terms: &[(&str, Range<u32>)],
+    later_words: &[(u32, u32)],
+) -> [RoaringBitmap; 2] {
+    const CAPITAL: u8 = 1;
+    const LOWER: u8 = 2;
+    const CASELESS: u8 = 4;
+    let kind = |p: &Posting| match capitalised(p.word()) {
+        Some(true) => CAPITAL,
+        Some(false) => LOWER,
+        None => CASELESS,
+    };
+    // Each term's text's first term: a later word follows its text's
+    // previous term, whose first term is known by then (by term order).
+    let mut first_of: Vec<u32> = (0..terms.len() as u32).collect();
+    for &(t, next) in later_words {
+        first_of[next as usize] = first_of[t as usize];
+    }
+    let mut kinds = vec![0u8; terms.len()];
+    for (t, (_, range)) in terms.iter().enumerate() {
+        for o in range.clone() {
+            kinds[first_of[t] as usize] |= kind(&postings[o as usize]);
+        }
+    }
+    let mut capital = RoaringBitmap::new();
+    let mut caseless = RoaringBitmap::new();
+    for (t, (_, range)) in terms.iter().enumerate() {
+        if kinds[first_of[t] as usize].count_ones() < 2 {
+            continue;
+        }
+        for o in range.clone() {
+            match kind(&postings[o as usize]) {
+                CAPITAL => capital.insert(o),
+                CASELESS => caseless.insert(o),
+                _ => false,
+            };
+        }
+    }
+    [capital, caseless]
 }
 
 fn put_bitmap(out: &mut Vec<u8>, bitmap: &RoaringBitmap) {
@@ -149,11 +171,9 @@ pub struct Index {
     /// headword in another language), by term, and that later term: the
     /// term dictionaries hold a text once, valued with its first term.
     later_words: Vec<(u32, u32)>,
-    /// The languages of the dictionary table, and per term its index.
-    languages: Vec<String>,
-    term_language: Vec<u16>,
     /// The entries whose headword's first letter is a capital, and those
-    /// whose first letter has no case (or that have no letter).
+    /// whose first letter has no case (or that have no letter), of the
+    /// texts that mix them ([`capitalisation_of_mixed_texts`]).
     capital: RoaringBitmap,
     caseless: RoaringBitmap,
     /// The term dictionary, forwards and backwards, the text blocks and
@@ -180,7 +200,7 @@ impl Index {
         if dictionaries.len() > usize::from(u16::MAX) || parts.len() >= usize::from(u16::MAX) {
             return Err(CorruptData("too many dictionaries or parts of speech"));
         }
-        let term_count = r.count(2)?;
+        let term_count = r.count(1)?;
         // Not a count of what follows (the entries' columns are in the text
         // blocks): the terms' entry counts must add up to it.
         let entries = r.varint()?;
@@ -228,11 +248,6 @@ impl Index {
             later_words.push((t as u32, next as u32));
             before = t;
         }
-        let languages: Vec<String> = languages_of(dictionaries.iter())
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        let term_language = read_column(&mut r, term_count, languages.len())?;
         let capital = read_bitmap(&mut r, entries as u32)?;
         let caseless = read_bitmap(&mut r, entries as u32)?;
         if !r.is_done() {
@@ -259,8 +274,6 @@ impl Index {
             longest_term_chars,
             term_frequency,
             later_words,
-            languages,
-            term_language,
             capital,
             caseless,
             terms,
@@ -384,9 +397,11 @@ impl Index {
         self.term_first.partition_point(|&first| first <= ordinal) - 1
     }
 
-    /// Of `entries`, those whose headword is not capitalised as a word
-    /// typed with a capital first letter (`typed`) or without one is
-    /// ([`crate::fold::capitalised_as`]).
+    /// Of `entries`, the entries of one text, those to list after the
+    /// others: those whose headword is not capitalised as a word typed with
+    /// a capital first letter (`typed`) or without one is
+    /// ([`crate::fold::capitalised_as`]). A text whose headwords are all of
+    /// one kind keeps its ordinal order: all of them or none.
     pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
         // Intersections with the query's entries first: the bitmaps span
         // the whole corpus, and a union of them would be work per entry of
@@ -395,11 +410,6 @@ impl Index {
             true => entries - &self.capital,
             false => (entries & &self.capital) | (entries & &self.caseless),
         }
-    }
-
-    /// The language of term `t` (a word of one language).
-    pub fn term_lang(&self, t: usize) -> &str {
-        &self.languages[usize::from(self.term_language[t])]
     }
 
     /// The lemmas of an inflected (folded) form, most common first; none for
@@ -449,7 +459,6 @@ impl Index {
         4 * self.term_first.len()
             + 2 * self.term_frequency.len()
             + 8 * self.later_words.len()
-            + 2 * self.term_language.len()
             + self.capital.serialized_size()
             + self.caseless.serialized_size()
             + self.terms.memory_bytes()
@@ -488,6 +497,13 @@ impl Texts<'_> {
         self.block_of(self.index.term_of(ordinal)).0
     }
 
+    /// The language of one of those terms (a word of one language): its
+    /// entries' dictionaries' source language.
+    pub fn term_lang(&self, t: usize) -> &str {
+        let first = self.index.term_entries(t).start;
+        &self.dictionary(first).source_lang
+    }
+
     /// The dictionary of an entry of those terms.
     pub fn dictionary(&self, ordinal: u32) -> &DictionaryRef {
         &self.index.dictionaries[self.block_of_entry(ordinal).dictionary(ordinal)]
@@ -523,11 +539,14 @@ mod tests {
     use crate::snapshot::tests::posting;
     use crate::snapshot::{build, Section};
 
-    /// The capitalisation split the core keeps agrees with
-    /// [`capitalised_as`](crate::fold::capitalised_as) on every headword:
-    /// capitals, lower case, and first letters without case.
+    /// The capitalisation split of every text's entries puts those
+    /// capitalised as the query was typed first, each part in ordinal order,
+    /// as [`capitalised_as`](crate::fold::capitalised_as) on every headword
+    /// would: capitals, lower case and first letters without case, in
+    /// texts that mix them and in texts of one kind (which the bitmaps
+    /// leave out).
     #[test]
-    fn the_capitalisation_bitmaps_agree_with_the_headwords() {
+    fn the_capitalisation_split_agrees_with_the_headwords() {
         let words = [
             "Été",
             "été",
@@ -538,23 +557,41 @@ mod tests {
             "-",
             "ΣΟΦΙΑ",
             "école",
+            "Gift",
+            "gift",
+            "Haus",
         ];
+        let german = DictionaryRef::new("freedict-deu-eng", "de", Some("en"));
         let all = words
             .iter()
             .enumerate()
-            .map(|(i, w)| posting(w, "a", &i.to_string()))
+            .map(|(i, w)| match w.starts_with(char::is_uppercase) && i >= 9 {
+                // `Gift` and `Haus`: words of another language.
+                true => Posting::headword(w, german.clone(), i.to_string()),
+                false => posting(w, ["a", "b"][i % 2], &i.to_string()),
+            })
             .collect();
         let built = build(
             crate::snapshot::rank_order(all, &Lexicon::default()),
             &Lexicon::default(),
         );
         let index = built.index().unwrap();
-        let every: RoaringBitmap = (0..index.entries()).collect();
-        for typed in [true, false] {
-            let expected: RoaringBitmap = (0..index.entries())
-                .filter(|&o| !crate::fold::capitalised_as(&index.word(o).unwrap(), Some(typed)))
-                .collect();
-            assert_eq!(index.not_capitalised_as(&every, typed), expected, "{typed}");
+        let firsts: std::collections::BTreeSet<usize> = words
+            .iter()
+            .map(|w| index.term_number(&crate::fold::fold(w)).unwrap().unwrap())
+            .collect();
+        assert_eq!(firsts.len(), 10, "texts of one and of two headwords");
+        for t in firsts {
+            let entries = index.text_entries(t);
+            for typed in [true, false] {
+                let rest = index.not_capitalised_as(&entries, typed);
+                let split: Vec<u32> = (&entries - &rest).iter().chain(&rest).collect();
+                let mut expected: Vec<u32> = entries.iter().collect();
+                expected.sort_by_key(|&o| {
+                    !crate::fold::capitalised_as(&index.word(o).unwrap(), Some(typed))
+                });
+                assert_eq!(split, expected, "{} {typed}", index.term(t).unwrap());
+            }
         }
     }
 

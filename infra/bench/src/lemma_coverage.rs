@@ -39,8 +39,11 @@ fn is_number_token(word: &str) -> bool {
 /// one of its dictionaries.
 fn headwords_by_language(index: &Index) -> HashMap<String, (usize, HashSet<usize>)> {
     let mut langs: HashMap<String, (usize, HashSet<usize>)> = HashMap::new();
+    let texts = index
+        .texts(0..index.term_count())
+        .expect("a build in memory holds every text block");
     for t in 0..index.term_count() {
-        let (entries, terms) = langs.entry(index.term_lang(t).to_string()).or_default();
+        let (entries, terms) = langs.entry(texts.term_lang(t).to_string()).or_default();
         *entries += index.term_entries(t).len();
         terms.insert(t);
     }

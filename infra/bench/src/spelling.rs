@@ -240,10 +240,13 @@ async fn first_page_of_words(app: &App, query: &str, match_type: MatchType) -> S
         .search_words(snapshot.grams.as_ref(), &rule, &filters, 0, 20)
         .expect("search");
     let index = snapshot.searcher.index();
+    let texts = index
+        .texts(hits.words.iter().map(|w| w.term))
+        .expect("a stack snapshot holds every text block");
     let words: Vec<String> = hits
         .words
         .iter()
-        .map(|w| format!("{} ({})", index.term(w.term).expect("held"), w.lang))
+        .map(|w| format!("{} ({})", texts.term(w.term), texts.term_lang(w.term)))
         .collect();
     format!(
         "{query} ({}): {} words on the first page of {} ({} entries): {}",
