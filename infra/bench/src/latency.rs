@@ -892,8 +892,8 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
 
 async fn cold(runs: usize) {
     let exe = std::env::current_exe().expect("this binary");
-    println!("| First request of a fresh process | ms (median of {runs}; min–max) | snapshot items read | MB read | index / records / grams / definitions MB | resident MB |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("| First request of a fresh process | ms (median of {runs}; min–max) | round trips | snapshot items read | MB read | index / records / grams / definitions / rhymes MB | resident MB |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for class in COLD_CLASSES {
         let mut samples: Vec<Vec<f64>> = (0..runs)
             .map(|_| {
@@ -917,23 +917,26 @@ async fn cold(runs: usize) {
         let (min, max) = (samples[0][0], samples[samples.len() - 1][0]);
         let mb = |bytes: f64| bytes / 1e6;
         println!(
-            "| {} | {:.0} ({min:.0}–{max:.0}) | {:.0} | {:.2} | {:.2} / {:.2} / {:.2} / {:.2} | {:.0} |",
+            "| {} | {:.0} ({min:.0}–{max:.0}) | {:.0} | {:.0} | {:.2} | {:.2} / {:.2} / {:.2} / {:.2} / {:.2} | {:.0} |",
             cold_query(class).0,
             median[0],
             median[1],
-            mb(median[2]),
+            median[2],
             mb(median[3]),
             mb(median[4]),
             mb(median[5]),
             mb(median[6]),
-            median[7],
+            mb(median[7]),
+            mb(median[8]),
+            median[9],
         );
     }
 }
 
 /// One cold class in this (fresh) process: prints its milliseconds, the
-/// snapshot items and bytes it read, the bytes of the index, records, grams
-/// and definitions among them, and the resident memory after.
+/// round trips of its snapshot reads, the snapshot items and bytes it read,
+/// the bytes of the index, records, grams, definitions and rhymes among
+/// them, and the resident memory after.
 async fn cold_one(class: &str) {
     use shared::search::snapshot::Section;
     let started = Instant::now();
@@ -995,13 +998,15 @@ async fn cold_one(class: &str) {
         sections.iter().map(|&s| app.store.reads_of(s).bytes).sum()
     };
     println!(
-        "{ms:.1} {} {} {} {} {} {} {:.0}",
+        "{ms:.1} {} {} {} {} {} {} {} {} {:.0}",
+        app.store.read_round_trips(),
         reads.items,
         reads.bytes,
         of(&[Section::Core, Section::Terms]),
         of(&[Section::Records]),
         of(&[Section::Grams]),
         of(&[Section::Definitions]),
+        of(&[Section::Rhymes]),
         resident_mb()
     );
 }

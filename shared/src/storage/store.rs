@@ -388,14 +388,35 @@ pub struct Store {
     reads: Arc<ReadCounter>,
 }
 
-/// Items and bytes read, per section (in [`Section::ALL`]'s order).
+/// Items and bytes read, per section (in [`Section::ALL`]'s order), and
+/// the round trips they took: a read that starts while none is under way
+/// starts one, so reads made together (concurrent BatchGetItems) count
+/// once and reads made one after another count each.
 #[derive(Default)]
 struct ReadCounter {
     items: [AtomicU64; Section::ALL.len()],
     bytes: [AtomicU64; Section::ALL.len()],
+    under_way: AtomicU64,
+    round_trips: AtomicU64,
+}
+
+/// A read under way ([`ReadCounter::start`]), ended when dropped.
+struct ReadUnderWay<'c>(&'c ReadCounter);
+
+impl Drop for ReadUnderWay<'_> {
+    fn drop(&mut self) {
+        self.0.under_way.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl ReadCounter {
+    fn start(&self) -> ReadUnderWay<'_> {
+        if self.under_way.fetch_add(1, Ordering::Relaxed) == 0 {
+            self.round_trips.fetch_add(1, Ordering::Relaxed);
+        }
+        ReadUnderWay(self)
+    }
+
     fn add(&self, section: Section, bytes: usize) {
         let at = section as usize;
         self.items[at].fetch_add(1, Ordering::Relaxed);
@@ -630,6 +651,12 @@ impl Store {
     /// Items and bytes of one section this instance has read so far.
     pub fn reads_of(&self, section: Section) -> Reads {
         self.reads.of(section)
+    }
+
+    /// The round trips of its snapshot reads so far: reads made together
+    /// count once (the pointer's and the catalogue's reads are not counted).
+    pub fn read_round_trips(&self) -> u64 {
+        self.reads.round_trips.load(Ordering::Relaxed)
     }
 
     /// The entry with this id in this dictionary, if there is one.
@@ -988,7 +1015,9 @@ impl ItemSource for Source {
         }
         let expected = keys.len();
         let per_call = keys_per_call(wanted);
+        let under_way = self.reads.start();
         let found = batch_get(&self.client, &self.table, keys, per_call).await?;
+        drop(under_way);
         if found.len() != expected {
             // The build was replaced twice since the catalog was read.
             return Err(ApiError::Unavailable);
