@@ -207,6 +207,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
     let needs = Needs {
         records: true,
         grams: with_filter_keys(needed_grams(rule), &filters),
+        rhymes: false,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let grams = snapshot.grams.as_ref();
@@ -244,6 +245,7 @@ async fn sounds_like(
     let needs = Needs {
         records: true,
         grams: filter_keys(&filters),
+        rhymes: true,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let over_budget = |e| match e {
@@ -347,6 +349,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
     let needs = Needs {
         records: true,
         grams: filter_keys(&filters),
+        rhymes: false,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let query = |s: &Searcher| match DefinitionQuery::new(&p.q, s.index()) {
@@ -400,14 +403,20 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
     let needs = Needs {
         records: true,
         grams: filter_keys(&filters),
+        rhymes: true,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
-    let terms = |s: &Searcher| Ok(s.terms_of_word(&p.word, p.lang.as_deref())?);
-    let terms = with_term_blocks(&snapshot, terms)
+    let every_lang = |s: &Searcher| Ok(s.word_terms(&p.word)?);
+    let every_lang = with_term_blocks(&snapshot, every_lang)
         .await?
         .map_err(search_failed)?;
-    let keys: Vec<Vec<u8>> = terms.iter().map(|&(t, _)| word_key(t)).collect();
-    let pronounced = snapshot.rhymes(&keys).await?;
+    // The words' pronunciations and their languages (in their text
+    // blocks) read together: one round trip, not two.
+    let keys: Vec<Vec<u8>> = every_lang.iter().map(|&t| word_key(t)).collect();
+    let terms = |s: &Searcher| Ok(s.terms_in_lang(&every_lang, p.lang.as_deref())?);
+    let (pronounced, terms) =
+        tokio::try_join!(snapshot.rhymes(&keys), with_term_blocks(&snapshot, terms))?;
+    let terms = terms.map_err(search_failed)?;
     let mut query = None;
     for (term, lang) in &terms {
         let pronunciations = pronounced.pronunciations(*term).map_err(internal)?;
@@ -677,6 +686,7 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
     let needs = Needs {
         records: true,
         grams: filter_keys(&filters),
+        rhymes: false,
     };
     let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
     checked?;

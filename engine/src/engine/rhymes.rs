@@ -115,14 +115,31 @@ impl Searcher {
         word: &str,
         lang: Option<&str>,
     ) -> Result<Vec<(usize, String)>, Missing> {
+        self.terms_in_lang(&self.word_terms(word)?, lang)
+    }
+
+    /// The terms of `word` in every language, most common first; none when
+    /// it is no headword. [`Missing`] names its term block not held.
+    pub fn word_terms(&self, word: &str) -> Result<Vec<usize>, Missing> {
         let index = &self.index;
-        let Some(first) = index.term_number(&fold(word))? else {
-            return Ok(Vec::new());
-        };
-        let texts = index.texts(index.text_terms(first))?;
-        Ok(index
-            .text_terms(first)
-            .map(|t| (t, texts.term_lang(t).to_string()))
+        Ok(match index.term_number(&fold(word))? {
+            Some(first) => index.text_terms(first).collect(),
+            None => Vec::new(),
+        })
+    }
+
+    /// `terms`, each with its language: those of `lang` only when it is
+    /// given. [`Missing`] names their text blocks (which hold the
+    /// languages) not held.
+    pub fn terms_in_lang(
+        &self,
+        terms: &[usize],
+        lang: Option<&str>,
+    ) -> Result<Vec<(usize, String)>, Missing> {
+        let texts = self.index.texts(terms.iter().copied())?;
+        Ok(terms
+            .iter()
+            .map(|&t| (t, texts.term_lang(t).to_string()))
             .filter(|(_, l)| lang.is_none_or(|want| want == l))
             .collect())
     }

@@ -233,6 +233,7 @@ async fn first_page_of_words(app: &App, query: &str, match_type: MatchType) -> S
     let needs = Needs {
         records: false,
         grams: needed_grams(&rule),
+        rhymes: false,
     };
     let snapshot = app.store.snapshot(&needs).await.expect("a snapshot");
     let hits = snapshot

@@ -345,6 +345,9 @@ pub struct Needs {
     /// The grams its `contains` query reads ([`snapshot::query_grams`])
     /// and the bitmaps of its filters ([`snapshot::filter_keys`]).
     pub grams: Vec<String>,
+    /// It reads `rhymes` (rhymes, sounds-like search): its part index is
+    /// loaded with the index, so that its parts are the first read after.
+    pub rhymes: bool,
 }
 
 /// What a page shows of an entry from its text block.
@@ -852,6 +855,12 @@ impl Store {
             }
             Ok(())
         };
+        let rhymes = async {
+            if needs.rhymes {
+                loaded.rhymes.index(source).await?;
+            }
+            Ok(())
+        };
         let term_budget = BlockBudget {
             fst: self.cache_bytes * 3 / 16,
             text: self.cache_bytes * 5 / 16,
@@ -860,7 +869,7 @@ impl Store {
             let source = source.clone();
             async move { Ok(Searcher::new(source.index(term_budget).await?)) }
         });
-        let (searcher, grams, ()) = tokio::try_join!(searcher, grams, records)?;
+        let (searcher, grams, (), ()) = tokio::try_join!(searcher, grams, records, rhymes)?;
         Ok(SnapshotView {
             searcher,
             grams,
