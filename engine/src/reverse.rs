@@ -92,30 +92,49 @@ impl DefinitionQuery {
         })
     }
 
-    /// The languages of the lemmas the query looks up.
-    fn lemma_langs(&self) -> impl Iterator<Item = &str> {
+    /// Per query word, the keys it is looked up by: the word, and its
+    /// lemmas but those in the languages the word is a stop word of (they
+    /// would find what a function word's homograph means there: French
+    /// `a`, `avoir`). The parts of the words' [`stop_word_keys`] must be
+    /// held.
+    fn looked_up(&self, definitions: &Definitions) -> Result<Vec<Vec<&WordKey>>, CorruptData> {
         self.words
             .iter()
-            .flatten()
-            .filter_map(|k| k.lang.as_deref())
+            .map(|keys| {
+                let stop_langs = definitions.stop_word_langs(&keys[0].key)?;
+                let of_stop_lang =
+                    |k: &WordKey| k.lang.as_ref().is_some_and(|l| stop_langs.contains(l));
+                Ok(keys.iter().filter(|k| !of_stop_lang(k)).collect())
+            })
+            .collect()
     }
 
-    /// Every key the query reads, each once: what the store loads (the
-    /// words' stop-word keys among them).
-    pub fn keys(&self) -> Vec<String> {
-        let mut keys: Vec<String> = self
-            .words
+    /// Every key the query reads, each once: what the store loads once it
+    /// holds the parts of the query's [`stop_word_keys`] (which say which
+    /// lemmas are no lookup), the lists of its words and lemmas, the
+    /// bitmaps of its lemmas' languages and the list of its phrase.
+    pub fn keys(&self, definitions: &Definitions) -> Result<Vec<String>, CorruptData> {
+        let looked_up = self.looked_up(definitions)?;
+        let lemma_langs = looked_up.iter().flatten().filter_map(|k| k.lang.as_deref());
+        let mut keys: Vec<String> = looked_up
             .iter()
             .flatten()
             .map(|k| k.key.clone())
             .chain(self.words.iter().map(|keys| stop_word_key(&keys[0].key)))
-            .chain(self.lemma_langs().map(definition_lang_key))
+            .chain(lemma_langs.map(definition_lang_key))
             .chain([self.phrase.clone()])
             .collect();
         keys.sort_unstable();
         keys.dedup();
-        keys
+        Ok(keys)
     }
+}
+
+/// The stop-word keys of the words of `q`: read first (while the query's
+/// lemmas are found), so that the lists and bitmaps of the lemmas that are
+/// no lookup are never read ([`DefinitionQuery::keys`]).
+pub fn stop_word_keys(q: &str) -> Vec<String> {
+    words(q).iter().map(|w| stop_word_key(w)).collect()
 }
 
 /// A candidate: whether its definition says the phrase, its score, its
@@ -217,16 +236,9 @@ impl Searcher {
         // Every list first: their lengths are the work, known before any is
         // read.
         let mut groups: Vec<Vec<(&WordKey, DefinitionList<'_>)>> = Vec::new();
-        for keys in &query.words {
-            // A stop word's lemmas in the languages it is a stop word of
-            // are no lookup: they would find what a function word's
-            // homograph means there (French `a`: `avoir`).
-            let stop_langs = definitions.stop_word_langs(&keys[0].key)?;
+        for keys in query.looked_up(definitions)? {
             let mut lists = Vec::new();
             for key in keys {
-                if key.lang.as_ref().is_some_and(|l| stop_langs.contains(l)) {
-                    continue;
-                }
                 if let Some(list) = definitions.list(&key.key)? {
                     lists.push((key, list));
                 }
@@ -450,7 +462,14 @@ mod tests {
         let index: Searcher = built.decode().unwrap();
         let definitions: Definitions = built.decode().unwrap();
         let query = DefinitionQuery::new("a", index.index()).unwrap();
-        assert!(query.keys().contains(&stop_word_key("a")), "{query:?}");
+        assert_eq!(stop_word_keys("a"), [stop_word_key("a")]);
+        let keys = query.keys(&definitions).unwrap();
+        assert!(keys.contains(&stop_word_key("a")), "{query:?}");
+        // `avoir`'s list and the bitmap of French definitions are not read.
+        assert_eq!(
+            keys,
+            [phrase_key(&["a".into()]), stop_word_key("a"), "a".into()]
+        );
         let filters = Filters::default();
         let hits = index
             .reverse(None, &definitions, &query, &filters, 0, 20)
@@ -513,7 +532,7 @@ mod tests {
         assert!(parts.len() > 3, "the section has several parts");
         for q in ["word5 word12", "word0 and word1", "word699", "nothing here"] {
             let query = DefinitionQuery::new(q, index.index()).unwrap();
-            let wanted = Definitions::parts_of(&parts, &query.keys());
+            let wanted = Definitions::parts_of(&parts, &query.keys(&every).unwrap());
             let held = Definitions::new(
                 parts.clone(),
                 wanted

@@ -23,7 +23,7 @@ use crate::search::filters::Filters;
 use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
-use crate::search::reverse::{DefinitionQuery, QueryError};
+use crate::search::reverse::{stop_word_keys, DefinitionQuery, QueryError};
 use crate::search::snapshot::{filter_keys, word_key, RhymeKind};
 use crate::storage::store::{Needs, SnapshotView};
 use std::collections::HashMap;
@@ -357,17 +357,22 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         Err(QueryError::TooManyWords) => Ok(None),
         Err(QueryError::Missing(missing)) => Err(SearchError::Missing(missing)),
     };
-    let (query, part_index) = tokio::join!(
+    // The words' stop-word keys are read while their lemmas are found:
+    // they say which lemmas are no lookup, whose lists and language
+    // bitmaps are then never read.
+    let stop_words = stop_word_keys(&p.q);
+    let (query, stop_words) = tokio::join!(
         with_term_blocks(&snapshot, query),
-        snapshot.definition_part_index()
+        snapshot.definitions(&stop_words)
     );
-    part_index?;
+    let stop_words = stop_words?;
     let query = query?.map_err(search_failed)?.ok_or_else(|| {
         ApiError::bad_request(format!(
             "q must have at most {MAX_QUERY_WORDS} words for a reverse lookup"
         ))
     })?;
-    let definitions = snapshot.definitions(&query.keys()).await?;
+    let keys = query.keys(&stop_words).map_err(internal)?;
+    let definitions = snapshot.definitions(&keys).await?;
     let grams = snapshot.grams.as_ref();
     let over_budget = |e| match e {
         SearchError::OverBudget => ApiError::bad_request(REVERSE_OVER_BUDGET),

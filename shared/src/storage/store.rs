@@ -103,14 +103,6 @@ impl SnapshotView {
             .map_err(corrupt_snapshot)
     }
 
-    /// Loads the part index of `definitions` if no request has yet: a
-    /// reverse lookup reads it while its words' lemmas are looked up, so
-    /// that its parts follow in the next round trip.
-    pub async fn definition_part_index(&self) -> Result<(), ApiError> {
-        self.loaded.definitions.index(&self.loaded.source).await?;
-        Ok(())
-    }
-
     /// The parts of the `definitions` section that hold these keys (a
     /// reverse lookup's words and phrase), loaded now if no request has yet.
     pub async fn definitions(&self, keys: &[String]) -> Result<Definitions, ApiError> {
