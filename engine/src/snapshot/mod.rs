@@ -127,7 +127,10 @@ use std::ops::Range;
 /// entries' dictionaries), and `core` keeps the capitalisation of the texts
 /// that mix it only (core version 8): what every cold instance reads first
 /// no longer holds a value per term or entry it can do without.
-pub const FORMAT: u32 = 23;
+/// 24: the part index of every paged section (`records`, `grams`,
+/// `definitions`, `rhymes`) is front-coded and deflated: a cold instance
+/// reads each whole before any of its parts.
+pub const FORMAT: u32 = 24;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -751,10 +754,10 @@ pub(crate) mod tests {
     const PINNED_DIGESTS: [&str; 6] = [
         "core 487e721fe119d8bc2541be0724d5480ad400451a34867e58bcc2b2aab687442a",
         "terms fb28d535472e29807ed367a7b966c39c024288bfb556fc8939781f6400a4d98f",
-        "records 95abc7a9343d91aa7198832e086e3a806560735e3ff8bcfc4c97d31a7d2a4780",
-        "grams 59beab37e3890accd6a51c1a39e58f33255142d4045ce7feb0468ad1be92532c",
-        "definitions 3c7c3f857fe361566d43e3f696440b862013ca2e4277a13bc2a62fae12db2083",
-        "rhymes 98bcd7b2b018c57686178b801d8a5e94bf49814ac2e6bee370b9e986d4b8dea8",
+        "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
+        "grams bab4361646430c33bd5f32e301924ab0fbf0748e2862047ddba9c92aa91b3262",
+        "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",
+        "rhymes 63abad3383367d22eb9310b2fab3164819e563264e31dd65fe3d756f7def2730",
     ];
 
     #[test]

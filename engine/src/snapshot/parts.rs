@@ -4,9 +4,16 @@
 //! its size in bytes. Each part follows in one or more items (a part larger
 //! than an item, such as the bitmap of a one-letter gram, spans several), so
 //! a part's items are known from the index alone.
+//!
+//! The index (deflated): `[parts]`, then per part `[bytes shared with the
+//! previous key][rest of the key: length, bytes][part size]`, varints. A
+//! cold instance reads a section's index whole before any of its parts:
+//! front-coded and deflated it is less than half the bytes (at 5.27
+//! million entries 122 KB for `rhymes` against 319, 161 for
+//! `definitions` against 328).
 
 use super::MAX_PART_BYTES;
-use crate::codec::{put_varint, CorruptData, Reader};
+use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -36,13 +43,18 @@ impl PartIndex {
     /// keys ascending: this index, then each part in items of at most
     /// [`MAX_PART_BYTES`].
     pub(crate) fn store(parts: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<Vec<u8>> {
-        let mut index = Vec::new();
-        put_varint(&mut index, parts.len());
+        let mut raw = Vec::new();
+        put_varint(&mut raw, parts.len());
+        let mut previous: &[u8] = &[];
         for (key, bytes) in &parts {
-            put_varint(&mut index, key.len());
-            index.extend_from_slice(key);
-            put_varint(&mut index, bytes.len());
+            let shared = previous.iter().zip(key).take_while(|(a, b)| a == b).count();
+            put_varint(&mut raw, shared);
+            put_varint(&mut raw, key.len() - shared);
+            raw.extend_from_slice(&key[shared..]);
+            put_varint(&mut raw, bytes.len());
+            previous = key;
         }
+        let index = compress(&raw);
         assert!(
             index.len() <= MAX_PART_BYTES,
             "a part index fits one item ({} parts)",
@@ -60,15 +72,21 @@ impl PartIndex {
     }
 
     pub fn decode(bytes: &[u8]) -> Result<Self, CorruptData> {
-        let mut r = Reader::new(bytes);
-        let count = r.count(2)?;
-        let mut keys = Vec::with_capacity(count);
+        let raw = inflate(bytes)?;
+        let mut r = Reader::new(&raw);
+        let count = r.count(3)?;
+        let mut keys: Vec<Vec<u8>> = Vec::with_capacity(count);
         let mut sizes = Vec::with_capacity(count);
         let mut first_item = Vec::with_capacity(count + 1);
         let mut item = 1;
         for _ in 0..count {
+            let shared = r.varint()?;
+            let previous = keys.last().map_or(&[][..], Vec::as_slice);
+            let Some(shared) = previous.get(..shared) else {
+                return Err(CorruptData("a part key sharing more than its previous"));
+            };
             let len = r.varint()?;
-            let key = r.bytes(len)?.to_vec();
+            let key = [shared, r.bytes(len)?].concat();
             if keys.last().is_some_and(|last: &Vec<u8>| *last >= key) {
                 return Err(CorruptData("part keys out of order"));
             }
@@ -208,21 +226,28 @@ fn group_keyed<K: AsRef<[u8]>>(
 }
 
 /// Whether the part index of [`store_keyed_by`] with these targets fits
-/// its one item (counting each part's size as three bytes, enough for
-/// parts under 2 MB).
+/// its one item.
 pub(crate) fn index_fits<K: AsRef<[u8]>>(
     units: &[(K, Vec<u8>)],
     part_bytes: impl Fn(&[u8]) -> usize,
 ) -> bool {
-    let ranges = group_keyed(units, part_bytes);
-    let bytes: usize = ranges
-        .iter()
-        .map(|r| {
-            let key = units[r.start].0.as_ref().len();
-            varint_len(key) + key + 3
-        })
-        .sum();
-    varint_len(ranges.len()) + bytes <= MAX_PART_BYTES
+    index_bytes_at_most(units, &group_keyed(units, part_bytes)) <= MAX_PART_BYTES
+}
+
+/// The most bytes the part index of `units` grouped into `ranges` can take:
+/// each key whole (none shared with the one before), each part's size as
+/// three bytes (enough for parts under 2 MB), and what deflate adds to
+/// bytes it cannot shrink (5 bytes a stored block of at most 65,535).
+fn index_bytes_at_most<K: AsRef<[u8]>>(units: &[(K, Vec<u8>)], ranges: &[Range<usize>]) -> usize {
+    let raw: usize = varint_len(ranges.len())
+        + ranges
+            .iter()
+            .map(|r| {
+                let key = units[r.start].0.as_ref().len();
+                1 + varint_len(key) + key + 3
+            })
+            .sum::<usize>();
+    raw + 5 * (raw / 65_535 + 1) + 8
 }
 
 /// The bytes of `n` as a varint.
@@ -502,9 +527,7 @@ mod tests {
             let stored = store_keyed_by(units.clone(), target);
             let index = PartIndex::decode(&stored[0]).unwrap();
             prop_assert_eq!(index.len(), ranges.len());
-            let estimate = varint_len(ranges.len())
-                + ranges.iter().map(|r| units[r.start].0.len() + 4).sum::<usize>();
-            prop_assert!(stored[0].len() <= estimate);
+            prop_assert!(stored[0].len() <= index_bytes_at_most(&units, &ranges));
         }
 
         /// Grouping keeps units in order, each once, and a part over the
