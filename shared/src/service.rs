@@ -208,6 +208,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         records: true,
         grams: with_filter_keys(needed_grams(rule), &filters),
         rhymes: false,
+        definitions: false,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let grams = snapshot.grams.as_ref();
@@ -246,6 +247,7 @@ async fn sounds_like(
         records: true,
         grams: filter_keys(&filters),
         rhymes: true,
+        definitions: false,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let over_budget = |e| match e {
@@ -350,6 +352,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         records: true,
         grams: filter_keys(&filters),
         rhymes: false,
+        definitions: true,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let query = |s: &Searcher| match DefinitionQuery::new(&p.q, s.index()) {
@@ -409,6 +412,7 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
         records: true,
         grams: filter_keys(&filters),
         rhymes: true,
+        definitions: false,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let every_lang = |s: &Searcher| Ok(s.word_terms(&p.word)?);
@@ -692,6 +696,7 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
         records: true,
         grams: filter_keys(&filters),
         rhymes: false,
+        definitions: false,
     };
     let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
     checked?;

@@ -234,6 +234,7 @@ async fn first_page_of_words(app: &App, query: &str, match_type: MatchType) -> S
         records: false,
         grams: needed_grams(&rule),
         rhymes: false,
+        definitions: false,
     };
     let snapshot = app.store.snapshot(&needs).await.expect("a snapshot");
     let hits = snapshot

@@ -340,6 +340,10 @@ pub struct Needs {
     /// It reads `rhymes` (rhymes, sounds-like search): its part index is
     /// loaded with the index, so that its parts are the first read after.
     pub rhymes: bool,
+    /// It reads `definitions` (reverse lookup): its part index is loaded
+    /// with the index, so that the parts of its words' stop-word keys are
+    /// read with their form blocks.
+    pub definitions: bool,
 }
 
 /// What a page shows of an entry from its text block.
@@ -853,6 +857,12 @@ impl Store {
             }
             Ok(())
         };
+        let definitions = async {
+            if needs.definitions {
+                loaded.definitions.index(source).await?;
+            }
+            Ok(())
+        };
         let term_budget = BlockBudget {
             fst: self.cache_bytes * 3 / 16,
             text: self.cache_bytes * 5 / 16,
@@ -861,7 +871,8 @@ impl Store {
             let source = source.clone();
             async move { Ok(Searcher::new(source.index(term_budget).await?)) }
         });
-        let (searcher, grams, (), ()) = tokio::try_join!(searcher, grams, records, rhymes)?;
+        let (searcher, grams, (), (), ()) =
+            tokio::try_join!(searcher, grams, records, rhymes, definitions)?;
         Ok(SnapshotView {
             searcher,
             grams,

@@ -365,8 +365,9 @@ where
 /// first walk's blocks are read (the fixture's few terms need it), and the
 /// classes that read a paged section by its part index (grams: `contains`,
 /// a pattern with wildcards at both ends, a prefix with two edits;
-/// definitions: reverse lookup, whose part index is read while its words'
-/// form blocks are), whose parts follow the part index read with the root.
+/// definitions: reverse lookup, whose words' stop-word keys are read with
+/// their form blocks, its other keys after), whose parts follow the part
+/// index read with the root.
 /// A fourth for a sounds-like search, whose lists are named by the coarse
 /// keys its walk reaches (the part index of `rhymes` comes with the index).
 /// A fifth for a prefix with two edits: its first walks wait for the gram
