@@ -203,8 +203,23 @@ impl Searcher {
         found
     }
 
+    /// The terms spelled `text` (its words, one per language) that `keep`
+    /// admits: one lookup, one unit of work.
+    fn spelling_terms(
+        &self,
+        text: &str,
+        keep: impl Fn(usize) -> bool,
+        typos: &mut Typos,
+    ) -> Vec<usize> {
+        typos.work += 1;
+        match typos.noted(self.index.term_number(text)) {
+            Some(t) => self.index.text_terms(t).filter(|&t| keep(t)).collect(),
+            None => Vec::new(),
+        }
+    }
+
     /// Adds to `into` the entries of the headwords spelled `text` that
-    /// `keep` admits: one lookup, one unit of work.
+    /// `keep` admits.
     fn spelling_entries(
         &self,
         text: &str,
@@ -212,17 +227,14 @@ impl Searcher {
         typos: &mut Typos,
         into: &mut RoaringBitmap,
     ) {
-        typos.work += 1;
-        if let Some(t) = typos.noted(self.index.term_number(text)) {
-            for t in self.index.text_terms(t).filter(|&t| keep(t)) {
-                into.insert_range(self.index.term_entries(t));
-            }
+        for t in self.spelling_terms(text, keep, typos) {
+            into.insert_range(self.index.term_entries(t));
         }
     }
 
     /// Adds to `into` the entries of the words of `lang` that `keep`
-    /// admits of `text`: one lookup, one unit of work. A word's language is
-    /// in its text block; those not held are noted as missing.
+    /// admits of `text`. A word's language is in its text block; those
+    /// not held are noted as missing.
     fn spelling_entries_of_lang(
         &self,
         text: &str,
@@ -231,11 +243,7 @@ impl Searcher {
         typos: &mut Typos,
         into: &mut RoaringBitmap,
     ) {
-        typos.work += 1;
-        let Some(t) = typos.noted(self.index.term_number(text)) else {
-            return;
-        };
-        let kept: Vec<usize> = self.index.text_terms(t).filter(|&t| keep(t)).collect();
+        let kept = self.spelling_terms(text, keep, typos);
         if kept.is_empty() {
             return;
         }
