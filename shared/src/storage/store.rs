@@ -595,6 +595,14 @@ impl<P: PagedPart> Paged<P> {
             .await
     }
 
+    /// Its part index, read now if `needed` and not yet held.
+    async fn index_if(&self, needed: bool, source: &Arc<Source>) -> Result<(), ApiError> {
+        if needed {
+            self.index(source).await?;
+        }
+        Ok(())
+    }
+
     /// These parts, loaded together where no request has loaded them yet.
     async fn parts(
         &self,
@@ -843,26 +851,11 @@ impl Store {
             let parts = loaded.grams.parts(source, &index, wanted).await?;
             Ok(Some(Grams::new(index, parts)))
         };
-        // The records' part index comes with the index, so that the page's
-        // parts are the only read after the search.
-        let records = async {
-            if needs.records {
-                loaded.records.index(source).await?;
-            }
-            Ok(())
-        };
-        let rhymes = async {
-            if needs.rhymes {
-                loaded.rhymes.index(source).await?;
-            }
-            Ok(())
-        };
-        let definitions = async {
-            if needs.definitions {
-                loaded.definitions.index(source).await?;
-            }
-            Ok(())
-        };
+        // The part indexes a request needs come with the index, so that the
+        // parts it reads next are its first read after the search.
+        let records = loaded.records.index_if(needs.records, source);
+        let rhymes = loaded.rhymes.index_if(needs.rhymes, source);
+        let definitions = loaded.definitions.index_if(needs.definitions, source);
         let term_budget = BlockBudget {
             fst: self.cache_bytes * 3 / 16,
             text: self.cache_bytes * 5 / 16,
