@@ -55,7 +55,7 @@ pub async fn read_lexicon(
     let mut lexicon = Lexicon::default();
     for list in lists {
         let pk = items::lexicon_pk(list.kind, &list.lang);
-        for (n, bytes) in read_list_chunks(client, table, list.kind, &list.lang).await? {
+        for (n, bytes) in read_list_chunks(client, table, &pk).await? {
             let mut pairs = lexicon::decode_chunk(&bytes).map_err(corrupt_chunk(&pk, n))?;
             if list.kind == lexicon::LexiconKind::Frequencies {
                 pairs.retain(|(word, _)| {
@@ -97,7 +97,7 @@ pub async fn read_list(
     lang: &str,
 ) -> Result<Vec<(usize, Vec<lexicon::Pair>)>, StoredError> {
     let pk = items::lexicon_pk(kind, lang);
-    read_list_chunks(client, table, kind, lang)
+    read_list_chunks(client, table, &pk)
         .await?
         .into_iter()
         .map(|(n, bytes)| {
@@ -107,19 +107,18 @@ pub async fn read_list(
         .collect()
 }
 
-/// [`read_list`]'s chunks as stored (compressed), not yet decoded.
+/// The chunks of the lexicon list stored in partition `pk`, as stored
+/// (compressed), not yet decoded.
 async fn read_list_chunks(
     client: &aws_sdk_dynamodb::Client,
     table: &str,
-    kind: lexicon::LexiconKind,
-    lang: &str,
+    pk: &str,
 ) -> Result<Vec<(usize, Vec<u8>)>, StoredError> {
-    let pk = items::lexicon_pk(kind, lang);
-    let items = partition::read(client, table, &pk, None, false).await?;
-    let chunks = items::current_chunks(&items).map_err(corrupt_item(&pk))?;
+    let items = partition::read(client, table, pk, None, false).await?;
+    let chunks = items::current_chunks(&items).map_err(corrupt_item(pk))?;
     if chunks.chunks.len() != chunks.expected {
         return Err(StoredError::IncompleteList {
-            pk,
+            pk: pk.to_string(),
             found: chunks.chunks.len(),
             expected: chunks.expected,
         });
