@@ -5,9 +5,11 @@
 //! between: the binary asks for the next invocation, gets the event, and
 //! posts its answer back.
 //!
-//! Two users: the black-box tests, through [`invoke_once`], and the cold-init
+//! Three users: the black-box tests, through [`invoke_once`], the cold-init
 //! benchmark (`infra/bench/src/cold_init.rs`), through [`Emulator`], which
-//! reports when the process first asked for work and when it answered.
+//! reports when the process first asked for work and when it answered, and
+//! the benchmark of warm function binaries, through [`WarmRuntime`], which
+//! hands one process event after event.
 //!
 //! Each [`Emulator`] serves one start of one binary on a port of its own
 //! (127.0.0.1, chosen by the system), so that a request a stopped process
@@ -33,6 +35,9 @@ use tokio::io::{
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::{JoinHandle, JoinSet};
+
+mod warm;
+pub use warm::{Answer, NoAnswer, WarmRuntime};
 
 /// The prefix of every Runtime API path.
 pub const API: &str = "/2018-06-01/runtime";
@@ -297,7 +302,14 @@ async fn hand_out<W: AsyncWrite + Unpin>(
     if let Some(on_first_poll) = on_first_poll {
         on_first_poll();
     }
-    let event = &shared.event;
+    write_event(stream, &shared.event).await?;
+    shared.seen.lock().unwrap().event_sent = Some(Instant::now());
+    Ok(())
+}
+
+/// Writes `event` as the answer to a poll for the next invocation, with the
+/// headers Lambda sends beside it.
+async fn write_event<W: AsyncWrite + Unpin>(stream: &mut W, event: &Event) -> io::Result<()> {
     let deadline = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default()
@@ -312,9 +324,7 @@ async fn hand_out<W: AsyncWrite + Unpin>(
         ),
         ("Lambda-Runtime-Trace-Id", event.trace_id.clone()),
     ];
-    respond(stream, "200 OK", "application/json", &headers, &event.body).await?;
-    shared.seen.lock().unwrap().event_sent = Some(Instant::now());
-    Ok(())
+    respond(stream, "200 OK", "application/json", &headers, &event.body).await
 }
 
 /// Anything but the Runtime API: a DynamoDB or S3 request. A 400 that the
