@@ -22,8 +22,7 @@
 //! GetItem baseline), to profile or compare one class.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use bench::draw::Draw;
 use shared::queries::{
     AutocompleteQuery, Grouping, RandomQuery, ReverseQuery, RhymesQuery, SearchQuery,
     ThesaurusQuery,
@@ -34,7 +33,6 @@ use shared::search::matching::MatchType;
 use shared::search::snapshot::RhymeKind;
 use shared::service;
 use shared::storage::store::Needs;
-use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
@@ -124,78 +122,6 @@ fn first_two_letters(word: &str) -> SearchQuery {
     search(&prefix, MatchType::Prefix, true)
 }
 
-/// Random entries of the snapshot and what queries are made of them.
-struct Draw {
-    searcher: std::sync::Arc<shared::search::engine::Searcher>,
-    /// The text of every term, read once: an instance holds text blocks
-    /// within its budget only.
-    terms: Vec<String>,
-    rng: RefCell<StdRng>,
-}
-
-impl Draw {
-    fn index(&self) -> &shared::search::snapshot::Index {
-        self.searcher.index()
-    }
-
-    fn ordinal(&self) -> u32 {
-        let n = self.index().entries();
-        self.rng.borrow_mut().random_range(0..n)
-    }
-
-    fn term(&self, o: u32) -> String {
-        self.terms[self.index().term_of(o)].clone()
-    }
-
-    /// The text blocks of `terms`: every one is held.
-    fn texts(&self, terms: Vec<usize>) -> shared::search::snapshot::Texts<'_> {
-        let texts = self.index().texts(terms);
-        texts.expect("the drawing instance holds every block")
-    }
-
-    fn dictionary(&self, o: u32) -> shared::search::postings::DictionaryRef {
-        let t = self.index().term_of(o);
-        self.texts(vec![t]).dictionary(o).clone()
-    }
-
-    fn part_of_speech(&self, o: u32) -> Option<String> {
-        let t = self.index().term_of(o);
-        self.texts(vec![t]).part_of_speech(o).map(str::to_string)
-    }
-
-    /// Whether the dictionary has an entry of the text whose first term is
-    /// `t`.
-    fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
-        let terms = self.index().text_terms(t).collect();
-        self.texts(terms).dictionary_has_term(dictionary_id, t)
-    }
-
-    /// A headword (folded) of `min..=max` characters; the last draw if none
-    /// is found in 1,000 tries.
-    fn word(&self, min: usize, max: usize) -> (u32, String) {
-        let mut last = (0, String::new());
-        for _ in 0..1000 {
-            let o = self.ordinal();
-            last = (o, self.term(o));
-            if (min..=max).contains(&last.1.chars().count()) {
-                break;
-            }
-        }
-        last
-    }
-
-    /// The first `n` characters of a random headword of at least `n`.
-    fn prefix(&self, min: usize, max: usize) -> String {
-        let n = self.rng.borrow_mut().random_range(min..=max);
-        self.word(n, 64).1.chars().take(n).collect()
-    }
-
-    /// `edits` random edits (substitution, insertion, deletion or swap).
-    fn typo(&self, word: &str, edits: usize) -> String {
-        bench::edits::random_edits(word, edits, &mut *self.rng.borrow_mut())
-    }
-}
-
 #[tokio::main]
 async fn main() {
     let arg = std::env::args().nth(1);
@@ -215,104 +141,15 @@ async fn main() {
     let dynamodb = clients.dynamodb.clone();
     let table = app.config.entries_table.clone();
     let keys_table = app.config.keys_table.clone();
-    // The queries are drawn from a second instance that holds every term
-    // block and every record, so that drawing them reads nothing through
-    // the measured one's cache.
-    let drawing = App::new(
-        shared::runtime::config::Config {
-            snapshot_cache_bytes: 1 << 40,
-            ..app.config.clone()
-        },
-        clients,
-        shared::runtime::app::system_clock,
-    );
-    let loaded = Instant::now();
-    let snapshot = drawing
-        .store
-        .snapshot(&Needs {
-            records: true,
-            ..Needs::default()
-        })
-        .await
-        .expect("the stack holds an index snapshot");
-    let records = snapshot
-        .every_term_block_and_record()
-        .await
-        .expect("every term block and record");
-    let records: &'static _ = Box::leak(Box::new(records));
-    let load_ms = loaded.elapsed().as_secs_f64() * 1000.0;
-    assert!(
-        snapshot.searcher.index().entries() > 0,
-        "the stack holds data"
-    );
-    let mut terms = Vec::new();
-    let every_term: Vec<usize> = (0..snapshot.searcher.index().term_count()).collect();
-    for some in every_term.chunks(100_000) {
-        terms.extend(snapshot.terms(some).await.expect("the terms' text"));
-    }
     // Leaked: the scenarios borrow it for the whole run.
-    let d1: &'static Draw = Box::leak(Box::new(Draw {
-        searcher: snapshot.searcher.clone(),
-        terms,
-        rng: RefCell::new(StdRng::from_os_rng()),
-    }));
-    let d1_records_bytes = records.memory_bytes();
-    // An entry of the snapshot, as (dictionary, id, headword).
-    let entry = move || {
-        let o = d1.ordinal();
-        let id = records.get(&[o]).expect("records")[0].id.clone();
-        (d1.dictionary(o).id.clone(), id, d1.term(o))
-    };
+    let d1: &'static Draw = Box::leak(Box::new(Draw::load(&app).await));
+    let entry = move || d1.entry();
     let entry = &entry;
-    // Inflected forms that are no headword of a dictionary that has their
-    // (most common) lemma, with that dictionary: entry by word answers them
-    // through the lemma.
-    let inflected: Vec<(String, String)> = d1
-        .index()
-        .forms()
-        .expect("the drawing instance holds every block")
-        .into_iter()
-        .filter_map(|form| {
-            let lemmas = d1.index().lemmas(&form);
-            let lemma = *lemmas.expect("every block held").first()?;
-            let dictionary = d1
-                .index()
-                .term_entries(lemma.term)
-                .map(|o| d1.dictionary(o))
-                .find(|d| d.source_lang == lemma.lang)?
-                .id
-                .clone();
-            let literal = d1
-                .index()
-                .term_number(&form)
-                .expect("a warm instance holds every term block")
-                .is_some_and(|t| d1.dictionary_has_term(&dictionary, t));
-            (!literal).then_some((dictionary, form))
-        })
-        .collect();
-    // A store without the lexicon (`CORPUS=all` before its forms are
-    // imported) has none: the lines of inflected forms are left out.
-    let without_forms = inflected.is_empty();
-    let inflected = &inflected;
-    let form = move || {
-        let n = d1.rng.borrow_mut().random_range(0..inflected.len());
-        inflected[n].clone()
-    };
+    let without_forms = !d1.has_forms();
+    let form = move || d1.form();
     let a = &app;
-    let lang_of = move |o: u32| LangFilter::parse(&d1.dictionary(o).source_lang).ok();
-    // Words of a random entry's definition (its preview), at least `n` of 3
-    // letters or more, and the entry: what reverse lookups are drawn from.
-    let definition_words = move |n: usize| loop {
-        let o = d1.ordinal();
-        let preview = records.get(&[o]).expect("records")[0].preview.clone();
-        let words: Vec<String> = shared::search::definitions::words(&preview)
-            .into_iter()
-            .filter(|w| w.chars().count() >= 3)
-            .collect();
-        if words.len() >= n {
-            return (o, words);
-        }
-    };
+    let lang_of = move |o: u32| d1.lang_of(o);
+    let definition_words = move |n: usize| d1.definition_words(n);
     let reverse_of = |q: String| ReverseQuery::new(&q);
     let reversing = |name: &'static str, make: Box<dyn Fn() -> ReverseQuery>| -> Scenario {
         (
@@ -558,8 +395,8 @@ async fn main() {
             Box::new(|| {
                 let (_, word) = d1.word(4, 64);
                 let chars: Vec<char> = word.chars().collect();
-                let n = d1.rng.borrow_mut().random_range(2..=4);
-                let at = d1.rng.borrow_mut().random_range(0..=chars.len() - n);
+                let n = d1.number(2..=4);
+                let at = d1.number(0..=chars.len() - n);
                 search(
                     &chars[at..at + n].iter().collect::<String>(),
                     MatchType::Contains,
@@ -650,7 +487,7 @@ async fn main() {
             "reverse, one word",
             Box::new(move || {
                 let (_, words) = definition_words(1);
-                let n = d1.rng.borrow_mut().random_range(0..words.len());
+                let n = d1.number(0..=words.len() - 1);
                 reverse_of(words[n].clone())
             }),
         ),
@@ -658,7 +495,7 @@ async fn main() {
             "reverse, one word, group=word",
             Box::new(move || {
                 let (_, words) = definition_words(1);
-                let n = d1.rng.borrow_mut().random_range(0..words.len());
+                let n = d1.number(0..=words.len() - 1);
                 ReverseQuery {
                     group: Grouping::Word,
                     ..reverse_of(words[n].clone())
@@ -669,7 +506,7 @@ async fn main() {
             "reverse, five-word phrase",
             Box::new(move || {
                 let (_, words) = definition_words(5);
-                let start = d1.rng.borrow_mut().random_range(0..=words.len() - 5);
+                let start = d1.number(0..=words.len() - 5);
                 reverse_of(words[start..start + 5].join(" "))
             }),
         ),
@@ -677,13 +514,8 @@ async fn main() {
             "reverse, one word + lang",
             Box::new(move || {
                 let (o, words) = definition_words(1);
-                let d = d1.dictionary(o);
-                let pair = match &d.target_lang {
-                    Some(target) => format!("{}-{target}", d.source_lang),
-                    None => d.source_lang.clone(),
-                };
                 ReverseQuery {
-                    lang: LangFilter::parse(&pair).ok(),
+                    lang: d1.pair_of(o),
                     ..reverse_of(words[0].clone())
                 }
             }),
@@ -815,9 +647,10 @@ async fn main() {
     }
     println!("\n{rounds} rounds, every scenario once per round, queries drawn afresh in each.");
     println!(
-        "drawing instance loaded in {load_ms:.0} ms; it holds index {:.1} MB, records {:.1} MB",
-        snapshot.searcher.memory_bytes() as f64 / 1e6,
-        d1_records_bytes as f64 / 1e6,
+        "drawing instance loaded in {:.0} ms; it holds index {:.1} MB, records {:.1} MB",
+        d1.load_ms,
+        d1.memory_bytes().0 as f64 / 1e6,
+        d1.memory_bytes().1 as f64 / 1e6,
     );
     for ((line, why), count) in REFUSED.lock().expect("not poisoned").iter() {
         println!("{line}: {count} refused {why}");

@@ -1,9 +1,11 @@
 //! What the benchmark binaries share: reading dictd's own files into
-//! postings, a client of the dictd server they are compared with, and the
-//! random typos their queries are given.
+//! postings, a client of the dictd server they are compared with, the
+//! queries drawn at random from the local stack, and the random typos they
+//! are given.
 
 pub mod dictd_client;
 pub mod dictd_files;
+pub mod draw;
 pub mod edits;
 pub mod offline;
 
