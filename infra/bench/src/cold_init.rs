@@ -187,24 +187,6 @@ fn ms(from: Instant, to: Instant) -> f64 {
     to.saturating_duration_since(from).as_nanos() as f64 / 1e6
 }
 
-/// The CPU time the threads of a process have had, in ms, or None.
-fn cpu_ms(pid: u32) -> Option<f64> {
-    let mut total = 0u64;
-    for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
-        let schedstat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
-        total += schedstat.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(total as f64 / 1e6)
-}
-
-/// The process's peak resident memory (VmHWM), in MB, or None.
-fn peak_rss_mb(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 /// Starts the binary once, lets it take one event, kills it.
 async fn run_once(
     binary: &Binary,
@@ -220,7 +202,9 @@ async fn run_once(
     let init_cpu = Arc::new(Mutex::new(None));
     let on_first_poll: FirstPoll = {
         let (pid, init_cpu) = (pid.clone(), init_cpu.clone());
-        Box::new(move || *init_cpu.lock().unwrap() = pid.get().copied().and_then(cpu_ms))
+        Box::new(move || {
+            *init_cpu.lock().unwrap() = pid.get().copied().and_then(bench::process_stats::cpu_ms)
+        })
     };
     let emulator = Emulator::start_with(
         Event::new(binary.event.clone(), &binary.label),
@@ -265,7 +249,7 @@ async fn run_once(
             break;
         }
     }
-    let rss_mb = peak_rss_mb(child.id());
+    let rss_mb = bench::process_stats::memory_mb(child.id(), "VmHWM");
     if matches!(child.try_wait(), Ok(None)) {
         child.kill().ok();
     }

@@ -354,17 +354,8 @@ impl Process {
 
     /// VmRSS and VmHWM, in MB.
     fn memory_mb(&self) -> (f64, f64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
-        let of = |field: &str| {
-            status
-                .lines()
-                .find(|l| l.starts_with(field))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-                .map_or(0.0, |kb| kb / 1024.0)
-        };
-        (of("VmRSS:"), of("VmHWM:"))
+        let of = |field| bench::process_stats::memory_mb(self.child.id(), field).unwrap_or(0.0);
+        (of("VmRSS"), of("VmHWM"))
     }
 }
 
@@ -525,15 +516,15 @@ async fn main() {
     for ((class, status), count) in &refused {
         println!("{class}: {count} answered {status}");
     }
-    println!(
-        "\n| Function process | requests served | resident MB (VmRSS) | peak resident MB (VmHWM) |"
-    );
-    println!("|---|---:|---:|---:|");
+    println!("\n| Function process | requests served | resident MB (VmRSS) | peak resident MB (VmHWM) | CPU ms per request (mean) |");
+    println!("|---|---:|---:|---:|---:|");
     for (function, process) in &processes {
         let (rss, hwm) = process.memory_mb();
+        let requests = served[function];
+        let cpu = bench::process_stats::cpu_ms(process.child.id()).unwrap_or(0.0);
         println!(
-            "| {function} | {} | {rss:.0} | {hwm:.0} |",
-            served[function]
+            "| {function} | {requests} | {rss:.0} | {hwm:.0} | {:.2} |",
+            cpu / requests as f64
         );
     }
     println!(

@@ -670,19 +670,36 @@ async fn main() {
 /// snapshot, the query): `--cold [runs]` runs each class `runs` times (3 by
 /// default), each in a process of its own (`--cold-one <class>`), and
 /// prints their times and what they read.
-const COLD_CLASSES: [&str; 11] = [
+const COLD_CLASSES: [&str; 21] = [
     "exact",
+    "prefix1",
     "prefix",
     "typo",
+    "typo2",
+    "prefixTypo",
+    "prefixTypo2",
     "contains",
+    "pattern",
     "filtered",
+    "lang",
+    "pos",
+    "source",
+    "hasAudio",
     "soundsLike",
     "reverse",
     "rhymes",
     "autocomplete",
     "random",
+    "lemma",
     "GetItem",
 ];
+
+/// A typo-tolerant prefix search of `ho` with one filter.
+fn ho_with(filter: impl FnOnce(&mut SearchQuery)) -> Option<SearchQuery> {
+    let mut query = search("ho", MatchType::Prefix, true);
+    filter(&mut query);
+    Some(query)
+}
 
 /// What a cold class asks: a description for the table, and the request.
 fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
@@ -691,6 +708,7 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
             "`house`, exact, fuzzy=false",
             Some(search("house", MatchType::Exact, false)),
         ),
+        "prefix1" => ("`h`, prefix", Some(search("h", MatchType::Prefix, true))),
         "prefix" => (
             "`hou`, prefix",
             Some(search("hou", MatchType::Prefix, true)),
@@ -699,17 +717,48 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
             "`hosue`, exact, 1 typo",
             Some(search("hosue", MatchType::Exact, true)),
         ),
+        "typo2" => (
+            "`pronounciatin`, 2 typos in 13 letters",
+            Some(search("pronounciatin", MatchType::Exact, true)),
+        ),
+        "prefixTypo" => (
+            "`hoyse`, prefix with a typo",
+            Some(search("hoyse", MatchType::Prefix, true)),
+        ),
+        "prefixTypo2" => (
+            "`imformat`, prefix with 2 typos in 8 letters",
+            Some(search("imformat", MatchType::Prefix, true)),
+        ),
         "contains" => (
             "`ouse`, contains",
             Some(search("ouse", MatchType::Contains, true)),
         ),
+        "pattern" => (
+            "`h???e`, pattern",
+            Some(search("h???e", MatchType::Pattern, true)),
+        ),
         "filtered" => (
             "`ho`, prefix, lang=en, pos=noun",
-            Some(SearchQuery {
-                lang: LangFilter::parse("en").ok(),
-                pos: Some("noun".into()),
-                ..search("ho", MatchType::Prefix, true)
+            ho_with(|q| {
+                q.lang = LangFilter::parse("en").ok();
+                q.pos = Some("noun".into());
             }),
+        ),
+        "lang" => (
+            "`ho`, prefix, lang=de-en",
+            ho_with(|q| q.lang = LangFilter::parse("de-en").ok()),
+        ),
+        "pos" => (
+            "`ho`, prefix, pos=verb",
+            ho_with(|q| q.pos = Some("verb".into())),
+        ),
+        "source" => (
+            "`ho`, prefix, source=freedict-eng-fra",
+            ho_with(|q| q.source = Some("freedict-eng-fra".into())),
+        ),
+        "hasAudio" => (
+            "`ho`, prefix, hasAudio=true",
+            ho_with(|q| q.has_audio = true),
         ),
         "soundsLike" => (
             "`fizicks`, sounds like",
@@ -719,6 +768,7 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
         "rhymes" => ("rhymes of `house` in English", None),
         "autocomplete" => ("autocomplete `hou`", None),
         "random" => ("random, count 10", None),
+        "lemma" => ("entry by word `houses` in freedict-eng-fra", None),
         _ => ("GetItem of the snapshot pointer", None),
     }
 }
@@ -796,6 +846,11 @@ async fn cold_one(class: &str) {
                 .await
                 .expect("autocomplete works");
             assert!(!words.is_empty());
+        }
+        ("lemma", None) => {
+            service::entry_by_word(&app, "freedict-eng-fra", "houses")
+                .await
+                .expect("entry by word works");
         }
         ("random", None) => {
             let picks = service::random(

@@ -8,6 +8,7 @@ pub mod dictd_files;
 pub mod draw;
 pub mod edits;
 pub mod offline;
+pub mod process_stats;
 
 /// p50, p99 and max (0 for none).
 pub fn stats(v: &mut [f64]) -> (f64, f64, f64) {
