@@ -7,7 +7,8 @@
 //!
 //!   set -a; . infra/local/stack.env; set +a
 //!   cargo build --release -p search -p entry -p entry-by-word -p reverse \
-//!       -p rhymes -p autocomplete -p random -p bench --bin function-latency
+//!       -p rhymes -p thesaurus -p autocomplete -p random
+//!   cargo build --release -p bench --bin function-latency
 //!   target/release/function-latency [--rounds N] [--cold N] [--bin-dir DIR]
 //!
 //! Warm (`--rounds`, 200 by default): one process per function, started
@@ -276,6 +277,13 @@ fn classes(draw: &Draw) -> Vec<Class> {
                 Request::new("rhymes", "/api/v1/api/rhymes/{word}")
                     .at("word", word)
                     .with("lang", d.dictionary(o).source_lang)
+            }),
+        ),
+        (
+            "thesaurus",
+            Box::new(|d: &Draw| {
+                let (_, _, word) = d.entry();
+                Request::new("thesaurus", "/api/v1/api/thesaurus/{word}").at("word", word)
             }),
         ),
         (

@@ -492,7 +492,11 @@ fn snapshot_failures_the_functions_log_are_counted_and_alarmed() {
     let mut metric = None;
     for (name, function) in resources_of_type(&doc, "AWS::Serverless::Function") {
         let props = &function["Properties"];
-        if reference(&props["MemorySize"]) != Some("SnapshotFunctionMemory") {
+        let memory = reference(&props["MemorySize"]);
+        if !matches!(
+            memory,
+            Some("SnapshotFunctionMemory" | "SearchFunctionMemory")
+        ) {
             continue;
         }
         let group = reference(&props["LoggingConfig"]["LogGroup"]).unwrap();
