@@ -178,6 +178,9 @@ impl Pattern {
             (None, None) => None,
         };
         let longest_run = self.runs().iter().map(|r| r.chars().count()).max();
+        if let Some(key) = self.exact_ends() {
+            return Plan::Exactly(key);
+        }
         match best {
             _ if self.ends().is_some() => Plan::Grams(self.grams()),
             Some((plan, score)) if (longest_run.unwrap_or(0) as i64) < score + 2 => plan,
@@ -215,6 +218,21 @@ impl Pattern {
         ))
     }
 
+    /// The key whose entries are exactly this pattern's matches, for one
+    /// letter at each end and only `?` between (`h???e`): the entries whose
+    /// term starts and ends with them and has the pattern's length
+    /// ([`ends_length_key`]). Checking the candidates of [`ends_key`] would
+    /// read the text of every term under both letters, thousands of blocks
+    /// in a large corpus.
+    fn exact_ends(&self) -> Option<String> {
+        let (first, last) = self.ends()?;
+        let between = &self.tokens[1..self.tokens.len() - 1];
+        between
+            .iter()
+            .all(|t| *t == Token::One)
+            .then(|| ends_length_key(first, last, self.tokens.len()))
+    }
+
     /// The runs of literal characters between wildcards.
     fn runs(&self) -> Vec<String> {
         let mut runs = vec![String::new()];
@@ -241,7 +259,11 @@ impl Pattern {
                 tokens: self.tokens[1..self.tokens.len() - 1].to_vec(),
             }
             .runs_grams(true);
-            grams.push(ends_key(first, last));
+            // Without a `*` the length is known too.
+            grams.push(match self.tokens.contains(&Token::Any) {
+                true => ends_key(first, last),
+                false => ends_length_key(first, last, self.tokens.len()),
+            });
             grams.sort_unstable();
             return grams;
         }
@@ -275,6 +297,7 @@ impl Pattern {
     pub fn needed_grams(&self) -> Vec<String> {
         match self.plan() {
             Plan::Grams(grams) => grams,
+            Plan::Exactly(key) => vec![key],
             Plan::Forwards | Plan::Backwards => Vec::new(),
         }
     }
@@ -305,6 +328,13 @@ pub fn ends_key(first: char, last: char) -> String {
     format!("\u{1}\u{1}\u{1}{first}{last}")
 }
 
+/// The key of the entries whose term starts with `first`, ends with
+/// `last` and has `chars` characters: like [`ends_key`] longer than any
+/// gram and below every letter, and with a prefix of its own.
+pub fn ends_length_key(first: char, last: char, chars: usize) -> String {
+    format!("\u{1}\u{1}\u{2}{first}{last}{chars}")
+}
+
 /// How a pattern's matches are found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Plan {
@@ -314,6 +344,8 @@ pub(crate) enum Plan {
     Backwards,
     /// The terms that hold every one of these grams, each checked.
     Grams(Vec<String>),
+    /// The entries of this key ([`ends_length_key`]): every one matches.
+    Exactly(String),
 }
 
 /// What one end of a pattern gives a walk that starts there: the letters
@@ -655,7 +687,19 @@ mod tests {
         // them, narrowed by the grams of the runs between.
         let ends = |first, last| ends_key(first, last);
         assert_eq!(plan("c*t"), Plan::Grams(vec![ends('c', 't')]));
-        assert_eq!(plan("h???e"), Plan::Grams(vec![ends('h', 'e')]));
+        // Only `?` between them: the entries of their length are the
+        // matches.
+        assert_eq!(plan("h???e"), Plan::Exactly(ends_length_key('h', 'e', 5)));
+        assert_eq!(plan("h?????e"), Plan::Exactly(ends_length_key('h', 'e', 7)));
+        // Letters between too: the same key, each candidate checked.
+        assert_eq!(
+            plan("h??o?e"),
+            Plan::Grams(vec![ends_length_key('h', 'e', 6)])
+        );
+        assert_eq!(
+            plan("h??ou?e"),
+            Plan::Grams(vec![ends_length_key('h', 'e', 7), "ou".into()])
+        );
         assert_eq!(
             plan("c?*ol*t"),
             Plan::Grams(vec![ends('c', 't'), "ol".into()])

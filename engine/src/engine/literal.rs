@@ -101,6 +101,11 @@ impl Searcher {
                 let grams = grams.ok_or(CorruptData("pattern search without its grams"))?;
                 return self.checked_pattern(grams, &list, &pattern.nfa(), admitted, typos);
             }
+            Plan::Exactly(key) => {
+                let grams = grams.ok_or(CorruptData("pattern search without its grams"))?;
+                typos.work += 1;
+                return Ok(holding_all(grams, &[&key], admitted)?);
+            }
         };
         let dictionary = self.index.term_dictionary();
         let items = dictionary.items_matching(Fst::Terms(direction), &pattern::reach(&nfa));

@@ -14,7 +14,7 @@ use super::parts::{store_keyed, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::{bitmap_bytes, bitmap_of, CorruptData};
 use crate::filters::Filters;
-use crate::pattern::ends_key;
+use crate::pattern::{ends_key, ends_length_key};
 use crate::postings::Posting;
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, HashMap};
@@ -147,6 +147,14 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
             ends.entry(ends_key(first, last))
                 .or_default()
                 .insert_range(range.clone());
+            // Only a pattern of three `?` or more between the ends reads
+            // these (shorter ones walk their few nodes).
+            let length = chars.count() + 2;
+            if length >= 5 {
+                ends.entry(ends_length_key(first, last, length))
+                    .or_default()
+                    .insert_range(range.clone());
+            }
         }
     }
     let mut filters: HashMap<String, RoaringBitmap> = HashMap::new();

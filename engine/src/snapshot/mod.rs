@@ -130,7 +130,11 @@ use std::ops::Range;
 /// 24: the part index of every paged section (`records`, `grams`,
 /// `definitions`, `rhymes`) is front-coded and deflated: a cold instance
 /// reads each whole before any of its parts.
-pub const FORMAT: u32 = 24;
+/// 25: `grams` also keys the entries of each first letter, last letter and
+/// length (of five characters or more), so that a pattern of `?` between
+/// two letters (`h???e`) reads its matches instead of checking the text of
+/// every term under both letters.
+pub const FORMAT: u32 = 25;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -755,7 +759,7 @@ pub(crate) mod tests {
         "core 487e721fe119d8bc2541be0724d5480ad400451a34867e58bcc2b2aab687442a",
         "terms fb28d535472e29807ed367a7b966c39c024288bfb556fc8939781f6400a4d98f",
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
-        "grams bab4361646430c33bd5f32e301924ab0fbf0748e2862047ddba9c92aa91b3262",
+        "grams 4d7f5305947b27852aef259ec646118517ec8413411ae349e7d902057b8e5609",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",
         "rhymes 63abad3383367d22eb9310b2fab3164819e563264e31dd65fe3d756f7def2730",
     ];
