@@ -118,21 +118,18 @@ impl Request {
             },
             "isBase64Encoded": false,
         });
-        if !self.query.is_empty() {
-            let params: serde_json::Map<String, Value> = self
-                .query
+        let object = |pairs: &[(&str, String)]| -> Value {
+            pairs
                 .iter()
                 .map(|(name, value)| (name.to_string(), json!(value)))
-                .collect();
-            event["queryStringParameters"] = Value::Object(params);
+                .collect::<serde_json::Map<String, Value>>()
+                .into()
+        };
+        if !self.query.is_empty() {
+            event["queryStringParameters"] = object(&self.query);
         }
         if !self.path.is_empty() {
-            let params: serde_json::Map<String, Value> = self
-                .path
-                .iter()
-                .map(|(name, value)| (name.to_string(), json!(value)))
-                .collect();
-            event["pathParameters"] = Value::Object(params);
+            event["pathParameters"] = object(&self.path);
         }
         event
     }

@@ -158,7 +158,10 @@ impl Emulator {
             answered: watch::channel(false).0,
             on_first_poll: Mutex::new(on_first_poll),
         });
-        let server = tokio::spawn(serve(listener, shared.clone()));
+        let served = shared.clone();
+        let server = tokio::spawn(accept_each(listener, move |stream| {
+            serve_connection(stream, served.clone())
+        }));
         Ok(Emulator {
             address,
             shared,
@@ -193,16 +196,20 @@ impl Drop for Emulator {
     }
 }
 
-/// Accepts connections until aborted; each is served on a task of its own
-/// (the runtime may poll on one connection and post on another), and the
-/// tasks end with this one.
-async fn serve(listener: TcpListener, shared: Arc<Shared>) {
+/// Accepts connections until aborted; each is served by `serve` on a task
+/// of its own (the runtime may poll on one connection and post on
+/// another), and the tasks end with this one.
+async fn accept_each<F, Served>(listener: TcpListener, serve: F)
+where
+    F: Fn(tokio::net::TcpStream) -> Served,
+    Served: std::future::Future<Output = ()> + Send + 'static,
+{
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => {
                 if let Ok((stream, _)) = accepted {
-                    connections.spawn(serve_connection(stream, shared.clone()));
+                    connections.spawn(serve(stream));
                 }
             }
             // Reap finished connections as they end.

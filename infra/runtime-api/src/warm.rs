@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio::task::{JoinHandle, JoinSet};
+use tokio::task::JoinHandle;
 
 /// What the process posted for one invocation.
 #[derive(Debug)]
@@ -65,7 +65,10 @@ impl WarmRuntime {
             first_poll: watch::channel(None).0,
             init_failed: watch::channel(false).0,
         });
-        let server = tokio::spawn(serve(listener, shared.clone()));
+        let served = shared.clone();
+        let server = tokio::spawn(super::accept_each(listener, move |stream| {
+            serve_connection(stream, served.clone())
+        }));
         Ok(WarmRuntime {
             address,
             queue,
@@ -109,20 +112,6 @@ impl WarmRuntime {
 impl Drop for WarmRuntime {
     fn drop(&mut self) {
         self.server.abort();
-    }
-}
-
-async fn serve(listener: TcpListener, shared: Arc<Shared>) {
-    let mut connections = JoinSet::new();
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                if let Ok((stream, _)) = accepted {
-                    connections.spawn(serve_connection(stream, shared.clone()));
-                }
-            }
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-        }
     }
 }
 
