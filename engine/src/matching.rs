@@ -114,10 +114,10 @@ pub const EXTRA_EDIT_FROM: usize = 5;
 /// on the head finds their third edit without reading most of the term
 /// dictionary. (In characters; from 10, the pieces find the rest.)
 pub const PREFIX_THIRD_EDIT_ANCHORED: std::ops::Range<usize> = 8..10;
-/// The head an anchored prefix search walks on (`typo::prefix_split`):
-/// short, so that the pieces after it are long and held by few terms; two
-/// characters at least, so that the anchored walk reads the root's letters
-/// once and then follows the query.
+/// The head an anchored prefix search with three edits walks on
+/// (`typo::prefix_split`): short, so that the two pieces after it are long
+/// and held by few terms; two characters at least, so that the anchored
+/// walk reads the root's letters once and then follows the query.
 pub const ANCHORED_HEAD_CHARS: usize = 2;
 
 /// Typo tolerance: 1 edit from 4 characters, 2 from 8.

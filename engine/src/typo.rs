@@ -130,56 +130,100 @@ impl TwoEditSplit {
 }
 
 /// How a prefix search with two or three edits anchors: the query is a
-/// head of [`ANCHORED_HEAD_CHARS`], a middle character, then pieces with one
-/// character between each two (places in the query).
+/// head, then pieces of the rest ([`prefix_split`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct PrefixSplit {
     pub head: usize,
-    pub pieces: Vec<std::ops::Range<usize>>,
+    pub pieces: Vec<Piece>,
 }
 
-/// The split of a prefix search of `query_chars` characters with
-/// `max_edits` edits, when it has one. Either the head is within one edit
-/// of the start of the term (a forward walk anchored on it, [`Anchor`]),
-/// or it took two edits or more and at most `max_edits - 2` are left for
-/// the rest: then one of the `max_edits - 1` pieces stands in the term
-/// unchanged (an edit touches at most one of them, a transposition with a
-/// character between them only the one it reaches), starting at most
-/// `max_edits` characters from where it starts in the query (the terms
-/// that hold it come from the grams). Without an anchor, a walk with two
-/// edits or more to spend reads every term's first two or three letters,
-/// since any two can be edited away.
+/// Characters a term holds unchanged when the head took the edits, and
+/// where they start in the query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Piece {
+    pub at: usize,
+    pub chars: Vec<char>,
+}
+
+impl Piece {
+    fn of(query: &[char], range: std::ops::Range<usize>) -> Self {
+        Piece {
+            at: range.start,
+            chars: query[range].to_vec(),
+        }
+    }
+
+    /// Whether `term` holds it, starting at most `max_edits` characters
+    /// from where it starts in the query (each edit before it moves it by
+    /// one at most).
+    pub(crate) fn held_by(&self, term: &[char], max_edits: usize) -> bool {
+        let n = self.chars.len();
+        (self.at.saturating_sub(max_edits)..=self.at + max_edits)
+            .any(|s| term.get(s..s + n) == Some(&self.chars[..]))
+    }
+}
+
+/// The head of a prefix search with two edits: the terms whose start is
+/// within one edit of three characters lie under a few short prefixes
+/// (`imf`: `im`, `if`, `mf`, then one block for each letter that can
+/// replace or come before one of them), where those within one edit of
+/// two lie under every key that starts with one of their letters; and the
+/// rest after three is as long as after two and a character left out.
+const TWO_EDIT_HEAD_CHARS: usize = 3;
+
+/// The split of a prefix search of `query` with `max_edits` edits, when it
+/// has one. Either the head is within one edit of the start of the term
+/// (a forward walk anchored on it, [`Anchor`]), or it took two edits or
+/// more and at most `max_edits - 2` are left for the rest: then one of the
+/// pieces stands in the term unchanged, starting at most `max_edits`
+/// characters from where it starts in the query (the terms that hold it
+/// come from the grams). Without an anchor, a walk with two edits or more
+/// to spend reads every term's first two or three letters, since any two
+/// can be edited away.
+///
+/// Two edits: a head of [`TWO_EDIT_HEAD_CHARS`]; the rest is one piece,
+/// or (when the head's last character and the next were swapped, one of
+/// the head's two edits) that next character, the head's last, then the
+/// rest after them. Three edits: a head of [`ANCHORED_HEAD_CHARS`], a
+/// character left out (a transposition across it touches one side only),
+/// then two pieces with one character between them.
 ///
 /// A third edit on a query of [`PREFIX_THIRD_EDIT_ANCHORED`] characters
-/// has the head alone: the rule keeps
-/// its head within one edit (docs/api.md), since its pieces would be too
-/// short to look up.
+/// has the head alone: the rule keeps its head within one edit
+/// (docs/api.md), since its pieces would be too short to look up.
 ///
 /// `None` for one edit (cheap without an anchor) and when a piece would be
 /// shorter than [`PIECE_MIN_CHARS`].
-pub(crate) fn prefix_split(query_chars: usize, max_edits: usize) -> Option<PrefixSplit> {
+pub(crate) fn prefix_split(query: &[char], max_edits: usize) -> Option<PrefixSplit> {
+    let n = query.len();
     let start = ANCHORED_HEAD_CHARS + 1;
-    let pieces = match max_edits {
-        2 => std::iter::once(start..query_chars).collect(),
-        3 if PREFIX_THIRD_EDIT_ANCHORED.contains(&query_chars) => {
-            return Some(PrefixSplit {
-                head: ANCHORED_HEAD_CHARS,
-                pieces: Vec::new(),
-            });
+    let (head, pieces) = match max_edits {
+        2 if n < TWO_EDIT_HEAD_CHARS + PIECE_MIN_CHARS => return None,
+        2 => {
+            let h = TWO_EDIT_HEAD_CHARS;
+            let mut pieces = vec![Piece::of(query, h..n)];
+            if query[h - 1] != query[h] {
+                let mut swapped = Piece::of(query, h - 1..n);
+                swapped.chars.swap(0, 1);
+                pieces.push(swapped);
+            }
+            (h, pieces)
         }
+        3 if PREFIX_THIRD_EDIT_ANCHORED.contains(&n) => (ANCHORED_HEAD_CHARS, Vec::new()),
         3 => {
-            let first = query_chars.checked_sub(start + 1)? / 2;
-            vec![start..start + first, start + first + 1..query_chars]
+            let first = n.checked_sub(start + 1)? / 2;
+            let pieces = vec![
+                Piece::of(query, start..start + first),
+                Piece::of(query, start + first + 1..n),
+            ];
+            (ANCHORED_HEAD_CHARS, pieces)
         }
         _ => return None,
     };
     pieces
         .iter()
-        .all(|p| p.len() >= PIECE_MIN_CHARS)
-        .then_some(PrefixSplit {
-            head: ANCHORED_HEAD_CHARS,
-            pieces,
-        })
+        .all(|p| p.chars.len() >= PIECE_MIN_CHARS)
+        .then_some(PrefixSplit { head, pieces })
 }
 
 /// The distance between `query` and the closest prefix of `term`, when it
@@ -721,6 +765,36 @@ mod tests {
         )
     }
 
+    fn split(query: &str, max_edits: usize) -> Option<(usize, Vec<(usize, String)>)> {
+        let q: Vec<char> = query.chars().collect();
+        prefix_split(&q, max_edits).map(|split| {
+            let pieces = split.pieces.iter();
+            (
+                split.head,
+                pieces.map(|p| (p.at, p.chars.iter().collect())).collect(),
+            )
+        })
+    }
+
+    /// Two edits: the rest after a head of three, and the rest with the
+    /// head's last character swapped in, unless swapping changes nothing.
+    #[test]
+    fn a_two_edit_prefix_split_has_the_rest_and_its_swap() {
+        let pieces =
+            |list: &[(usize, &str)]| list.iter().map(|&(at, p)| (at, p.to_string())).collect();
+        assert_eq!(
+            split("imformat", 2),
+            Some((3, pieces(&[(3, "ormat"), (2, "ofrmat")])))
+        );
+        assert_eq!(split("misspell", 2), Some((3, pieces(&[(3, "spell")]))));
+        assert_eq!(
+            split("fourth", 2),
+            Some((3, pieces(&[(3, "rth"), (2, "ruth")])))
+        );
+        assert_eq!(split("fifth", 2), None, "a rest of two characters");
+        assert_eq!(split("imformat", 1), None);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(600))]
 
@@ -807,19 +881,14 @@ mod tests {
             pick in any::<usize>(), edits in edits(), max in 2..4usize,
         ) {
             let q = query(&terms, pick, &edits);
-            let split = prefix_split(q.len(), max);
+            let split = prefix_split(&q, max);
             prop_assume!(split.is_some());
             let split = split.unwrap();
             let anchor = Some(Anchor { chars: split.head, edits: 1 });
             let mut found = walk(&fst_of(&terms, false), &q, max, Mode::Prefix, anchor, u64::MAX).terms;
             for (t, term) in terms.iter().enumerate() {
                 let chars: Vec<char> = term.chars().collect();
-                let holds = |piece: &std::ops::Range<usize>| {
-                    let wanted = &q[piece.clone()];
-                    (piece.start.saturating_sub(max)..=piece.start + max)
-                        .any(|s| chars.get(s..s + wanted.len()) == Some(wanted))
-                };
-                if split.pieces.iter().any(holds) {
+                if split.pieces.iter().any(|piece| piece.held_by(&chars, max)) {
                     if let Some(d) = prefix_distance(&q, &chars, max as u8).filter(|&d| d > 0) {
                         found.push(Near::prefix(t as u64, d, &q, &chars, max as u8));
                     }

@@ -492,10 +492,10 @@ pub fn needed_grams(rule: &MatchRule) -> Vec<String> {
             }
             let mut grams: Vec<String> = edits
                 .into_iter()
-                .filter_map(|k| typo::prefix_split(chars.len(), k))
+                .filter_map(|k| typo::prefix_split(&chars, k))
                 .flat_map(|split| split.pieces)
                 .flat_map(|piece| {
-                    let text: String = chars[piece].iter().collect();
+                    let text: String = piece.chars.iter().collect();
                     owned(query_grams(&text))
                 })
                 .collect();

@@ -286,7 +286,7 @@ impl Searcher {
     ) -> Result<Vec<Near>, SearchError> {
         let terms = Keys::Terms(&self.index);
         let forwards = (terms, Direction::Forwards);
-        let Some(split) = typo::prefix_split(query.len(), max_edits) else {
+        let Some(split) = typo::prefix_split(query, max_edits) else {
             return budgeted_walk(forwards, query, max_edits, Mode::Prefix, None, typos);
         };
         let anchor = Anchor {
@@ -304,7 +304,7 @@ impl Searcher {
         let mut candidates = RoaringBitmap::new();
         for piece in &split.pieces {
             let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
-            let text: String = query[piece.clone()].iter().collect();
+            let text: String = piece.chars.iter().collect();
             candidates |= holding_all(grams, &query_grams(&text), None)?;
         }
         let max = max_edits as u8;
@@ -316,14 +316,7 @@ impl Searcher {
         for t in terms {
             chars.clear();
             chars.extend(texts.term(t).chars());
-            // A piece starts where it starts in the query, moved by at most
-            // one character per edit.
-            let holds = |piece: &std::ops::Range<usize>| {
-                let wanted = &query[piece.clone()];
-                (piece.start.saturating_sub(max_edits)..=piece.start + max_edits)
-                    .any(|s| chars.get(s..s + wanted.len()) == Some(wanted))
-            };
-            if split.pieces.iter().any(holds) {
+            if split.pieces.iter().any(|p| p.held_by(&chars, max_edits)) {
                 if let Some(d) = typo::prefix_distance(query, &chars, max).filter(|&d| d > 0) {
                     found.push(Near::prefix(t as u64, d, query, &chars, max));
                 }
