@@ -169,6 +169,12 @@ impl Pattern {
 
     /// How the engine finds the terms of this pattern (see [`Plan`]).
     pub(crate) fn plan(&self) -> Plan {
+        if let Some(key) = self.exact_ends() {
+            return Plan::Exactly(key);
+        }
+        if self.ends().is_some() {
+            return Plan::Grams(self.grams());
+        }
         let forwards = Anchor::of(self.tokens.iter());
         let backwards = Anchor::of(self.tokens.iter().rev());
         let best = match (forwards.score(), backwards.score()) {
@@ -178,11 +184,7 @@ impl Pattern {
             (None, None) => None,
         };
         let longest_run = self.runs().iter().map(|r| r.chars().count()).max();
-        if let Some(key) = self.exact_ends() {
-            return Plan::Exactly(key);
-        }
         match best {
-            _ if self.ends().is_some() => Plan::Grams(self.grams()),
             Some((plan, score)) if (longest_run.unwrap_or(0) as i64) < score + 2 => plan,
             _ => Plan::Grams(self.grams()),
         }
@@ -225,12 +227,19 @@ impl Pattern {
     /// read the text of every term under both letters, thousands of blocks
     /// in a large corpus.
     fn exact_ends(&self) -> Option<String> {
-        let (first, last) = self.ends()?;
+        let key = self.key_of_ends()?;
         let between = &self.tokens[1..self.tokens.len() - 1];
-        between
-            .iter()
-            .all(|t| *t == Token::One)
-            .then(|| ends_length_key(first, last, self.tokens.len()))
+        between.iter().all(|t| *t == Token::One).then_some(key)
+    }
+
+    /// The key of the entries that start and end with the pattern's lone
+    /// letters ([`Pattern::ends`]), of its length too when it has no `*`.
+    fn key_of_ends(&self) -> Option<String> {
+        let (first, last) = self.ends()?;
+        Some(match self.tokens.contains(&Token::Any) {
+            true => ends_key(first, last),
+            false => ends_length_key(first, last, self.tokens.len()),
+        })
     }
 
     /// The runs of literal characters between wildcards.
@@ -252,18 +261,14 @@ impl Pattern {
     /// length), or
     /// of every run when each is a single character.
     fn grams(&self) -> Vec<String> {
-        if let Some((first, last)) = self.ends() {
+        if let Some(key) = self.key_of_ends() {
             // The lone letters at the ends are in the key; the runs between
             // them narrow it further.
             let mut grams = Pattern {
                 tokens: self.tokens[1..self.tokens.len() - 1].to_vec(),
             }
             .runs_grams(true);
-            // Without a `*` the length is known too.
-            grams.push(match self.tokens.contains(&Token::Any) {
-                true => ends_key(first, last),
-                false => ends_length_key(first, last, self.tokens.len()),
-            });
+            grams.push(key);
             grams.sort_unstable();
             return grams;
         }
