@@ -9,7 +9,7 @@
 //!   cargo build --release -p search -p entry -p entry-by-word -p reverse \
 //!       -p rhymes -p thesaurus -p autocomplete -p random
 //!   cargo build --release -p bench --bin function-latency
-//!   target/release/function-latency [--rounds N] [--cold N] [--bin-dir DIR]
+//!   target/release/function-latency [--rounds N] [--cold N] [--bin-dir DIR] [--only TEXT]
 //!
 //! Warm (`--rounds`, 200 by default): one process per function, started
 //! once; each round draws one query of every class afresh from the data
@@ -22,6 +22,9 @@
 //! Cold (`--cold N`, 3 by default, 0 to skip): for each class, N fresh
 //! processes, each given one query of the class: its init (spawn to first
 //! poll) and its first invocation.
+//!
+//! `--only TEXT` keeps the classes whose name holds it (and entry by id,
+//! the yardstick), to compare one class between two builds.
 //!
 //! Queries are drawn by an instance in this process that holds every term
 //! block and record; the functions' own instances read what their queries
@@ -321,15 +324,11 @@ impl Process {
         .expect("a log file");
         let spawned = Instant::now();
         let child = Command::new(&path)
-            .env("AWS_LAMBDA_RUNTIME_API", runtime.address().to_string())
-            .env("AWS_LAMBDA_FUNCTION_NAME", function)
-            .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
-            .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024")
-            .env(
-                "AWS_LAMBDA_LOG_GROUP_NAME",
-                format!("/aws/lambda/{function}"),
-            )
-            .env("AWS_LAMBDA_LOG_STREAM_NAME", "local")
+            .envs(runtime_api::runtime_environment(
+                function,
+                runtime.address(),
+                1024,
+            ))
             .stdin(Stdio::null())
             .stdout(log.try_clone().expect("a log file"))
             .stderr(log)
@@ -405,6 +404,7 @@ async fn main() {
     let mut rounds = 200;
     let mut cold_runs = 3;
     let mut bin_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release");
+    let mut only = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -412,7 +412,8 @@ async fn main() {
             "--rounds" => rounds = value().parse().expect("a number of rounds"),
             "--cold" => cold_runs = value().parse().expect("a number of runs"),
             "--bin-dir" => bin_dir = PathBuf::from(value()),
-            _ => panic!("unknown argument {arg}: --rounds N, --cold N, --bin-dir DIR"),
+            "--only" => only = Some(value()),
+            _ => panic!("unknown argument {arg}: --rounds N, --cold N, --bin-dir DIR, --only TEXT"),
         }
     }
     let app = bench::stack_app().await;
@@ -430,7 +431,10 @@ async fn main() {
     .await
     .expect("a key for the run");
     let draw = Draw::load(&app).await;
-    let classes = classes(&draw);
+    let mut classes = classes(&draw);
+    if let Some(only) = &only {
+        classes.retain(|(class, _)| *class == "entry by id" || class.contains(only.as_str()));
+    }
     let mut refused = BTreeMap::new();
 
     if cold_runs > 0 {

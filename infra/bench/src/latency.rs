@@ -848,9 +848,14 @@ async fn cold_one(class: &str) {
             assert!(!words.is_empty());
         }
         ("lemma", None) => {
-            service::entry_by_word(&app, "freedict-eng-fra", "houses")
+            let entry = service::entry_by_word(&app, "freedict-eng-fra", "houses")
                 .await
                 .expect("entry by word works");
+            assert_eq!(
+                entry.lemma.as_deref(),
+                Some("house"),
+                "found through its lemma"
+            );
         }
         ("random", None) => {
             let picks = service::random(
