@@ -70,6 +70,7 @@ use runtime_api::{Emulator, Event, FirstPoll, Outcome};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::IsTerminal;
+use std::net::SocketAddr;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -116,20 +117,12 @@ fn root() -> PathBuf {
 /// emulator. Nothing is inherited from this process: the binaries need
 /// nothing else (they link the C library only). Lambda's LD_LIBRARY_PATH
 /// is kept, since the dynamic loader searches it at every start there too.
-fn lambda_environment(name: &str, runtime_api: &str) -> Vec<(String, String)> {
+fn lambda_environment(name: &str, runtime_api: SocketAddr) -> Vec<(String, String)> {
     let endpoint = format!("http://{runtime_api}");
-    [
-        // What Lambda sets for a custom runtime.
-        ("AWS_LAMBDA_RUNTIME_API", runtime_api),
+    let mut env = runtime_api::runtime_environment(name, runtime_api, 256);
+    let rest = [
+        // The rest of what Lambda sets for a custom runtime.
         ("_HANDLER", "bootstrap"),
-        ("AWS_LAMBDA_FUNCTION_NAME", name),
-        ("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST"),
-        ("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256"),
-        ("AWS_LAMBDA_LOG_GROUP_NAME", &format!("/aws/lambda/{name}")),
-        (
-            "AWS_LAMBDA_LOG_STREAM_NAME",
-            "2026/01/01/[$LATEST]00000000000000000000000000000000",
-        ),
         ("AWS_LAMBDA_INITIALIZATION_TYPE", "on-demand"),
         ("AWS_REGION", "us-east-1"),
         ("AWS_DEFAULT_REGION", "us-east-1"),
@@ -157,10 +150,12 @@ fn lambda_environment(name: &str, runtime_api: &str) -> Vec<(String, String)> {
         ("DYNAMODB_ENDPOINT", &endpoint),
         ("S3_ENDPOINT", &endpoint),
         ("AWS_EC2_METADATA_DISABLED", "true"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect()
+    ];
+    env.extend(
+        rest.into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string())),
+    );
+    env
 }
 
 /// One binary to start: its label in the table, its path, its event.
@@ -212,7 +207,7 @@ async fn run_once(
     )
     .await
     .expect("a port on 127.0.0.1");
-    let mut env = lambda_environment(&binary.label, &emulator.address().to_string());
+    let mut env = lambda_environment(&binary.label, emulator.address());
     env.retain(|(name, _)| !extra_env.contains_key(name));
     env.extend(extra_env.iter().map(|(k, v)| (k.clone(), v.clone())));
     let (stdout, stderr) = match log_dir {
@@ -522,7 +517,7 @@ mod tests {
 
     #[test]
     fn an_environment_with_the_emulator_as_every_endpoint() {
-        let env = lambda_environment("search", "127.0.0.1:1234");
+        let env = lambda_environment("search", "127.0.0.1:1234".parse().unwrap());
         let get = |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
         assert_eq!(get("AWS_LAMBDA_RUNTIME_API"), Some("127.0.0.1:1234"));
         assert_eq!(get("DYNAMODB_ENDPOINT"), Some("http://127.0.0.1:1234"));

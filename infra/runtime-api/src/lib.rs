@@ -81,6 +81,33 @@ pub fn function_arn(function_name: &str) -> String {
     format!("arn:aws:lambda:us-east-1:123456789012:function:{function_name}")
 }
 
+/// The variables Lambda sets for the process of a custom runtime: its
+/// Runtime API at `runtime_api`, and the function's name, version, memory
+/// and log names. Every start of a function binary here sets them.
+pub fn runtime_environment(
+    function_name: &str,
+    runtime_api: SocketAddr,
+    memory_mb: u32,
+) -> Vec<(String, String)> {
+    [
+        ("AWS_LAMBDA_RUNTIME_API", runtime_api.to_string()),
+        ("AWS_LAMBDA_FUNCTION_NAME", function_name.to_string()),
+        ("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST".to_string()),
+        ("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", memory_mb.to_string()),
+        (
+            "AWS_LAMBDA_LOG_GROUP_NAME",
+            format!("/aws/lambda/{function_name}"),
+        ),
+        (
+            "AWS_LAMBDA_LOG_STREAM_NAME",
+            "2026/01/01/[$LATEST]00000000000000000000000000000000".to_string(),
+        ),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_string(), value))
+    .collect()
+}
+
 /// How the process ended its start, as the emulator saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -549,12 +576,7 @@ pub async fn invoke_once(
     let log_file = std::fs::File::create(&log_path).expect("log file");
     let mut child = std::process::Command::new(binary)
         .envs(env.iter().cloned())
-        .env("AWS_LAMBDA_RUNTIME_API", address.to_string())
-        .env("AWS_LAMBDA_FUNCTION_NAME", "local-test")
-        .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
-        .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
-        .env("AWS_LAMBDA_LOG_GROUP_NAME", "local")
-        .env("AWS_LAMBDA_LOG_STREAM_NAME", "local")
+        .envs(runtime_environment("local-test", address, 256))
         .stdin(Stdio::null())
         .stdout(log_file.try_clone().expect("log file"))
         .stderr(log_file)
