@@ -2,7 +2,9 @@
 //! decoded block under its key, kept by recency within a byte budget (a
 //! setting), so that memory follows the traffic an instance serves, not the
 //! size of the index. The block read longest ago goes first; a block larger
-//! than the whole budget is handed back but not kept.
+//! than the whole budget is handed back but not kept. The blocks may be of
+//! one type or of several, as `dyn Any` (the paged sections' parts share
+//! one budget).
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::Hash;
@@ -10,12 +12,12 @@ use std::sync::{Arc, Mutex};
 
 /// Blocks by key, least recently used evicted first, at most `budget`
 /// bytes (as each block's size says).
-pub struct BlockCache<K, V> {
+pub struct BlockCache<K, V: ?Sized> {
     budget: usize,
     held: Mutex<Held<K, V>>,
 }
 
-struct Held<K, V> {
+struct Held<K, V: ?Sized> {
     blocks: HashMap<K, Kept<V>>,
     /// Keys by the tick they were last used at: the first is evicted next.
     by_use: BTreeMap<u64, K>,
@@ -23,13 +25,13 @@ struct Held<K, V> {
     tick: u64,
 }
 
-struct Kept<V> {
+struct Kept<V: ?Sized> {
     value: Arc<V>,
     bytes: usize,
     used: u64,
 }
 
-impl<K: Eq + Hash + Clone, V> BlockCache<K, V> {
+impl<K: Eq + Hash + Clone, V: ?Sized> BlockCache<K, V> {
     pub fn new(budget: usize) -> Self {
         Self {
             budget,

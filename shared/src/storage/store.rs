@@ -21,6 +21,7 @@ use crate::storage::items::{
 };
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use futures::future::{try_join_all, BoxFuture, FutureExt, Shared};
+use std::any::Any;
 use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
@@ -56,8 +57,8 @@ fn keys_per_call(wanted: &[(Section, Range<usize>)]) -> usize {
 /// The term blocks and paged parts a warm instance keeps when no setting
 /// says otherwise: of it, 3/16 for FST blocks, 5/16 for text blocks (80
 /// MB: the whole text at five million entries takes 65, and a `contains`
-/// query may check most of it), 3/16 for records, 1/8 each for grams and
-/// definitions and 1/16 for rhymes.
+/// query may check most of it), and half for the parts of the paged
+/// sections (records, grams, definitions, rhymes) together.
 pub const DEFAULT_SNAPSHOT_CACHE_MB: usize = 256;
 
 /// How long a warm instance trusts its copy of the catalog. Imports and index
@@ -443,22 +444,67 @@ type Loading<T> = Shared<BoxFuture<'static, Result<Arc<T>, ApiError>>>;
 /// a value let go is loaded again when a request needs it.
 struct Slots<K, T> {
     loads: Mutex<HashMap<K, Loading<T>>>,
-    kept: BlockCache<K, T>,
+    kept: Box<dyn Keep<K, T>>,
     weigh: fn(&T) -> usize,
 }
 
-impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Default for Slots<K, T> {
+/// Where [`Slots`] keep what loaded well.
+trait Keep<K, T>: Send + Sync {
+    fn get(&self, key: &K) -> Option<Arc<T>>;
+    fn insert(&self, key: K, value: Arc<T>, bytes: usize);
+}
+
+impl<K: Eq + Hash + Clone + Send, T: Send + Sync> Keep<K, T> for BlockCache<K, T> {
+    fn get(&self, key: &K) -> Option<Arc<T>> {
+        BlockCache::get(self, key)
+    }
+
+    fn insert(&self, key: K, value: Arc<T>, bytes: usize) {
+        BlockCache::insert(self, key, value, bytes);
+    }
+}
+
+/// The parts of every paged section an instance keeps, within one budget:
+/// the least recently used part of any section goes first, so a function
+/// whose queries read one section most (the search function the lists of
+/// sounds-like keys, the reverse function definitions) keeps more of it,
+/// and no budget is set aside for a section it never reads.
+type PartPool = BlockCache<(Section, usize), dyn Any + Send + Sync>;
+
+/// One section's parts in the [`PartPool`].
+struct PooledParts {
+    section: Section,
+    pool: Arc<PartPool>,
+}
+
+impl<T: Any + Send + Sync> Keep<usize, T> for PooledParts {
+    fn get(&self, part: &usize) -> Option<Arc<T>> {
+        let kept = self.pool.get(&(self.section, *part))?;
+        // Parts are kept under their own section, whose type is `T`.
+        kept.downcast().ok()
+    }
+
+    fn insert(&self, part: usize, value: Arc<T>, bytes: usize) {
+        self.pool.insert((self.section, part), value, bytes);
+    }
+}
+
+impl<K: Eq + Hash + Copy + Send + 'static, T: Send + Sync + 'static> Default for Slots<K, T> {
     /// Everything kept, for as long as the build is held.
     fn default() -> Self {
         Self::within(usize::MAX, |_| 0)
     }
 }
 
-impl<K: Eq + Hash + Copy, T: Send + Sync + 'static> Slots<K, T> {
+impl<K: Eq + Hash + Copy + Send + 'static, T: Send + Sync + 'static> Slots<K, T> {
     fn within(budget: usize, weigh: fn(&T) -> usize) -> Self {
+        Self::keeping(Box::new(BlockCache::new(budget)), weigh)
+    }
+
+    fn keeping(kept: Box<dyn Keep<K, T>>, weigh: fn(&T) -> usize) -> Self {
         Self {
             loads: Mutex::default(),
-            kept: BlockCache::new(budget),
+            kept,
             weigh,
         }
     }
@@ -577,12 +623,16 @@ struct Paged<P> {
 }
 
 impl<P: PagedPart> Paged<P> {
-    /// Its part index kept for as long as the build is held, its parts
-    /// within `budget` bytes.
-    fn within(budget: usize) -> Self {
+    /// Its part index kept for as long as the build is held, its parts in
+    /// `pool`.
+    fn pooled(pool: &Arc<PartPool>) -> Self {
+        let kept = PooledParts {
+            section: P::SECTION,
+            pool: pool.clone(),
+        };
         Self {
             index: Slots::default(),
-            parts: Slots::within(budget, P::memory_bytes),
+            parts: Slots::keeping(Box::new(kept), P::memory_bytes),
         }
     }
 
@@ -882,6 +932,7 @@ impl Store {
                 return loaded.clone();
             }
         }
+        let pool = Arc::new(PartPool::new(self.cache_bytes / 2));
         let loaded = Arc::new(Loaded {
             source: Arc::new(Source {
                 client: self.client.clone(),
@@ -892,14 +943,12 @@ impl Store {
             searcher: Slots::default(),
             term_blocks: Slots::within(RECENT_TERM_BLOCK_BYTES, Vec::len),
             // The budget shared out: half for the term blocks (the
-            // searcher's, FST 3/16 and text 5/16), 3/16 for records, read
-            // by every page of results, an eighth each for grams and
-            // definitions, read by some queries only, and 1/16 for rhymes,
-            // whose lookups read a part or two.
-            records: Paged::within(self.cache_bytes * 3 / 16),
-            grams: Paged::within(self.cache_bytes / 8),
-            definitions: Paged::within(self.cache_bytes / 8),
-            rhymes: Paged::within(self.cache_bytes / 16),
+            // searcher's, FST 3/16 and text 5/16), half for the parts of
+            // the paged sections together.
+            records: Paged::pooled(&pool),
+            grams: Paged::pooled(&pool),
+            definitions: Paged::pooled(&pool),
+            rhymes: Paged::pooled(&pool),
         });
         *held = Some(loaded.clone());
         loaded

@@ -196,11 +196,62 @@ async fn loaded_values_are_kept_by_recency_within_the_budget() {
     assert_eq!(values(load(&[2])).await, Ok(vec![4]), "loaded again");
     assert_eq!(values(load(&[4])).await, Ok(vec![16]));
     assert_eq!(values(load(&[4])).await, Ok(vec![16]), "never kept");
-    assert!(slots.kept.bytes() <= 6);
     assert_eq!(
         *asked.lock().unwrap(),
         vec![vec![1, 2], vec![3], vec![2], vec![4], vec![4]]
     );
+}
+
+/// The paged sections keep their parts in one pool: a part of one section
+/// lets go the least recently used part of any, and each section gets back
+/// its own parts, under the same part numbers as another's.
+#[tokio::test]
+async fn the_paged_sections_keep_their_parts_in_one_budget() {
+    let pool = Arc::new(PartPool::new(10));
+    let pooled = |section| {
+        Box::new(PooledParts {
+            section,
+            pool: pool.clone(),
+        })
+    };
+    let records: Slots<usize, u32> = Slots::keeping(pooled(Section::Records), |_| 4);
+    let rhymes: Slots<usize, String> = Slots::keeping(pooled(Section::Rhymes), |_| 4);
+    let calls = Arc::new(AtomicUsize::new(0));
+    let record = |part| held(&records, part, &calls, |k| k as u32 * 10);
+    let rhyme = |part| held(&rhymes, part, &calls, |k| format!("part {k}"));
+    assert_eq!(*record(1).await, 10);
+    assert_eq!(*record(2).await, 20);
+    assert_eq!(*rhyme(1).await, "part 1", "not the record of part 1");
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    // A load is kept at its section's next get: keeping rhyme 1 beside
+    // records 1 and 2 would weigh 12 of 10, so record 1, the least recently
+    // used of any section, goes.
+    assert_eq!(*rhyme(1).await, "part 1");
+    assert_eq!(*record(2).await, 20);
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        3,
+        "rhyme 1 and record 2 were kept"
+    );
+    assert_eq!(*record(1).await, 10);
+    assert_eq!(calls.load(Ordering::SeqCst), 4, "record 1 was let go");
+    assert!(pool.bytes() <= 10);
+}
+
+/// Part `part` of `slots`, loaded as `value` gives it (counted in `calls`)
+/// unless it is kept.
+async fn held<T: Send + Sync + 'static>(
+    slots: &Slots<usize, T>,
+    part: usize,
+    calls: &Arc<AtomicUsize>,
+    value: fn(usize) -> T,
+) -> Arc<T> {
+    let calls = calls.clone();
+    let load = move || {
+        calls.fetch_add(1, Ordering::SeqCst);
+        async move { Ok(value(part)) }
+    };
+    slots.one(part, load).await.expect("loads")
 }
 
 /// A store whose client is never called: what [`Store::loaded`] needs.
