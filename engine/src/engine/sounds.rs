@@ -165,9 +165,13 @@ impl SoundsWalk {
     /// budget when the keys reached are more than
     /// [`SOUNDS_LIKE_WORK_BUDGET`].
     pub fn matches(&self, rhymes: &Rhymes) -> Result<SoundsMatches, SearchError> {
-        let mut reached: BTreeMap<String, Vec<(SoundKey, usize)>> = BTreeMap::new();
+        let mut reached: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+        let mut owns: Vec<SoundKey> = Vec::new();
         let mut work = 0u64;
         for walk in &self.walks {
+            let first_own = owns.len();
+            owns.extend(walk.own.iter().cloned());
+            let walk_owns = first_own..owns.len();
             for (prefix, parts) in &walk.prefixes {
                 rhymes.each_sounds_key(parts, prefix, &walk.dfa, |found| {
                     let Some(d) =
@@ -180,12 +184,16 @@ impl SoundsWalk {
                         return Err(SearchError::OverBudget);
                     }
                     let own = reached.entry(sounds_key(walk.lang, found)).or_default();
-                    own.extend(walk.own.iter().map(|key| (key.clone(), d)));
+                    own.extend(walk_owns.clone().map(|key| (key, d)));
                     Ok(())
                 })?;
             }
         }
-        Ok(SoundsMatches { reached, work })
+        Ok(SoundsMatches {
+            owns,
+            reached,
+            work,
+        })
     }
 }
 
@@ -221,7 +229,10 @@ fn automaton_builder(edits: usize) -> &'static LevenshteinAutomatonBuilder {
 /// query's keys that reach it and their coarse distance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SoundsMatches {
-    reached: BTreeMap<String, Vec<(SoundKey, usize)>>,
+    /// The query's keys, each walk's in a run.
+    owns: Vec<SoundKey>,
+    /// Per key reached, the query's keys that reach it (in `owns`).
+    reached: BTreeMap<String, Vec<(usize, usize)>>,
     /// The keys reached.
     work: u64,
 }
@@ -323,8 +334,8 @@ impl Searcher {
                 return Err(SearchError::OverBudget);
             }
             for (term, fine) in words {
-                for (own, d) in reaching {
-                    let pair = (*d, distance(own.fine(), fine));
+                for &(own, d) in reaching {
+                    let pair = (d, distance(matches.owns[own].fine(), fine));
                     nearest
                         .entry(term)
                         .and_modify(|best| *best = (*best).min(pair))

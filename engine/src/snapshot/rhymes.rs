@@ -36,6 +36,8 @@ use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use crate::rhyme::{Pronunciation, StressRule};
 use crate::sounds_like::{self, SoundKey};
+use fst::automaton::{Intersection, StartsWith, Str};
+use fst::Automaton;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
@@ -342,15 +344,9 @@ impl Rhymes {
         prefix: &str,
         automaton: A,
     ) -> Vec<usize> {
-        let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
-        let after = AfterPrefix {
-            prefix: &prefix.as_bytes()[..lang_end],
-            inner: automaton,
-        };
+        let (_, walk) = under_first_sound(prefix, automaton);
         let parts = index.parts_with_prefix(prefix.as_bytes());
-        parts
-            .filter(|&part| index.may_match(part, &after))
-            .collect()
+        parts.filter(|&part| index.may_match(part, &walk)).collect()
     }
 
     /// Calls `visit` with each coarse key under `prefix` (a
@@ -364,21 +360,13 @@ impl Rhymes {
         automaton: A,
         mut visit: impl FnMut(&str) -> Result<(), E>,
     ) -> Result<(), E> {
-        let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
-        let language = prefix.as_bytes()[..lang_end].to_vec();
+        let (lang_end, walk) = under_first_sound(prefix, automaton);
         for part in parts {
             let held = self
                 .parts
                 .get(part)
                 .ok_or(CorruptData("rhymes part not loaded"))?;
-            let after = AfterPrefix {
-                prefix: &language,
-                inner: automaton.clone(),
-            };
-            held.0.each_match(after, |key, _| {
-                if !key.starts_with(prefix.as_bytes()) {
-                    return Ok(());
-                }
+            held.0.each_match(walk.clone(), |key, _| {
                 let coarse = std::str::from_utf8(&key[lang_end..])
                     .map_err(|_| CorruptData("a sounds-like key is not UTF-8"))?;
                 visit(coarse)
@@ -445,6 +433,27 @@ impl Rhymes {
     pub fn memory_bytes(&self) -> usize {
         self.parts.values().map(|p| p.memory_bytes()).sum()
     }
+}
+
+/// A walk under `prefix` (a [`sounds_index_prefix`]): the language's
+/// prefix, then the keys that start with the prefix's first sound and that
+/// `automaton` accepts (it reads the first sound too, a key's own), so
+/// that the keys of the other first sounds in the same parts are not
+/// walked; and where the coarse key starts.
+type FirstSoundWalk<'p, A> = AfterPrefix<'p, Intersection<StartsWith<Str<'p>>, A>>;
+
+fn under_first_sound<A: fst::Automaton>(
+    prefix: &str,
+    automaton: A,
+) -> (usize, FirstSoundWalk<'_, A>) {
+    let lang_end = prefix.rfind('\0').map_or(0, |i| i + 1);
+    let walk = AfterPrefix {
+        prefix: &prefix.as_bytes()[..lang_end],
+        inner: Str::new(&prefix[lang_end..])
+            .starts_with()
+            .intersection(automaton),
+    };
+    (lang_end, walk)
 }
 
 /// An automaton that accepts `prefix` followed by what `inner` accepts.
