@@ -24,7 +24,7 @@ use crate::search::filters::LangFilter;
 use crate::search::lexicon::zipf_of_centis;
 use crate::search::matching::{MatchRule, MatchType};
 use crate::search::reverse::{stop_word_keys, DefinitionQuery, QueryError};
-use crate::search::snapshot::{filter_keys, word_key, RhymeKind};
+use crate::search::snapshot::{filter_keys, RhymeKind};
 use crate::storage::store::{Needs, SnapshotView};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -398,9 +398,10 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
 }
 
 /// Rhymes: the words of the word's language that rhyme with it (docs/api.md,
-/// "Rhymes"), from the snapshot's `rhymes` section. Three reads: the
-/// word's terms, their pronunciations, their rhyme lists; then the page's
-/// records, as a search's.
+/// "Rhymes"), from the snapshot's `rhymes` section. Two reads: the
+/// pronunciations of the word's words (keyed by its text, so nothing is
+/// read before them), then their rhyme lists; then the page's records, as
+/// a search's.
 pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
     let filters = Filters {
         lang: None,
@@ -415,30 +416,19 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
         definitions: false,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
-    let every_lang = |s: &Searcher| Ok(s.word_terms(&p.word)?);
-    let every_lang = with_term_blocks(&snapshot, every_lang)
-        .await?
-        .map_err(search_failed)?;
-    // The words' pronunciations and their languages (in their text
-    // blocks) read together: one round trip, not two.
-    let keys: Vec<Vec<u8>> = every_lang.iter().map(|&t| word_key(t)).collect();
-    let terms = |s: &Searcher| Ok(s.terms_in_lang(&every_lang, p.lang.as_deref())?);
-    let (pronounced, terms) =
-        tokio::try_join!(snapshot.rhymes(&keys), with_term_blocks(&snapshot, terms))?;
-    let terms = terms.map_err(search_failed)?;
-    let mut query = None;
-    for (term, lang) in &terms {
-        let pronunciations = pronounced.pronunciations(*term).map_err(internal)?;
-        if !pronunciations.is_empty() {
-            let pronunciations = pronunciations
-                .into_iter()
-                .map(|(source, ipa)| (source, ipa.to_string()))
-                .collect();
-            query = Some(RhymeQuery::new(*term, lang, p.kind, pronunciations));
-            break;
-        }
-    }
-    let query = query.ok_or(ApiError::NoPronunciation)?;
+    let pronounced = snapshot.pronunciations(&p.word).await?;
+    let words = pronounced.pronounced(&p.word).map_err(internal)?;
+    // The most common of its words in the language asked for, or in any.
+    let word = words
+        .into_iter()
+        .find(|w| p.lang.as_deref().is_none_or(|lang| lang == w.lang))
+        .ok_or(ApiError::NoPronunciation)?;
+    let pronunciations = word
+        .pronunciations
+        .into_iter()
+        .map(|(source, ipa)| (source, ipa.to_string()))
+        .collect();
+    let query = RhymeQuery::new(word.term, word.lang, p.kind, pronunciations);
     let lists = snapshot.rhymes(&query.keys()).await?;
     let hits = snapshot
         .searcher

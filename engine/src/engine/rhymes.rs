@@ -3,17 +3,15 @@
 //! rhymes), or only that part's vowels (near rhymes, perfect ones left
 //! out), most common first, one result per word.
 //!
-//! A lookup runs in three reads: the query word's terms (from the term
-//! blocks), the part of `rhymes` that holds their pronunciations, then the
-//! parts of their rhyme lists ([`RhymeQuery::keys`]).
+//! A lookup runs in two reads: the parts of `rhymes` that hold the
+//! pronunciations of the query word's words, keyed by its text
+//! ([`Rhymes::word_parts`]), then the parts of their rhyme lists
+//! ([`RhymeQuery::keys`]).
 
 use super::words::{entries_per_word, Word};
 use super::{SearchError, Searcher};
 use crate::filters::Filters;
-use crate::fold::fold;
-use crate::snapshot::{
-    rhyme_keys_of, Grams, Missing, PronunciationSource, RhymeKind, Rhymes, Rhyming,
-};
+use crate::snapshot::{rhyme_keys_of, Grams, PronunciationSource, RhymeKind, Rhymes, Rhyming};
 
 /// The list items a lookup may visit: the longest lists (a common vowel
 /// of a language) stay well within it, and no request's work is unbounded.
@@ -107,43 +105,6 @@ fn union(mut lists: Vec<Vec<Rhyming<'_>>>) -> Vec<Rhyming<'_>> {
 }
 
 impl Searcher {
-    /// The terms of `word`, each with its language, most common first:
-    /// those of `lang` only when it is given. [`Missing`] names its term
-    /// block, then its text blocks (which hold the languages), not held.
-    pub fn terms_of_word(
-        &self,
-        word: &str,
-        lang: Option<&str>,
-    ) -> Result<Vec<(usize, String)>, Missing> {
-        self.terms_in_lang(&self.word_terms(word)?, lang)
-    }
-
-    /// The terms of `word` in every language, most common first; none when
-    /// it is no headword. [`Missing`] names its term block not held.
-    pub fn word_terms(&self, word: &str) -> Result<Vec<usize>, Missing> {
-        let index = &self.index;
-        Ok(match index.term_number(&fold(word))? {
-            Some(first) => index.text_terms(first).collect(),
-            None => Vec::new(),
-        })
-    }
-
-    /// `terms`, each with its language: those of `lang` only when it is
-    /// given. [`Missing`] names their text blocks (which hold the
-    /// languages) not held.
-    pub fn terms_in_lang(
-        &self,
-        terms: &[usize],
-        lang: Option<&str>,
-    ) -> Result<Vec<(usize, String)>, Missing> {
-        let texts = self.index.texts(terms.iter().copied())?;
-        Ok(terms
-            .iter()
-            .map(|&t| (t, texts.term_lang(t).to_string()))
-            .filter(|(_, l)| lang.is_none_or(|want| want == l))
-            .collect())
-    }
-
     /// The page `offset..offset + limit` of the words that rhyme with the
     /// query's, in term order (most common first), and how many do; the
     /// parts of its [`RhymeQuery::keys`] must be held.
@@ -242,6 +203,18 @@ mod tests {
         (built.decode().unwrap(), built.decode().unwrap())
     }
 
+    /// The term of `word` in `lang` and its pronunciations, as a lookup
+    /// reads them.
+    fn pronounced<'r>(
+        rhymes: &'r Rhymes,
+        word: &str,
+        lang: &str,
+    ) -> (usize, Vec<(PronunciationSource, &'r str)>) {
+        let words = rhymes.pronounced(word).unwrap();
+        let found = words.into_iter().find(|w| w.lang == lang).unwrap();
+        (found.term, found.pronunciations)
+    }
+
     /// The rhymes of `word` in `lang`, as words.
     fn rhymes_of(
         (searcher, rhymes): &(Searcher, Rhymes),
@@ -249,8 +222,7 @@ mod tests {
         lang: &str,
         kind: RhymeKind,
     ) -> Vec<String> {
-        let (term, _) = searcher.terms_of_word(word, Some(lang)).unwrap()[0].clone();
-        let pronunciations = rhymes.pronunciations(term).unwrap();
+        let (term, pronunciations) = pronounced(rhymes, word, lang);
         let pronunciations = pronunciations
             .into_iter()
             .map(|(source, ipa)| (source, ipa.to_string()))
@@ -297,10 +269,38 @@ mod tests {
             rhymes_of(&reader, "canción", "es", RhymeKind::Perfect).len(),
             2
         );
-        // A word without a transcription has none to look up.
-        let (searcher, rhymes) = &reader;
-        let (chose, _) = searcher.terms_of_word("chose", Some("fr")).unwrap()[0];
-        assert!(rhymes.pronunciations(chose).unwrap().is_empty());
+        // A word without a transcription has none to look up, nor has a
+        // word of no dictionary.
+        let (_, rhymes) = &reader;
+        assert!(rhymes.pronounced("chose").unwrap().is_empty());
+        assert!(rhymes.pronounced("nothing").unwrap().is_empty());
+        // A word is found as typed.
+        assert_eq!(rhymes.pronounced("Maison").unwrap().len(), 1);
+    }
+
+    /// A lookup finds the words of its text from the text alone: in each
+    /// language, most common first, and none of a longer text.
+    #[test]
+    fn a_words_pronunciations_are_those_of_its_text_in_every_language() {
+        let postings = vec![
+            posting("cat", "eng-x", "en", Some("/kæt/")),
+            posting("cats", "eng-x", "en", Some("/kæts/")),
+            posting("chat", "fra-eng", "fr", Some("/ʃa/")),
+            posting("chat", "eng-x", "en", Some("/tʃæt/")),
+        ];
+        let (searcher, rhymes) = read(&build(postings, &Lexicon::default()));
+        let cat = rhymes.pronounced("cat").unwrap();
+        assert_eq!(cat.len(), 1, "not cats: {cat:?}");
+        let dictionary = PronunciationSource::Dictionary;
+        assert_eq!(cat[0].pronunciations, [(dictionary, "/kæt/")]);
+        let chat = rhymes.pronounced("Chat").unwrap();
+        let mut langs: Vec<&str> = chat.iter().map(|w| w.lang).collect();
+        langs.sort_unstable();
+        assert_eq!(langs, ["en", "fr"]);
+        assert!(chat.windows(2).all(|w| w[0].term < w[1].term));
+        for word in &chat {
+            assert_eq!(word.term, searcher.term_in_lang("chat", word.lang));
+        }
     }
 
     #[test]
@@ -320,7 +320,7 @@ mod tests {
         assert_eq!(near, ["cab", "cap"]);
         // A filter keeps the words with an entry that passes it.
         let (searcher, rhymes) = &reader;
-        let (cat, _) = searcher.terms_of_word("cat", None).unwrap()[0];
+        let (cat, _) = pronounced(rhymes, "cat", "en");
         let dictionary = PronunciationSource::Dictionary;
         let query = RhymeQuery::new(
             cat,
@@ -366,8 +366,7 @@ mod tests {
         found.sort();
         assert_eq!(found, ["bat", "hat", "rat"]);
         let (searcher, rhymes) = &reader;
-        let (cat, _) = searcher.terms_of_word("cat", None).unwrap()[0];
-        let own = rhymes.pronunciations(cat).unwrap();
+        let (cat, own) = pronounced(rhymes, "cat", "en");
         assert_eq!(
             own,
             [
@@ -456,8 +455,7 @@ mod tests {
                 }
                 let mut rhyme_pairs = HashSet::new();
                 for ((word, lang), mine) in &parts {
-                    let (term, _) = searcher.terms_of_word(word, Some(lang)).unwrap()[0].clone();
-                    let stored = rhymes.pronunciations(term).unwrap();
+                    let (term, stored) = pronounced(&rhymes, word, lang);
                     prop_assert!(!stored.is_empty());
                     let query = RhymeQuery::new(
                         term,

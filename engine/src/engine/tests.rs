@@ -738,3 +738,17 @@ proptest! {
         prop_assert_eq!(&found, &wanted, "{} differ {:?} in {:?} with forms {:?}", query, differ, words, forms);
     }
 }
+
+impl Searcher {
+    /// The term of `word` (folded) in `lang`, every block held: what a
+    /// test's brute force names a word by.
+    pub(crate) fn term_in_lang(&self, word: &str, lang: &str) -> usize {
+        let first = self.index.term_number(&crate::fold::fold(word)).unwrap();
+        let terms: Vec<usize> = self.index.text_terms(first.expect("a headword")).collect();
+        let texts = self.index.texts(terms.iter().copied()).unwrap();
+        terms
+            .into_iter()
+            .find(|&t| texts.term_lang(t) == lang)
+            .expect("a word of the language")
+    }
+}

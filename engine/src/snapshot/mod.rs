@@ -62,7 +62,7 @@ pub use parts::PartIndex;
 pub use records::{Record, RecordPart, Records};
 pub use rhymes::{
     keys_of as rhyme_keys_of, rhyme_key, sounds_index_key, sounds_index_prefix, sounds_key,
-    word_key, PronunciationSource, RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList,
+    Pronounced, PronunciationSource, RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList,
     MAX_DICTIONARY_PRONUNCIATIONS,
 };
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
@@ -134,7 +134,10 @@ use std::ops::Range;
 /// length (of five characters or more), so that a pattern of `?` between
 /// two letters (`h???e`) reads its matches instead of checking the text of
 /// every term under both letters.
-pub const FORMAT: u32 = 25;
+/// 26: `rhymes` keys a word's pronunciations by its text and term, with its
+/// language, so that a rhyme lookup reads them first, without the term
+/// and text blocks of its word.
+pub const FORMAT: u32 = 26;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -761,7 +764,7 @@ pub(crate) mod tests {
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
         "grams 4d7f5305947b27852aef259ec646118517ec8413411ae349e7d902057b8e5609",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",
-        "rhymes 63abad3383367d22eb9310b2fab3164819e563264e31dd65fe3d756f7def2730",
+        "rhymes 6747d6ec362d885705a3ae1974c25611f023a7dccdaf72e8054dd838dffbcee9",
     ];
 
     #[test]

@@ -416,10 +416,10 @@ impl KeyedPart {
     /// its value, in key order: the walk of the FST follows only the paths
     /// on which the automaton can still accept, so its cost is that of the
     /// keys near a match, not of the part.
-    pub(crate) fn each_match<A: fst::Automaton, E: From<CorruptData>>(
-        &self,
+    pub(crate) fn each_match<'s, A: fst::Automaton, E: From<CorruptData>>(
+        &'s self,
         automaton: A,
-        mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), E>,
+        mut visit: impl FnMut(&[u8], &'s [u8]) -> Result<(), E>,
     ) -> Result<(), E> {
         use fst::{IntoStreamer, Streamer};
         let mut stream = self.index.search(automaton).into_stream();

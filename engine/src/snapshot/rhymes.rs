@@ -14,8 +14,11 @@
 //! Keys: [`rhyme_key`] (`p`, the language, the rhyme part) and its vowels'
 //! (`n`), each listing `[varint count]` then per word `[varint term
 //! gap][u8 syllables][u8 source][str pronunciation]`, terms ascending, the
-//! gap of the first from 0; [`word_key`] (`w` and the term number, 4 bytes
-//! big-endian), `[varint count]([u8 source][str pronunciation])…`.
+//! gap of the first from 0; [`word_key`] (`w`, the term's text, `0xff`,
+//! the term number, 4 bytes big-endian; format 26), `[str language][varint
+//! count]([u8 source][str pronunciation])…`: the keys of a text's words
+//! are found from the query's text alone, so a lookup reads them first,
+//! in the languages its words have, most common first.
 //!
 //! The section also holds the words by how their spelling sounds
 //! ([`crate::sounds_like`], format 20): [`sounds_key`] (`s`, the language,
@@ -32,6 +35,7 @@
 use super::parts::{index_fits, store_keyed_by, KeyedLists, KeyedPart, PartIndex};
 use super::{PagedPart, Section};
 use crate::codec::{put_str, put_varint, CorruptData, Reader};
+use crate::fold::fold;
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use crate::rhyme::{Pronunciation, StressRule};
@@ -143,11 +147,30 @@ fn sound_keys_of(entries: &[Posting], lang: &str) -> Vec<SoundKey> {
     keys
 }
 
-/// The key of a term's pronunciations.
-pub fn word_key(term: usize) -> Vec<u8> {
-    let mut key = vec![b'w'];
+/// The start of the keys of the pronunciations of the words whose text
+/// is `text` (a folded headword): `0xff` is never part of UTF-8, so a text
+/// that another starts with shares none of its keys.
+fn word_prefix(text: &str) -> Vec<u8> {
+    let mut prefix = Vec::with_capacity(text.len() + 6);
+    prefix.push(b'w');
+    prefix.extend_from_slice(text.as_bytes());
+    prefix.push(0xff);
+    prefix
+}
+
+/// The key of the pronunciations of term `term`, whose text is `text`.
+fn word_key(text: &str, term: usize) -> Vec<u8> {
+    let mut key = word_prefix(text);
     key.extend_from_slice(&(term as u32).to_be_bytes());
     key
+}
+
+/// A word with pronunciations: its term, its language and them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pronounced<'a> {
+    pub term: usize,
+    pub lang: &'a str,
+    pub pronunciations: Vec<(PronunciationSource, &'a str)>,
 }
 
 /// The keys `ipa`, a pronunciation in `lang`, is listed under (perfect,
@@ -212,13 +235,14 @@ pub(super) fn encode(
             }
         }
         let mut value = Vec::new();
+        put_str(&mut value, lang);
         put_varint(&mut value, pronunciations.len());
         for (source, ipa) in pronunciations {
             value.push(source.byte());
             put_str(&mut value, ipa);
         }
         // Of its own size: a unit per word, millions of them.
-        units.push((word_key(t).into(), value.as_slice().to_vec()));
+        units.push((word_key(text, t).into(), value.as_slice().to_vec()));
     }
     for (key, value) in lists.finish() {
         if let Some(coarse) = key.strip_prefix("s\0") {
@@ -317,23 +341,49 @@ impl Rhymes {
         parts.into_iter().collect()
     }
 
-    /// The pronunciations of a term (none when no dictionary and no
-    /// synthesizer gives one); the part of its [`word_key`] must be held.
-    pub fn pronunciations(
-        &self,
-        term: usize,
-    ) -> Result<Vec<(PronunciationSource, &str)>, CorruptData> {
-        let Some(bytes) = self.value(&word_key(term))? else {
-            return Ok(Vec::new());
+    /// The parts that hold the pronunciations of the words of `word` (as
+    /// typed: folded here), whatever their language.
+    pub fn word_parts(index: &PartIndex, word: &str) -> Vec<usize> {
+        index.parts_with_prefix(&word_prefix(&fold(word))).collect()
+    }
+
+    /// The words of `word` (as typed: folded here) that have
+    /// pronunciations, in every language, most common first (none when no
+    /// dictionary and no synthesizer gives one); their parts
+    /// ([`Rhymes::word_parts`]) must be held.
+    pub fn pronounced(&self, word: &str) -> Result<Vec<Pronounced<'_>>, CorruptData> {
+        let prefix = word_prefix(&fold(word));
+        let under = AfterPrefix {
+            prefix: &prefix,
+            inner: fst::automaton::AlwaysMatch,
         };
-        let mut reader = Reader::new(bytes);
-        let found = (0..reader.count(2)?)
-            .map(|_| Ok((PronunciationSource::of_byte(reader.byte()?)?, reader.str()?)))
-            .collect::<Result<Vec<_>, CorruptData>>()?;
-        if !reader.is_done() {
-            return Err(CorruptData("trailing bytes in a word's pronunciations"));
+        let mut words = Vec::new();
+        for part in self.index.parts_with_prefix(&prefix) {
+            let held = self
+                .parts
+                .get(&part)
+                .ok_or(CorruptData("rhymes part not loaded"))?;
+            held.0.each_match(&under, |key, bytes| {
+                let term: [u8; 4] = key[prefix.len()..]
+                    .try_into()
+                    .map_err(|_| CorruptData("a word's key without its term"))?;
+                let mut reader = Reader::new(bytes);
+                let lang = reader.str()?;
+                let pronunciations = (0..reader.count(2)?)
+                    .map(|_| Ok((PronunciationSource::of_byte(reader.byte()?)?, reader.str()?)))
+                    .collect::<Result<Vec<_>, CorruptData>>()?;
+                if !reader.is_done() {
+                    return Err(CorruptData("trailing bytes in a word's pronunciations"));
+                }
+                words.push(Pronounced {
+                    term: u32::from_be_bytes(term) as usize,
+                    lang,
+                    pronunciations,
+                });
+                Ok(())
+            })?;
         }
-        Ok(found)
+        Ok(words)
     }
 
     /// The parts under `prefix` (a [`sounds_index_prefix`]) in whose key

@@ -119,12 +119,27 @@ impl SnapshotView {
     }
 
     /// The parts of the `rhymes` section that hold these keys (a rhyme
-    /// lookup's words, then its rhyme lists), loaded now if no request has
-    /// yet.
+    /// lookup's lists), loaded now if no request has yet.
     pub async fn rhymes<K: AsRef<[u8]>>(&self, keys: &[K]) -> Result<Rhymes, ApiError> {
+        self.rhyme_parts(|index| Rhymes::parts_of(index, keys))
+            .await
+    }
+
+    /// The parts of the `rhymes` section that hold the pronunciations of
+    /// `word`'s words ([`Rhymes::pronounced`]), loaded now if no request
+    /// has yet.
+    pub async fn pronunciations(&self, word: &str) -> Result<Rhymes, ApiError> {
+        self.rhyme_parts(|index| Rhymes::word_parts(index, word))
+            .await
+    }
+
+    async fn rhyme_parts(
+        &self,
+        wanted: impl FnOnce(&PartIndex) -> Vec<usize>,
+    ) -> Result<Rhymes, ApiError> {
         let source = &self.loaded.source;
         let index = self.loaded.rhymes.index(source).await?;
-        let wanted = Rhymes::parts_of(&index, keys);
+        let wanted = wanted(&index);
         let parts = self.loaded.rhymes.parts(source, &index, wanted).await?;
         Ok(Rhymes::new(index, parts))
     }
