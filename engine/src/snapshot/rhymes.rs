@@ -14,11 +14,10 @@
 //! Keys: [`rhyme_key`] (`p`, the language, the rhyme part) and its vowels'
 //! (`n`), each listing `[varint count]` then per word `[varint term
 //! gap][u8 syllables][u8 source][str pronunciation]`, terms ascending, the
-//! gap of the first from 0; [`word_key`] (`w`, the term's text, `0xff`,
-//! the term number, 4 bytes big-endian; format 26), `[str language][varint
-//! count]([u8 source][str pronunciation])…`: the keys of a text's words
-//! are found from the query's text alone, so a lookup reads them first,
-//! in the languages its words have, most common first.
+//! gap of the first from 0; [`word_key`] (`w` and a text; format 26), per
+//! word of that text (a term: a language's), most common first, `[varint
+//! term][str language][varint count]([u8 source][str pronunciation])…`:
+//! the key is the query's text, so a lookup reads it first.
 //!
 //! The section also holds the words by how their spelling sounds
 //! ([`crate::sounds_like`], format 20): [`sounds_key`] (`s`, the language,
@@ -147,21 +146,12 @@ fn sound_keys_of(entries: &[Posting], lang: &str) -> Vec<SoundKey> {
     keys
 }
 
-/// The start of the keys of the pronunciations of the words whose text
-/// is `text` (a folded headword): `0xff` is never part of UTF-8, so a text
-/// that another starts with shares none of its keys.
-fn word_prefix(text: &str) -> Vec<u8> {
-    let mut prefix = Vec::with_capacity(text.len() + 6);
-    prefix.push(b'w');
-    prefix.extend_from_slice(text.as_bytes());
-    prefix.push(0xff);
-    prefix
-}
-
-/// The key of the pronunciations of term `term`, whose text is `text`.
-fn word_key(text: &str, term: usize) -> Vec<u8> {
-    let mut key = word_prefix(text);
-    key.extend_from_slice(&(term as u32).to_be_bytes());
+/// The key of the pronunciations of the words whose text is `text` (a
+/// folded headword).
+fn word_key(text: &str) -> Vec<u8> {
+    let mut key = Vec::with_capacity(text.len() + 1);
+    key.push(b'w');
+    key.extend_from_slice(text.as_bytes());
     key
 }
 
@@ -235,6 +225,7 @@ pub(super) fn encode(
             }
         }
         let mut value = Vec::new();
+        put_varint(&mut value, t);
         put_str(&mut value, lang);
         put_varint(&mut value, pronunciations.len());
         for (source, ipa) in pronunciations {
@@ -242,7 +233,7 @@ pub(super) fn encode(
             put_str(&mut value, ipa);
         }
         // Of its own size: a unit per word, millions of them.
-        units.push((word_key(text, t).into(), value.as_slice().to_vec()));
+        units.push((word_key(text).into(), value.as_slice().to_vec()));
     }
     for (key, value) in lists.finish() {
         if let Some(coarse) = key.strip_prefix("s\0") {
@@ -252,7 +243,16 @@ pub(super) fn encode(
         }
         units.push((key.into_boxed_bytes(), value));
     }
-    units.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    // The words of one text, each its own unit so far, become one: sorted
+    // by key, then by term (a stable sort keeps term order).
+    units.sort_by(|a, b| a.0.cmp(&b.0));
+    units.dedup_by(|later, first| {
+        let same = later.0 == first.0;
+        if same {
+            first.1.append(&mut later.1);
+        }
+        same
+    });
     // A search reads the sounds-like lists of the keys it reached, each
     // list far smaller than a part and the keys all over the section: in
     // parts of 4 KB it reads half the bytes of parts of 16 KB
@@ -344,7 +344,7 @@ impl Rhymes {
     /// The parts that hold the pronunciations of the words of `word` (as
     /// typed: folded here), whatever their language.
     pub fn word_parts(index: &PartIndex, word: &str) -> Vec<usize> {
-        index.parts_with_prefix(&word_prefix(&fold(word))).collect()
+        Self::parts_of(index, &[word_key(&fold(word))])
     }
 
     /// The words of `word` (as typed: folded here) that have
@@ -352,36 +352,22 @@ impl Rhymes {
     /// dictionary and no synthesizer gives one); their parts
     /// ([`Rhymes::word_parts`]) must be held.
     pub fn pronounced(&self, word: &str) -> Result<Vec<Pronounced<'_>>, CorruptData> {
-        let prefix = word_prefix(&fold(word));
-        let under = AfterPrefix {
-            prefix: &prefix,
-            inner: fst::automaton::AlwaysMatch,
+        let Some(bytes) = self.value(&word_key(&fold(word)))? else {
+            return Ok(Vec::new());
         };
+        let mut reader = Reader::new(bytes);
         let mut words = Vec::new();
-        for part in self.index.parts_with_prefix(&prefix) {
-            let held = self
-                .parts
-                .get(&part)
-                .ok_or(CorruptData("rhymes part not loaded"))?;
-            held.0.each_match(&under, |key, bytes| {
-                let term: [u8; 4] = key[prefix.len()..]
-                    .try_into()
-                    .map_err(|_| CorruptData("a word's key without its term"))?;
-                let mut reader = Reader::new(bytes);
-                let lang = reader.str()?;
-                let pronunciations = (0..reader.count(2)?)
-                    .map(|_| Ok((PronunciationSource::of_byte(reader.byte()?)?, reader.str()?)))
-                    .collect::<Result<Vec<_>, CorruptData>>()?;
-                if !reader.is_done() {
-                    return Err(CorruptData("trailing bytes in a word's pronunciations"));
-                }
-                words.push(Pronounced {
-                    term: u32::from_be_bytes(term) as usize,
-                    lang,
-                    pronunciations,
-                });
-                Ok(())
-            })?;
+        while !reader.is_done() {
+            let term = reader.varint()?;
+            let lang = reader.str()?;
+            let pronunciations = (0..reader.count(2)?)
+                .map(|_| Ok((PronunciationSource::of_byte(reader.byte()?)?, reader.str()?)))
+                .collect::<Result<Vec<_>, CorruptData>>()?;
+            words.push(Pronounced {
+                term,
+                lang,
+                pronunciations,
+            });
         }
         Ok(words)
     }
