@@ -593,10 +593,14 @@ async fn main() {
     let mut timings: Vec<Vec<Duration>> = vec![Vec::new(); scenarios.len()];
     // What each query read of the snapshot that its instance did not hold.
     let mut reads: Vec<Vec<shared::storage::store::Reads>> = vec![Vec::new(); scenarios.len()];
+    // The round trips of those reads, one after another (reads made
+    // together count once).
+    let mut trips: Vec<Vec<u64>> = vec![Vec::new(); scenarios.len()];
     for round in 0..=rounds {
         for (i, (_, run)) in scenarios.iter().enumerate() {
             let future = run();
             let before = app.store.reads();
+            let trips_before = app.store.read_round_trips();
             take_again_time();
             let started = Instant::now();
             future.await;
@@ -606,6 +610,7 @@ async fn main() {
             } else {
                 timings[i].push(took);
                 let after = app.store.reads();
+                trips[i].push(app.store.read_round_trips() - trips_before);
                 reads[i].push(shared::storage::store::Reads {
                     items: after.items - before.items,
                     bytes: after.bytes - before.bytes,
@@ -613,11 +618,15 @@ async fn main() {
             }
         }
     }
-    println!("| Read path | p50 ms | p99 ms | p50 ÷ GetItem p50 | p99 ÷ GetItem p99 | snapshot KB read p50 / mean | queries that read | the same query again, p50 ms |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| Read path | p50 ms | p99 ms | p50 ÷ GetItem p50 | p99 ÷ GetItem p99 | snapshot KB read p50 / mean | queries that read | round trips p50 / max | the same query again, p50 ms |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut again = std::mem::take(&mut *AGAIN.lock().expect("not poisoned"));
     let mut baseline = (0.0, 0.0);
-    for (((name, _), mut samples), mut read) in scenarios.iter().zip(timings).zip(reads) {
+    for ((((name, _), mut samples), mut read), mut trip) in
+        scenarios.iter().zip(timings).zip(reads).zip(trips)
+    {
+        trip.sort();
+        let (trips_p50, trips_max) = (trip[trip.len() / 2], trip[trip.len() - 1]);
         read.sort_by_key(|r| r.bytes);
         let read_p50 = read[read.len() / 2].bytes as f64 / 1e3;
         let read_mean = read.iter().map(|r| r.bytes).sum::<u64>() as f64 / read.len() as f64 / 1e3;
@@ -639,7 +648,7 @@ async fn main() {
             _ => String::new(),
         };
         println!(
-            "| {name} | {p50:.2} | {p99:.2} | {:.2} | {:.2} | {read_p50:.0} / {read_mean:.0} | {reading} of {} | {again_p50} |",
+            "| {name} | {p50:.2} | {p99:.2} | {:.2} | {:.2} | {read_p50:.0} / {read_mean:.0} | {reading} of {} | {trips_p50} / {trips_max} | {again_p50} |",
             p50 / baseline.0,
             p99 / baseline.1,
             read.len()
