@@ -80,22 +80,20 @@ pub async fn entry_by_word(app: &App, source: &str, word: &str) -> Result<Entry,
         return with_audio_urls(app, stored).await;
     }
     let folded = fold(word);
+    if let Some(entry) = entry_of_lemma(app, source, word, &folded).await? {
+        return Ok(entry);
+    }
+    // Only a miss reads the grams of its suggestions (the dictionary's
+    // bitmap is hundreds of KB for a large one): a form found would have
+    // read them for nothing, and the miss waits one round trip for them.
     let suggesting = MatchRule::new(&folded, MatchType::Prefix, true);
     let needs = Needs {
         grams: with_filter_keys(needed_grams(&suggesting), &suggesting_in(source)),
         ..Needs::default()
     };
-    // The grams of the suggestions load while the lemmas are looked up, so
-    // that a miss does not wait for them after its form block.
-    let (of_lemma, snapshot) = tokio::join!(
-        entry_of_lemma(app, source, word, &folded),
-        app.store.snapshot(&needs)
-    );
-    if let Some(entry) = of_lemma? {
-        return Ok(entry);
-    }
+    let snapshot = app.store.snapshot(&needs).await?;
     Err(ApiError::EntryNotFound {
-        suggestions: suggestions(&snapshot?, &suggesting, source).await?,
+        suggestions: suggestions(&snapshot, &suggesting, source).await?,
     })
 }
 
