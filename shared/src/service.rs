@@ -207,6 +207,7 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         grams: with_filter_keys(needed_grams(rule), &filters),
         rhymes: false,
         definitions: false,
+        pronunciations_of: None,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let grams = snapshot.grams.as_ref();
@@ -246,6 +247,7 @@ async fn sounds_like(
         grams: filter_keys(&filters),
         rhymes: true,
         definitions: false,
+        pronunciations_of: None,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let over_budget = |e| match e {
@@ -351,6 +353,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         grams: filter_keys(&filters),
         rhymes: false,
         definitions: true,
+        pronunciations_of: None,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let query = |s: &Searcher| match DefinitionQuery::new(&p.q, s.index()) {
@@ -397,9 +400,9 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
 
 /// Rhymes: the words of the word's language that rhyme with it (docs/api.md,
 /// "Rhymes"), from the snapshot's `rhymes` section. Two reads: the
-/// pronunciations of the word's words (keyed by its text, so nothing is
-/// read before them), then their rhyme lists; then the page's records, as
-/// a search's.
+/// pronunciations of the word's words (their bucket named by a hash of its
+/// text, so read with the index), then their rhyme lists; then the page's
+/// records, as a search's.
 pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
     let filters = Filters {
         lang: None,
@@ -412,6 +415,7 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
         grams: filter_keys(&filters),
         rhymes: true,
         definitions: false,
+        pronunciations_of: Some(p.word.clone()),
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let pronounced = snapshot.pronunciations(&p.word).await?;
@@ -685,6 +689,7 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
         grams: filter_keys(&filters),
         rhymes: false,
         definitions: false,
+        pronunciations_of: None,
     };
     let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
     checked?;

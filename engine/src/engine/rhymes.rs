@@ -3,10 +3,10 @@
 //! rhymes), or only that part's vowels (near rhymes, perfect ones left
 //! out), most common first, one result per word.
 //!
-//! A lookup runs in two reads: the parts of `rhymes` that hold the
-//! pronunciations of the query word's words, keyed by its text
-//! ([`Rhymes::word_parts`]), then the parts of their rhyme lists
-//! ([`RhymeQuery::keys`]).
+//! A lookup runs in two reads: the bucket of `pronunciations` that holds
+//! the pronunciations of the query word's words, named by a hash of its
+//! text ([`crate::snapshot::WordBucket`]), then the parts of `rhymes` that
+//! hold their rhyme lists ([`RhymeQuery::keys`]).
 
 use super::words::{entries_per_word, Word};
 use super::{SearchError, Searcher};
@@ -198,35 +198,54 @@ mod tests {
     }
 
     /// What a reader holds of `built`: the searcher and every part of
-    /// `rhymes`.
-    fn read(built: &Built) -> (Searcher, Rhymes) {
-        (built.decode().unwrap(), built.decode().unwrap())
+    /// `rhymes` (and the build, whose buckets of `pronunciations` a lookup
+    /// reads).
+    fn read(built: Built) -> (Searcher, Rhymes, Built) {
+        (built.decode().unwrap(), built.decode().unwrap(), built)
+    }
+
+    /// A word's term, language and pronunciations.
+    type Spoken = (usize, String, Vec<(PronunciationSource, String)>);
+
+    /// The words of `word` that have pronunciations, as a lookup reads
+    /// them (from its bucket).
+    fn words_of(built: &Built, word: &str) -> Vec<Spoken> {
+        let bucket = built.word_bucket(word).unwrap();
+        let words = bucket.pronounced(word).unwrap();
+        words
+            .into_iter()
+            .map(|w| {
+                let own = w
+                    .pronunciations
+                    .into_iter()
+                    .map(|(s, p)| (s, p.to_string()));
+                (w.term, w.lang.to_string(), own.collect())
+            })
+            .collect()
     }
 
     /// The term of `word` in `lang` and its pronunciations, as a lookup
     /// reads them.
-    fn pronounced<'r>(
-        rhymes: &'r Rhymes,
+    fn pronounced(
+        built: &Built,
         word: &str,
         lang: &str,
-    ) -> (usize, Vec<(PronunciationSource, &'r str)>) {
-        let words = rhymes.pronounced(word).unwrap();
-        let found = words.into_iter().find(|w| w.lang == lang).unwrap();
-        (found.term, found.pronunciations)
+    ) -> (usize, Vec<(PronunciationSource, String)>) {
+        let found = words_of(built, word)
+            .into_iter()
+            .find(|w| w.1 == lang)
+            .unwrap();
+        (found.0, found.2)
     }
 
     /// The rhymes of `word` in `lang`, as words.
     fn rhymes_of(
-        (searcher, rhymes): &(Searcher, Rhymes),
+        (searcher, rhymes, built): &(Searcher, Rhymes, Built),
         word: &str,
         lang: &str,
         kind: RhymeKind,
     ) -> Vec<String> {
-        let (term, pronunciations) = pronounced(rhymes, word, lang);
-        let pronunciations = pronunciations
-            .into_iter()
-            .map(|(source, ipa)| (source, ipa.to_string()))
-            .collect();
+        let (term, pronunciations) = pronounced(built, word, lang);
         let query = RhymeQuery::new(term, lang, kind, pronunciations);
         let hits = searcher
             .rhymes(None, rhymes, &query, &Filters::default(), 0, 100)
@@ -253,7 +272,7 @@ mod tests {
             posting("razón", "spa-eng", "es", Some("/raθˈon/")),
             posting("cantan", "spa-eng", "es", Some("/kˈantan/")),
         ];
-        let reader = read(&build(postings, &Lexicon::default()));
+        let reader = read(build(postings, &Lexicon::default()));
         let mut french = rhymes_of(&reader, "maison", "fr", RhymeKind::Perfect);
         french.sort();
         assert_eq!(french, ["raison", "saison"]);
@@ -271,11 +290,11 @@ mod tests {
         );
         // A word without a transcription has none to look up, nor has a
         // word of no dictionary.
-        let (_, rhymes) = &reader;
-        assert!(rhymes.pronounced("chose").unwrap().is_empty());
-        assert!(rhymes.pronounced("nothing").unwrap().is_empty());
+        let (_, _, built) = &reader;
+        assert!(words_of(built, "chose").is_empty());
+        assert!(words_of(built, "nothing").is_empty());
         // A word is found as typed.
-        assert_eq!(rhymes.pronounced("Maison").unwrap().len(), 1);
+        assert_eq!(words_of(built, "Maison").len(), 1);
     }
 
     /// A lookup finds the words of its text from the text alone: in each
@@ -288,18 +307,18 @@ mod tests {
             posting("chat", "fra-eng", "fr", Some("/ʃa/")),
             posting("chat", "eng-x", "en", Some("/tʃæt/")),
         ];
-        let (searcher, rhymes) = read(&build(postings, &Lexicon::default()));
-        let cat = rhymes.pronounced("cat").unwrap();
+        let (searcher, _, built) = read(build(postings, &Lexicon::default()));
+        let cat = words_of(&built, "cat");
         assert_eq!(cat.len(), 1, "not cats: {cat:?}");
         let dictionary = PronunciationSource::Dictionary;
-        assert_eq!(cat[0].pronunciations, [(dictionary, "/kæt/")]);
-        let chat = rhymes.pronounced("Chat").unwrap();
-        let mut langs: Vec<&str> = chat.iter().map(|w| w.lang).collect();
+        assert_eq!(cat[0].2, [(dictionary, "/kæt/".to_string())]);
+        let chat = words_of(&built, "Chat");
+        let mut langs: Vec<&str> = chat.iter().map(|w| w.1.as_str()).collect();
         langs.sort_unstable();
         assert_eq!(langs, ["en", "fr"]);
-        assert!(chat.windows(2).all(|w| w[0].term < w[1].term));
-        for word in &chat {
-            assert_eq!(word.term, searcher.term_in_lang("chat", word.lang));
+        assert!(chat.windows(2).all(|w| w[0].0 < w[1].0));
+        for (term, lang, _) in &chat {
+            assert_eq!(*term, searcher.term_in_lang("chat", lang));
         }
     }
 
@@ -312,15 +331,14 @@ mod tests {
             posting("cab", "eng-y", "en", Some("/kæb/")),
             posting("cut", "eng-y", "en", Some("/kʌt/")),
         ];
-        let built = build(postings, &Lexicon::default());
-        let reader = read(&built);
+        let reader = read(build(postings, &Lexicon::default()));
         assert_eq!(rhymes_of(&reader, "cat", "en", RhymeKind::Perfect), ["hat"]);
         let mut near = rhymes_of(&reader, "cat", "en", RhymeKind::Near);
         near.sort();
         assert_eq!(near, ["cab", "cap"]);
         // A filter keeps the words with an entry that passes it.
-        let (searcher, rhymes) = &reader;
-        let (cat, _) = pronounced(rhymes, "cat", "en");
+        let (searcher, rhymes, built) = &reader;
+        let (cat, _) = pronounced(built, "cat", "en");
         let dictionary = PronunciationSource::Dictionary;
         let query = RhymeQuery::new(
             cat,
@@ -361,20 +379,19 @@ mod tests {
         lexicon
             .add(LexiconKind::Pronunciations, "en", pairs.to_vec())
             .unwrap();
-        let reader = read(&build(postings, &lexicon));
+        let reader = read(build(postings, &lexicon));
         let mut found = rhymes_of(&reader, "cat", "en", RhymeKind::Perfect);
         found.sort();
         assert_eq!(found, ["bat", "hat", "rat"]);
-        let (searcher, rhymes) = &reader;
-        let (cat, own) = pronounced(rhymes, "cat", "en");
+        let (searcher, rhymes, built) = &reader;
+        let (cat, own) = pronounced(built, "cat", "en");
         assert_eq!(
             own,
             [
-                (PronunciationSource::Dictionary, "/kæt/"),
-                (PronunciationSource::Espeak, "kˈat")
+                (PronunciationSource::Dictionary, "/kæt/".to_string()),
+                (PronunciationSource::Espeak, "kˈat".to_string())
             ]
         );
-        let own = own.into_iter().map(|(s, p)| (s, p.to_string())).collect();
         let query = RhymeQuery::new(cat, "en", RhymeKind::Perfect, own);
         let hits = searcher
             .rhymes(None, rhymes, &query, &Filters::default(), 0, 10)
@@ -442,7 +459,7 @@ mod tests {
                     })
                     .collect();
                 let built = build_with_blocks(postings.clone(), &Lexicon::default(), block_bytes);
-                let (searcher, rhymes) = read(&built);
+                let (searcher, rhymes, built) = read(built);
                 let index = searcher.index();
                 // Per (word, language) its rhyme parts, brute force.
                 let mut parts: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
@@ -455,14 +472,9 @@ mod tests {
                 }
                 let mut rhyme_pairs = HashSet::new();
                 for ((word, lang), mine) in &parts {
-                    let (term, stored) = pronounced(&rhymes, word, lang);
+                    let (term, stored) = pronounced(&built, word, lang);
                     prop_assert!(!stored.is_empty());
-                    let query = RhymeQuery::new(
-                        term,
-                        lang,
-                        RhymeKind::Perfect,
-                        stored.into_iter().map(|(s, ipa)| (s, ipa.to_string())).collect(),
-                    );
+                    let query = RhymeQuery::new(term, lang, RhymeKind::Perfect, stored);
                     let expected: Vec<String> = parts
                         .iter()
                         .filter(|((w, l), theirs)| {

@@ -44,6 +44,7 @@ mod grams;
 mod middles;
 mod order;
 pub mod parts;
+mod pronunciations;
 mod records;
 mod rhymes;
 pub mod source;
@@ -59,10 +60,11 @@ pub use grams::{filter_keys, query_grams, GramPart, Grams};
 pub(crate) use middles::{middle, prefix as middle_prefix, without_middle, words_in};
 pub use order::rank_order;
 pub use parts::PartIndex;
+pub use pronunciations::{bucket_of, Pronounced, WordBucket};
 pub use records::{Record, RecordPart, Records};
 pub use rhymes::{
     keys_of as rhyme_keys_of, rhyme_key, sounds_index_key, sounds_index_prefix, sounds_key,
-    Pronounced, PronunciationSource, RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList,
+    PronunciationSource, RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList,
     MAX_DICTIONARY_PRONUNCIATIONS,
 };
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
@@ -137,7 +139,11 @@ use std::ops::Range;
 /// 26: `rhymes` keys a word's pronunciations by its text and term, with its
 /// language, so that a rhyme lookup reads them first, without the term
 /// and text blocks of its word.
-pub const FORMAT: u32 = 26;
+/// 27: those pronunciations move to a section of their own,
+/// `pronunciations`, in buckets by a hash of the text (as many as the
+/// pointer records), so that a cold rhyme lookup reads its word's bucket
+/// with the index, not after the `rhymes` part index.
+pub const FORMAT: u32 = 27;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -158,16 +164,18 @@ pub enum Section {
     Grams,
     Definitions,
     Rhymes,
+    Pronunciations,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::Core,
         Section::Terms,
         Section::Records,
         Section::Grams,
         Section::Definitions,
         Section::Rhymes,
+        Section::Pronunciations,
     ];
 
     pub fn name(self) -> &'static str {
@@ -178,6 +186,7 @@ impl Section {
             Section::Grams => "grams",
             Section::Definitions => "definitions",
             Section::Rhymes => "rhymes",
+            Section::Pronunciations => "pronunciations",
         }
     }
 
@@ -186,10 +195,12 @@ impl Section {
     }
 
     /// The items of the section read with the index, of the `stored`
-    /// ones: every item of a section read whole, the root of `terms`.
+    /// ones: every item of a section read whole, the root of `terms`, none
+    /// of `pronunciations` (read by bucket).
     pub fn items_read_whole(self, stored: usize) -> Range<usize> {
         match self {
             Section::Terms => 0..stored.min(1),
+            Section::Pronunciations => 0..0,
             _ => 0..stored,
         }
     }
@@ -198,7 +209,7 @@ impl Section {
     /// item 0), each loaded when a query touches it, rather than read whole.
     pub fn is_paged(self) -> bool {
         match self {
-            Section::Core | Section::Terms => false,
+            Section::Core | Section::Terms | Section::Pronunciations => false,
             Section::Records | Section::Grams | Section::Definitions | Section::Rhymes => true,
         }
     }
@@ -446,7 +457,9 @@ pub fn build_each(
     lexicon.forms = Default::default();
     lexicon.stop_words = Default::default();
     each(Section::Grams, grams::encode(&postings, &terms));
-    each(Section::Rhymes, rhymes::encode(&postings, &terms, &lexicon));
+    let (rhymes, pronunciations) = rhymes::encode(&postings, &terms, &lexicon);
+    each(Section::Rhymes, rhymes);
+    each(Section::Pronunciations, pronunciations);
     BuildSize {
         entries: postings.len(),
         terms: terms.len(),
@@ -758,13 +771,14 @@ pub(crate) mod tests {
         assert_eq!(digests, PINNED_DIGESTS);
     }
 
-    const PINNED_DIGESTS: [&str; 6] = [
+    const PINNED_DIGESTS: [&str; 7] = [
         "core 487e721fe119d8bc2541be0724d5480ad400451a34867e58bcc2b2aab687442a",
         "terms fb28d535472e29807ed367a7b966c39c024288bfb556fc8939781f6400a4d98f",
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
         "grams 4d7f5305947b27852aef259ec646118517ec8413411ae349e7d902057b8e5609",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",
-        "rhymes 89f4099fb2a8ce7fdc9c2f9717466e3fb8222a3edde561862924eaed261cdd87",
+        "rhymes f9f0ca729333d90ad60bf4e424034cf7951864e50364fec37f1137f2af3b117f",
+        "pronunciations e9c70d0a11125ce0d1d5b52cddb66862d9f9f4d2ebf32ecd2ab7aab31ad650c5",
     ];
 
     #[test]

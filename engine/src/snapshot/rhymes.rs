@@ -1,10 +1,10 @@
 //! The `rhymes` section: per language, the words of each rhyme part and of
-//! each rhyme part's vowels ([`crate::rhyme`]), and per word its
-//! pronunciations (docs/data-model.md, "Rhymes"). A word is a term, so
-//! a list in term order is a list most common first. Keys are grouped into
-//! parts ([`KeyedPart`]) like the definitions', so that a lookup reads the
-//! part of its word, then the parts of its rhymes. Encoder and decoder side
-//! by side.
+//! each rhyme part's vowels ([`crate::rhyme`]) (docs/data-model.md,
+//! "Rhymes"). A word is a term, so a list in term order is a list most
+//! common first. Keys are grouped into parts ([`KeyedPart`]) like the
+//! definitions', so that a lookup reads its word's bucket of the
+//! `pronunciations` section ([`super::pronunciations`], made here too),
+//! then the parts of its rhymes. Encoder and decoder side by side.
 //!
 //! A word's pronunciations are its dictionaries' transcriptions (distinct,
 //! at most [`MAX_DICTIONARY_PRONUNCIATIONS`]) and the one a synthesizer
@@ -14,10 +14,7 @@
 //! Keys: [`rhyme_key`] (`p`, the language, the rhyme part) and its vowels'
 //! (`n`), each listing `[varint count]` then per word `[varint term
 //! gap][u8 syllables][u8 source][str pronunciation]`, terms ascending, the
-//! gap of the first from 0; [`word_key`] (`w` and a text; format 26), per
-//! word of that text (a term: a language's), most common first, `[varint
-//! term][str language][varint count]([u8 source][str pronunciation])…`:
-//! the key is the query's text, so a lookup reads it first.
+//! gap of the first from 0.
 //!
 //! The section also holds the words by how their spelling sounds
 //! ([`crate::sounds_like`], format 20): [`sounds_key`] (`s`, the language,
@@ -32,9 +29,9 @@
 //! own keys, then reads the parts of the lists of the keys it reached.
 
 use super::parts::{index_fits, store_keyed_by, KeyedLists, KeyedPart, PartIndex};
+use super::pronunciations;
 use super::{PagedPart, Section};
-use crate::codec::{put_str, put_varint, CorruptData, Reader};
-use crate::fold::fold;
+use crate::codec::{put_str, CorruptData, Reader};
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use crate::rhyme::{Pronunciation, StressRule};
@@ -73,14 +70,14 @@ impl PronunciationSource {
         }
     }
 
-    fn byte(self) -> u8 {
+    pub(super) fn byte(self) -> u8 {
         match self {
             Self::Dictionary => 0,
             Self::Espeak => 1,
         }
     }
 
-    fn of_byte(byte: u8) -> Result<Self, CorruptData> {
+    pub(super) fn of_byte(byte: u8) -> Result<Self, CorruptData> {
         match byte {
             0 => Ok(Self::Dictionary),
             1 => Ok(Self::Espeak),
@@ -146,23 +143,6 @@ fn sound_keys_of(entries: &[Posting], lang: &str) -> Vec<SoundKey> {
     keys
 }
 
-/// The key of the pronunciations of the words whose text is `text` (a
-/// folded headword).
-fn word_key(text: &str) -> Vec<u8> {
-    let mut key = Vec::with_capacity(text.len() + 1);
-    key.push(b'w');
-    key.extend_from_slice(text.as_bytes());
-    key
-}
-
-/// A word with pronunciations: its term, its language and them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pronounced<'a> {
-    pub term: usize,
-    pub lang: &'a str,
-    pub pronunciations: Vec<(PronunciationSource, &'a str)>,
-}
-
 /// The keys `ipa`, a pronunciation in `lang`, is listed under (perfect,
 /// near), or `None` when it has no syllable.
 pub fn keys_of(ipa: &str, lang: &str) -> Option<(String, String)> {
@@ -174,15 +154,18 @@ pub fn keys_of(ipa: &str, lang: &str) -> Option<(String, String)> {
     ))
 }
 
-/// The stored items of the section, from the postings in rank order,
-/// their terms and the lexicon's pronunciations.
+/// The stored items of this section and of `pronunciations`, from the
+/// postings in rank order, their terms and the lexicon's pronunciations.
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
     lexicon: &Lexicon,
-) -> Vec<Vec<u8>> {
+) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let mut lists = KeyedLists::default();
     let mut units: Vec<(Box<[u8]>, Vec<u8>)> = Vec::new();
+    // Per text, its words' pronunciations, most common first (terms come
+    // in rank order).
+    let mut words: HashMap<&str, Vec<u8>> = HashMap::new();
     for (t, (text, range)) in terms.iter().enumerate() {
         let entries = &postings[range.start as usize..range.end as usize];
         let lang = entries[0].dictionary.source_lang.as_str();
@@ -224,16 +207,8 @@ pub(super) fn encode(
                 }
             }
         }
-        let mut value = Vec::new();
-        put_varint(&mut value, t);
-        put_str(&mut value, lang);
-        put_varint(&mut value, pronunciations.len());
-        for (source, ipa) in pronunciations {
-            value.push(source.byte());
-            put_str(&mut value, ipa);
-        }
-        // Of its own size: a unit per word, millions of them.
-        units.push((word_key(text).into(), value.as_slice().to_vec()));
+        let value = words.entry(text).or_default();
+        pronunciations::put_word(value, t, lang, &pronunciations);
     }
     for (key, value) in lists.finish() {
         if let Some(coarse) = key.strip_prefix("s\0") {
@@ -243,16 +218,7 @@ pub(super) fn encode(
         }
         units.push((key.into_boxed_bytes(), value));
     }
-    // The words of one text, each its own unit so far, become one: sorted
-    // by key, then by term (a stable sort keeps term order).
-    units.sort_by(|a, b| a.0.cmp(&b.0));
-    units.dedup_by(|later, first| {
-        let same = later.0 == first.0;
-        if same {
-            first.1.append(&mut later.1);
-        }
-        same
-    });
+    units.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     // A search reads the sounds-like lists of the keys it reached, each
     // list far smaller than a part and the keys all over the section: in
     // parts of 4 KB it reads half the bytes of parts of 16 KB
@@ -271,7 +237,8 @@ pub(super) fn encode(
         .into_iter()
         .find(|&lists| index_fits(&units, part_bytes(lists)))
         .unwrap_or(RHYME_PART_BYTES);
-    store_keyed_by(units, part_bytes(lists))
+    let rhymes = store_keyed_by(units, part_bytes(lists));
+    (rhymes, pronunciations::encode(words.into_iter().collect()))
 }
 
 /// One part of the `rhymes` section.
@@ -339,37 +306,6 @@ impl Rhymes {
     pub fn parts_of<K: AsRef<[u8]>>(index: &PartIndex, keys: &[K]) -> Vec<usize> {
         let parts: BTreeSet<usize> = keys.iter().map(|k| index.part_of(k.as_ref())).collect();
         parts.into_iter().collect()
-    }
-
-    /// The parts that hold the pronunciations of the words of `word` (as
-    /// typed: folded here), whatever their language.
-    pub fn word_parts(index: &PartIndex, word: &str) -> Vec<usize> {
-        Self::parts_of(index, &[word_key(&fold(word))])
-    }
-
-    /// The words of `word` (as typed: folded here) that have
-    /// pronunciations, in every language, most common first (none when no
-    /// dictionary and no synthesizer gives one); their parts
-    /// ([`Rhymes::word_parts`]) must be held.
-    pub fn pronounced(&self, word: &str) -> Result<Vec<Pronounced<'_>>, CorruptData> {
-        let Some(bytes) = self.value(&word_key(&fold(word)))? else {
-            return Ok(Vec::new());
-        };
-        let mut reader = Reader::new(bytes);
-        let mut words = Vec::new();
-        while !reader.is_done() {
-            let term = reader.varint()?;
-            let lang = reader.str()?;
-            let pronunciations = (0..reader.count(2)?)
-                .map(|_| Ok((PronunciationSource::of_byte(reader.byte()?)?, reader.str()?)))
-                .collect::<Result<Vec<_>, CorruptData>>()?;
-            words.push(Pronounced {
-                term,
-                lang,
-                pronunciations,
-            });
-        }
-        Ok(words)
     }
 
     /// The parts under `prefix` (a [`sounds_index_prefix`]) in whose key

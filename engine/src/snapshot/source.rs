@@ -6,7 +6,7 @@
 //! section's part index (its item 0), and the items of the parts a query
 //! needs.
 
-use super::{Assemble, Built, Index, PagedPart, PartIndex, Section};
+use super::{Assemble, Built, Index, PagedPart, PartIndex, Section, WordBucket};
 use crate::codec::CorruptData;
 use std::collections::HashMap;
 use std::future::Future;
@@ -87,6 +87,26 @@ pub async fn parts<P: PagedPart, S: ItemSource>(
                 return Err(CorruptData("a part of another size").into());
             }
             Ok((p, P::decode(index.first_key(p), bytes)?))
+        })
+        .collect()
+}
+
+/// Buckets of `pronunciations`, each its one item, all read in one fetch.
+pub async fn word_buckets<S: ItemSource>(
+    source: &S,
+    buckets: Vec<usize>,
+) -> Result<HashMap<usize, WordBucket>, S::Error> {
+    let section = Section::Pronunciations;
+    let wanted: Vec<(Section, Range<usize>)> =
+        buckets.iter().map(|&b| (section, b..b + 1)).collect();
+    let mut items = source.fetch(&wanted).await?;
+    buckets
+        .into_iter()
+        .map(|b| {
+            let bytes = items
+                .remove(&(section, b))
+                .ok_or(CorruptData("a bucket the build counts is missing"))?;
+            Ok((b, WordBucket::decode(&bytes)?))
         })
         .collect()
 }

@@ -908,7 +908,7 @@ async fn cold_one(class: &str) {
         of(&[Section::Records]),
         of(&[Section::Grams]),
         of(&[Section::Definitions]),
-        of(&[Section::Rhymes]),
+        of(&[Section::Rhymes, Section::Pronunciations]),
         resident_mb()
     );
 }

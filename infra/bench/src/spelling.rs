@@ -235,6 +235,7 @@ async fn first_page_of_words(app: &App, query: &str, match_type: MatchType) -> S
         grams: needed_grams(&rule),
         rhymes: false,
         definitions: false,
+        pronunciations_of: None,
     };
     let snapshot = app.store.snapshot(&needs).await.expect("a snapshot");
     let hits = snapshot

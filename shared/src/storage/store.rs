@@ -15,6 +15,7 @@ use crate::search::snapshot::source::{self, ItemSource, Items};
 use crate::search::snapshot::{
     self, Assemble, BlockBudget, DefinitionPart, Definitions, GramPart, Grams, Index, Lemma,
     Missing, PagedPart, PartIndex, Record, RecordPart, Records, RhymePart, Rhymes, Section,
+    WordBucket,
 };
 use crate::storage::items::{
     self, Item, OtherRelease, PointerError, SnapshotBuild, BY_WORD_INDEX, DICTIONARIES_PK, ENTRY_SK,
@@ -125,12 +126,12 @@ impl SnapshotView {
             .await
     }
 
-    /// The parts of the `rhymes` section that hold the pronunciations of
-    /// `word`'s words ([`Rhymes::pronounced`]), loaded now if no request
-    /// has yet.
-    pub async fn pronunciations(&self, word: &str) -> Result<Rhymes, ApiError> {
-        self.rhyme_parts(|index| Rhymes::word_parts(index, word))
-            .await
+    /// The bucket of the `pronunciations` section that holds those of
+    /// `word`'s words ([`WordBucket::pronounced`]), loaded now if no
+    /// request has yet (a rhyme lookup names it in its [`Needs`], so that
+    /// a cold instance reads it with the index).
+    pub async fn pronunciations(&self, word: &str) -> Result<Arc<WordBucket>, ApiError> {
+        self.loaded.word_bucket(word).await
     }
 
     async fn rhyme_parts(
@@ -360,6 +361,10 @@ pub struct Needs {
     /// with the index, so that the parts of its words' stop-word keys are
     /// read with their form blocks.
     pub definitions: bool,
+    /// The word whose pronunciations it reads (rhymes): their bucket is
+    /// named by a hash of the word, not by a part index, so it is read
+    /// with the index.
+    pub pronunciations_of: Option<String>,
 }
 
 /// What a page shows of an entry from its text block.
@@ -629,6 +634,26 @@ struct Loaded {
     grams: Paged<GramPart>,
     definitions: Paged<DefinitionPart>,
     rhymes: Paged<RhymePart>,
+    /// The buckets of `pronunciations`, by number, in the pool.
+    word_buckets: Slots<usize, WordBucket>,
+}
+
+impl Loaded {
+    /// The bucket of `word`'s pronunciations, read now if not held (an
+    /// empty one before the first build).
+    async fn word_bucket(&self, word: &str) -> Result<Arc<WordBucket>, ApiError> {
+        let buckets = self.source.item_count(Section::Pronunciations);
+        if buckets == 0 {
+            return Ok(Arc::new(WordBucket::empty()));
+        }
+        let bucket = snapshot::bucket_of(&crate::search::fold::fold(word), buckets);
+        let loading = self.word_buckets.get(&[bucket], |missing| {
+            let source = self.source.clone();
+            async move { source::word_buckets(&*source, missing).await }
+        });
+        let mut loaded = try_join_all(loading).await?;
+        Ok(loaded.pop().expect("one bucket asked"))
+    }
 }
 
 /// A paged section of one build: its part index, then each part on demand.
@@ -921,6 +946,12 @@ impl Store {
         let records = loaded.records.index_if(needs.records, source);
         let rhymes = loaded.rhymes.index_if(needs.rhymes, source);
         let definitions = loaded.definitions.index_if(needs.definitions, source);
+        let word_bucket = async {
+            match &needs.pronunciations_of {
+                Some(word) => loaded.word_bucket(word).await.map(drop),
+                None => Ok(()),
+            }
+        };
         let term_budget = BlockBudget {
             fst: self.cache_bytes * 3 / 16,
             text: self.cache_bytes * 5 / 16,
@@ -929,8 +960,8 @@ impl Store {
             let source = source.clone();
             async move { Ok(Searcher::new(source.index(term_budget).await?)) }
         });
-        let (searcher, grams, (), (), ()) =
-            tokio::try_join!(searcher, grams, records, rhymes, definitions)?;
+        let (searcher, grams, (), (), (), ()) =
+            tokio::try_join!(searcher, grams, records, rhymes, definitions, word_bucket)?;
         Ok(SnapshotView {
             searcher,
             grams,
@@ -964,6 +995,13 @@ impl Store {
             grams: Paged::pooled(&pool),
             definitions: Paged::pooled(&pool),
             rhymes: Paged::pooled(&pool),
+            word_buckets: Slots::keeping(
+                Box::new(PooledParts {
+                    section: Section::Pronunciations,
+                    pool: pool.clone(),
+                }),
+                WordBucket::memory_bytes,
+            ),
         });
         *held = Some(loaded.clone());
         loaded
