@@ -210,6 +210,9 @@ pub(super) fn encode(
         let value = words.entry(text).or_default();
         pronunciations::put_word(value, t, lang, &pronunciations);
     }
+    // Made and let go before this section's parts are, so that the build
+    // never holds both in the making.
+    let pronunciations = pronunciations::encode(words.into_iter().collect());
     for (key, value) in lists.finish() {
         if let Some(coarse) = key.strip_prefix("s\0") {
             // No value: every FST output of a part of these is 0, so the
@@ -237,8 +240,7 @@ pub(super) fn encode(
         .into_iter()
         .find(|&lists| index_fits(&units, part_bytes(lists)))
         .unwrap_or(RHYME_PART_BYTES);
-    let rhymes = store_keyed_by(units, part_bytes(lists));
-    (rhymes, pronunciations::encode(words.into_iter().collect()))
+    (store_keyed_by(units, part_bytes(lists)), pronunciations)
 }
 
 /// One part of the `rhymes` section.
