@@ -60,12 +60,11 @@ pub use grams::{filter_keys, query_grams, GramPart, Grams};
 pub(crate) use middles::{middle, prefix as middle_prefix, without_middle, words_in};
 pub use order::rank_order;
 pub use parts::PartIndex;
-pub use pronunciations::{bucket_of, Pronounced, WordBucket};
+pub use pronunciations::{bucket_of, Pronounced, PronunciationSource, WordBucket};
 pub use records::{Record, RecordPart, Records};
 pub use rhymes::{
     keys_of as rhyme_keys_of, rhyme_key, sounds_index_key, sounds_index_prefix, sounds_key,
-    PronunciationSource, RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList,
-    MAX_DICTIONARY_PRONUNCIATIONS,
+    RhymeKind, RhymePart, Rhymes, Rhyming, SoundsList, MAX_DICTIONARY_PRONUNCIATIONS,
 };
 pub use terms::{BlockBudget, Missing, TermDictionary, TERM_BLOCK_BYTES, TERM_BLOCK_MAX_BYTES};
 pub(crate) use terms::{Direction, Fst, TermBlock};

@@ -14,10 +14,42 @@
 //! `[str text][varint length][value]`, a value being per word `[varint
 //! term][str language][varint count]([u8 source][str pronunciation])…`.
 
-use super::rhymes::PronunciationSource;
 use super::MAX_PART_BYTES;
 use crate::codec::{compress, inflate, put_str, put_varint, CorruptData, Reader};
 use crate::fold::fold;
+
+/// Where a pronunciation comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PronunciationSource {
+    /// The transcription of one of the word's entries.
+    Dictionary,
+    /// espeak-ng's IPA of the word, from the lexicon.
+    Espeak,
+}
+
+impl PronunciationSource {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dictionary => "dictionary",
+            Self::Espeak => "espeak-ng",
+        }
+    }
+
+    pub(super) fn byte(self) -> u8 {
+        match self {
+            Self::Dictionary => 0,
+            Self::Espeak => 1,
+        }
+    }
+
+    pub(super) fn of_byte(byte: u8) -> Result<Self, CorruptData> {
+        match byte {
+            0 => Ok(Self::Dictionary),
+            1 => Ok(Self::Espeak),
+            _ => Err(CorruptData("a pronunciation of an unknown source")),
+        }
+    }
+}
 
 /// A word with pronunciations: its term, its language and them.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -29,7 +29,7 @@
 //! own keys, then reads the parts of the lists of the keys it reached.
 
 use super::parts::{index_fits, store_keyed_by, KeyedLists, KeyedPart, PartIndex};
-use super::pronunciations;
+use super::pronunciations::{self, PronunciationSource};
 use super::{PagedPart, Section};
 use crate::codec::{put_str, CorruptData, Reader};
 use crate::lexicon::Lexicon;
@@ -52,39 +52,6 @@ const RHYME_PART_BYTES: usize = if cfg!(test) { 128 } else { 16 * 1024 };
 /// The dictionaries' transcriptions kept per word: a lookup reads the
 /// lists of each (and of the synthesized one).
 pub const MAX_DICTIONARY_PRONUNCIATIONS: usize = 3;
-
-/// Where a pronunciation comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PronunciationSource {
-    /// The transcription of one of the word's entries.
-    Dictionary,
-    /// espeak-ng's IPA of the word, from the lexicon.
-    Espeak,
-}
-
-impl PronunciationSource {
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Dictionary => "dictionary",
-            Self::Espeak => "espeak-ng",
-        }
-    }
-
-    pub(super) fn byte(self) -> u8 {
-        match self {
-            Self::Dictionary => 0,
-            Self::Espeak => 1,
-        }
-    }
-
-    pub(super) fn of_byte(byte: u8) -> Result<Self, CorruptData> {
-        match byte {
-            0 => Ok(Self::Dictionary),
-            1 => Ok(Self::Espeak),
-            _ => Err(CorruptData("a pronunciation of an unknown source")),
-        }
-    }
-}
 
 /// Perfect rhymes share the rhyme part; near rhymes its vowels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
