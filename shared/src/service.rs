@@ -200,14 +200,14 @@ pub async fn search(app: &App, p: &SearchQuery) -> Result<SearchPage, ApiError> 
         });
     }
     // A query reads the parts of the grams it needs, known from the query,
-    // and of its filters' bitmaps.
+    // and of its filters' bitmaps, and meanwhile the term blocks it names
+    // from the root alone.
     let filters = p.filters();
     let needs = Needs {
         records: true,
         grams: with_filter_keys(needed_grams(rule), &filters),
-        rhymes: false,
-        definitions: false,
-        pronunciations_of: None,
+        first_blocks_of: Some(rule.clone()),
+        ..Needs::default()
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let grams = snapshot.grams.as_ref();
@@ -248,6 +248,7 @@ async fn sounds_like(
         rhymes: true,
         definitions: false,
         pronunciations_of: None,
+        first_blocks_of: None,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let over_budget = |e| match e {
@@ -354,6 +355,7 @@ pub async fn reverse(app: &App, p: &ReverseQuery) -> Result<SearchPage, ApiError
         rhymes: false,
         definitions: true,
         pronunciations_of: None,
+        first_blocks_of: None,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let query = |s: &Searcher| match DefinitionQuery::new(&p.q, s.index()) {
@@ -416,6 +418,7 @@ pub async fn rhymes(app: &App, p: &RhymesQuery) -> Result<RhymePage, ApiError> {
         rhymes: true,
         definitions: false,
         pronunciations_of: Some(p.word.clone()),
+        first_blocks_of: None,
     };
     let snapshot = snapshot_checking_source(app, &needs, p.source.as_deref()).await?;
     let pronounced = snapshot.pronunciations(&p.word).await?;
@@ -690,6 +693,7 @@ pub async fn random(app: &App, p: &RandomQuery) -> Result<Vec<RandomItem>, ApiEr
         rhymes: false,
         definitions: false,
         pronunciations_of: None,
+        first_blocks_of: None,
     };
     let (snapshot, checked) = tokio::join!(app.store.snapshot(&needs), check_source(app, source));
     checked?;

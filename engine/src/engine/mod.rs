@@ -132,6 +132,9 @@ impl crate::snapshot::FromBuilt for Searcher {
 /// it names them all at once, and its answer is discarded.
 struct Typos {
     walk: TypoWalk,
+    /// It names the blocks its reads reach and walks none
+    /// ([`Searcher::blocks_named_first`]).
+    naming: bool,
     work: u64,
     /// The term blocks (items) its reads have reached so far.
     reached: RoaringBitmap,
@@ -142,6 +145,7 @@ impl Typos {
     fn new(walk: TypoWalk) -> Self {
         Self {
             walk,
+            naming: false,
             work: 0,
             reached: RoaringBitmap::new(),
             missing: Missing::default(),
@@ -152,7 +156,11 @@ impl Typos {
     /// noted as missing. Each counts as reached ([`MAX_TERM_BLOCKS`]).
     fn held(&mut self, index: &Index, items: &[usize]) -> Vec<Arc<TermBlock>> {
         self.reach(items);
-        index.term_dictionary().held(items, &mut self.missing)
+        let held = index.term_dictionary().held(items, &mut self.missing);
+        match self.naming {
+            true => Vec::new(),
+            false => held,
+        }
     }
 
     /// Notes `items` as reached, held or not.
@@ -222,6 +230,24 @@ impl Searcher {
             cache.values().map(|b| b.serialized_size()).sum()
         };
         self.index.memory_bytes() + cached(&self.filter_cache) + cached(&self.prefix_cache)
+    }
+
+    /// The term blocks a first run of `rule` names from the root alone,
+    /// before its grams and its filters' bitmaps are read: those of its
+    /// exact, literal and lemma tiers and of its first typo walks, none
+    /// walked (so it costs no walk on a warm instance). A request reads
+    /// them while its grams load, so that its first run finds them held
+    /// instead of naming them after the grams (a round trip). A tier that
+    /// needs the grams stops the naming there; a query whose reach is over
+    /// the budget names none (the search refuses it).
+    pub fn blocks_named_first(&self, rule: &MatchRule) -> Missing {
+        let mut naming = Typos::new(TypoWalk::Rows);
+        naming.naming = true;
+        let _needs_grams = self.tiers(None, rule, None, &mut naming);
+        match naming.complete(&self.index) {
+            Err(SearchError::Missing(missing)) => missing,
+            _ => Missing::default(),
+        }
     }
 
     /// The matches of `rule` that pass `filters`, and the page

@@ -752,3 +752,72 @@ impl Searcher {
             .expect("a word of the language")
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// What a search names before its grams are read
+    /// ([`Searcher::blocks_named_first`]) is read for nothing unless the
+    /// search needs it: on a cold instance, over blocks of any size, every
+    /// block it names is one the search's own first run names; a
+    /// `contains` search of a word names at least its exact tier's block; and
+    /// with them held, the search answers as an instance that held them
+    /// from the start.
+    #[test]
+    fn the_blocks_named_first_are_the_first_runs_own(
+        words in proptest::collection::vec(word(), 1..600),
+        needles in proptest::collection::vec(word(), 1..6),
+        block_bytes in 64usize..2048,
+    ) {
+        let all = crate::snapshot::rank_order(
+            words.iter().enumerate().map(|(i, w)| crate::snapshot::tests::posting(w, "d", &i.to_string())).collect(),
+            &Lexicon::default(),
+        );
+        let built = build_with_blocks(all, &Lexicon::default(), block_bytes);
+        let every: Grams = built.decode().unwrap();
+        let warm = Searcher::new(built.index().unwrap());
+        let filters = Filters::default();
+        for needle in needles {
+            let needle = crate::fold::fold(&needle);
+            let rules = [
+                MatchRule::new(&needle, MatchType::Contains, true),
+                MatchRule::new(&needle, MatchType::Prefix, true),
+                MatchRule::new(&needle, MatchType::Exact, true),
+            ];
+            for rule in rules {
+                let cold = Searcher::new(built.cold_index().unwrap());
+                let named = cold.blocks_named_first(&rule).0;
+                let first = match cold.search(Some(&every), &rule, &filters, 0, 20) {
+                    Err(SearchError::Missing(missing)) => missing.0,
+                    _ => Vec::new(),
+                };
+                for block in &named {
+                    prop_assert!(first.contains(block), "{:?}: {} named, not read first", rule, block);
+                }
+                let a_word = words.iter().any(|w| crate::fold::fold(w) == needle);
+                if rule.match_type == MatchType::Contains && a_word {
+                    prop_assert!(!named.is_empty(), "the exact tier's block of {}", needle);
+                }
+                let items = built.section(crate::snapshot::Section::Terms);
+                let mut named = named;
+                named.sort_unstable();
+                named.dedup();
+                cold.index()
+                    .term_dictionary()
+                    .keep(named.iter().map(|&n| (n, items[n].clone())))
+                    .unwrap();
+                let answered = loop {
+                    match cold.search(Some(&every), &rule, &filters, 0, 20) {
+                        Err(SearchError::Missing(missing)) => cold
+                            .index()
+                            .term_dictionary()
+                            .keep(missing.0.iter().map(|&n| (n, items[n].clone())))
+                            .unwrap(),
+                        answered => break answered,
+                    }
+                };
+                prop_assert_eq!(answered, warm.search(Some(&every), &rule, &filters, 0, 20));
+            }
+        }
+    }
+}

@@ -236,6 +236,7 @@ async fn first_page_of_words(app: &App, query: &str, match_type: MatchType) -> S
         rhymes: false,
         definitions: false,
         pronunciations_of: None,
+        first_blocks_of: None,
     };
     let snapshot = app.store.snapshot(&needs).await.expect("a snapshot");
     let hits = snapshot

@@ -178,25 +178,7 @@ impl SnapshotView {
     /// one batch, and keeps them in the searcher (within its budget).
     /// Requests that need the same block meanwhile share its read.
     pub async fn read_term_blocks(&self, missing: &Missing) -> Result<(), ApiError> {
-        let mut wanted = missing.0.clone();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let source = self.loaded.source.clone();
-        let loads = self.loaded.term_blocks.get(&wanted, |items| async move {
-            let ranges: Vec<(Section, Range<usize>)> =
-                items.iter().map(|&n| (Section::Terms, n..n + 1)).collect();
-            let mut read = source.fetch(&ranges).await?;
-            let blocks = items
-                .into_iter()
-                .filter_map(|n| Some((n, read.remove(&(Section::Terms, n))?)));
-            Ok(blocks.collect())
-        });
-        let blocks = try_join_all(loads).await?;
-        let read = wanted.into_iter().zip(blocks);
-        let dictionary = self.searcher.index().term_dictionary();
-        dictionary
-            .keep(read.map(|(n, block)| (n, Arc::unwrap_or_clone(block))))
-            .map_err(corrupt_snapshot)
+        self.loaded.read_term_blocks(&self.searcher, missing).await
     }
 
     /// The headwords of these entries as their dictionaries write them,
@@ -365,6 +347,11 @@ pub struct Needs {
     /// named by a hash of the word, not by a part index, so it is read
     /// with the index.
     pub pronunciations_of: Option<String>,
+    /// The search whose term blocks named from the root alone
+    /// ([`Searcher::blocks_named_first`]) are read while its `grams` load,
+    /// rather than after them: a search that reads grams (`contains`,
+    /// patterns, filters) waits for both in one round trip.
+    pub first_blocks_of: Option<crate::search::matching::MatchRule>,
 }
 
 /// What a page shows of an entry from its text block.
@@ -639,6 +626,38 @@ struct Loaded {
 }
 
 impl Loaded {
+    /// Reads the term blocks `missing` names, all in one batch, and keeps
+    /// them in `searcher` (within its budget). Requests that need the same
+    /// block meanwhile share its read.
+    async fn read_term_blocks(
+        &self,
+        searcher: &Searcher,
+        missing: &Missing,
+    ) -> Result<(), ApiError> {
+        let mut wanted = missing.0.clone();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let source = self.source.clone();
+        let loads = self.term_blocks.get(&wanted, |items| async move {
+            let ranges: Vec<(Section, Range<usize>)> =
+                items.iter().map(|&n| (Section::Terms, n..n + 1)).collect();
+            let mut read = source.fetch(&ranges).await?;
+            let blocks = items
+                .into_iter()
+                .filter_map(|n| Some((n, read.remove(&(Section::Terms, n))?)));
+            Ok(blocks.collect())
+        });
+        let blocks = try_join_all(loads).await?;
+        let read = wanted.into_iter().zip(blocks);
+        let dictionary = searcher.index().term_dictionary();
+        dictionary
+            .keep(read.map(|(n, block)| (n, Arc::unwrap_or_clone(block))))
+            .map_err(corrupt_snapshot)
+    }
+
     /// The bucket of `word`'s pronunciations, read now if not held (an
     /// empty one before the first build).
     async fn word_bucket(&self, word: &str) -> Result<Arc<WordBucket>, ApiError> {
@@ -956,10 +975,23 @@ impl Store {
             fst: self.cache_bytes * 3 / 16,
             text: self.cache_bytes * 5 / 16,
         };
-        let searcher = loaded.searcher.one((), || {
-            let source = source.clone();
-            async move { Ok(Searcher::new(source.index(term_budget).await?)) }
-        });
+        let searcher = async {
+            let searcher = loaded
+                .searcher
+                .one((), || {
+                    let source = source.clone();
+                    async move { Ok(Searcher::new(source.index(term_budget).await?)) }
+                })
+                .await?;
+            match &needs.first_blocks_of {
+                Some(rule) if !needs.grams.is_empty() => {
+                    let named = searcher.blocks_named_first(rule);
+                    loaded.read_term_blocks(&searcher, &named).await?;
+                }
+                _ => {}
+            }
+            Ok(searcher)
+        };
         let (searcher, grams, (), (), (), ()) =
             tokio::try_join!(searcher, grams, records, rhymes, definitions, word_bucket)?;
         Ok(SnapshotView {
