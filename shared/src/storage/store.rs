@@ -516,6 +516,12 @@ impl<K: Eq + Hash + Copy + Send + 'static, T: Send + Sync + 'static> Slots<K, T>
         }
     }
 
+    /// Whether every one of `keys` is held, loaded and kept (a load that
+    /// finished since the last [`Slots::get`] is not counted yet).
+    fn holds(&self, keys: &[K]) -> bool {
+        keys.iter().all(|key| self.kept.get(key).is_some())
+    }
+
     /// The loads of `keys`; those not yet started (or failed) are started
     /// together by one call of `start` with their keys, which gives each
     /// key's value.
@@ -702,6 +708,14 @@ impl<P: PagedPart> Paged<P> {
                 source::part_index(&*source, P::SECTION).await
             })
             .await
+    }
+
+    /// Whether it holds its part index and the parts `wanted` names.
+    fn holds_parts(&self, wanted: impl FnOnce(&PartIndex) -> Vec<usize>) -> bool {
+        match self.index.kept.get(&()) {
+            Some(index) => self.parts.holds(&wanted(&index)),
+            None => false,
+        }
     }
 
     /// Its part index, read now if `needed` and not yet held.
@@ -975,6 +989,10 @@ impl Store {
             fst: self.cache_bytes * 3 / 16,
             text: self.cache_bytes * 5 / 16,
         };
+        let grams_held = loaded.grams.holds_parts(|index| {
+            let grams: Vec<&str> = needs.grams.iter().map(String::as_str).collect();
+            Grams::parts_of(index, &grams)
+        });
         let searcher = async {
             let searcher = loaded
                 .searcher
@@ -984,7 +1002,9 @@ impl Store {
                 })
                 .await?;
             match &needs.first_blocks_of {
-                Some(rule) if !needs.grams.is_empty() => {
+                // Only while the grams are read: a warm instance that holds
+                // them would name the blocks for nothing.
+                Some(rule) if !needs.grams.is_empty() && !grams_held => {
                     let named = searcher.blocks_named_first(rule);
                     loaded.read_term_blocks(&searcher, &named).await?;
                 }
