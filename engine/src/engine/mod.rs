@@ -59,6 +59,11 @@ pub const WORK_BUDGET: u64 = 1_000_000;
 /// the extra edit's walks reach the same blocks again: up to 3,977.)
 pub const MAX_TERM_BLOCKS: usize = 4_096;
 
+/// The most term blocks a search names before its grams are read
+/// ([`Searcher::blocks_named_first`]): a few hundred KB, what a typical
+/// query reads, and a small part of what [`MAX_TERM_BLOCKS`] lets one read.
+pub const MAX_NAMED_FIRST: usize = 256;
+
 /// One page of matches (ordinals, in order), the number of all matches and
 /// the FST nodes its typo walks read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,12 +243,17 @@ impl Searcher {
     /// walked (so it costs no walk on a warm instance). A request reads
     /// them while its grams load, so that its first run finds them held
     /// instead of naming them after the grams (a round trip). A tier that
-    /// needs the grams stops the naming there; a query whose reach is over
-    /// the budget names none (the search refuses it).
+    /// needs the grams stops the naming there. A query that reaches more
+    /// than [`MAX_NAMED_FIRST`] blocks names none: its first run, which
+    /// may still refuse it over the budget once its grams are read, names
+    /// them itself, so that a refused query has read none.
     pub fn blocks_named_first(&self, rule: &MatchRule) -> Missing {
         let mut naming = Typos::new(TypoWalk::Rows);
         naming.naming = true;
         let _needs_grams = self.tiers(None, rule, None, &mut naming);
+        if naming.reached.len() > MAX_NAMED_FIRST as u64 {
+            return Missing::default();
+        }
         match naming.complete(&self.index) {
             Err(SearchError::Missing(missing)) => missing,
             _ => Missing::default(),
