@@ -197,10 +197,16 @@ impl Section {
     /// ones: every item of a section read whole, the root of `terms`, none
     /// of `pronunciations` (read by bucket).
     pub fn items_read_whole(self, stored: usize) -> Range<usize> {
+        // Every section named, so that a new one is a compile error here
+        // rather than read whole by default.
         match self {
             Section::Terms => 0..stored.min(1),
             Section::Pronunciations => 0..0,
-            _ => 0..stored,
+            Section::Core
+            | Section::Records
+            | Section::Grams
+            | Section::Definitions
+            | Section::Rhymes => 0..stored,
         }
     }
 
