@@ -158,8 +158,14 @@ impl Piece {
     /// one at most).
     pub(crate) fn held_by(&self, term: &[char], max_edits: usize) -> bool {
         let n = self.chars.len();
-        (self.at.saturating_sub(max_edits)..=self.at + max_edits)
+        self.starts(max_edits)
             .any(|s| term.get(s..s + n) == Some(&self.chars[..]))
+    }
+
+    /// Where it can start in a term: at most `max_edits` characters from
+    /// where it starts in the query.
+    pub(crate) fn starts(&self, max_edits: usize) -> std::ops::RangeInclusive<usize> {
+        self.at.saturating_sub(max_edits)..=self.at + max_edits
     }
 }
 

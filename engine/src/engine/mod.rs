@@ -18,7 +18,9 @@
 use crate::codec::CorruptData;
 use crate::filters::Filters;
 use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
-use crate::snapshot::{query_grams, Grams, Index, Missing, TermBlock, Texts};
+use crate::snapshot::{
+    placed_key, query_grams, Grams, Index, Missing, TermBlock, Texts, PLACED_LAST_START,
+};
 use crate::typo;
 use roaring::RoaringBitmap;
 use std::collections::{HashMap, HashSet};
@@ -528,17 +530,40 @@ pub fn needed_grams(rule: &MatchRule) -> Vec<String> {
             }
             let mut grams: Vec<String> = edits
                 .into_iter()
-                .filter_map(|k| typo::prefix_split(&chars, k))
-                .flat_map(|split| split.pieces)
-                .flat_map(|piece| {
-                    let text: String = piece.chars.iter().collect();
-                    owned(query_grams(&text))
+                .filter_map(|k| typo::prefix_split(&chars, k).map(|split| (split, k)))
+                .flat_map(|(split, max_edits)| {
+                    let pieces = split.pieces.into_iter();
+                    pieces.flat_map(move |piece| piece_lookups(&piece, max_edits))
                 })
+                .flatten()
                 .collect();
             grams.sort_unstable();
             grams.dedup();
             grams
         }
+    }
+}
+
+/// The lookups that find the entries whose term holds `piece` where it
+/// can stand with `max_edits` edits ([`typo::Piece::starts`]), each
+/// candidate checked after ([`typo::Piece::held_by`]): the union of lists
+/// of grams to intersect. When every start it can have is early enough,
+/// one list per start, of its first three-character grams keyed by where
+/// they start ([`placed_key`]): five characters in place, which few terms
+/// hold. Else one list, of its grams anywhere in the term.
+fn piece_lookups(piece: &typo::Piece, max_edits: usize) -> Vec<Vec<String>> {
+    let chars = &piece.chars;
+    let placed = chars.len().saturating_sub(2).min(3);
+    let starts = piece.starts(max_edits);
+    if placed > 0 && starts.end() + placed - 1 <= PLACED_LAST_START {
+        let gram = |i: usize| -> String { chars[i..i + 3].iter().collect() };
+        starts
+            .map(|s| (0..placed).map(|i| placed_key(&gram(i), s + i)).collect())
+            .collect()
+    } else {
+        let text: String = chars.iter().collect();
+        let grams = query_grams(&text).into_iter().map(str::to_string);
+        vec![grams.collect()]
     }
 }
 

@@ -650,6 +650,81 @@ proptest! {
     }
 }
 
+/// Words of three letters (one of two bytes), long enough that a prefix
+/// typo search's piece stands in many of them, at many places.
+fn long_word() -> impl Strategy<Value = String> {
+    proptest::collection::vec(prop_oneof![Just('a'), Just('b'), Just('ж')], 3..14)
+        .prop_map(|c| c.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The lookups of a prefix typo search's piece find the entries whose
+    /// term holds it where it can stand: its first five characters (all,
+    /// when shorter) at one of its starts when its grams are looked up by
+    /// start, its grams anywhere when not. And a prefix search with only the
+    /// parts of its grams held finds what it finds with every part held.
+    #[test]
+    fn a_pieces_lookups_find_the_terms_that_hold_it_in_place(
+        words in proptest::collection::vec(long_word(), 1..400),
+        queries in proptest::collection::vec(long_word(), 1..8),
+    ) {
+        let all = crate::snapshot::rank_order(
+            words.iter().enumerate().map(|(i, w)| crate::snapshot::tests::posting(w, "d", &i.to_string())).collect(),
+            &Lexicon::default(),
+        );
+        let terms: Vec<Vec<char>> = all.iter().map(|p| p.folded().chars().collect()).collect();
+        let built = build(all, &Lexicon::default());
+        let index: Searcher = built.decode().unwrap();
+        let every: Grams = built.decode().unwrap();
+        let items = built.section(crate::snapshot::Section::Grams);
+        let parts = Arc::new(crate::snapshot::PartIndex::decode(&items[0]).unwrap());
+        let load = |p: usize| {
+            let bytes = items[parts.part_items(p)].concat();
+            Arc::new(<crate::snapshot::GramPart as crate::snapshot::PagedPart>::decode(parts.first_key(p), bytes).unwrap())
+        };
+        for query in queries {
+            let chars: Vec<char> = query.chars().collect();
+            for max_edits in [2, 3] {
+                let Some(split) = typo::prefix_split(&chars, max_edits) else {
+                    continue;
+                };
+                for piece in &split.pieces {
+                    let lookups = piece_lookups(piece, max_edits);
+                    let mut found = RoaringBitmap::new();
+                    for lookup in &lookups {
+                        let keys: Vec<&str> = lookup.iter().map(String::as_str).collect();
+                        found |= holding_all(&every, &keys, None).unwrap();
+                    }
+                    let placed = lookups[0][0].starts_with('\u{1}');
+                    let text: String = piece.chars.iter().collect();
+                    let head = &piece.chars[..piece.chars.len().min(5)];
+                    let holds = |term: &[char]| {
+                        if placed {
+                            piece.starts(max_edits).any(|s| term.get(s..s + head.len()) == Some(head))
+                        } else {
+                            let term: String = term.iter().collect();
+                            query_grams(&text).iter().all(|g| term.contains(g))
+                        }
+                    };
+                    let wanted: RoaringBitmap = (0u32..).zip(&terms).filter(|(_, t)| holds(t)).map(|(o, _)| o).collect();
+                    prop_assert_eq!(found, wanted, "{:?} with {} edits", piece, max_edits);
+                }
+            }
+            let rule = MatchRule::new(&query, MatchType::Prefix, true);
+            let wanted = needed_grams(&rule);
+            let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+            let wanted = Grams::parts_of(&parts, &wanted);
+            let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
+            let filters = Filters::default();
+            let full = index.search(Some(&every), &rule, &filters, 0, 50);
+            let partial = index.search(Some(&held), &rule, &filters, 0, 50);
+            prop_assert_eq!(format!("{full:?}"), format!("{partial:?}"));
+        }
+    }
+}
+
 /// `word` with one edit of `kind` (substitution, insertion, deletion,
 /// transposition with the next character) at `at`; the middle character's
 /// place is drawn as often as all the others.

@@ -5,7 +5,7 @@
 
 use super::reach::reachable_items;
 use super::Searcher;
-use super::{holding_all, SearchError, TypoWalk, Typos, WORK_BUDGET};
+use super::{holding_all, piece_lookups, SearchError, TypoWalk, Typos, WORK_BUDGET};
 use crate::codec::CorruptData;
 use crate::matching::{
     MatchRule, TypoDistance, TypoKind, DOUBLING_CHANGES, DOUBLING_QUERY_CHARS, MOVE_REACH,
@@ -13,8 +13,7 @@ use crate::matching::{
 };
 use crate::respelling;
 use crate::snapshot::{
-    middle, middle_prefix, query_grams, without_middle, words_in, Direction, Fst, Grams, Index,
-    Lemma, TermBlock,
+    middle, middle_prefix, without_middle, words_in, Direction, Fst, Grams, Index, Lemma, TermBlock,
 };
 use crate::typo::{self, Anchor, Mode, Near};
 use roaring::RoaringBitmap;
@@ -304,8 +303,10 @@ impl Searcher {
         let mut candidates = RoaringBitmap::new();
         for piece in &split.pieces {
             let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
-            let text: String = piece.chars.iter().collect();
-            candidates |= holding_all(grams, &query_grams(&text), None)?;
+            for lookup in piece_lookups(piece, max_edits) {
+                let keys: Vec<&str> = lookup.iter().map(String::as_str).collect();
+                candidates |= holding_all(grams, &keys, None)?;
+            }
         }
         let max = max_edits as u8;
         let terms = self.candidate_terms(&candidates, typos)?;

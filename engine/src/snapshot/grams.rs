@@ -2,7 +2,9 @@
 //! of a term, the bitmap of the entries whose term contains it (`contains`
 //! searches, patterns, the pieces of prefix typo searches), and per first
 //! and last letter the entries whose term starts and ends with them
-//! ([`ends_key`]). The grams are grouped by key range into parts of about
+//! ([`ends_key`]), and each 3-character gram that starts within the first
+//! [`PLACED_LAST_START`] characters keyed by where it starts
+//! ([`placed_key`]). The grams are grouped by key range into parts of about
 //! [`GRAM_PART_BYTES`], each an FST over its
 //! grams and their bitmaps ([`KeyedPart`]), so that a query reads only the
 //! parts of its own grams. Beside them, the bitmaps of the filters
@@ -28,6 +30,38 @@ use std::sync::Arc;
 /// read: with three, `ouse` was the entries holding `ous` and `use`, each
 /// candidate's text block read to check it (thousands of items cold).
 pub(crate) const GRAM_CHARS: usize = 4;
+
+/// Three-character grams that start at or before this character also have
+/// a bitmap per start ([`placed_key`]): a prefix typo search's piece stands
+/// in the term within its edits of where it stands in the query (a few
+/// characters from the start), and the terms that hold it there are a
+/// few hundred where those that hold it anywhere are thousands, each
+/// checked against its text. Eight covers the pieces of two edits (from
+/// the third character) and the first piece of three.
+pub(crate) const PLACED_LAST_START: usize = 8;
+
+/// The key of the entries whose term has the 3-character `gram` starting
+/// at character `start` (at most [`PLACED_LAST_START`]): like [`ends_key`]
+/// longer than any gram and below every letter, with a prefix of its own.
+pub(crate) fn placed_key(gram: &str, start: usize) -> String {
+    format!("\u{1}\u{3}{gram}{start}")
+}
+
+/// Each 3-character gram of `term` that starts at or before
+/// [`PLACED_LAST_START`], with its start.
+fn placed_grams(term: &str) -> Vec<(&str, u8)> {
+    let bounds: Vec<usize> = term
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([term.len()])
+        .take(PLACED_LAST_START + 4)
+        .collect();
+    bounds
+        .windows(4)
+        .zip(0u8..)
+        .map(|(w, start)| (&term[w[0]..w[3]], start))
+        .collect()
+}
 
 /// What a part of grams aims at. A query reads the bitmaps of a few grams,
 /// the common ones larger than a part alone; the grams of a part are
@@ -138,9 +172,13 @@ fn filter_keys_of(p: &Posting) -> Vec<String> {
 pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<Vec<u8>> {
     let mut bitmaps: HashMap<&str, RoaringBitmap> = HashMap::new();
     let mut ends: HashMap<String, RoaringBitmap> = HashMap::new();
+    let mut placed: HashMap<(&str, u8), RoaringBitmap> = HashMap::new();
     for (term, range) in terms {
         for gram in grams_of(term) {
             bitmaps.entry(gram).or_default().insert_range(range.clone());
+        }
+        for gram in placed_grams(term) {
+            placed.entry(gram).or_default().insert_range(range.clone());
         }
         let mut chars = term.chars();
         if let (Some(first), Some(last)) = (chars.next(), chars.next_back()) {
@@ -167,6 +205,11 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
         .into_iter()
         .map(|(gram, bitmap)| (gram.to_string(), bitmap))
         .chain(ends)
+        .chain(
+            placed
+                .into_iter()
+                .map(|((gram, start), bitmap)| (placed_key(gram, start.into()), bitmap)),
+        )
         .chain(filters);
     let mut sorted: Vec<(String, Vec<u8>)> = bitmaps
         .map(|(gram, mut bitmap)| {
@@ -287,6 +330,20 @@ mod tests {
             1
         );
         assert!(grams.entries(&ends_key('c', 'e')).unwrap().is_none());
+        // Per 3-character gram and start, up to `PLACED_LAST_START`.
+        let placed = |gram: &str, start| grams.entries(&placed_key(gram, start)).unwrap();
+        assert_eq!(placed("eco", 0).unwrap().len(), 1);
+        assert_eq!(placed("col", 0).unwrap().len(), 1, "`col` itself");
+        assert_eq!(placed("col", 1).unwrap().len(), 1, "`ecole`");
+        assert_eq!(placed("ole", 2).unwrap().len(), 1);
+        assert!(placed("col", 2).is_none());
+        assert!(placed("cole", 1).is_none(), "three characters only");
+        assert!(placed_key("abc", PLACED_LAST_START).chars().count() > GRAM_CHARS);
+        let long = "abcdefghijklmnop";
+        let starts: Vec<(&str, u8)> = placed_grams(long);
+        assert_eq!(starts.len(), PLACED_LAST_START + 1);
+        assert_eq!(starts[PLACED_LAST_START], ("ijk", PLACED_LAST_START as u8));
+        assert_eq!(placed_grams("ab"), []);
         assert!(ends_key('a', 'b').chars().count() > GRAM_CHARS);
         assert!(audio_key().chars().count() > GRAM_CHARS);
         assert_eq!(query_grams("ec"), ["ec"]);

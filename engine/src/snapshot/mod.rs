@@ -57,6 +57,7 @@ pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
 pub use grams::{filter_keys, query_grams, GramPart, Grams};
+pub(crate) use grams::{placed_key, PLACED_LAST_START};
 pub(crate) use middles::{middle, prefix as middle_prefix, without_middle, words_in};
 pub use order::rank_order;
 pub use parts::PartIndex;
@@ -142,7 +143,11 @@ use std::ops::Range;
 /// `pronunciations`, in buckets by a hash of the text (as many as the
 /// pointer records), so that a cold rhyme lookup reads its word's bucket
 /// with the index, not after the `rhymes` part index.
-pub const FORMAT: u32 = 27;
+/// 28: `grams` also keys each 3-character gram that starts within the first
+/// nine characters by its start, so that a prefix typo search's piece
+/// finds the terms that hold it in place, not those that hold it anywhere
+/// (each checked against its text block).
+pub const FORMAT: u32 = 28;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -780,7 +785,7 @@ pub(crate) mod tests {
         "core 487e721fe119d8bc2541be0724d5480ad400451a34867e58bcc2b2aab687442a",
         "terms fb28d535472e29807ed367a7b966c39c024288bfb556fc8939781f6400a4d98f",
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
-        "grams 4d7f5305947b27852aef259ec646118517ec8413411ae349e7d902057b8e5609",
+        "grams 463df4846aa9e1d809be0297999315ede91bb33a6d76ef9b418de3fb45be5e76",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",
         "rhymes f9f0ca729333d90ad60bf4e424034cf7951864e50364fec37f1137f2af3b117f",
         "pronunciations e9c70d0a11125ce0d1d5b52cddb66862d9f9f4d2ebf32ecd2ab7aab31ad650c5",
