@@ -309,7 +309,12 @@ impl Searcher {
             }
         }
         let max = max_edits as u8;
-        let terms = self.candidate_terms(&candidates, typos)?;
+        // The head's walk measured the candidates it found (about half of
+        // them: `informat…` for `imformat`): their text blocks, each of a
+        // term of its own commonness, are not read again.
+        let walked: HashSet<u64> = found.iter().map(|near| near.value).collect();
+        let mut terms = self.candidate_terms(&candidates, typos)?;
+        terms.retain(|&t| !walked.contains(&(t as u64)));
         let Some(texts) = typos.texts(&self.index, &terms) else {
             return Ok(found);
         };
