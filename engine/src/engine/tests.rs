@@ -583,6 +583,53 @@ fn corrupt_form_blocks_are_refused_when_read() {
     assert_eq!(found.unwrap().total, 1, "`xuns` is one edit from `runs`");
 }
 
+/// A build of one entry per word, with its grams whole and by part: what
+/// the tests of which gram parts a search reads compare.
+struct GramParts {
+    index: Searcher,
+    /// Every part, as a warm instance holds them.
+    every: Grams,
+    parts: Arc<crate::snapshot::PartIndex>,
+    items: Vec<Vec<u8>>,
+    /// Each entry's folded term, by ordinal.
+    terms: Vec<Vec<char>>,
+}
+
+impl GramParts {
+    fn of(words: &[String]) -> Self {
+        let all = crate::snapshot::rank_order(
+            (0..)
+                .zip(words)
+                .map(|(i, w): (usize, _)| crate::snapshot::tests::posting(w, "d", &i.to_string()))
+                .collect(),
+            &Lexicon::default(),
+        );
+        let terms = all.iter().map(|p| p.folded().chars().collect()).collect();
+        let built = build(all, &Lexicon::default());
+        let items = built.section(crate::snapshot::Section::Grams).to_vec();
+        GramParts {
+            index: built.decode().unwrap(),
+            every: built.decode().unwrap(),
+            parts: Arc::new(crate::snapshot::PartIndex::decode(&items[0]).unwrap()),
+            items,
+            terms,
+        }
+    }
+
+    /// The grams with only `wanted` parts held.
+    fn holding(&self, wanted: &[usize]) -> Grams {
+        use crate::snapshot::{GramPart, PagedPart};
+        let load = |p: usize| {
+            let bytes = self.items[self.parts.part_items(p)].concat();
+            Arc::new(GramPart::decode(self.parts.first_key(p), bytes).unwrap())
+        };
+        Grams::new(
+            self.parts.clone(),
+            wanted.iter().map(|&p| (p, load(p))).collect(),
+        )
+    }
+}
+
 /// Words of a small alphabet, so that grams repeat and parts fill.
 fn word() -> impl Strategy<Value = String> {
     proptest::collection::vec(
@@ -603,32 +650,21 @@ proptest! {
         words in proptest::collection::vec(word(), 1..3000),
         needles in proptest::collection::vec(word(), 1..10),
     ) {
-        let all = crate::snapshot::rank_order(
-            words.iter().enumerate().map(|(i, w)| crate::snapshot::tests::posting(w, "d", &i.to_string())).collect(),
-            &Lexicon::default(),
-        );
-        let built = build(all, &Lexicon::default());
-        let index: Searcher = built.decode().unwrap();
-        let every: Grams = built.decode().unwrap();
-        let items = built.section(crate::snapshot::Section::Grams);
-        let parts = Arc::new(crate::snapshot::PartIndex::decode(&items[0]).unwrap());
-        let load = |p: usize| {
-            let bytes = items[parts.part_items(p)].concat();
-            Arc::new(<crate::snapshot::GramPart as crate::snapshot::PagedPart>::decode(parts.first_key(p), bytes).unwrap())
-        };
+        let gram_parts = GramParts::of(&words);
+        let (index, every, parts) = (&gram_parts.index, &gram_parts.every, &gram_parts.parts);
         for needle in needles {
             let needle = crate::fold::fold(&needle);
-            let wanted = Grams::parts_of(&parts, &query_grams(&needle));
+            let wanted = Grams::parts_of(parts, &query_grams(&needle));
             for gram in query_grams(&needle) {
                 let holder = (0..parts.len())
                     .rfind(|&p| parts.first_key(p) <= gram.as_bytes())
                     .unwrap_or(0);
                 prop_assert!(wanted.contains(&holder));
             }
-            let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
+            let held = gram_parts.holding(&wanted);
             let rule = MatchRule::new(&needle, MatchType::Contains, true);
             let filters = Filters::default();
-            let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
+            let full = index.search(Some(every), &rule, &filters, 0, 50).unwrap();
             let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
             prop_assert_eq!(full, partial);
             // A pattern with wildcards at both ends reads the grams of its
@@ -640,9 +676,8 @@ proptest! {
                 };
                 let wanted = rule.pattern().expect("a pattern rule").needed_grams();
                 let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
-                let wanted = Grams::parts_of(&parts, &wanted);
-                let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
-                let full = index.search(Some(&every), &rule, &filters, 0, 50).unwrap();
+                let held = gram_parts.holding(&Grams::parts_of(parts, &wanted));
+                let full = index.search(Some(every), &rule, &filters, 0, 50).unwrap();
                 let partial = index.search(Some(&held), &rule, &filters, 0, 50).unwrap();
                 prop_assert_eq!(full, partial);
             }
@@ -670,20 +705,8 @@ proptest! {
         words in proptest::collection::vec(long_word(), 1..400),
         queries in proptest::collection::vec(long_word(), 1..8),
     ) {
-        let all = crate::snapshot::rank_order(
-            words.iter().enumerate().map(|(i, w)| crate::snapshot::tests::posting(w, "d", &i.to_string())).collect(),
-            &Lexicon::default(),
-        );
-        let terms: Vec<Vec<char>> = all.iter().map(|p| p.folded().chars().collect()).collect();
-        let built = build(all, &Lexicon::default());
-        let index: Searcher = built.decode().unwrap();
-        let every: Grams = built.decode().unwrap();
-        let items = built.section(crate::snapshot::Section::Grams);
-        let parts = Arc::new(crate::snapshot::PartIndex::decode(&items[0]).unwrap());
-        let load = |p: usize| {
-            let bytes = items[parts.part_items(p)].concat();
-            Arc::new(<crate::snapshot::GramPart as crate::snapshot::PagedPart>::decode(parts.first_key(p), bytes).unwrap())
-        };
+        let gram_parts = GramParts::of(&words);
+        let (index, every) = (&gram_parts.index, &gram_parts.every);
         for query in queries {
             let chars: Vec<char> = query.chars().collect();
             for max_edits in [2, 3] {
@@ -695,7 +718,7 @@ proptest! {
                     let mut found = RoaringBitmap::new();
                     for lookup in &lookups {
                         let keys: Vec<&str> = lookup.iter().map(String::as_str).collect();
-                        found |= holding_all(&every, &keys, None).unwrap();
+                        found |= holding_all(every, &keys, None).unwrap();
                     }
                     let placed = lookups[0][0].starts_with('\u{1}');
                     let text: String = piece.chars.iter().collect();
@@ -708,17 +731,16 @@ proptest! {
                             query_grams(&text).iter().all(|g| term.contains(g))
                         }
                     };
-                    let wanted: RoaringBitmap = (0u32..).zip(&terms).filter(|(_, t)| holds(t)).map(|(o, _)| o).collect();
+                    let wanted: RoaringBitmap = (0u32..).zip(&gram_parts.terms).filter(|(_, t)| holds(t)).map(|(o, _)| o).collect();
                     prop_assert_eq!(found, wanted, "{:?} with {} edits", piece, max_edits);
                 }
             }
             let rule = MatchRule::new(&query, MatchType::Prefix, true);
             let wanted = needed_grams(&rule);
             let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
-            let wanted = Grams::parts_of(&parts, &wanted);
-            let held = Grams::new(parts.clone(), wanted.iter().map(|&p| (p, load(p))).collect());
+            let held = gram_parts.holding(&Grams::parts_of(&gram_parts.parts, &wanted));
             let filters = Filters::default();
-            let full = index.search(Some(&every), &rule, &filters, 0, 50);
+            let full = index.search(Some(every), &rule, &filters, 0, 50);
             let partial = index.search(Some(&held), &rule, &filters, 0, 50);
             prop_assert_eq!(format!("{full:?}"), format!("{partial:?}"));
         }
