@@ -19,7 +19,7 @@ use crate::codec::CorruptData;
 use crate::filters::Filters;
 use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use crate::snapshot::{
-    placed_key, query_grams, Grams, Index, Missing, TermBlock, Texts, PLACED_LAST_START,
+    first_key, placed_key, query_grams, Grams, Index, Missing, TermBlock, Texts, PLACED_LAST_START,
 };
 use crate::typo;
 use roaring::RoaringBitmap;
@@ -367,7 +367,7 @@ impl Searcher {
         }
         let literal = match rule.match_type {
             MatchType::Exact => RoaringBitmap::new(),
-            MatchType::Prefix => self.longer_with_prefix(rule.query(), typos),
+            MatchType::Prefix => self.longer_with_prefix(grams, rule.query(), typos)?,
             MatchType::Contains => {
                 let grams = grams.ok_or(CorruptData("contains search without its grams"))?;
                 let mut found = self.containing(grams, rule.query(), admitted, typos)?;
@@ -524,6 +524,9 @@ pub fn needed_grams(rule: &MatchRule) -> Vec<String> {
             .needed_grams(),
         MatchType::Prefix => {
             let chars: Vec<char> = rule.query().chars().collect();
+            if let [first] = chars[..] {
+                return vec![first_key(first)];
+            }
             let mut edits = vec![rule.max_edits];
             if rule.max_edits > 0 && chars.len() >= EXTRA_EDIT_FROM {
                 edits.push(rule.max_edits + 1);

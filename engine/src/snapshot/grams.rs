@@ -4,7 +4,8 @@
 //! and last letter the entries whose term starts and ends with them
 //! ([`ends_key`]), and each 3-character gram that starts within the first
 //! [`PLACED_LAST_START`] characters keyed by where it starts
-//! ([`placed_key`]). The grams are grouped by key range into parts of about
+//! ([`placed_key`]), and per first character the entries whose term starts
+//! with it ([`first_key`]). The grams are grouped by key range into parts of about
 //! [`GRAM_PART_BYTES`], each an FST over its
 //! grams and their bitmaps ([`KeyedPart`]), so that a query reads only the
 //! parts of its own grams. Beside them, the bitmaps of the filters
@@ -45,6 +46,13 @@ pub(crate) const PLACED_LAST_START: usize = 8;
 /// longer than any gram and below every letter, with a prefix of its own.
 pub(crate) fn placed_key(gram: &str, start: usize) -> String {
     format!("\u{1}\u{3}{gram}{start}")
+}
+
+/// The key of the entries whose term starts with `first`: what a prefix
+/// search of one character reads, where the terms under it span hundreds
+/// of term blocks. Like [`placed_key`], with a prefix of its own.
+pub(crate) fn first_key(first: char) -> String {
+    format!("\u{1}\u{4}{first}")
 }
 
 /// Each 3-character gram of `term` that starts at or before
@@ -181,6 +189,11 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
             placed.entry(gram).or_default().insert_range(range.clone());
         }
         let mut chars = term.chars();
+        if let Some(first) = term.chars().next() {
+            ends.entry(first_key(first))
+                .or_default()
+                .insert_range(range.clone());
+        }
         if let (Some(first), Some(last)) = (chars.next(), chars.next_back()) {
             ends.entry(ends_key(first, last))
                 .or_default()
@@ -344,6 +357,12 @@ mod tests {
         assert_eq!(starts.len(), PLACED_LAST_START + 1);
         assert_eq!(starts[PLACED_LAST_START], ("ijk", PLACED_LAST_START as u8));
         assert_eq!(placed_grams("ab"), []);
+        // Per first character.
+        let first = |c| grams.entries(&first_key(c)).unwrap();
+        assert_eq!(first('e').unwrap().len(), 1);
+        assert_eq!(first('c').unwrap().len(), 1);
+        assert!(first('o').is_none());
+        assert!(first_key('a').chars().count() > 2);
         assert!(ends_key('a', 'b').chars().count() > GRAM_CHARS);
         assert!(audio_key().chars().count() > GRAM_CHARS);
         assert_eq!(query_grams("ec"), ["ec"]);

@@ -57,7 +57,7 @@ pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
 pub use grams::{filter_keys, query_grams, GramPart, Grams};
-pub(crate) use grams::{placed_key, PLACED_LAST_START};
+pub(crate) use grams::{first_key, placed_key, PLACED_LAST_START};
 pub(crate) use middles::{middle, prefix as middle_prefix, without_middle, words_in};
 pub use order::rank_order;
 pub use parts::PartIndex;
@@ -147,7 +147,10 @@ use std::ops::Range;
 /// nine characters by its start, so that a prefix typo search's piece
 /// finds the terms that hold it in place, not those that hold it anywhere
 /// (each checked against its text block).
-pub const FORMAT: u32 = 28;
+/// 29: `grams` also keys the entries of each first character, so that a
+/// prefix search of one character reads one bitmap, not the hundreds of
+/// term blocks under it.
+pub const FORMAT: u32 = 29;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -785,7 +788,7 @@ pub(crate) mod tests {
         "core 487e721fe119d8bc2541be0724d5480ad400451a34867e58bcc2b2aab687442a",
         "terms fb28d535472e29807ed367a7b966c39c024288bfb556fc8939781f6400a4d98f",
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
-        "grams 463df4846aa9e1d809be0297999315ede91bb33a6d76ef9b418de3fb45be5e76",
+        "grams 2f1b529bd187ff3e5379a9cf9622d630952ae1f01fa3fb5e419b0a68d79cde39",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",
         "rhymes f9f0ca729333d90ad60bf4e424034cf7951864e50364fec37f1137f2af3b117f",
         "pronunciations e9c70d0a11125ce0d1d5b52cddb66862d9f9f4d2ebf32ecd2ab7aab31ad650c5",
