@@ -58,13 +58,8 @@ pub(crate) fn first_key(first: char) -> String {
 /// Each 3-character gram of `term` that starts at or before
 /// [`PLACED_LAST_START`], with its start.
 fn placed_grams(term: &str) -> Vec<(&str, u8)> {
-    let bounds: Vec<usize> = term
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain([term.len()])
-        .take(PLACED_LAST_START + 4)
-        .collect();
-    bounds
+    let bounds = char_bounds(term);
+    bounds[..bounds.len().min(PLACED_LAST_START + 4)]
         .windows(4)
         .zip(0u8..)
         .map(|(w, start)| (&term[w[0]..w[3]], start))
@@ -77,13 +72,17 @@ fn placed_grams(term: &str) -> Vec<(&str, u8)> {
 /// lines to the part index.
 const GRAM_PART_BYTES: usize = 64 * 1024;
 
-/// Every distinct substring of 1 to [`GRAM_CHARS`] characters.
-fn grams_of(term: &str) -> BTreeSet<&str> {
-    let bounds: Vec<usize> = term
-        .char_indices()
+/// Where each character of `term` starts, and its end.
+fn char_bounds(term: &str) -> Vec<usize> {
+    term.char_indices()
         .map(|(i, _)| i)
         .chain([term.len()])
-        .collect();
+        .collect()
+}
+
+/// Every distinct substring of 1 to [`GRAM_CHARS`] characters.
+fn grams_of(term: &str) -> BTreeSet<&str> {
+    let bounds = char_bounds(term);
     let mut grams = BTreeSet::new();
     for start in 0..bounds.len() {
         for n in 1..=GRAM_CHARS {
