@@ -275,7 +275,7 @@ pub fn glob(tokens: &[Token], text: &[char]) -> bool {
 
 /// The distance between `a` and `b`.
 pub(crate) fn edit_distance(a: &[char], b: &[char]) -> usize {
-    osa_table(a, b)[a.len()][b.len()].0
+    OsaTable::of(a, b).last().0
 }
 
 /// The smallest distance between `query` and any prefix of `word`: the typo
@@ -291,8 +291,9 @@ pub(crate) fn prefix_edit_distance(query: &[char], word: &[char], max_edits: usi
 /// prefix measure's [`needs_unlikely_edit`]).
 pub(crate) fn prefix_alignment(query: &[char], word: &[char], max_edits: usize) -> (usize, bool) {
     let word = &word[..word.len().min(query.len() + max_edits)];
-    let table = osa_table(query, word);
-    let (d, unlikely) = table[query.len()]
+    let table = OsaTable::of(query, word);
+    let (d, unlikely) = table
+        .row(query.len())
         .iter()
         .copied()
         .min()
@@ -306,48 +307,63 @@ pub(crate) fn prefix_alignment(query: &[char], word: &[char], max_edits: usize) 
 /// with the query by likely edits alone (the rest of the query after such
 /// a `k`, unchanged).
 pub(crate) fn head_alignments(query: &[char], word: &[char]) -> Vec<(usize, bool)> {
-    let table = osa_table(query, word);
-    table
-        .iter()
-        .map(|row| (row[word.len()].0, row[word.len()].1 > 0))
+    let table = OsaTable::of(query, word);
+    (0..=query.len())
+        .map(|i| table.row(i)[word.len()])
+        .map(|(d, unlikely)| (d, unlikely > 0))
         .collect()
 }
 
-/// The full dynamic-programming table: `t[i][j]` is the distance between
-/// `a[..i]` and `b[..j]`, with the fewest unlikely edits
+/// The full dynamic-programming table: cell `(i, j)` is the distance
+/// between `a[..i]` and `b[..j]`, with the fewest unlikely edits
 /// ([`unlikely_substitution`], [`unlikely_deletion`]) an alignment at that
-/// distance makes.
-fn osa_table(a: &[char], b: &[char]) -> Vec<Vec<(usize, usize)>> {
-    let mut t = vec![vec![(0usize, 0usize); b.len() + 1]; a.len() + 1];
-    for i in 1..=a.len() {
-        t[i][0] = (i, t[i - 1][0].1 + usize::from(unlikely_deletion(a, i - 1)));
-    }
-    for (j, cell) in t[0].iter_mut().enumerate() {
-        *cell = (j, 0);
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let (x, y) = (a[i - 1], b[j - 1]);
-            let (d, s) = t[i - 1][j - 1];
-            let substituted = match x == y {
-                true => (d, s),
-                false => (d + 1, s + usize::from(unlikely_substitution(x, y))),
-            };
-            let (above, left) = (t[i - 1][j], t[i][j - 1]);
-            let mut best = substituted
-                .min((
-                    above.0 + 1,
-                    above.1 + usize::from(unlikely_deletion(a, i - 1)),
-                ))
-                .min((left.0 + 1, left.1));
-            if i > 1 && j > 1 && x == b[j - 2] && a[i - 2] == y {
-                let (d, s) = t[i - 2][j - 2];
-                best = best.min((d + 1, s));
-            }
-            t[i][j] = best;
+/// distance makes. One buffer, row after row: the walks measure every term
+/// they find with it, and a table per row cost more than the arithmetic.
+struct OsaTable {
+    width: usize,
+    cells: Vec<(usize, usize)>,
+}
+
+impl OsaTable {
+    fn of(a: &[char], b: &[char]) -> Self {
+        let width = b.len() + 1;
+        let mut cells = vec![(0usize, 0usize); (a.len() + 1) * width];
+        for (j, cell) in cells[..width].iter_mut().enumerate() {
+            *cell = (j, 0);
         }
+        for i in 1..=a.len() {
+            let deleted = usize::from(unlikely_deletion(a, i - 1));
+            let (row, above) = (i * width, (i - 1) * width);
+            cells[row] = (i, cells[above].1 + deleted);
+            for j in 1..=b.len() {
+                let (x, y) = (a[i - 1], b[j - 1]);
+                let (d, s) = cells[above + j - 1];
+                let substituted = match x == y {
+                    true => (d, s),
+                    false => (d + 1, s + usize::from(unlikely_substitution(x, y))),
+                };
+                let (up, left) = (cells[above + j], cells[row + j - 1]);
+                let mut best = substituted
+                    .min((up.0 + 1, up.1 + deleted))
+                    .min((left.0 + 1, left.1));
+                if i > 1 && j > 1 && x == b[j - 2] && a[i - 2] == y {
+                    let (d, s) = cells[above - width + j - 2];
+                    best = best.min((d + 1, s));
+                }
+                cells[row + j] = best;
+            }
+        }
+        OsaTable { width, cells }
     }
-    t
+
+    fn row(&self, i: usize) -> &[(usize, usize)] {
+        &self.cells[i * self.width..(i + 1) * self.width]
+    }
+
+    /// The cell of both whole strings.
+    fn last(&self) -> (usize, usize) {
+        *self.cells.last().expect("a table has a cell")
+    }
 }
 
 /// Whether writing `y` for `x` is an unlikely substitution: of two Latin
@@ -357,12 +373,17 @@ fn osa_table(a: &[char], b: &[char]) -> Vec<Vec<(usize, usize)>> {
 /// `assail` for `absail`, `dirty` for `diety`.
 fn unlikely_substitution(x: char, y: char) -> bool {
     const SOUNDS_ALIKE: [&str; 7] = ["ckqsxz", "bfpvw", "dt", "gj", "mn", "jy", "ly"];
+    // The cheap tests first: every mismatched cell of a table asks this.
+    if !(x.is_ascii_lowercase() && y.is_ascii_lowercase()) || x == y {
+        return false;
+    }
     let vowel = |c: char| "aeiouy".contains(c);
-    let alike = SOUNDS_ALIKE
-        .iter()
-        .any(|group| group.contains(x) && group.contains(y));
-    let latin = x.is_ascii_lowercase() && y.is_ascii_lowercase();
-    latin && x != y && !(vowel(x) && vowel(y)) && !alike
+    let alike = || {
+        SOUNDS_ALIKE
+            .iter()
+            .any(|group| group.contains(x) && group.contains(y))
+    };
+    !(vowel(x) && vowel(y)) && !alike()
 }
 
 /// Whether leaving out `a[i]` drops a consonant of the Latin alphabet that
@@ -377,7 +398,7 @@ fn unlikely_deletion(a: &[char], i: usize) -> bool {
 /// Whether every alignment of `word` with `query` at their distance makes
 /// an unlikely edit ([`TypoKind::UnlikelyEdit`]).
 pub fn needs_unlikely_edit(query: &[char], word: &[char]) -> bool {
-    osa_table(query, word)[query.len()][word.len()].1 > 0
+    OsaTable::of(query, word).last().1 > 0
 }
 
 #[cfg(test)]
