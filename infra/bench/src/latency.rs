@@ -693,9 +693,10 @@ async fn main() {
 /// snapshot, the query): `--cold [runs]` runs each class `runs` times (3 by
 /// default), each in a process of its own (`--cold-one <class>`), and
 /// prints their times and what they read.
-const COLD_CLASSES: [&str; 21] = [
+const COLD_CLASSES: [&str; 22] = [
     "exact",
     "prefix1",
+    "prefix1Common",
     "prefix",
     "typo",
     "typo2",
@@ -732,6 +733,8 @@ fn cold_query(class: &str) -> (&'static str, Option<SearchQuery>) {
             Some(search("house", MatchType::Exact, false)),
         ),
         "prefix1" => ("`h`, prefix", Some(search("h", MatchType::Prefix, true))),
+        // A common first letter: one of the largest bitmaps of first letters.
+        "prefix1Common" => ("`s`, prefix", Some(search("s", MatchType::Prefix, true))),
         "prefix" => (
             "`hou`, prefix",
             Some(search("hou", MatchType::Prefix, true)),
