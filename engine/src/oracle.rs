@@ -383,7 +383,7 @@ fn unlikely_substitution(x: char, y: char) -> bool {
             .iter()
             .any(|group| group.contains(x) && group.contains(y))
     };
-    !(vowel(x) && vowel(y)) && !alike()
+    !((vowel(x) && vowel(y)) || alike())
 }
 
 /// Whether leaving out `a[i]` drops a consonant of the Latin alphabet that
