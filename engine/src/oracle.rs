@@ -317,8 +317,9 @@ pub(crate) fn head_alignments(query: &[char], word: &[char]) -> Vec<(usize, bool
 /// The full dynamic-programming table: cell `(i, j)` is the distance
 /// between `a[..i]` and `b[..j]`, with the fewest unlikely edits
 /// ([`unlikely_substitution`], [`unlikely_deletion`]) an alignment at that
-/// distance makes. One buffer, row after row: the walks measure every term
-/// they find with it, and a table per row cost more than the arithmetic.
+/// distance makes. One buffer, row after row: a typo search measures every
+/// doubled or undoubled spelling of its query and every term its walks
+/// find with it, and a vector per row cost more than the arithmetic.
 struct OsaTable {
     width: usize,
     cells: Vec<(usize, usize)>,

@@ -1257,9 +1257,12 @@ async fn batch_get_group(
         pending = output
             .unprocessed_keys
             .and_then(|mut unprocessed| unprocessed.remove(table));
-        if stalled > 0 && pending.as_ref().is_some_and(|p| !p.keys.is_empty()) {
+        if let Some(waiting) = pending
+            .as_ref()
+            .filter(|p| stalled > 0 && !p.keys.is_empty())
+        {
             tracing::warn!(
-                keys = pending.as_ref().map_or(0, |p| p.keys.len()),
+                keys = waiting.keys.len(),
                 stalled,
                 "a batch read answered no item: backing off"
             );
