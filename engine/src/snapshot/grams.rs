@@ -188,12 +188,13 @@ pub(super) fn encode(postings: &[Posting], terms: &[(&str, Range<u32>)]) -> Vec<
             placed.entry(gram).or_default().insert_range(range.clone());
         }
         let mut chars = term.chars();
-        if let Some(first) = term.chars().next() {
+        let first = chars.next();
+        if let Some(first) = first {
             ends.entry(first_key(first))
                 .or_default()
                 .insert_range(range.clone());
         }
-        if let (Some(first), Some(last)) = (chars.next(), chars.next_back()) {
+        if let (Some(first), Some(last)) = (first, chars.next_back()) {
             ends.entry(ends_key(first, last))
                 .or_default()
                 .insert_range(range.clone());
