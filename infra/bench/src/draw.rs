@@ -179,6 +179,16 @@ impl Draw {
         self.word(n, 64).1.chars().take(n).collect()
     }
 
+    /// `n` characters (drawn from `lengths`) from anywhere in a random
+    /// headword of at least as many as `lengths` allows.
+    pub fn substring(&self, lengths: std::ops::RangeInclusive<usize>) -> String {
+        let (_, word) = self.word(*lengths.end(), 64);
+        let chars: Vec<char> = word.chars().collect();
+        let n = self.number(lengths).min(chars.len());
+        let at = self.number(0..=chars.len() - n);
+        chars[at..at + n].iter().collect()
+    }
+
     /// `edits` random edits (substitution, insertion, deletion or swap).
     pub fn typo(&self, word: &str, edits: usize) -> String {
         crate::edits::random_edits(word, edits, &mut *self.rng.borrow_mut())

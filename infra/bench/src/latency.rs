@@ -404,17 +404,13 @@ async fn main() {
         ),
         searching(
             "search contains, 2-4 letters",
-            Box::new(|| {
-                let (_, word) = d1.word(4, 64);
-                let chars: Vec<char> = word.chars().collect();
-                let n = d1.number(2..=4);
-                let at = d1.number(0..=chars.len() - n);
-                search(
-                    &chars[at..at + n].iter().collect::<String>(),
-                    MatchType::Contains,
-                    true,
-                )
-            }),
+            Box::new(|| search(&d1.substring(2..=4), MatchType::Contains, true)),
+        ),
+        searching(
+            // Longer than a gram: the candidates that hold its grams are
+            // checked by their text.
+            "search contains, 5-8 letters",
+            Box::new(|| search(&d1.substring(5..=8), MatchType::Contains, true)),
         ),
         searching(
             "search pattern, leading letters (`hou*`)",
