@@ -593,6 +593,7 @@ fn dictionary_name(dictionaries: &[Dictionary], id: &str) -> String {
 fn over_budget(rule: &MatchRule) -> &'static str {
     match rule.match_type {
         MatchType::Pattern => PATTERN_OVER_BUDGET,
+        MatchType::Contains => CONTAINS_OVER_BUDGET,
         _ if rule.max_edits == 0 => LITERAL_OVER_BUDGET,
         _ => OVER_BUDGET,
     }
@@ -605,6 +606,12 @@ const OVER_BUDGET: &str =
 /// The 400 of a search without typos whose prefix would reach more of the
 /// index than one request may.
 const LITERAL_OVER_BUDGET: &str = "q is too broad: use a longer q";
+
+/// The 400 of a `contains` search whose candidates lie in more text
+/// blocks than one request may check: a longer substring, or a filter,
+/// leaves fewer.
+const CONTAINS_OVER_BUDGET: &str =
+    "q is too broad a substring: use a longer q, or narrow it with lang or source";
 
 /// The 400 of a pattern whose walk would exceed the work budget.
 const PATTERN_OVER_BUDGET: &str =

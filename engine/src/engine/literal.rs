@@ -84,8 +84,8 @@ impl Searcher {
 
     /// Entries whose term contains `needle`: its own bitmap up to
     /// [`GRAM_CHARS`] characters; longer, the entries that hold all its
-    /// grams, checked
-    /// by their terms' text.
+    /// grams, checked by their terms' text (each distinct term one unit of
+    /// work, their text blocks within [`super::MAX_TEXT_BLOCKS`]).
     pub(super) fn containing(
         &self,
         grams: &Grams,
@@ -97,7 +97,10 @@ impl Searcher {
             return Ok(grams.entries(needle)?.unwrap_or_default());
         }
         let candidates = holding_all(grams, &query_grams(needle), admitted)?;
-        let terms: Vec<usize> = self.distinct_terms(&candidates).collect();
+        let terms = self.candidate_terms(&candidates, typos)?;
+        if !typos.check_within_budget(&self.index, &terms) {
+            return Err(SearchError::OverBudget);
+        }
         let mut found = RoaringBitmap::new();
         let Some(texts) = typos.texts(&self.index, &terms) else {
             return Ok(found);
@@ -167,6 +170,9 @@ impl Searcher {
         let list: Vec<&str> = list.iter().map(String::as_str).collect();
         let candidates = holding_all(grams, &list, admitted)?;
         let terms = self.candidate_terms(&candidates, typos)?;
+        if !typos.check_within_budget(&self.index, &terms) {
+            return Err(SearchError::OverBudget);
+        }
         let mut found = RoaringBitmap::new();
         let Some(texts) = typos.texts(&self.index, &terms) else {
             return Ok(found);

@@ -291,6 +291,65 @@ fn a_search_reaches_at_most_max_term_blocks() {
     assert_eq!(search(&warm, "c").unwrap().total, under("c"));
 }
 
+/// A search that would check its candidates against more than
+/// [`MAX_TEXT_BLOCKS`] text blocks is over budget, on a cold instance and a
+/// warm one alike; the extra edit leaves out its pieces' terms past it,
+/// and keeps what its walk anchored on the head finds.
+#[test]
+fn a_search_checks_at_most_max_text_blocks() {
+    // A text block per term. Each filler holds `def` where the extra
+    // edit's first piece of `abcdefghij` can stand, and `qxwvy`.
+    let fillers: Vec<String> = (0..MAX_TEXT_BLOCKS + 100)
+        .map(|i| format!("{}defqxwvy", spelled(i)))
+        .collect();
+    // Three edits from `abcdefghij`: by the head's walk (`ab` kept), and
+    // by the pieces alone (`xyz` for `abc`).
+    let (by_walk, by_pieces) = ("abcdxfxhxj", "xyzdefghij");
+    let few: Vec<String> = (0..50).map(|i| format!("{}kqxwvz", spelled(i))).collect();
+    let searchers = |fillers: &[String]| {
+        let mut words = [fillers, &few].concat();
+        words.extend([by_walk.to_string(), by_pieces.to_string()]);
+        words.sort_unstable();
+        let built = build_with_blocks(english_postings(&words), &Lexicon::default(), 1);
+        let grams: Grams = built.decode().unwrap();
+        let warm = Searcher::new(built.index().unwrap());
+        let cold = Searcher::new(built.cold_index().unwrap());
+        (grams, warm, cold)
+    };
+    let search = |(grams, searcher): (&Grams, &Searcher), q: &str, match_type| {
+        let rule = MatchRule::new(q, match_type, true);
+        let hits = searcher.search(Some(grams), &rule, &Filters::default(), 0, 100)?;
+        let texts = searcher.index().texts_of_entries(&hits.ordinals)?;
+        let words = hits.ordinals.iter().map(|&o| texts.word(o).to_string());
+        Ok::<_, SearchError>(words.collect::<Vec<_>>())
+    };
+    let (grams, warm, cold) = searchers(&fillers);
+    assert_eq!(
+        search((&grams, &cold), "qxwvy", MatchType::Contains),
+        Err(SearchError::OverBudget)
+    );
+    assert_eq!(
+        search((&grams, &warm), "qxwvy", MatchType::Contains),
+        Err(SearchError::OverBudget)
+    );
+    assert_eq!(
+        search((&grams, &warm), "qxwvz", MatchType::Contains)
+            .unwrap()
+            .len(),
+        few.len()
+    );
+    assert!(matches!(
+        search((&grams, &cold), "qxwvz", MatchType::Contains),
+        Err(SearchError::Missing(_))
+    ));
+    let found = search((&grams, &warm), "abcdefghij", MatchType::Prefix).unwrap();
+    assert_eq!(found, [by_walk]);
+    // Under the bound, the pieces find the other.
+    let (grams, warm, _) = searchers(&fillers[..100]);
+    let found = search((&grams, &warm), "abcdefghij", MatchType::Prefix).unwrap();
+    assert_eq!(found, [by_walk, by_pieces]);
+}
+
 /// A form of more lemmas than its value holds keeps them in an overflow
 /// item: a cold lookup names its form block, then the overflow item, then
 /// answers every lemma in term order, and the lemma tier finds them all.

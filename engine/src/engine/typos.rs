@@ -55,7 +55,10 @@ impl Searcher {
         if self.within_reach(rule, max_edits) {
             let found = match typos.walk {
                 TypoWalk::Rows => match measure {
-                    TypoDistance::Prefix => self.prefix_typos(grams, &query, max_edits, typos)?,
+                    TypoDistance::Prefix => {
+                        let extra_edit = max_edits > rule.max_edits;
+                        self.prefix_typos(grams, &query, max_edits, extra_edit, typos)?
+                    }
                     TypoDistance::Whole => whole_word_typos(terms, &query, max_edits, typos)?,
                 },
                 #[cfg(any(test, feature = "automaton-baseline"))]
@@ -275,12 +278,17 @@ impl Searcher {
     /// ([`typo::prefix_split`]): a walk that follows only the terms whose
     /// start is within one edit of the query's head, and the terms that
     /// hold one of the pieces after it unchanged where it can stand, each
-    /// measured (one unit of work each); else one walk.
+    /// measured (one unit of work each, their text blocks within
+    /// [`super::MAX_TEXT_BLOCKS`]); else one walk. The `extra_edit`, a
+    /// widening when the query's own edits found few words, leaves out
+    /// the pieces' terms past that bound (docs/api.md) where the query's
+    /// own edits are refused over budget.
     fn prefix_typos(
         &self,
         grams: Option<&Grams>,
         query: &[char],
         max_edits: usize,
+        extra_edit: bool,
         typos: &mut Typos,
     ) -> Result<Vec<Near>, SearchError> {
         let terms = Keys::Terms(&self.index);
@@ -314,6 +322,12 @@ impl Searcher {
         // term of its own commonness, are not read again.
         let walked: HashSet<u64> = found.iter().map(|near| near.value).collect();
         let mut terms = self.candidate_terms(&candidates, typos)?;
+        if !typos.check_within_budget(&self.index, &terms) {
+            return match extra_edit {
+                true => Ok(found),
+                false => Err(SearchError::OverBudget),
+            };
+        }
         terms.retain(|&t| !walked.contains(&(t as u64)));
         let Some(texts) = typos.texts(&self.index, &terms) else {
             return Ok(found);

@@ -317,6 +317,9 @@ fn over_budget_advice_fits_the_search() {
         ("hosue", MatchType::Prefix, false, LITERAL_OVER_BUDGET),
         ("a", MatchType::Prefix, true, LITERAL_OVER_BUDGET),
         ("a*c", MatchType::Pattern, true, PATTERN_OVER_BUDGET),
+        // A substring has no typos to turn off, whatever `fuzzy` says.
+        ("nation", MatchType::Contains, true, CONTAINS_OVER_BUDGET),
+        ("nation", MatchType::Contains, false, CONTAINS_OVER_BUDGET),
     ];
     for (q, match_type, fuzzy, advice) in cases {
         let rule = MatchRule::new(q, match_type, fuzzy);
