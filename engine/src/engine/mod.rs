@@ -74,8 +74,9 @@ pub const MAX_TERM_BLOCKS: usize = 4_096;
 pub const MAX_TEXT_BLOCKS: usize = 2_048;
 
 /// The most term blocks a search names before its grams are read
-/// ([`Searcher::blocks_named_first`]): a few hundred KB, what a typical
-/// query reads, and a small part of what [`MAX_TERM_BLOCKS`] lets one read.
+/// ([`Searcher::blocks_named_first`]), and as many of the forms' FSTs: a
+/// few hundred KB, what a typical query reads, and a small part of what
+/// [`MAX_TERM_BLOCKS`] lets one read.
 pub const MAX_NAMED_FIRST: usize = 256;
 
 /// One page of matches (ordinals, in order), the number of all matches and
@@ -218,15 +219,20 @@ impl Typos {
             .ok()
     }
 
+    /// The blocks it reached of the term FSTs, or of the forms' if more.
+    fn most_reached(&self, index: &Index) -> u64 {
+        let first_form = index.term_dictionary().first_form_item() as u32;
+        let terms = self.reached.rank(first_form.saturating_sub(1));
+        let forms = self.reached.len() - terms;
+        terms.max(forms)
+    }
+
     /// Over budget if it reached more than [`MAX_TERM_BLOCKS`] of the term
     /// FSTs or of the forms' (whether or not the instance held them, so
     /// that a cold and a warm instance answer alike), else an error naming
     /// every missing block, if the search found some.
     fn complete(&mut self, index: &Index) -> Result<(), SearchError> {
-        let first_form = index.term_dictionary().first_form_item() as u32;
-        let terms = self.reached.rank(first_form.saturating_sub(1));
-        let forms = self.reached.len() - terms;
-        if terms.max(forms) > MAX_TERM_BLOCKS as u64 {
+        if self.most_reached(index) > MAX_TERM_BLOCKS as u64 {
             return Err(SearchError::OverBudget);
         }
         std::mem::take(&mut self.missing)
@@ -274,15 +280,18 @@ impl Searcher {
     /// walked (so it costs no walk on a warm instance). A request reads
     /// them while its grams load, so that its first run finds them held
     /// instead of naming them after the grams (a round trip). A tier that
-    /// needs the grams stops the naming there. A query that reaches more
-    /// than [`MAX_NAMED_FIRST`] blocks names none: its first run, which
+    /// needs the grams stops the naming there; a prefix typo search's
+    /// pieces need them, and the walks of its forms after them are named
+    /// all the same, so that the forms' overflow items are named by the
+    /// first run. A query that reaches more than [`MAX_NAMED_FIRST`]
+    /// blocks of the term FSTs, or of the forms', names none: its first run, which
     /// may still refuse it over the budget once its grams are read, names
     /// them itself, so that a refused query has read none.
     pub fn blocks_named_first(&self, rule: &MatchRule) -> Missing {
         let mut naming = Typos::new(TypoWalk::Rows);
         naming.naming = true;
         let _needs_grams = self.tiers(None, rule, None, &mut naming);
-        if naming.reached.len() > MAX_NAMED_FIRST as u64 {
+        if naming.most_reached(&self.index) > MAX_NAMED_FIRST as u64 {
             return Missing::default();
         }
         match naming.complete(&self.index) {

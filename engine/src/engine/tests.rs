@@ -920,18 +920,22 @@ proptest! {
     /// block it names is one the search's own first run names; a
     /// `contains` search of a word names at least its exact tier's block; and
     /// with them held, the search answers as an instance that held them
-    /// from the start.
+    /// from the start. Every word has a form (itself and `s`), so that a
+    /// typo search walks the forms too, named after its pieces.
     #[test]
     fn the_blocks_named_first_are_the_first_runs_own(
         words in proptest::collection::vec(word(), 1..600),
         needles in proptest::collection::vec(word(), 1..6),
         block_bytes in 64usize..2048,
     ) {
+        let mut lexicon = Lexicon::default();
+        let forms = words.iter().map(|w| (format!("{w}s"), w.clone())).collect();
+        lexicon.add(LexiconKind::Forms, "fr", forms).expect("forms");
         let all = crate::snapshot::rank_order(
             words.iter().enumerate().map(|(i, w)| crate::snapshot::tests::posting(w, "d", &i.to_string())).collect(),
-            &Lexicon::default(),
+            &lexicon,
         );
-        let built = build_with_blocks(all, &Lexicon::default(), block_bytes);
+        let built = build_with_blocks(all, &lexicon, block_bytes);
         let every: Grams = built.decode().unwrap();
         let warm = Searcher::new(built.index().unwrap());
         let filters = Filters::default();
@@ -951,6 +955,13 @@ proptest! {
                 };
                 for block in &named {
                     prop_assert!(first.contains(block), "{:?}: {} named, not read first", rule, block);
+                }
+                // The forms' blocks too, after a prefix typo's pieces.
+                let first_form = cold.index().term_dictionary().first_form_item();
+                if rule.match_type != MatchType::Contains && !named.is_empty() {
+                    for block in first.iter().filter(|&&b| b >= first_form) {
+                        prop_assert!(named.contains(block), "{:?}: form block {} not named", rule, block);
+                    }
                 }
                 let a_word = words.iter().any(|w| crate::fold::fold(w) == needle);
                 if rule.match_type == MatchType::Contains && a_word {

@@ -308,9 +308,16 @@ impl Searcher {
             Some(anchor),
             typos,
         )?;
+        let grams = match grams {
+            Some(grams) => grams,
+            // Naming a search's first blocks from the root alone: the
+            // pieces need the grams, the walks after them (the forms') do
+            // not, and their blocks are named all the same.
+            None if typos.naming => return Ok(found),
+            None => return Err(CorruptData("prefix typo search without its grams").into()),
+        };
         let mut candidates = RoaringBitmap::new();
         for piece in &split.pieces {
-            let grams = grams.ok_or(CorruptData("prefix typo search without its grams"))?;
             for lookup in piece_lookups(piece, max_edits) {
                 let keys: Vec<&str> = lookup.iter().map(String::as_str).collect();
                 candidates |= holding_all(grams, &keys, None)?;
