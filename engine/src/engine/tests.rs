@@ -357,24 +357,32 @@ fn a_search_checks_at_most_max_text_blocks() {
 fn a_form_of_many_lemmas_reads_its_overflow_item() {
     use crate::snapshot::Section;
     let words: Vec<String> = (0..20).map(|i| format!("lemma{i:02}")).collect();
-    let forms: Vec<(String, String)> = words.iter().map(|w| ("many".into(), w.clone())).collect();
+    let mut forms: Vec<(String, String)> =
+        words.iter().map(|w| ("many".into(), w.clone())).collect();
+    forms.push(("zfew".into(), words[0].clone()));
     let mut lexicon = Lexicon::default();
     lexicon.add(LexiconKind::Forms, "en", forms).unwrap();
-    let built = build(english_postings(&words), &lexicon);
+    // A block per form: `zfew`'s holds no form of many lemmas.
+    let built = build_with_blocks(english_postings(&words), &lexicon, 1);
     let index = built.cold_index().unwrap();
     let terms = built.section(Section::Terms);
-    let mut reads = 0;
-    let lemmas = loop {
-        match index.lemmas("many") {
-            Ok(lemmas) => break lemmas,
-            Err(Missing(items)) => {
-                reads += 1;
-                let read = items.iter().map(|&i| (i, terms[i].clone()));
-                index.term_dictionary().keep(read).unwrap();
+    let read = |form: &str| {
+        let mut reads = Vec::new();
+        loop {
+            match index.lemmas(form) {
+                Ok(lemmas) => break (lemmas, reads),
+                Err(Missing(items)) => {
+                    let read = items.iter().map(|&i| (i, terms[i].clone()));
+                    index.term_dictionary().keep(read).unwrap();
+                    reads.push(items.len());
+                }
             }
         }
     };
-    assert_eq!(reads, 2, "the form block, then the overflow item");
+    let (few, reads) = read("zfew");
+    assert_eq!((few.len(), reads), (1, vec![1]), "its block alone");
+    let (lemmas, reads) = read("many");
+    assert_eq!(reads, [2], "the form block and the overflow item, together");
     let mut numbers: Vec<usize> = lemmas.iter().map(|l| l.term).collect();
     assert_eq!(numbers.len(), 20);
     assert!(numbers.is_sorted(), "term order: {numbers:?}");

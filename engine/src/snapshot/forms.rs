@@ -155,6 +155,8 @@ pub(super) fn encode(
     let layout = Layout::new(terms.len(), langs.len());
     let mut forwards: Vec<(Vec<u8>, u64)> = Vec::with_capacity(by_form.len());
     let mut overflow: Vec<u8> = Vec::new();
+    // The forms of many lemmas, and the overflow items their pairs are in.
+    let mut overflowing: Vec<(&str, Range<usize>)> = Vec::new();
     let mut longest_bytes = 0;
     for (form, mut lemmas) in by_form {
         lemmas.sort_unstable_by_key(|&(l, t)| (t, l));
@@ -166,6 +168,11 @@ pub(super) fn encode(
                 overflow.extend_from_slice(&t.to_le_bytes());
             }
             assert!(first < 1 << 32, "overflow pairs fit 32 bits");
+            let last = first as usize + lemmas.len() - 1;
+            overflowing.push((
+                form,
+                first as usize / OVERFLOW_PAIRS..last / OVERFLOW_PAIRS + 1,
+            ));
             OVERFLOW | ((lemmas.len() as u64) << 32) | first
         });
         longest_bytes = longest_bytes.max(form.len());
@@ -187,6 +194,20 @@ pub(super) fn encode(
     let forwards = blocks::build(forwards, block_bytes, block_max_bytes);
     let backwards = blocks::build(backwards, block_bytes, block_max_bytes);
     let middles = blocks::build(middle_keys, block_bytes, block_max_bytes);
+    // Forms are in order, so each overflow item is pointed into from a run
+    // of forward blocks.
+    let mut blocks_of_item: Vec<Option<(usize, usize)>> =
+        vec![None; overflow.len().div_ceil(8 * OVERFLOW_PAIRS)];
+    for (form, items) in overflowing {
+        let block = forwards
+            .root
+            .block_of(form.as_bytes())
+            .expect("a form's block");
+        for k in items {
+            let run = blocks_of_item[k].get_or_insert((block, block));
+            run.1 = block;
+        }
+    }
     let mut root = Vec::new();
     put_varint(&mut root, langs.len());
     for lang in &langs {
@@ -194,6 +215,11 @@ pub(super) fn encode(
     }
     put_varint(&mut root, longest_bytes);
     put_varint(&mut root, overflow.len() / 8);
+    for run in blocks_of_item {
+        let (first, last) = run.expect("every overflow item holds a form's pairs");
+        put_varint(&mut root, first);
+        put_varint(&mut root, last - first);
+    }
     forwards.root.put(&mut root);
     backwards.root.put(&mut root);
     middles.root.put(&mut root);
@@ -214,6 +240,9 @@ pub(crate) struct FormRoot {
     /// The most bytes of any form (so at least its characters).
     longest_bytes: usize,
     overflow_pairs: usize,
+    /// The forward blocks whose forms point into each overflow item, a run
+    /// (first and last) per item.
+    overflow_blocks: Vec<(usize, usize)>,
     terms: usize,
     layout: Layout,
 }
@@ -228,6 +257,15 @@ impl FormRoot {
             .collect::<Result<_, _>>()?;
         let longest_bytes = r.varint()?;
         let overflow_pairs = r.varint()?;
+        let items = overflow_pairs.div_ceil(OVERFLOW_PAIRS);
+        let mut overflow_blocks = Vec::with_capacity(items.min(r.remaining()));
+        for _ in 0..items {
+            let first = r.varint()?;
+            let last = first
+                .checked_add(r.varint()?)
+                .ok_or(CorruptData("forms root"))?;
+            overflow_blocks.push((first, last));
+        }
         let forwards = BlockRoot::read(r)?;
         let backwards = BlockRoot::read(r)?;
         let middles = BlockRoot::read(r)?;
@@ -235,6 +273,9 @@ impl FormRoot {
         if backwards.is_empty() != empty
             || middles.is_empty() != empty
             || (langs.is_empty() && !empty)
+            || overflow_blocks
+                .iter()
+                .any(|&(_, last)| last >= forwards.len())
         {
             return Err(CorruptData("forms root"));
         }
@@ -246,8 +287,21 @@ impl FormRoot {
             middles,
             longest_bytes,
             overflow_pairs,
+            overflow_blocks,
             terms,
         })
+    }
+
+    /// The overflow items that forms of forward block `b` (counted from
+    /// the first forward block) point into.
+    pub(super) fn overflow_items_of_block(&self, b: usize) -> impl Iterator<Item = usize> + '_ {
+        let of_block =
+            move |&(_, &(first, last)): &(usize, &(usize, usize))| (first..=last).contains(&b);
+        self.overflow_blocks
+            .iter()
+            .enumerate()
+            .filter(of_block)
+            .map(|(k, _)| k)
     }
 
     /// The number of overflow items.

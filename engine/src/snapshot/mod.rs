@@ -150,7 +150,9 @@ use std::ops::Range;
 /// 29: `grams` also keys the entries of each first character, so that a
 /// prefix search of one character reads one bitmap, not the hundreds of
 /// term blocks under it.
-pub const FORMAT: u32 = 29;
+/// 30: the forms' root says which forward blocks point into each overflow
+/// item, so that a form of many lemmas is read with its overflow item.
+pub const FORMAT: u32 = 30;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.

@@ -430,10 +430,25 @@ impl TermDictionary {
     }
 
     /// The lemmas of an inflected (folded) form, most common first; none
-    /// for a word that is no form of another. [`Missing`] names its block,
-    /// or the overflow items of a form of many lemmas.
+    /// for a word that is no form of another. [`Missing`] names its block
+    /// and the overflow items that the block's forms of many lemmas point
+    /// into (from the root: a few at most, so that such a form is answered
+    /// with its block, not one round trip after it), or the overflow items
+    /// of the form.
     pub(crate) fn lemmas(&self, form: &str) -> Result<Vec<Lemma<'_>>, Missing> {
-        let Some(value) = self.get(Fst::Forms(Direction::Forwards), form)? else {
+        let forwards = Fst::Forms(Direction::Forwards);
+        let value = self.get(forwards, form).map_err(|mut missing| {
+            let first = self.first_overflow_item();
+            if let Some(item) = self.item_of(forwards, form.as_bytes()) {
+                let b = item - self.first_form_item();
+                let items = self.forms.overflow_items_of_block(b).map(|k| first + k);
+                missing
+                    .0
+                    .extend(items.filter(|item| self.overflow.get(item).is_none()));
+            }
+            missing
+        })?;
+        let Some(value) = value else {
             return Ok(Vec::new());
         };
         let mut missing = Missing::default();
