@@ -19,7 +19,8 @@ use crate::codec::CorruptData;
 use crate::filters::Filters;
 use crate::matching::{MatchRule, MatchType, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
 use crate::snapshot::{
-    first_key, placed_key, query_grams, Grams, Index, Missing, TermBlock, Texts, PLACED_LAST_START,
+    first_key, placed_key, query_grams, CapitalBucket, Grams, Index, Missing, TermBlock, Texts,
+    PLACED_LAST_START,
 };
 use crate::typo;
 use roaring::RoaringBitmap;
@@ -398,9 +399,25 @@ impl Searcher {
         typos: &mut Typos,
     ) -> Result<Vec<RoaringBitmap>, SearchError> {
         let mut exact = RoaringBitmap::new();
+        // The capitalisation bucket of the query's text splits its exact
+        // tier. It is named with the term block of the exact lookup, so
+        // that a cold instance reads both at once; a text that is no term
+        // needs none.
+        let mut capitals = None;
         if rule.match_type.has_exact_tier() {
-            if let Some(t) = typos.noted(self.index.term_number(rule.query())) {
-                exact = self.index.text_entries(t);
+            let wanted = match self.index.term_number(rule.query()) {
+                Ok(Some(t)) => {
+                    exact = self.index.text_entries(t);
+                    true
+                }
+                Ok(None) => false,
+                Err(missing) => {
+                    typos.missing.0.extend(missing.0);
+                    true
+                }
+            };
+            if wanted && rule.capitalised.is_some() {
+                capitals = typos.noted(self.index.capital_bucket(rule.query()).map(Some));
             }
         }
         let literal = match rule.match_type {
@@ -430,7 +447,7 @@ impl Searcher {
             lemma -= &exact;
             lemma -= &literal;
         }
-        let [typed, rest] = self.by_capitalisation(exact, rule.capitalised);
+        let [typed, rest] = by_capitalisation(exact, rule, capitals.as_deref())?;
         let mut tiers = vec![typed, rest, literal, lemma];
         if rule.max_edits > 0 && rule.match_type.typo_distance().is_some() {
             for mut found in self.typos(grams, rule, rule.max_edits, typos)? {
@@ -445,23 +462,6 @@ impl Searcher {
             }
         }
         Ok(tiers)
-    }
-
-    /// The exact tier in two: the entries whose headword is capitalised as
-    /// the query was typed, then the others (`Lodz` lists the city `Łódź`
-    /// before the boat `łódź`, `lodz` the boat first), each part in ordinal
-    /// order; all in the first when the query's first letter has no case.
-    fn by_capitalisation(
-        &self,
-        mut exact: RoaringBitmap,
-        typed: Option<bool>,
-    ) -> [RoaringBitmap; 2] {
-        let Some(typed) = typed else {
-            return [exact, RoaringBitmap::new()];
-        };
-        let rest = self.index.not_capitalised_as(&exact, typed);
-        exact -= &rest;
-        [exact, rest]
     }
 
     /// Whether some term can be within `edits` of the query: a query longer
@@ -519,6 +519,25 @@ impl Searcher {
             Some(t)
         })
     }
+}
+
+/// The exact tier of `rule` in two: the entries whose headword is
+/// capitalised as the query was typed, then the others (`Lodz` lists the
+/// city `Łódź` before the boat `łódź`, `lodz` the boat first), each part
+/// in ordinal order; all in the first when the query's first letter has no
+/// case, or while the query's capitalisation bucket is not held (the run
+/// then names it, and its tiers are not used).
+fn by_capitalisation(
+    mut exact: RoaringBitmap,
+    rule: &MatchRule,
+    capitals: Option<&CapitalBucket>,
+) -> Result<[RoaringBitmap; 2], CorruptData> {
+    let (Some(typed), Some(capitals)) = (rule.capitalised, capitals) else {
+        return Ok([exact, RoaringBitmap::new()]);
+    };
+    let rest = capitals.not_capitalised_as(rule.query(), &exact, typed)?;
+    exact -= &rest;
+    Ok([exact, rest])
 }
 
 /// The page `offset..offset + limit` of the entries of `tiers`, tier by

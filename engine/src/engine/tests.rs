@@ -92,6 +92,60 @@ fn the_exact_matches_capitalised_as_the_query_come_first() {
     assert_eq!(rule.capitalised, None);
 }
 
+/// A cold instance reads the capitalisation bucket of the query's text
+/// with the term block of its exact lookup, in one run, and splits the
+/// exact tier as a warm one does; a query in lower case of a text that
+/// mixes none reads the same two items, and one that is no term as well
+/// (its bucket is named before the block says so).
+#[test]
+fn a_cold_exact_search_reads_its_capitalisation_with_its_term_block() {
+    use crate::snapshot::Section;
+    let postings = [
+        ("łódź", "4eb735181a5b175f"),
+        ("Łódź", "cde954d980c405c5"),
+        ("kot", "3"),
+    ]
+    .map(|(word, id)| {
+        Posting::headword(
+            word,
+            DictionaryRef::new("freedict-pol-eng", "pl", Some("en")),
+            id,
+        )
+    });
+    let built = build_with_blocks(postings.to_vec(), &Lexicon::default(), 1);
+    let terms = built.section(Section::Terms);
+    for (q, first) in [
+        ("Lodz", "Łódź łódź"),
+        ("lodz", "łódź Łódź"),
+        ("Kot", "kot"),
+        ("Pies", ""),
+    ] {
+        let searcher = Searcher::new(built.cold_index().unwrap());
+        let rule = MatchRule::of_query(q, MatchType::Exact, false).unwrap();
+        let mut reads = Vec::new();
+        let hits = loop {
+            match searcher.search(None, &rule, &Filters::default(), 0, 10) {
+                Err(SearchError::Missing(Missing(items))) => {
+                    let read = items.iter().map(|&i| (i, terms[i].clone()));
+                    searcher.index().term_dictionary().keep(read).unwrap();
+                    reads.push(items.len());
+                }
+                answer => break answer.unwrap(),
+            }
+        };
+        let index = searcher.index();
+        // The page's text blocks, as the service reads them with its records.
+        if let Err(Missing(items)) = index.texts_of_entries(&hits.ordinals) {
+            let read = items.iter().map(|&i| (i, terms[i].clone()));
+            index.term_dictionary().keep(read).unwrap();
+        }
+        let texts = index.texts_of_entries(&hits.ordinals).unwrap();
+        let words: Vec<&str> = hits.ordinals.iter().map(|&o| texts.word(o)).collect();
+        assert_eq!(words.join(" "), first, "{q}");
+        assert_eq!(reads, [2], "{q}: its term block and its bucket, together");
+    }
+}
+
 /// Deterministic letters, so that the corpus is the same on every run.
 struct Letters(u64);
 

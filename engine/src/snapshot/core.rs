@@ -3,9 +3,9 @@
 //! into the [`Index`] that every search, autocomplete and random request
 //! reads. `core` (deflate): the dictionary and part-of-speech tables, and
 //! per term its entry count and its Zipf frequency × 100 (0 when no list
-//! has it), and which entries' headwords start with a capital or with a
-//! letter without case, in the texts that mix them (what the exact tier's
-//! split needs before any text block is read). The rest of what is per
+//! has it), and the words of each text of several languages. The
+//! capitalisation of the texts that mix it is in buckets of `terms`
+//! ([`super::capitals`]), read by the searches of their text. The rest of what is per
 //! entry (dictionary, part of speech, audio) and so each term's language
 //! (its entries' dictionaries') is in the text blocks ([`super::texts`]),
 //! and the filters' bitmaps in `grams` ([`super::grams`]), each read as
@@ -19,16 +19,13 @@
 //! `[version][tables][terms][entries][longest term, chars]`
 //! `[entry counts, varints][frequencies listed][frequencies, varints]`
 //! `[later words: count, then (term delta, next − term) varints]`
-//! `[capitalised: roaring][no case: roaring]`
-//!
-//! A roaring bitmap is its length and its portable serialization.
 
+use super::capitals::CapitalBucket;
 use super::forms::Lemma;
 use super::tables::{EntryTables, Tables};
 use super::terms::{BlockBudget, Missing, TermDictionary};
 use super::texts::TextBlock;
-use crate::codec::{bitmap_bytes, bitmap_of, compress, inflate, put_varint, CorruptData, Reader};
-use crate::fold::capitalised;
+use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::postings::{put_tables, read_tables, DictionaryRef, Posting};
 use roaring::RoaringBitmap;
 use std::collections::HashMap;
@@ -42,8 +39,9 @@ use std::sync::Arc;
 /// version 7 leaves the entries' dictionary, part-of-speech and audio to the
 /// text blocks and gives every term its language; version 8 leaves the
 /// terms' languages to the text blocks too, and keeps the capitalisation
-/// of the texts that mix it only.
-const CORE_VERSION: u8 = 8;
+/// of the texts that mix it only; version 9 leaves that to the buckets of
+/// `terms`.
+const CORE_VERSION: u8 = 9;
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
 /// their words' folded headwords with their ordinal ranges, in the same
@@ -81,77 +79,7 @@ pub(super) fn encode_core(
         put_varint(&mut core, (next - t) as usize);
         before = t;
     }
-    let [capital, caseless] = capitalisation_of_mixed_texts(postings, terms, later_words);
-    put_bitmap(&mut core, &capital);
-    put_bitmap(&mut core, &caseless);
     compress(&core)
-}
-
-/// The entries whose headword's first letter is a capital, and those whose
-/// first letter has no case, among the entries of the texts that mix them
-/// (`Gift`, German, beside English `gift`; `Łódź` beside `łódź`). The exact
-/// tier is one text's entries, and its split in two changes the order of a
-/// page only where the text mixes capitals, lower case and letters without
-/// case: a text of one kind keeps its ordinal order whichever part holds it
-/// all. So those are left out, most of the corpus (German nouns, every
-/// script without case), and the bitmaps a cold instance reads shrink with
-/// them.
-fn capitalisation_of_mixed_texts(
-    postings: &[Posting],
-    terms: &[(&str, Range<u32>)],
-    later_words: &[(u32, u32)],
-) -> [RoaringBitmap; 2] {
-    const CAPITAL: u8 = 1;
-    const LOWER: u8 = 2;
-    const CASELESS: u8 = 4;
-    let kind = |p: &Posting| match capitalised(p.word()) {
-        Some(true) => CAPITAL,
-        Some(false) => LOWER,
-        None => CASELESS,
-    };
-    // Each term's text's first term: a later word follows its text's
-    // previous term, whose first term is known by then (by term order).
-    let mut first_of: Vec<u32> = (0..terms.len() as u32).collect();
-    for &(t, next) in later_words {
-        first_of[next as usize] = first_of[t as usize];
-    }
-    let mut kinds = vec![0u8; terms.len()];
-    for (t, (_, range)) in terms.iter().enumerate() {
-        for o in range.clone() {
-            kinds[first_of[t] as usize] |= kind(&postings[o as usize]);
-        }
-    }
-    let mut capital = RoaringBitmap::new();
-    let mut caseless = RoaringBitmap::new();
-    for (t, (_, range)) in terms.iter().enumerate() {
-        if kinds[first_of[t] as usize].count_ones() < 2 {
-            continue;
-        }
-        for o in range.clone() {
-            match kind(&postings[o as usize]) {
-                CAPITAL => capital.insert(o),
-                CASELESS => caseless.insert(o),
-                _ => false,
-            };
-        }
-    }
-    [capital, caseless]
-}
-
-fn put_bitmap(out: &mut Vec<u8>, bitmap: &RoaringBitmap) {
-    let bytes = bitmap_bytes(bitmap);
-    put_varint(out, bytes.len());
-    out.extend(bytes);
-}
-
-/// A bitmap stored by [`put_bitmap`], of ordinals below `n`.
-fn read_bitmap(r: &mut Reader<'_>, n: u32) -> Result<RoaringBitmap, CorruptData> {
-    let len = r.varint()?;
-    let bitmap = bitmap_of(r.bytes(len)?, "not a roaring bitmap")?;
-    match bitmap.max() {
-        Some(max) if max >= n => Err(CorruptData("an ordinal beyond the entries")),
-        _ => Ok(bitmap),
-    }
 }
 
 /// The `core`, `terms` and `forms` sections, decoded: what every search,
@@ -171,11 +99,6 @@ pub struct Index {
     /// headword in another language), by term, and that later term: the
     /// term dictionaries hold a text once, valued with its first term.
     later_words: Vec<(u32, u32)>,
-    /// The entries whose headword's first letter is a capital, and those
-    /// whose first letter has no case (or that have no letter), of the
-    /// texts that mix them ([`capitalisation_of_mixed_texts`]).
-    capital: RoaringBitmap,
-    caseless: RoaringBitmap,
     /// The term dictionary, forwards and backwards, the text blocks and
     /// the forms.
     terms: TermDictionary,
@@ -248,8 +171,6 @@ impl Index {
             later_words.push((t as u32, next as u32));
             before = t;
         }
-        let capital = read_bitmap(&mut r, entries as u32)?;
-        let caseless = read_bitmap(&mut r, entries as u32)?;
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
@@ -274,8 +195,6 @@ impl Index {
             longest_term_chars,
             term_frequency,
             later_words,
-            capital,
-            caseless,
             terms,
         })
     }
@@ -397,19 +316,11 @@ impl Index {
         self.term_first.partition_point(|&first| first <= ordinal) - 1
     }
 
-    /// Of `entries`, the entries of one text, those to list after the
-    /// others: those whose headword is not capitalised as a word typed with
-    /// a capital first letter (`typed`) or without one is
-    /// ([`crate::fold::capitalised_as`]). A text whose headwords are all of
-    /// one kind keeps its ordinal order: all of them or none.
-    pub(crate) fn not_capitalised_as(&self, entries: &RoaringBitmap, typed: bool) -> RoaringBitmap {
-        // Intersections with the query's entries first: the bitmaps span
-        // the whole corpus, and a union of them would be work per entry of
-        // the corpus on every exact search.
-        match typed {
-            true => entries - &self.capital,
-            false => (entries & &self.capital) | (entries & &self.caseless),
-        }
+    /// The capitalisation bucket of the folded text `text`, which splits
+    /// its entries ([`CapitalBucket::not_capitalised_as`]); [`Missing`]
+    /// names it when not held.
+    pub(crate) fn capital_bucket(&self, text: &str) -> Result<Arc<CapitalBucket>, Missing> {
+        self.terms.capital_bucket(text)
     }
 
     /// The lemmas of an inflected (folded) form, most common first; none for
@@ -459,8 +370,6 @@ impl Index {
         4 * self.term_first.len()
             + 2 * self.term_frequency.len()
             + 8 * self.later_words.len()
-            + self.capital.serialized_size()
-            + self.caseless.serialized_size()
             + self.terms.memory_bytes()
     }
 }
@@ -543,7 +452,7 @@ mod tests {
     /// capitalised as the query was typed first, each part in ordinal order,
     /// as [`capitalised_as`](crate::fold::capitalised_as) on every headword
     /// would: capitals, lower case and first letters without case, in
-    /// texts that mix them and in texts of one kind (which the bitmaps
+    /// texts that mix them and in texts of one kind (which the buckets
     /// leave out).
     #[test]
     fn the_capitalisation_split_agrees_with_the_headwords() {
@@ -583,14 +492,16 @@ mod tests {
         assert_eq!(firsts.len(), 10, "texts of one and of two headwords");
         for t in firsts {
             let entries = index.text_entries(t);
+            let text = index.term(t).unwrap();
+            let bucket = index.capital_bucket(&text).unwrap();
             for typed in [true, false] {
-                let rest = index.not_capitalised_as(&entries, typed);
+                let rest = bucket.not_capitalised_as(&text, &entries, typed).unwrap();
                 let split: Vec<u32> = (&entries - &rest).iter().chain(&rest).collect();
                 let mut expected: Vec<u32> = entries.iter().collect();
                 expected.sort_by_key(|&o| {
                     !crate::fold::capitalised_as(&index.word(o).unwrap(), Some(typed))
                 });
-                assert_eq!(split, expected, "{} {typed}", index.term(t).unwrap());
+                assert_eq!(split, expected, "{text} {typed}");
             }
         }
     }

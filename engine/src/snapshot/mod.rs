@@ -5,18 +5,19 @@
 //! Entries are numbered by the rank order within a tier of matches
 //! ([`order`]): an entry's number is its *ordinal*. Equal folded headwords
 //! (*terms*) are neighbours, so a term is a range of ordinals, and terms are
-//! numbered in the same order. Five sections, each stored as items of at
+//! numbered in the same order. Seven sections, each stored as items of at
 //! most [`MAX_PART_BYTES`], each in a module of its own with its encoder and
 //! its decoder side by side:
 //!
 //! - `core` ([`core`]): the tables, each term's entries and frequency,
-//!   and the fields of every entry. Decoded into the [`Index`].
+//!   and the words of each text. Decoded into the [`Index`].
 //! - `terms` ([`terms`]): an FST from term to term number and one from each
 //!   term spelled backwards (for typo walks anchored on the query's end),
-//!   then the text of the terms and the entries' own headwords by term
-//!   number ([`texts`]), and the inflected forms ([`forms`]: from a form,
-//!   or a form spelled backwards, to its lemmas), in blocks read as queries
-//!   need them behind a root item that the [`Index`] holds.
+//!   then the text of the terms and the fields of their entries by term
+//!   number ([`texts`]), the inflected forms ([`forms`]: from a form, or a
+//!   form spelled backwards, to its lemmas), and the capitalisation of the
+//!   texts that mix it ([`capitals`]), in blocks read as queries need them
+//!   behind a root item that the [`Index`] holds.
 //! - `records` ([`records`]): per entry its id, preview and phonetic, in
 //!   compressed blocks, grouped into parts by ordinal.
 //! - `grams` ([`grams`]): per 1- to 4-character substring, the entries whose
@@ -25,7 +26,9 @@
 //!   definitions, the entries that say it (reverse lookup), grouped into
 //!   parts by key.
 //! - `rhymes` ([`rhymes`]): per language and rhyme part, the words that
-//!   have it, and per word its pronunciations, grouped into parts by key.
+//!   have it, and the sounds-like keys, grouped into parts by key.
+//! - `pronunciations` ([`pronunciations`]): per text its words'
+//!   pronunciations, in buckets by a hash of the text.
 //!
 //! This file says what a snapshot is made of: the sections ([`Section`]),
 //! the build that writes them all ([`build`]), how a section is stored in
@@ -36,7 +39,9 @@
 //! pointer records.
 
 pub mod blocks;
+mod buckets;
 pub mod cache;
+mod capitals;
 mod core;
 mod definitions;
 mod forms;
@@ -53,6 +58,7 @@ mod terms;
 mod texts;
 
 pub use self::core::{Index, Texts};
+pub use capitals::CapitalBucket;
 pub use definitions::{DefinitionList, DefinitionPart, Definitions, Listed};
 pub use forms::Lemma;
 pub(crate) use grams::GRAM_CHARS;
@@ -152,7 +158,11 @@ use std::ops::Range;
 /// term blocks under it.
 /// 30: the forms' root says which forward blocks point into each overflow
 /// item, so that a form of many lemmas is read with its overflow item.
-pub const FORMAT: u32 = 30;
+/// 31: the capitalisation of the texts that mix it moves from `core` (core
+/// version 9) to buckets by a hash of the text, the last items of `terms`,
+/// so that a cold instance reads its query's bucket with the term block of
+/// its exact lookup instead of every text's with the index.
+pub const FORMAT: u32 = 31;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -463,6 +473,7 @@ pub fn build_each(
         terms::encode(
             &postings,
             &terms,
+            &later_words,
             &lexicon,
             term_block_bytes,
             text_block_bytes,
@@ -787,8 +798,8 @@ pub(crate) mod tests {
     }
 
     const PINNED_DIGESTS: [&str; 7] = [
-        "core 487e721fe119d8bc2541be0724d5480ad400451a34867e58bcc2b2aab687442a",
-        "terms fb28d535472e29807ed367a7b966c39c024288bfb556fc8939781f6400a4d98f",
+        "core 3d32f873fc4fe0ffa713fd8fe7950631e3096c8ba951c71944d27ff7da27723e",
+        "terms 1a47ec4ddda82e07171c7223d28ea2e4335c356b8f2da178f658a042caad1858",
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
         "grams 2f1b529bd187ff3e5379a9cf9622d630952ae1f01fa3fb5e419b0a68d79cde39",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",

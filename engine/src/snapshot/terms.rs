@@ -4,11 +4,13 @@
 //! blocks ([`super::blocks`]) that an instance reads as queries need them
 //! (issue 39), and the inflected forms in blocks alike ([`super::forms`]).
 //! Item 0 is the root, read with the index: the term count, the three
-//! [`BlockRoot`]s, the terms of each text block and the forms' [`FormRoot`],
-//! deflated. Then one item per block: the forward term blocks, the backward
-//! ones, the middle deletions', the text blocks ([`super::texts`]), the
-//! forward form blocks, the backward ones, the middle deletions' and the
-//! forms' overflow items. A warm instance
+//! [`BlockRoot`]s, the terms of each text block, the forms' [`FormRoot`]
+//! and the number of capitalisation buckets, deflated. Then one item per
+//! block: the forward term blocks, the backward ones, the middle
+//! deletions', the text blocks ([`super::texts`]), the forward form
+//! blocks, the backward ones, the middle deletions', the forms' overflow
+//! items and the buckets of the capitalisation of mixed texts
+//! ([`super::capitals`]). A warm instance
 //! keeps the blocks it has read by recency within a byte budget
 //! ([`BlockCache`]).
 //!
@@ -19,6 +21,7 @@
 
 use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
+use super::capitals::{self, CapitalBucket};
 use super::forms::{self, FormRoot, Lemma};
 use super::middles;
 use super::tables::{EntryTables, Tables};
@@ -122,11 +125,13 @@ impl Missing {
 }
 
 /// The `terms` section's items: the root, the forward blocks, the
-/// backward ones, the text blocks, each closed at `text_block_bytes`, then
-/// the items of the lexicon's forms.
+/// backward ones, the text blocks, each closed at `text_block_bytes`, the
+/// items of the lexicon's forms, then the capitalisation buckets of the
+/// texts (whose words `later_words` chains, as `core` holds them).
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
+    later_words: &[(u32, u32)],
     lexicon: &Lexicon,
     block_bytes: usize,
     text_block_bytes: usize,
@@ -172,6 +177,8 @@ pub(super) fn encode(
     }
     let forms = forms::encode(postings, terms, lexicon, block_bytes, block_max_bytes);
     root.extend(forms.root);
+    let capitals = capitals::encode(postings, terms, later_words);
+    put_varint(&mut root, capitals.len());
     // A build that its readers would refuse is stopped before it is
     // written.
     TermDictionary::decode(&compress(&root), BlockBudget::UNBOUNDED, tables.sizes())
@@ -183,6 +190,7 @@ pub(super) fn encode(
     items.extend(middles.blocks);
     items.extend(texts::encode(postings, terms, &text_counts, tables));
     items.extend(forms.items);
+    items.extend(capitals);
     items
 }
 
@@ -204,14 +212,23 @@ pub struct TermDictionary {
     /// Blocks of the four FSTs.
     held: BlockCache<usize, TermBlock>,
     texts: BlockCache<usize, TextBlock>,
-    /// The forms' overflow items, by overflow number.
+    /// The forms' overflow items, by item.
     overflow: BlockCache<usize, Vec<u8>>,
+    /// How many buckets the capitalisation of mixed texts is stored in.
+    capital_buckets: usize,
+    /// Those buckets, by item.
+    capitals: BlockCache<usize, CapitalBucket>,
 }
 
 /// The share of the FST budget the forms' overflow items may take: a
 /// query reaches one only through a form of more lemmas than its value
-/// holds.
+/// holds. The capitalisation buckets, one per query at most, take as much
+/// (all of them are about 1 MB at 5.27 M entries).
 const OVERFLOW_SHARE: usize = 8;
+
+/// The most capitalisation buckets a root may name: about 8 KB of text
+/// each, so far beyond any corpus (200 at 5.27 M entries).
+const MAX_CAPITAL_BUCKETS: usize = 1 << 24;
 
 impl TermDictionary {
     /// From the root item; blocks are kept within `budget`.
@@ -255,6 +272,14 @@ impl TermDictionary {
             return Err(CorruptData("text blocks of other terms"));
         }
         let forms = FormRoot::decode(&mut r, terms)?;
+        // Nothing follows them in the root: bounded, so that the item
+        // numbers after them cannot overflow.
+        let capital_buckets = r.varint()?;
+        if capital_buckets > MAX_CAPITAL_BUCKETS {
+            return Err(CorruptData(
+                "more capitalisation buckets than a build makes",
+            ));
+        }
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the terms root"));
         }
@@ -270,6 +295,8 @@ impl TermDictionary {
             held: BlockCache::new(budget.fst),
             texts: BlockCache::new(budget.text),
             overflow: BlockCache::new(budget.fst / OVERFLOW_SHARE),
+            capital_buckets,
+            capitals: BlockCache::new(budget.fst / OVERFLOW_SHARE),
         })
     }
 
@@ -278,6 +305,7 @@ impl TermDictionary {
         self.held = BlockCache::new(budget.fst);
         self.texts = BlockCache::new(budget.text);
         self.overflow = BlockCache::new(budget.fst / OVERFLOW_SHARE);
+        self.capitals = BlockCache::new(budget.fst / OVERFLOW_SHARE);
     }
 
     /// How many terms it has.
@@ -287,7 +315,7 @@ impl TermDictionary {
 
     /// How many items the section has: the root and every block.
     pub fn items(&self) -> usize {
-        self.first_overflow_item() + self.forms.overflow_items()
+        self.first_capital_item() + self.capital_buckets
     }
 
     fn first_text_item(&self) -> usize {
@@ -303,6 +331,10 @@ impl TermDictionary {
     fn first_overflow_item(&self) -> usize {
         let forms = &self.forms;
         self.first_form_item() + forms.forwards.len() + forms.backwards.len() + forms.middles.len()
+    }
+
+    fn first_capital_item(&self) -> usize {
+        self.first_overflow_item() + self.forms.overflow_items()
     }
 
     /// The first term and the first ordinal of each text block, and the
@@ -470,6 +502,17 @@ impl TermDictionary {
         })
     }
 
+    /// The capitalisation bucket of the folded text `text`
+    /// ([`super::capitals`]); [`Missing`] names it when not held.
+    pub(crate) fn capital_bucket(&self, text: &str) -> Result<Arc<CapitalBucket>, Missing> {
+        if self.capital_buckets == 0 {
+            return Ok(Arc::new(CapitalBucket::empty()));
+        }
+        let item =
+            self.first_capital_item() + super::buckets::bucket_of(text, self.capital_buckets);
+        self.capitals.get(&item).ok_or(Missing(vec![item]))
+    }
+
     /// Whether some form can be within `edits` of a query of `chars`
     /// characters.
     pub(crate) fn form_within_reach(&self, chars: usize, edits: usize) -> bool {
@@ -501,6 +544,12 @@ impl TermDictionary {
         for (item, bytes) in items {
             if item == 0 || item >= self.items() {
                 return Err(CorruptData("a terms block out of range"));
+            }
+            if item >= self.first_capital_item() {
+                let bucket = CapitalBucket::decode(&bytes)?;
+                let held = bucket.memory_bytes();
+                self.capitals.insert(item, Arc::new(bucket), held);
+                continue;
             }
             if item >= self.first_overflow_item() {
                 let k = item - self.first_overflow_item();
@@ -548,6 +597,7 @@ impl TermDictionary {
         self.held.clear();
         self.texts.clear();
         self.overflow.clear();
+        self.capitals.clear();
     }
 
     /// Bytes of the blocks held and of the roots.
@@ -558,6 +608,10 @@ impl TermDictionary {
             + self.forms.forwards.len()
             + self.forms.backwards.len()
             + self.forms.middles.len();
-        self.held.bytes() + self.texts.bytes() + self.overflow.bytes() + 16 * blocks
+        self.held.bytes()
+            + self.texts.bytes()
+            + self.overflow.bytes()
+            + self.capitals.bytes()
+            + 16 * blocks
     }
 }
