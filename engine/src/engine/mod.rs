@@ -202,12 +202,14 @@ impl Typos {
     /// would then check more than [`MAX_TEXT_BLOCKS`].
     fn check_within_budget(&mut self, index: &Index, terms: &[usize]) -> bool {
         let dictionary = index.term_dictionary();
-        let mut checked = self.checked.clone();
-        checked.extend(terms.iter().map(|&t| dictionary.text_place(t).0 as u32));
-        if checked.len() > MAX_TEXT_BLOCKS as u64 {
+        let blocks: RoaringBitmap = terms
+            .iter()
+            .map(|&t| dictionary.text_place(t).0 as u32)
+            .collect();
+        if self.checked.union_len(&blocks) > MAX_TEXT_BLOCKS as u64 {
             return false;
         }
-        self.checked = checked;
+        self.checked |= blocks;
         true
     }
 

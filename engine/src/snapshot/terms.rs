@@ -468,19 +468,20 @@ impl TermDictionary {
     /// with its block, not one round trip after it), or the overflow items
     /// of the form.
     pub(crate) fn lemmas(&self, form: &str) -> Result<Vec<Lemma<'_>>, Missing> {
-        let forwards = Fst::Forms(Direction::Forwards);
-        let value = self.get(forwards, form).map_err(|mut missing| {
+        let Some(item) = self.item_of(Fst::Forms(Direction::Forwards), form.as_bytes()) else {
+            return Ok(Vec::new());
+        };
+        let Some(block) = self.held.get(&item) else {
             let first = self.first_overflow_item();
-            if let Some(item) = self.item_of(forwards, form.as_bytes()) {
-                let b = item - self.first_form_item();
-                let items = self.forms.overflow_items_of_block(b).map(|k| first + k);
-                missing
-                    .0
-                    .extend(items.filter(|item| self.overflow.get(item).is_none()));
-            }
+            let b = item - self.first_form_item();
+            let items = self.forms.overflow_items_of_block(b).map(|k| first + k);
+            let mut missing = Missing(vec![item]);
             missing
-        })?;
-        let Some(value) = value else {
+                .0
+                .extend(items.filter(|item| self.overflow.get(item).is_none()));
+            return Err(missing);
+        };
+        let Some(value) = block.get(form) else {
             return Ok(Vec::new());
         };
         let mut missing = Missing::default();
