@@ -407,19 +407,21 @@ impl Searcher {
         // needs none.
         let mut capitals = None;
         if rule.match_type.has_exact_tier() {
-            let wanted = match self.index.term_number(rule.query()) {
+            let bucket = |typos: &mut Typos| match rule.capitalised {
+                Some(_) => typos.noted(self.index.capital_bucket(rule.query()).map(Some)),
+                None => None,
+            };
+            match self.index.term_number(rule.query()) {
                 Ok(Some(t)) => {
                     exact = self.index.text_entries(t);
-                    true
+                    capitals = bucket(typos);
                 }
-                Ok(None) => false,
+                Ok(None) => {}
+                // Named, not used: this run's tiers are not.
                 Err(missing) => {
                     typos.missing.0.extend(missing.0);
-                    true
+                    bucket(typos);
                 }
-            };
-            if wanted && rule.capitalised.is_some() {
-                capitals = typos.noted(self.index.capital_bucket(rule.query()).map(Some));
             }
         }
         let literal = match rule.match_type {
