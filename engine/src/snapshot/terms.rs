@@ -223,11 +223,11 @@ pub struct TermDictionary {
 /// The share of the FST budget the forms' overflow items may take: a
 /// query reaches one only through a form of more lemmas than its value
 /// holds. The capitalisation buckets, one per query at most, take as much
-/// (all of them are about 1 MB at 5.27 M entries).
+/// (all 411 of them are 1.6 MB stored at 5.27 M entries).
 const OVERFLOW_SHARE: usize = 8;
 
 /// The most capitalisation buckets a root may name: about 8 KB of text
-/// each, so far beyond any corpus (200 at 5.27 M entries).
+/// each, so far beyond any corpus (411 at 5.27 M entries).
 const MAX_CAPITAL_BUCKETS: usize = 1 << 24;
 
 impl TermDictionary {
