@@ -1060,3 +1060,74 @@ proptest! {
         }
     }
 }
+
+/// A word as typed: capitals and lower case of a few letters, so that
+/// texts often mix them (`Ab` beside `ab`), and a letter without case.
+fn cased_word() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just('a'),
+            Just('A'),
+            Just('b'),
+            Just('B'),
+            Just('é'),
+            Just('É'),
+            Just('1')
+        ],
+        1..6,
+    )
+    .prop_map(|c| c.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// One instance, cold at first, answers a run of searches as typed,
+    /// each after reading what its runs name, as an instance that held
+    /// every block from the start: whatever the searches before it left
+    /// held (a capitalisation bucket without the term block of this
+    /// query's text, a term block without its text block), over blocks of
+    /// any size.
+    #[test]
+    fn an_instance_warming_up_answers_as_a_warm_one(
+        words in proptest::collection::vec(cased_word(), 1..300),
+        queries in proptest::collection::vec(cased_word(), 1..10),
+        block_bytes in 1usize..512,
+    ) {
+        let all = crate::snapshot::rank_order(
+            words
+                .iter()
+                .enumerate()
+                .map(|(i, w)| crate::snapshot::tests::posting(w, ["d", "e"][i % 2], &i.to_string()))
+                .collect(),
+            &Lexicon::default(),
+        );
+        let built = build_with_blocks(all, &Lexicon::default(), block_bytes);
+        let grams: Grams = built.decode().unwrap();
+        let items = built.section(crate::snapshot::Section::Terms);
+        let warm = Searcher::new(built.index().unwrap());
+        let warming = Searcher::new(built.cold_index().unwrap());
+        let filters = Filters::default();
+        for q in &queries {
+            for match_type in [MatchType::Exact, MatchType::Prefix, MatchType::Contains] {
+                let rule = MatchRule::of_query(q, match_type, true).unwrap();
+                let answered = loop {
+                    match warming.search(Some(&grams), &rule, &filters, 0, 20) {
+                        Err(SearchError::Missing(missing)) => warming
+                            .index()
+                            .term_dictionary()
+                            .keep(missing.0.iter().map(|&n| (n, items[n].clone())))
+                            .unwrap(),
+                        answered => break answered,
+                    }
+                };
+                prop_assert_eq!(
+                    answered,
+                    warm.search(Some(&grams), &rule, &filters, 0, 20),
+                    "{:?}",
+                    rule
+                );
+            }
+        }
+    }
+}
