@@ -396,32 +396,40 @@ pub struct Store {
 }
 
 /// Items and bytes read, per section (in [`Section::ALL`]'s order), and
-/// the round trips they took: a read that starts while none is under way
-/// starts one, so reads made together (concurrent BatchGetItems) count
-/// once and reads made one after another count each.
+/// the round trips they took one after another: the longest chain of
+/// reads each started after the one before it was answered. Reads made
+/// together (concurrent BatchGetItems) are one round trip; a read started
+/// once another came back is the next, even while a third is under way
+/// (a part index's parts, read as the root still loads), so the count
+/// does not depend on how reads happen to overlap. Each read's place in
+/// its chain is one more than the longest chain answered before it
+/// started; the counter keeps the longest so far, so requests made one
+/// after another add their own chains to it.
 #[derive(Default)]
 struct ReadCounter {
     items: [AtomicU64; Section::ALL.len()],
     bytes: [AtomicU64; Section::ALL.len()],
-    under_way: AtomicU64,
+    /// The longest chain of the reads answered so far.
+    answered: AtomicU64,
+    /// The longest chain of the reads started so far.
     round_trips: AtomicU64,
 }
 
-/// A read under way ([`ReadCounter::start`]), ended when dropped.
-struct ReadUnderWay<'c>(&'c ReadCounter);
+/// A read under way ([`ReadCounter::start`]) and its place in its chain;
+/// answered when dropped.
+struct ReadUnderWay<'c>(&'c ReadCounter, u64);
 
 impl Drop for ReadUnderWay<'_> {
     fn drop(&mut self) {
-        self.0.under_way.fetch_sub(1, Ordering::Relaxed);
+        self.0.answered.fetch_max(self.1, Ordering::Relaxed);
     }
 }
 
 impl ReadCounter {
     fn start(&self) -> ReadUnderWay<'_> {
-        if self.under_way.fetch_add(1, Ordering::Relaxed) == 0 {
-            self.round_trips.fetch_add(1, Ordering::Relaxed);
-        }
-        ReadUnderWay(self)
+        let depth = self.answered.load(Ordering::Relaxed) + 1;
+        self.round_trips.fetch_max(depth, Ordering::Relaxed);
+        ReadUnderWay(self, depth)
     }
 
     fn add(&self, section: Section, bytes: usize) {
@@ -783,8 +791,9 @@ impl Store {
         self.reads.of(section)
     }
 
-    /// The round trips of its snapshot reads so far: reads made together
-    /// count once (the pointer's and the catalogue's reads are not counted).
+    /// The round trips of its snapshot reads so far, one after another
+    /// ([`ReadCounter`]: reads made together count once; the pointer's and
+    /// the catalogue's reads are not counted).
     pub fn read_round_trips(&self) -> u64 {
         self.reads.round_trips.load(Ordering::Relaxed)
     }

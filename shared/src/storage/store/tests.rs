@@ -308,3 +308,28 @@ fn term_blocks_go_a_hundred_to_a_call_and_parts_fewer() {
     let with_core = [(Section::Terms, 5..9), (Section::Core, 0..3)];
     assert_eq!(keys_per_call(&with_core), PART_GET_KEYS);
 }
+
+/// Round trips are the longest chain of reads each started after the one
+/// before it was answered: reads started together count once, and a read
+/// started once one came back is the next even while another is under
+/// way; requests one after another add their chains.
+#[test]
+fn round_trips_are_the_longest_chain_of_reads() {
+    let counter = ReadCounter::default();
+    let trips = || counter.round_trips.load(Ordering::Relaxed);
+    let root = counter.start();
+    let records_index = counter.start();
+    assert_eq!(trips(), 1, "started together");
+    drop(records_index);
+    // The parts of a part index, while the root still loads.
+    let parts = counter.start();
+    assert_eq!(trips(), 2);
+    drop(root);
+    drop(parts);
+    let page = counter.start();
+    drop(page);
+    assert_eq!(trips(), 3, "the page after the parts");
+    let next_request = counter.start();
+    drop(next_request);
+    assert_eq!(trips(), 4);
+}
