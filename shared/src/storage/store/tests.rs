@@ -309,27 +309,27 @@ fn term_blocks_go_a_hundred_to_a_call_and_parts_fewer() {
     assert_eq!(keys_per_call(&with_core), PART_GET_KEYS);
 }
 
-/// Round trips are the longest chain of reads each started after the one
-/// before it was answered: reads started together count once, and a read
-/// started once one came back is the next even while another is under
-/// way; requests one after another add their chains.
+/// Round trips counted both ways: `chained`, the longest chain of reads
+/// each started after the one before it was answered, counts a read
+/// started once one came back even while another is under way; `merged`
+/// counts only reads started while none was. Reads started together
+/// count once both ways, and requests one after another add theirs.
 #[test]
-fn round_trips_are_the_longest_chain_of_reads() {
+fn round_trips_are_counted_merged_and_chained() {
     let counter = ReadCounter::default();
-    let trips = || counter.round_trips.load(Ordering::Relaxed);
+    let trips = |merged, chained| RoundTrips { merged, chained };
     let root = counter.start();
     let records_index = counter.start();
-    assert_eq!(trips(), 1, "started together");
+    assert_eq!(counter.round_trips(), trips(1, 1), "started together");
     drop(records_index);
     // The parts of a part index, while the root still loads.
     let parts = counter.start();
-    assert_eq!(trips(), 2);
+    assert_eq!(counter.round_trips(), trips(1, 2));
     drop(root);
     drop(parts);
+    let before = counter.round_trips();
     let page = counter.start();
     drop(page);
-    assert_eq!(trips(), 3, "the page after the parts");
-    let next_request = counter.start();
-    drop(next_request);
-    assert_eq!(trips(), 4);
+    assert_eq!(counter.round_trips() - before, trips(1, 1), "the page");
+    assert_eq!(counter.round_trips(), trips(2, 3));
 }
