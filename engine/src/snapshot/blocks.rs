@@ -411,6 +411,14 @@ fn above<A: Automaton>(automaton: &A, state: &A::State, low: u8) -> bool {
         .any(|b| automaton.can_match(&automaton.accept(state, b)))
 }
 
+/// A block read from the store, as an FST: refused unless its checksum
+/// holds, since walking a damaged FST can panic where it should fail.
+pub(crate) fn map_of(bytes: Vec<u8>, what: &'static str) -> Result<Map<Vec<u8>>, CorruptData> {
+    let map = Map::new(bytes).map_err(|_| CorruptData(what))?;
+    map.as_fst().verify().map_err(|_| CorruptData(what))?;
+    Ok(map)
+}
+
 /// The value of `key` in `block`, the FST bytes of the block
 /// [`BlockRoot::block_of`] names.
 pub fn get(block: &[u8], key: &[u8]) -> Result<Option<u64>, CorruptData> {

@@ -3,7 +3,8 @@
 //! into the [`Index`] that every search, autocomplete and random request
 //! reads. `core` (deflate): the dictionary and part-of-speech tables, and
 //! per term its entry count and its Zipf frequency × 100 (0 when no list
-//! has it), and the words of each text of several languages. The
+//! has it). The words of each text of several languages are chained in
+//! the term blocks that hold the text ([`super::later_words`]), and the
 //! capitalisation of the texts that mix it is in buckets of `terms`
 //! ([`super::capitals`]), read by the searches of their text. The rest of what is per
 //! entry (dictionary, part of speech, audio) and so each term's language
@@ -18,7 +19,6 @@
 //!
 //! `[version][tables][terms][entries][longest term, chars]`
 //! `[entry counts, varints][frequencies listed][frequencies, varints]`
-//! `[later words: count, then (term delta, next − term) varints]`
 
 use super::capitals::CapitalBucket;
 use super::forms::Lemma;
@@ -40,18 +40,17 @@ use std::sync::Arc;
 /// text blocks and gives every term its language; version 8 leaves the
 /// terms' languages to the text blocks too, and keeps the capitalisation
 /// of the texts that mix it only; version 9 leaves that to the buckets of
-/// `terms`.
-const CORE_VERSION: u8 = 9;
+/// `terms`; version 10 leaves the chains of the texts' words to the term
+/// blocks.
+const CORE_VERSION: u8 = 10;
 
 /// The `core` section of `postings` (in rank order), whose `terms` are
 /// their words' folded headwords with their ordinal ranges, in the same
-/// order, `frequencies` each term's Zipf frequency × 100 and `later_words`
-/// each term whose text has a later term, with that term.
+/// order, and `frequencies` each term's Zipf frequency × 100.
 pub(super) fn encode_core(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
     frequencies: &[u16],
-    later_words: &[(u32, u32)],
     tables: &Tables<'_>,
 ) -> Vec<u8> {
     assert_eq!(terms.len(), frequencies.len(), "a frequency per term");
@@ -72,13 +71,6 @@ pub(super) fn encode_core(
     for &frequency in &frequencies[..listed] {
         put_varint(&mut core, usize::from(frequency));
     }
-    put_varint(&mut core, later_words.len());
-    let mut before = 0;
-    for &(t, next) in later_words {
-        put_varint(&mut core, (t - before) as usize);
-        put_varint(&mut core, (next - t) as usize);
-        before = t;
-    }
     compress(&core)
 }
 
@@ -95,10 +87,6 @@ pub struct Index {
     /// Every term's Zipf frequency × 100, up to the last listed one: terms
     /// are numbered most common first, so those after it are all 0.
     term_frequency: Vec<u16>,
-    /// Each term whose text is a later term's too (the same folded
-    /// headword in another language), by term, and that later term: the
-    /// term dictionaries hold a text once, valued with its first term.
-    later_words: Vec<(u32, u32)>,
     /// The term dictionary, forwards and backwards, the text blocks and
     /// the forms.
     terms: TermDictionary,
@@ -156,21 +144,6 @@ impl Index {
                 u16::try_from(r.varint()?).map_err(|_| CorruptData("a term frequency out of range"))
             })
             .collect::<Result<Vec<u16>, _>>()?;
-        let chained = r.count(2)?;
-        let mut later_words = Vec::with_capacity(chained);
-        let mut before = 0usize;
-        for i in 0..chained {
-            let t = before
-                .checked_add(r.varint()?)
-                .filter(|&t| i == 0 || t > before)
-                .ok_or(CorruptData("later words out of order"))?;
-            let next = t
-                .checked_add(r.varint()?)
-                .filter(|&next| next > t && next < term_count)
-                .ok_or(CorruptData("a later word out of range"))?;
-            later_words.push((t as u32, next as u32));
-            before = t;
-        }
         if !r.is_done() {
             return Err(CorruptData("trailing bytes in the core section"));
         }
@@ -194,7 +167,6 @@ impl Index {
             term_first,
             longest_term_chars,
             term_frequency,
-            later_words,
             terms,
         })
     }
@@ -283,16 +255,12 @@ impl Index {
         self.term_first[t]..self.term_first[t + 1]
     }
 
-    /// The terms of the text whose first term is `t` (what a term
-    /// dictionary gives for a text): `t`, then the same folded headword in
-    /// each other language, most common first.
-    pub fn text_terms(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors(Some(t), |&t| {
-            let at = self
-                .later_words
-                .binary_search_by_key(&(t as u32), |&(t, _)| t);
-            at.ok().map(|i| self.later_words[i].1 as usize)
-        })
+    /// The terms of the text whose first term is `t`, as a lookup or a
+    /// walk of the term dictionary found it (the block it was found in
+    /// chains them): `t`, then the same folded headword in each other
+    /// language, most common first.
+    pub fn text_terms(&self, t: usize) -> std::vec::IntoIter<usize> {
+        self.terms.text_terms(t).into_iter()
     }
 
     /// The entries of the text whose first term is `t`, every language's.
@@ -367,10 +335,7 @@ impl Index {
 
     /// Bytes held in memory (approximate: the large arrays and bitmaps).
     pub fn memory_bytes(&self) -> usize {
-        4 * self.term_first.len()
-            + 2 * self.term_frequency.len()
-            + 8 * self.later_words.len()
-            + self.terms.memory_bytes()
+        4 * self.term_first.len() + 2 * self.term_frequency.len() + self.terms.memory_bytes()
     }
 }
 
@@ -431,12 +396,11 @@ impl Texts<'_> {
         self.block_of_entry(ordinal).has_audio(ordinal)
     }
 
-    /// Whether the dictionary (by id) has an entry of the text whose first
-    /// term is `t` (one of those terms, with every term of its text).
+    /// Whether the dictionary (by id) has an entry of term `t` (one of
+    /// those terms): a word of one language, as a lemma is.
     pub fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
         self.index
-            .text_terms(t)
-            .flat_map(|t| self.index.term_entries(t))
+            .term_entries(t)
             .any(|o| self.dictionary(o).id == dictionary_id)
     }
 }

@@ -46,6 +46,7 @@ mod core;
 mod definitions;
 mod forms;
 mod grams;
+mod later_words;
 mod middles;
 mod order;
 pub mod parts;
@@ -80,7 +81,6 @@ pub use texts::TEXT_BLOCK_BYTES;
 use super::codec::CorruptData;
 use super::lexicon::Lexicon;
 use super::postings::Posting;
-use std::collections::HashMap;
 use std::ops::Range;
 
 /// The format of the snapshot this release writes and reads, recorded on
@@ -162,7 +162,11 @@ use std::ops::Range;
 /// version 9) to buckets by a hash of the text, the last items of `terms`,
 /// so that a cold instance reads its query's bucket with the term block of
 /// its exact lookup instead of every text's with the index.
-pub const FORMAT: u32 = 31;
+/// 32: the chains of the words of texts of several languages move from
+/// `core` (core version 10) to the term blocks that hold the texts, so
+/// that a cold instance reads those its query finds with their blocks
+/// instead of every one with the index.
+pub const FORMAT: u32 = 32;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -455,17 +459,11 @@ pub fn build_each(
         p.drop_definition();
     }
     let terms = term_ranges(&postings);
-    let later_words = later_words(&terms);
+    let later_words = later_words::of_terms(&terms);
     let tables = tables::Tables::of(&postings);
     each(
         Section::Core,
-        split_parts(&core::encode_core(
-            &postings,
-            &terms,
-            &frequencies,
-            &later_words,
-            &tables,
-        )),
+        split_parts(&core::encode_core(&postings, &terms, &frequencies, &tables)),
     );
     let text_block_bytes = term_block_bytes * TEXT_BLOCK_BYTES / TERM_BLOCK_BYTES;
     each(
@@ -510,21 +508,6 @@ fn term_ranges(postings: &[Posting]) -> Vec<(&str, Range<u32>)> {
         }
     }
     terms
-}
-
-/// For every term whose text is the text of a later term too (a word of
-/// another language), that next one: (term, next term), by term. The term
-/// dictionaries hold a text once, with its first term.
-fn later_words(terms: &[(&str, Range<u32>)]) -> Vec<(u32, u32)> {
-    let mut last: HashMap<&str, u32> = HashMap::new();
-    let mut next = Vec::new();
-    for (t, (text, _)) in (0u32..).zip(terms) {
-        if let Some(before) = last.insert(text, t) {
-            next.push((before, t));
-        }
-    }
-    next.sort_unstable();
-    next
 }
 
 /// What a reader holds of sections read whole, decoded from them. The impl
@@ -723,6 +706,44 @@ pub(crate) mod tests {
         assert!(by_number.windows(2).all(|w| w[0] >= w[1]), "{by_number:?}");
     }
 
+    /// A text of several languages is found in each FST's block, and that
+    /// block alone tells a cold instance its other words: no other item,
+    /// and none read with the index, chains them.
+    #[test]
+    fn each_term_block_chains_the_words_of_its_texts() {
+        let mut all = vec![
+            posting("Bank", "a", "1"),
+            posting("chat", "a", "2"),
+            posting("maison", "a", "3"),
+        ];
+        for (lang, id) in [("de", "4"), ("nl", "5")] {
+            let mut other = posting("bank", "g", id);
+            Arc::make_mut(&mut other.dictionary).source_lang = lang.into();
+            all.push(other);
+        }
+        let built = build_with_blocks(all, &Lexicon::default(), 1);
+        let bank = built.index().unwrap().term_number("bank").unwrap().unwrap();
+        let items = built.section(Section::Terms);
+        for fst in [
+            Fst::Terms(Direction::Forwards),
+            Fst::Terms(Direction::Backwards),
+            Fst::TermMiddles,
+        ] {
+            let index = built.cold_index().unwrap();
+            assert_eq!(index.text_terms(bank).count(), 1, "{fst:?}: cold");
+            let dictionary = index.term_dictionary();
+            let every = dictionary.every_item(fst);
+            assert!(every.len() > 1, "{fst:?}: tiny blocks");
+            dictionary
+                .keep(every.into_iter().map(|item| (item, items[item].clone())))
+                .unwrap();
+            let words: Vec<usize> = index.text_terms(bank).collect();
+            assert_eq!(words.len(), 3, "{fst:?}: a word per language");
+            dictionary.forget();
+            assert_eq!(index.text_terms(bank).count(), 1, "{fst:?}: let go");
+        }
+    }
+
     /// The bytes `dictadmin index` writes are a stored format: a change to
     /// them must be deliberate, never a side effect of moving code, and
     /// comes with a new format version unless a reader of the version
@@ -798,8 +819,8 @@ pub(crate) mod tests {
     }
 
     const PINNED_DIGESTS: [&str; 7] = [
-        "core 3d32f873fc4fe0ffa713fd8fe7950631e3096c8ba951c71944d27ff7da27723e",
-        "terms 1a47ec4ddda82e07171c7223d28ea2e4335c356b8f2da178f658a042caad1858",
+        "core 57aa654309019734f13d7400dc44a4efcad6129b909386bc680d70d5f8f1fcdf",
+        "terms d144e842533a5839c8028ff98dafd178287a0045f652ba0d3f29f095eebb2b6e",
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
         "grams 2f1b529bd187ff3e5379a9cf9622d630952ae1f01fa3fb5e419b0a68d79cde39",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",

@@ -23,6 +23,7 @@ use super::blocks::{self, BlockRoot};
 use super::cache::BlockCache;
 use super::capitals::{self, CapitalBucket};
 use super::forms::{self, FormRoot, Lemma};
+use super::later_words::{self, LaterWords};
 use super::middles;
 use super::tables::{EntryTables, Tables};
 use super::texts::{self, TextBlock};
@@ -30,6 +31,7 @@ use crate::codec::{compress, inflate, put_varint, CorruptData, Reader};
 use crate::lexicon::Lexicon;
 use crate::postings::Posting;
 use fst::{Automaton, Map};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -125,9 +127,10 @@ impl Missing {
 }
 
 /// The `terms` section's items: the root, the forward blocks, the
-/// backward ones, the text blocks, each closed at `text_block_bytes`, the
-/// items of the lexicon's forms, then the capitalisation buckets of the
-/// texts (whose words `later_words` chains, as `core` holds them).
+/// backward ones and the middle deletions', each with the chains of its
+/// texts' words from `later_words` ([`super::later_words`]), the text
+/// blocks, each closed at `text_block_bytes`, the items of the lexicon's
+/// forms, then the capitalisation buckets of the texts.
 pub(super) fn encode(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
@@ -139,7 +142,13 @@ pub(super) fn encode(
 ) -> Vec<Vec<u8>> {
     let block_max_bytes = block_bytes.max(TERM_BLOCK_MAX_BYTES);
     // A text that is a word of several languages is one key, whose value
-    // is its first (most common) word; the core chains the others to it.
+    // is its first (most common) word; its block chains the others to it.
+    let next_of: HashMap<u32, u32> = later_words.iter().copied().collect();
+    let chained = |built: blocks::Blocked| {
+        let items = built.blocks.into_iter();
+        let items = items.map(|fst| later_words::block_item(fst, &next_of));
+        (built.root, items.collect::<Vec<_>>())
+    };
     let blocked = |key: &dyn Fn(&str) -> Vec<u8>| {
         let mut keys: Vec<(Vec<u8>, u64)> = terms
             .iter()
@@ -150,17 +159,19 @@ pub(super) fn encode(
         keys.dedup_by(|later, first| later.0 == first.0);
         blocks::build(keys, block_bytes, block_max_bytes)
     };
-    let forwards = blocked(&|term| term.as_bytes().to_vec());
-    let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());
+    let forwards = chained(blocked(&|term| term.as_bytes().to_vec()));
+    let backwards = chained(blocked(&|term| {
+        term.chars().rev().collect::<String>().into_bytes()
+    }));
     let numbered = terms.iter().zip(0..).map(|((term, _), t)| (*term, t));
     let mut middle_keys = middles::keys(numbered);
     middle_keys.dedup_by(|later, first| later.0 == first.0);
-    let middles = blocks::build(middle_keys, block_bytes, block_max_bytes);
+    let middles = chained(blocks::build(middle_keys, block_bytes, block_max_bytes));
     let mut root = Vec::new();
     put_varint(&mut root, terms.len());
-    forwards.root.put(&mut root);
-    backwards.root.put(&mut root);
-    middles.root.put(&mut root);
+    forwards.0.put(&mut root);
+    backwards.0.put(&mut root);
+    middles.0.put(&mut root);
     let text_counts = texts::cut(postings, terms, text_block_bytes);
     put_varint(&mut root, text_counts.len());
     for &count in &text_counts {
@@ -185,9 +196,9 @@ pub(super) fn encode(
         .expect("a terms root its readers take");
     // Every cold instance reads the root: deflate halves it again.
     let mut items = vec![compress(&root)];
-    items.extend(forwards.blocks);
-    items.extend(backwards.blocks);
-    items.extend(middles.blocks);
+    items.extend(forwards.1);
+    items.extend(backwards.1);
+    items.extend(middles.1);
     items.extend(texts::encode(postings, terms, &text_counts, tables));
     items.extend(forms.items);
     items.extend(capitals);
@@ -211,6 +222,9 @@ pub struct TermDictionary {
     forms: FormRoot,
     /// Blocks of the four FSTs.
     held: BlockCache<usize, TermBlock>,
+    /// The chains of the words of the texts in every term block read
+    /// since the cache was last let go (not only those it holds now).
+    later_words: LaterWords,
     texts: BlockCache<usize, TextBlock>,
     /// The forms' overflow items, by item.
     overflow: BlockCache<usize, Vec<u8>>,
@@ -293,6 +307,7 @@ impl TermDictionary {
             tables,
             forms,
             held: BlockCache::new(budget.fst),
+            later_words: LaterWords::default(),
             texts: BlockCache::new(budget.text),
             overflow: BlockCache::new(budget.fst / OVERFLOW_SHARE),
             capital_buckets,
@@ -303,6 +318,7 @@ impl TermDictionary {
     /// Keeps blocks within `budget` from now on.
     pub(super) fn keep_within(&mut self, budget: BlockBudget) {
         self.held = BlockCache::new(budget.fst);
+        self.later_words.clear();
         self.texts = BlockCache::new(budget.text);
         self.overflow = BlockCache::new(budget.fst / OVERFLOW_SHARE);
         self.capitals = BlockCache::new(budget.fst / OVERFLOW_SHARE);
@@ -570,32 +586,33 @@ impl TermDictionary {
                 continue;
             }
             let bytes_len = bytes.len();
-            let block = Map::new(bytes).map_err(|_| CorruptData("a terms block is not an FST"))?;
-            if item >= self.first_form_item() {
+            let block = if item >= self.first_form_item() {
+                let block = blocks::map_of(bytes, "a forms block is not an FST")?;
                 self.forms.check_block(&block)?;
+                block
             } else {
-                self.check_term_block(&block)?;
-            }
+                // What a lookup in it gives is a term, with its text's
+                // chain known before any search can find the text.
+                let (block, chains) = later_words::decode_block(&bytes, self.terms)?;
+                self.later_words.add(&chains);
+                block
+            };
             self.held.insert(item, Arc::new(block), bytes_len);
         }
         Ok(())
     }
 
-    /// Checks a block of the term FSTs read from the store, so that what a
-    /// lookup in it gives is a term: every value is a term number.
-    fn check_term_block(&self, block: &TermBlock) -> Result<(), CorruptData> {
-        let mut stream = block.stream();
-        while let Some((_, value)) = fst::Streamer::next(&mut stream) {
-            if value >= self.terms as u64 {
-                return Err(CorruptData("a term number beyond the terms"));
-            }
-        }
-        Ok(())
+    /// The terms of the text whose first term is `t`, which a lookup or a
+    /// walk found in a term block: `t`, then the same text in each other
+    /// language, most common first.
+    pub(crate) fn text_terms(&self, t: usize) -> Vec<usize> {
+        self.later_words.text_terms(t)
     }
 
     /// Lets every block go, as a cold instance holds none.
     pub fn forget(&self) {
         self.held.clear();
+        self.later_words.clear();
         self.texts.clear();
         self.overflow.clear();
         self.capitals.clear();
@@ -610,6 +627,7 @@ impl TermDictionary {
             + self.forms.backwards.len()
             + self.forms.middles.len();
         self.held.bytes()
+            + self.later_words.memory_bytes()
             + self.texts.bytes()
             + self.overflow.bytes()
             + self.capitals.bytes()

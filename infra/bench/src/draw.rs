@@ -155,8 +155,11 @@ impl Draw {
     /// Whether the dictionary has an entry of the text whose first term is
     /// `t`.
     fn dictionary_has_term(&self, dictionary_id: &str, t: usize) -> bool {
-        let terms = self.index().text_terms(t).collect();
-        self.texts(terms).dictionary_has_term(dictionary_id, t)
+        let terms: Vec<usize> = self.index().text_terms(t).collect();
+        let texts = self.texts(terms.clone());
+        terms
+            .into_iter()
+            .any(|t| texts.dictionary_has_term(dictionary_id, t))
     }
 
     /// A headword (folded) of `min..=max` characters; the last draw if none

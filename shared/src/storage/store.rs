@@ -212,17 +212,16 @@ impl SnapshotView {
         .await
     }
 
-    /// Whether `dictionary_id` has an entry of each of these texts (by
-    /// their first terms), in the same order: their text blocks read now
-    /// if not held.
+    /// Whether `dictionary_id` has an entry of each of these terms (words
+    /// of one language, such as lemmas), in the same order: their text
+    /// blocks read now if not held.
     pub async fn dictionary_has_terms(
         &self,
         dictionary_id: &str,
         terms: &[usize],
     ) -> Result<Vec<bool>, ApiError> {
         self.with_texts(|index| {
-            let every = terms.iter().flat_map(|&t| index.text_terms(t));
-            let texts = index.texts(every.collect::<Vec<_>>())?;
+            let texts = index.texts(terms.iter().copied())?;
             Ok(terms
                 .iter()
                 .map(|&t| texts.dictionary_has_term(dictionary_id, t))
