@@ -2,7 +2,7 @@
 //! decisions.md applied to every headword of a random corpus, compared with
 //! what the snapshot answers for random queries, typos and filters.
 
-use super::engine::{entries_per_word, SearchError, Searcher, TypoWalk};
+use super::engine::{entries_per_word, SearchError, Searcher, TypoWalk, AUTOCOMPLETE_BLOCKS};
 use super::filters::{Filters, LangFilter};
 use super::lexicon::{Lexicon, LexiconKind};
 use super::matching::{MatchRule, MatchType, TypoKind, EXTRA_EDIT_BELOW, EXTRA_EDIT_FROM};
@@ -674,9 +674,14 @@ proptest! {
         let prefix: String = word.chars().take(cut).collect();
         let lang = choice.lang.map(|l| LangFilter::parse(l).unwrap());
         let filters = Filters { lang: lang.as_ref(), source: choice.source, ..Filters::default() };
+        // Within the blocks an autocomplete looks through, whatever their size.
+        let mut under: Vec<&str> = postings.iter().map(|p| p.folded()).filter(|t| t.starts_with(&prefix)).collect();
+        under.dedup();
+        prop_assume!(under.len() < AUTOCOMPLETE_BLOCKS);
         let (cold, _, grams) = snapshot(&postings, &Lexicon::default(), block_bytes);
-        // Each pass names at most eight missing blocks.
-        let completed = cold.answer(postings.len() + 3, |index| index.autocomplete(Some(&grams), &prefix, &filters, limit));
+        // In the runs a request takes (the service's TERM_BLOCK_RUNS): four
+        // that read, then the answer.
+        let completed = cold.answer(5, |index| index.autocomplete(Some(&grams), &prefix, &filters, limit));
         prop_assert_eq!(
             completed.unwrap(),
             autocomplete(&postings, &prefix, &filters, limit)
@@ -747,6 +752,40 @@ fn random_is_uniform_over_admitted_entries() {
     for c in &counts[..4] {
         assert!((800..1200).contains(c), "{counts:?}");
     }
+}
+
+/// Under a prefix of more blocks than an autocomplete looks through, a
+/// filter that admits none of their entries answers within a request's
+/// runs: the completions of the first blocks (none), not a 503; one that
+/// admits an entry among them finds it.
+#[test]
+fn an_autocomplete_under_a_sparse_filter_answers_within_a_requests_runs() {
+    let words = 3 * AUTOCOMPLETE_BLOCKS;
+    let postings: Vec<Posting> = (0..words)
+        .map(|n| {
+            let (id, source, target) = DICTIONARIES[usize::from(n == 40 || n + 1 == words)];
+            Posting::headword(
+                &format!("co{n:04}"),
+                DictionaryRef::new(id, source, target),
+                format!("id-{n}"),
+            )
+        })
+        .collect();
+    let (cold, _, grams) = snapshot(
+        &rank_order(postings, &Lexicon::default()),
+        &Lexicon::default(),
+        1,
+    );
+    let filters = Filters {
+        source: Some(DICTIONARIES[1].0),
+        ..Filters::default()
+    };
+    let completed = cold.answer(5, |s| s.autocomplete(Some(&grams), "co", &filters, 10));
+    assert_eq!(
+        completed.unwrap(),
+        ["co0040"],
+        "not the last word, past the blocks looked through"
+    );
 }
 
 fn en_posting(word: &str, id: usize) -> Posting {

@@ -12,16 +12,28 @@ use rand::Rng;
 use roaring::RoaringBitmap;
 use std::sync::Arc;
 
-/// How many missing term blocks an autocomplete names before it stops:
-/// eight blocks of 3.8 KB hold about 2,000 terms (30 KB), more than a page
-/// of completions even under a filter, in the three runs a request takes.
+/// The most term blocks under a prefix an autocomplete looks through
+/// (64 blocks of 3.8 KB hold about 16,000 terms): under a filter that
+/// admits few of their entries it answers with the completions found there,
+/// fewer than asked or none, instead of reading on. Without the bound a
+/// prefix of hundreds of blocks and a `source` of other words read 8 more
+/// blocks a run until the request's runs ran out, a 503.
+pub(crate) const AUTOCOMPLETE_BLOCKS: usize = 64;
+
+/// How many missing term blocks an autocomplete names in its first run:
+/// eight blocks hold about 2,000 terms, more than a page of completions
+/// without a filter. Each later run names up to twice the blocks it already
+/// holds, so a cold instance reads all [`AUTOCOMPLETE_BLOCKS`] in three runs
+/// (8, 16, then 40) and their text blocks in a fourth.
 const AUTOCOMPLETE_MISSING: usize = 8;
 
 impl Searcher {
     /// Autocomplete: distinct headwords whose term starts with `prefix`,
-    /// alphabetical by term, then by headword; at most `limit`. It reads the
-    /// prefix's term blocks in order until it has them, so a cold instance
-    /// names the first [`AUTOCOMPLETE_MISSING`] missing ones at once.
+    /// alphabetical by term, then by headword; at most `limit`, from the
+    /// first [`AUTOCOMPLETE_BLOCKS`] term blocks under the prefix. It reads
+    /// the prefix's term blocks in order until it has them, so a cold
+    /// instance names the first [`AUTOCOMPLETE_MISSING`] missing ones at
+    /// once, and more in each run after.
     pub fn autocomplete(
         &self,
         grams: Option<&Grams>,
@@ -33,12 +45,16 @@ impl Searcher {
         let mut terms: Vec<usize> = Vec::new();
         let dictionary = self.index.term_dictionary();
         let mut missing = Missing::default();
-        for item in dictionary.items_with_prefix(Fst::Terms(Direction::Forwards), prefix.as_bytes())
-        {
-            if terms.len() >= limit || missing.len() >= AUTOCOMPLETE_MISSING {
+        let items =
+            dictionary.items_with_prefix(Fst::Terms(Direction::Forwards), prefix.as_bytes());
+        let mut held = 0;
+        for item in items.into_iter().take(AUTOCOMPLETE_BLOCKS) {
+            if terms.len() >= limit || missing.len() >= AUTOCOMPLETE_MISSING.max(2 * held) {
                 break;
             }
-            for block in dictionary.held(&[item], &mut missing) {
+            let blocks = dictionary.held(&[item], &mut missing);
+            held += blocks.len();
+            for block in blocks {
                 self.complete_from(&block, prefix, admitted.as_deref(), limit, &mut terms);
             }
         }

@@ -30,6 +30,8 @@ use std::sync::{Arc, Mutex};
 #[cfg(any(test, feature = "automaton-baseline"))]
 mod automaton;
 mod browse;
+#[cfg(test)]
+pub(crate) use browse::AUTOCOMPLETE_BLOCKS;
 mod literal;
 mod reach;
 mod rhymes;
