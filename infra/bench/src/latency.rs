@@ -99,6 +99,11 @@ fn take_again_time() -> Duration {
     std::mem::take(&mut *AGAIN_SINCE.lock().expect("not poisoned"))
 }
 
+/// Lines named where they are made and where they are answered.
+const ENTRY_BY_WORD: &str = "entry by word";
+const LEMMA_HIT: &str = "entry by word, an inflected form (lemma hit)";
+const THESAURUS: &str = "thesaurus";
+
 type Scenario<'a> = (
     &'static str,
     Box<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + 'a>> + 'a>,
@@ -203,6 +208,21 @@ async fn main() {
             }),
         )
     };
+    // A prefix of `shortest..=longest` characters, and with `with_source`
+    // a random entry's dictionary, apart from the prefix: often one with
+    // no word under it.
+    let completing = |name: &'static str, shortest, longest, with_source: bool| -> Scenario {
+        (
+            name,
+            Box::new(move || {
+                let q = d1.prefix(shortest, longest);
+                let source = with_source.then(|| d1.dictionary(d1.ordinal()).id.clone());
+                Box::pin(async move {
+                    answered(name, service::autocomplete(a, &suggest(&q, source)).await);
+                })
+            }),
+        )
+    };
     let searching = |name: &'static str, make: Box<dyn Fn() -> SearchQuery>| -> Scenario {
         (
             name,
@@ -298,33 +318,32 @@ async fn main() {
             }),
         ),
         (
-            "entry by word",
+            ENTRY_BY_WORD,
             Box::new(|| {
                 let (d, _, word) = entry();
                 Box::pin(async move {
-                    answered("entry by word", service::entry_by_word(a, &d, &word).await);
+                    answered(ENTRY_BY_WORD, service::entry_by_word(a, &d, &word).await);
                 })
             }),
         ),
         (
-            "entry by word, an inflected form (lemma hit)",
+            LEMMA_HIT,
             Box::new(move || {
                 let (d, word) = form();
                 Box::pin(async move {
-                    let line = "entry by word, an inflected form (lemma hit)";
-                    if let Some(entry) = answered(line, service::entry_by_word(a, &d, &word).await)
-                    {
+                    let answer = service::entry_by_word(a, &d, &word).await;
+                    if let Some(entry) = answered(LEMMA_HIT, answer) {
                         assert!(entry.lemma.is_some(), "{d} {word}");
                     }
                 })
             }),
         ),
         (
-            "thesaurus",
+            THESAURUS,
             Box::new(|| {
                 let (_, _, word) = entry();
                 Box::pin(async move {
-                    answered("thesaurus", service::thesaurus(a, &links_of(&word)).await);
+                    answered(THESAURUS, service::thesaurus(a, &links_of(&word)).await);
                 })
             }),
         ),
@@ -552,39 +571,9 @@ async fn main() {
         ),
         rhyming("rhymes, perfect", RhymeKind::Perfect),
         rhyming("rhymes, near", RhymeKind::Near),
-        (
-            "autocomplete, 1 letter",
-            Box::new(|| {
-                let q = d1.prefix(1, 1);
-                Box::pin(async move {
-                    let line = "autocomplete, 1 letter";
-                    answered(line, service::autocomplete(a, &suggest(&q, None)).await);
-                })
-            }),
-        ),
-        (
-            "autocomplete, 2-4 letters",
-            Box::new(|| {
-                let q = d1.prefix(2, 4);
-                Box::pin(async move {
-                    let line = "autocomplete, 2-4 letters";
-                    answered(line, service::autocomplete(a, &suggest(&q, None)).await);
-                })
-            }),
-        ),
-        (
-            "autocomplete, 2-4 letters + source",
-            Box::new(|| {
-                let q = d1.prefix(2, 4);
-                let o = d1.ordinal();
-                let source = d1.dictionary(o).id.clone();
-                Box::pin(async move {
-                    let line = "autocomplete, 2-4 letters + source";
-                    let answer = service::autocomplete(a, &suggest(&q, Some(source.clone()))).await;
-                    answered(line, answer);
-                })
-            }),
-        ),
+        completing("autocomplete, 1 letter", 1, 1, false),
+        completing("autocomplete, 2-4 letters", 2, 4, false),
+        completing("autocomplete, 2-4 letters + source", 2, 4, true),
     ];
 
     let only = std::env::var("LATENCY_ONLY").ok();
