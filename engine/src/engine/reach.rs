@@ -178,7 +178,7 @@ mod tests {
             block_bytes in prop_oneof![Just(1usize), 8..64usize],
             prefix in any::<bool>(),
         ) {
-            let built = build(keys.iter().map(|k| (k.as_bytes().to_vec(), 0)), block_bytes, block_bytes + 16);
+            let built = build(keys.iter().map(|k| (k.as_bytes().to_vec(), 0)), block_bytes, block_bytes + 16, &|_| 0);
             let text: Vec<char> = text.chars().collect();
             let keep = within_one_edit(&built.root, &text);
             for (b, block) in built.blocks.iter().enumerate() {
@@ -200,7 +200,12 @@ mod tests {
     #[test]
     fn blocks_of_other_scripts_are_left_out() {
         let keys = ["a日", "aж", "b日本", "bжж", "cat", "cot", "日本", "жа"];
-        let built = build(keys.iter().map(|k| (k.as_bytes().to_vec(), 0)), 1, 16);
+        let built = build(
+            keys.iter().map(|k| (k.as_bytes().to_vec(), 0)),
+            1,
+            16,
+            &|_| 0,
+        );
         let text: Vec<char> = "xat".chars().collect();
         let keep = within_one_edit(&built.root, &text);
         let kept: Vec<&str> = (0..keys.len())

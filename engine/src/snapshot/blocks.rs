@@ -87,11 +87,15 @@ pub struct Blocked {
 /// Cuts sorted, distinct `pairs` into blocks: a block closes at the first
 /// key that takes it to `close_at` bytes, and takes at most `at_most`
 /// (that key and those before it go to the next block while it would take
-/// more), unless one key alone does: then it is a block of its own.
+/// more), unless one key alone does: then it is a block of its own. A
+/// block's bytes are its FST's and, per key, the `beside` bytes its item
+/// stores beside the FST for the key's value (the term blocks' chains,
+/// [`super::later_words`]).
 pub fn build(
     pairs: impl IntoIterator<Item = (Vec<u8>, u64)>,
     close_at: usize,
     at_most: usize,
+    beside: &dyn Fn(u64) -> usize,
 ) -> Blocked {
     let mut built = Blocked {
         root: BlockRoot {
@@ -104,22 +108,26 @@ pub fn build(
     // The keys of the open block, and a builder of them to measure it by.
     let mut open: Vec<(Vec<u8>, u64)> = Vec::new();
     let mut measure = MapBuilder::memory();
+    let mut open_beside = 0;
     for (key, value) in pairs {
         measure
             .insert(&key, value)
             .expect("keys are sorted and distinct");
+        open_beside += beside(value);
         open.push((key, value));
-        if measure.bytes_written() as usize >= close_at {
-            let rest = seal(&mut built, &mut last_key, &mut open, at_most);
+        if measure.bytes_written() as usize + open_beside >= close_at {
+            let rest = seal(&mut built, &mut last_key, &mut open, at_most, beside);
             measure = MapBuilder::memory();
+            open_beside = 0;
             for (key, value) in &rest {
                 measure.insert(key, *value).expect("still sorted");
+                open_beside += beside(*value);
             }
             open = rest;
         }
     }
     while !open.is_empty() {
-        open = seal(&mut built, &mut last_key, &mut open, at_most);
+        open = seal(&mut built, &mut last_key, &mut open, at_most, beside);
     }
     built
 }
@@ -132,6 +140,7 @@ fn seal(
     last_key: &mut Option<Vec<u8>>,
     open: &mut Vec<(Vec<u8>, u64)>,
     at_most: usize,
+    beside: &dyn Fn(u64) -> usize,
 ) -> Vec<(Vec<u8>, u64)> {
     let fst_of = |keys: &[(Vec<u8>, u64)]| {
         let pairs = keys.iter().map(|(k, v)| (k, *v));
@@ -142,8 +151,10 @@ fn seal(
     };
     let mut taken = open.len();
     let mut block = fst_of(open);
-    while block.len() > at_most && taken > 1 {
+    let mut block_beside: usize = open.iter().map(|&(_, value)| beside(value)).sum();
+    while block.len() + block_beside > at_most && taken > 1 {
         taken -= 1;
+        block_beside -= beside(open[taken].1);
         block = fst_of(&open[..taken]);
     }
     let rest = open.split_off(taken);
@@ -455,6 +466,7 @@ mod tests {
             keys.iter().map(|(k, v)| (k.clone(), *v)),
             block_bytes,
             block_bytes + 16,
+            &|_| 0,
         )
     }
 

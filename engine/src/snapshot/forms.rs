@@ -191,9 +191,9 @@ pub(super) fn encode(
             .iter()
             .map(|(form, value)| (std::str::from_utf8(form).expect("forms are text"), *value)),
     );
-    let forwards = blocks::build(forwards, block_bytes, block_max_bytes);
-    let backwards = blocks::build(backwards, block_bytes, block_max_bytes);
-    let middles = blocks::build(middle_keys, block_bytes, block_max_bytes);
+    let forwards = blocks::build(forwards, block_bytes, block_max_bytes, &|_| 0);
+    let backwards = blocks::build(backwards, block_bytes, block_max_bytes, &|_| 0);
+    let middles = blocks::build(middle_keys, block_bytes, block_max_bytes, &|_| 0);
     // Forms are in order, so each overflow item is pointed into from a run
     // of forward blocks.
     let mut blocks_of_item: Vec<Option<(usize, usize)>> =

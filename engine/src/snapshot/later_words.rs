@@ -41,6 +41,25 @@ pub(super) fn of_terms(terms: &[(&str, Range<u32>)]) -> Vec<Link> {
     next
 }
 
+/// The most bytes a block item's chain count takes: a varint of fewer
+/// than 2^21 links.
+pub(super) const COUNT_BYTES: usize = 3;
+
+/// At most the bytes the chain of the text whose first term is `first`
+/// takes in a block item (each link's term delta at most its term), so
+/// that a block is cut with its chains within its size
+/// ([`super::blocks::build`]).
+pub(super) fn chain_bytes(first: u64, next_of: &HashMap<u32, u32>) -> usize {
+    let varint_len = |n: u32| (32 - n.leading_zeros()).div_ceil(7).max(1) as usize;
+    let mut bytes = 0;
+    let mut t = first as u32;
+    while let Some(&next) = next_of.get(&t) {
+        bytes += varint_len(t) + varint_len(next - t);
+        t = next;
+    }
+    bytes
+}
+
 /// The item of a term block: its FST (whose values are the first terms of
 /// its texts) after the chains of those texts' words, from `next_of`.
 pub(super) fn block_item(fst: Vec<u8>, next_of: &HashMap<u32, u32>) -> Vec<u8> {

@@ -744,6 +744,38 @@ pub(crate) mod tests {
         }
     }
 
+    /// A term block's item, its chains with its FST, stays within one
+    /// DynamoDB read unit ([`TERM_BLOCK_MAX_BYTES`]) however many of its
+    /// texts are words of several languages.
+    #[test]
+    fn a_term_block_with_its_chains_stays_within_a_read_unit() {
+        let mut all = Vec::new();
+        for n in 0..3_000u32 {
+            let word = format!("w{:05}", n.wrapping_mul(7_919) % 100_000);
+            for (lang, id) in [("fr", "a"), ("de", "g"), ("nl", "n")] {
+                let mut p = posting(&word, id, &n.to_string());
+                Arc::make_mut(&mut p.dictionary).source_lang = lang.into();
+                all.push(p);
+            }
+        }
+        let built = build(all, &Lexicon::default());
+        let index = built.cold_index().unwrap();
+        let dictionary = index.term_dictionary();
+        let items = built.section(Section::Terms);
+        for fst in [
+            Fst::Terms(Direction::Forwards),
+            Fst::Terms(Direction::Backwards),
+            Fst::TermMiddles,
+        ] {
+            let every = dictionary.every_item(fst);
+            assert!(every.len() > 3, "{fst:?}: {} blocks", every.len());
+            for item in every {
+                let bytes = items[item].len();
+                assert!(bytes <= TERM_BLOCK_MAX_BYTES, "{fst:?}: {bytes} bytes");
+            }
+        }
+    }
+
     /// The bytes `dictadmin index` writes are a stored format: a change to
     /// them must be deliberate, never a side effect of moving code, and
     /// comes with a new format version unless a reader of the version

@@ -143,8 +143,12 @@ pub(super) fn encode(
     let block_max_bytes = block_bytes.max(TERM_BLOCK_MAX_BYTES);
     // A text that is a word of several languages is one key, whose value
     // is its first (most common) word; its block chains the others to it.
+    // Cut with their chains within the block's size.
     let next_of: HashMap<u32, u32> = later_words.iter().copied().collect();
-    let chained = |built: blocks::Blocked| {
+    let chained = |keys: Vec<(Vec<u8>, u64)>| {
+        let chain_bytes = |first| later_words::chain_bytes(first, &next_of);
+        let max_bytes = block_max_bytes - later_words::COUNT_BYTES;
+        let built = blocks::build(keys, block_bytes, max_bytes, &chain_bytes);
         let items = built.blocks.into_iter();
         let items = items.map(|fst| later_words::block_item(fst, &next_of));
         (built.root, items.collect::<Vec<_>>())
@@ -157,16 +161,14 @@ pub(super) fn encode(
             .collect();
         keys.sort_unstable();
         keys.dedup_by(|later, first| later.0 == first.0);
-        blocks::build(keys, block_bytes, block_max_bytes)
+        chained(keys)
     };
-    let forwards = chained(blocked(&|term| term.as_bytes().to_vec()));
-    let backwards = chained(blocked(&|term| {
-        term.chars().rev().collect::<String>().into_bytes()
-    }));
+    let forwards = blocked(&|term| term.as_bytes().to_vec());
+    let backwards = blocked(&|term| term.chars().rev().collect::<String>().into_bytes());
     let numbered = terms.iter().zip(0..).map(|((term, _), t)| (*term, t));
     let mut middle_keys = middles::keys(numbered);
     middle_keys.dedup_by(|later, first| later.0 == first.0);
-    let middles = chained(blocks::build(middle_keys, block_bytes, block_max_bytes));
+    let middles = chained(middle_keys);
     let mut root = Vec::new();
     put_varint(&mut root, terms.len());
     forwards.0.put(&mut root);

@@ -83,6 +83,7 @@ fn main() {
                 .map(|(n, t)| (t.as_bytes().to_vec(), n as u64)),
             block_bytes,
             usize::MAX,
+            &|_| 0,
         );
         let backward: Blocked = blocks::build(
             {
@@ -96,6 +97,7 @@ fn main() {
             },
             block_bytes,
             usize::MAX,
+            &|_| 0,
         );
         let root = built.root.encode().len() + backward.root.encode().len();
         let size = |b: &usize| built.blocks[*b].len() as f64;
