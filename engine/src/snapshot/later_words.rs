@@ -16,7 +16,6 @@
 //! A block item: `[chain count][(term delta, next − term) varints][FST]`.
 
 use super::blocks;
-use super::terms::TermBlock;
 use crate::codec::{put_varint, CorruptData, Reader};
 use fst::{Map, Streamer};
 use std::collections::HashMap;
@@ -86,12 +85,15 @@ pub(super) fn block_item(fst: Vec<u8>, next_of: &HashMap<u32, u32>) -> Vec<u8> {
     item
 }
 
+/// A term block's item as read from the store.
+pub(super) struct ChainedBlock {
+    pub fst: Map<Vec<u8>>,
+    pub chains: Vec<Link>,
+}
+
 /// A term block's item read from the store: its FST, checked to value
 /// only terms below `terms`, and its chains.
-pub(super) fn decode_block(
-    item: &[u8],
-    terms: usize,
-) -> Result<(TermBlock, Vec<Link>), CorruptData> {
+pub(super) fn decode_block(item: &[u8], terms: usize) -> Result<ChainedBlock, CorruptData> {
     let mut r = Reader::new(item);
     let count = r.count(2)?;
     let mut chains = Vec::with_capacity(count);
@@ -117,7 +119,7 @@ pub(super) fn decode_block(
             return Err(CorruptData("a term number beyond the terms"));
         }
     }
-    Ok((map, chains))
+    Ok(ChainedBlock { fst: map, chains })
 }
 
 /// The chains of the term blocks an instance has read.
@@ -172,8 +174,8 @@ mod tests {
     fn a_block_chains_the_words_of_its_texts() {
         let next_of: HashMap<u32, u32> = [(0, 4), (4, 7), (1, 2)].into_iter().collect();
         let item = block(&[("bank", 0), ("zebra", 3)], &next_of);
-        let (map, chains) = decode_block(&item, 8).unwrap();
-        assert_eq!(map.get("bank"), Some(0));
+        let ChainedBlock { fst, chains } = decode_block(&item, 8).unwrap();
+        assert_eq!(fst.get("bank"), Some(0));
         assert_eq!(chains, vec![(0, 4), (4, 7)], "not the chain of term 1");
         let later = LaterWords::default();
         later.add(&chains);

@@ -595,9 +595,9 @@ impl TermDictionary {
             } else {
                 // What a lookup in it gives is a term, with its text's
                 // chain known before any search can find the text.
-                let (block, chains) = later_words::decode_block(&bytes, self.terms)?;
-                self.later_words.add(&chains);
-                block
+                let block = later_words::decode_block(&bytes, self.terms)?;
+                self.later_words.add(&block.chains);
+                block.fst
             };
             self.held.insert(item, Arc::new(block), bytes_len);
         }
