@@ -729,6 +729,24 @@ speak_later_audio() {
   launch audio-later "$target_dir/debug/dictadmin" audio speak-later "$audio_later_file"
 }
 
+# print_stack_trouble: after a failed test run, what the stack logged that
+# explains it, so that CI's output says why a request failed or never came
+# back: functions that exited (a request in flight then gets no answer),
+# the functions' warnings and errors, requests that took over 5 s, and the
+# emulator's own errors.
+print_stack_trouble() {
+  local functions="$state/logs/functions.log" watch="$state/logs/watch.log"
+  echo "==> what the stack logged besides its requests (last lines)"
+  if [ -f "$functions" ]; then
+    grep -a 'exited with status' "$functions" | tail -n 10 || true
+    grep -a -v '"level":"INFO"' "$functions" | grep -a -v 'exited with status' | cut -c1-400 | tail -n 30 || true
+    grep -a -E '"took_ms":[0-9]{4,}' "$functions" | grep -a -v -E '"took_ms":[1-4][0-9]{3}[,}]' | cut -c1-400 | tail -n 10 || true
+  fi
+  if [ -f "$watch" ]; then
+    grep -a -E 'ERROR|WARN' "$watch" | grep -a -v 'Status code: 500' | cut -c1-400 | tail -n 10 || true
+  fi
+}
+
 # stack_for_tests: the running stack, as it is; or, when none runs, one
 # started with the fixture (which the tests assert on) and stopped again when
 # the calling script exits.

@@ -41,7 +41,11 @@ cargo build --workspace --bins --quiet
 # assert on: restart it if any binary is newer than its functions, or if it
 # holds another data set (`make up` loads the default one).
 started_here=false
-cleanup() { if $started_here; then "$root/infra/scripts/local-down.sh"; fi; }
+cleanup() {
+  local status=$?
+  if [ "$status" != 0 ]; then print_stack_trouble; fi
+  if $started_here; then "$root/infra/scripts/local-down.sh"; fi
+}
 trap cleanup EXIT
 if is_running watch; then
   binaries=("$target_dir"/debug/dictadmin)
