@@ -10,7 +10,8 @@
 //! grams and their bitmaps ([`KeyedPart`]), so that a query reads only the
 //! parts of its own grams. Beside them, the bitmaps of the filters
 //! ([`filter_keys`]: the entries of each dictionary, language, language
-//! pair and part of speech, and those with audio), read by a filtered
+//! pair and part of speech, of each language or pair with each part of
+//! speech, and those with audio), read by a filtered
 //! query with its grams. Encoder and decoder side by side.
 
 use super::parts::{store_keyed, KeyedPart, PartIndex};
@@ -134,7 +135,23 @@ fn lang_key(source: &str, target: Option<&str>) -> String {
 
 /// Parts of speech compare trimmed and without ASCII case.
 fn part_key(part_of_speech: &str) -> String {
-    filter_key('p', &part_of_speech.trim().to_ascii_lowercase())
+    filter_key('p', &folded_part(part_of_speech))
+}
+
+fn folded_part(part_of_speech: &str) -> String {
+    part_of_speech.trim().to_ascii_lowercase()
+}
+
+/// A language (or pair) and a part of speech together: their intersection
+/// stored as one bitmap, so that a query with both reads one bitmap of
+/// about the size of either, not both (the `lang=en` and `pos=noun`
+/// bitmaps are 0.6 MB each at 5.27 M entries).
+fn lang_part_key(source: &str, target: Option<&str>, part_of_speech: &str) -> String {
+    let part = folded_part(part_of_speech);
+    match target {
+        None => filter_key('m', &format!("{source}\u{0}{part}")),
+        Some(target) => filter_key('M', &format!("{source}\u{0}{target}\u{0}{part}")),
+    }
 }
 
 fn audio_key() -> String {
@@ -147,12 +164,13 @@ fn audio_key() -> String {
 pub fn filter_keys(filters: &Filters<'_>) -> Vec<String> {
     let mut keys = Vec::new();
     keys.extend(filters.source.map(source_key));
-    keys.extend(
-        filters
-            .lang
-            .map(|l| lang_key(&l.source, l.target.as_deref())),
-    );
-    keys.extend(filters.part_of_speech.map(part_key));
+    match (filters.lang, filters.part_of_speech) {
+        (Some(l), Some(part)) => keys.push(lang_part_key(&l.source, l.target.as_deref(), part)),
+        (lang, part) => {
+            keys.extend(lang.map(|l| lang_key(&l.source, l.target.as_deref())));
+            keys.extend(part.map(part_key));
+        }
+    }
     if filters.has_audio {
         keys.push(audio_key());
     }
@@ -163,10 +181,17 @@ pub fn filter_keys(filters: &Filters<'_>) -> Vec<String> {
 fn filter_keys_of(p: &Posting) -> Vec<String> {
     let d = &p.dictionary;
     let mut keys = vec![source_key(&d.id), lang_key(&d.source_lang, None)];
-    if let Some(target) = &d.target_lang {
-        keys.push(lang_key(&d.source_lang, Some(target)));
+    let target = d.target_lang.as_deref();
+    if target.is_some() {
+        keys.push(lang_key(&d.source_lang, target));
     }
-    keys.extend(p.part_of_speech.as_deref().map(part_key));
+    if let Some(part) = p.part_of_speech.as_deref() {
+        keys.push(part_key(part));
+        keys.push(lang_part_key(&d.source_lang, None, part));
+        if target.is_some() {
+            keys.push(lang_part_key(&d.source_lang, target, part));
+        }
+    }
     if p.has_audio {
         keys.push(audio_key());
     }
@@ -313,6 +338,7 @@ mod tests {
     use super::super::tests::posting;
     use super::super::{build, rank_order};
     use super::*;
+    use crate::filters::LangFilter;
     use crate::lexicon::Lexicon;
     use crate::pattern::Pattern;
 
@@ -376,5 +402,43 @@ mod tests {
         wanted.extend(query_grams("ab"));
         wanted.sort_unstable();
         assert_eq!(pattern.needed_grams(), wanted);
+    }
+
+    #[test]
+    fn a_language_with_a_part_of_speech_is_one_bitmap_of_their_intersection() {
+        let mut all = vec![
+            posting("maison", "fra-eng", "1"),
+            posting("salle", "fra-eng", "2"),
+            posting("mot", "fra-eng", "3"),
+            posting("casa", "spa-eng", "4"),
+        ];
+        all[3].dictionary = Arc::new(crate::postings::DictionaryRef {
+            id: "spa-eng".into(),
+            source_lang: "es".into(),
+            target_lang: Some("en".into()),
+        });
+        let all = rank_order(all, &Lexicon::default());
+        let grams: Grams = build(all, &Lexicon::default()).decode().unwrap();
+        let fr = LangFilter::parse("fr").unwrap();
+        let fr_en = LangFilter::parse("FR-en").unwrap();
+        let filters = |lang, part| Filters {
+            lang,
+            part_of_speech: part,
+            ..Filters::default()
+        };
+        for lang in [&fr, &fr_en] {
+            let both = filters(Some(lang), Some(" Noun"));
+            assert_eq!(filter_keys(&both).len(), 1, "{lang:?}");
+            let alone = grams.admitted(&filters(Some(lang), None)).unwrap().unwrap();
+            let part = grams
+                .admitted(&filters(None, Some("noun")))
+                .unwrap()
+                .unwrap();
+            let together = grams.admitted(&both).unwrap().unwrap();
+            assert_eq!(together, alone & part, "{lang:?}");
+            assert_eq!(together.len(), 2, "maison and salle, not mot or casa");
+        }
+        let none = grams.admitted(&filters(Some(&fr), Some("verb"))).unwrap();
+        assert_eq!(none.map(|b| b.len()), Some(0));
     }
 }

@@ -166,7 +166,9 @@ use std::ops::Range;
 /// `core` (core version 10) to the term blocks that hold the texts, so
 /// that a cold instance reads those its query finds with their blocks
 /// instead of every one with the index.
-pub const FORMAT: u32 = 32;
+/// 33: `grams` holds a bitmap per language (or pair) and part of speech
+/// together, so that a query filtered by both reads one bitmap.
+pub const FORMAT: u32 = 33;
 
 /// The bytes of term and text blocks an instance keeps unless told
 /// otherwise.
@@ -854,7 +856,7 @@ pub(crate) mod tests {
         "core 57aa654309019734f13d7400dc44a4efcad6129b909386bc680d70d5f8f1fcdf",
         "terms d144e842533a5839c8028ff98dafd178287a0045f652ba0d3f29f095eebb2b6e",
         "records 8751ca533891b0b651a647731632e2aae3601fb63a98fd06730d6af55c72df0a",
-        "grams 2f1b529bd187ff3e5379a9cf9622d630952ae1f01fa3fb5e419b0a68d79cde39",
+        "grams 133058ba0fe856fa8b45b857f7b66d5185065ed233597e6057b1760241ed1986",
         "definitions 47741f21e2a5d37337a502a53332671c034b55c4976edf56b83f61912b097531",
         "rhymes f9f0ca729333d90ad60bf4e424034cf7951864e50364fec37f1137f2af3b117f",
         "pronunciations e9c70d0a11125ce0d1d5b52cddb66862d9f9f4d2ebf32ecd2ab7aab31ad650c5",
