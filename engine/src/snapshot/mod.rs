@@ -483,9 +483,11 @@ pub fn build_each(
     lexicon.forms = Default::default();
     lexicon.stop_words = Default::default();
     each(Section::Grams, grams::encode(&postings, &terms));
-    let (rhymes, pronunciations) = rhymes::encode(&postings, &terms, &lexicon);
-    each(Section::Rhymes, rhymes);
-    each(Section::Pronunciations, pronunciations);
+    each(
+        Section::Pronunciations,
+        rhymes::encode_pronunciations(&postings, &terms, &lexicon),
+    );
+    each(Section::Rhymes, rhymes::encode(&postings, &terms, &lexicon));
     BuildSize {
         entries: postings.len(),
         terms: terms.len(),
