@@ -654,6 +654,9 @@ load_data() {
   "$root/infra/scripts/install-audio-tools.sh"
   echo "==> importing the $data_set data set"
   started=$SECONDS
+  # A list left by another data set names words these tables do not hold:
+  # spoken in the background, it would only load the machine.
+  rm -f "$audio_later_file"
   "import_$data_set"
   # What rhymes compare beside the dictionaries' transcriptions: espeak-ng's
   # IPA of every headword, once the dictionaries are in.
@@ -682,7 +685,6 @@ import_default() {
   lexicon_pid=$!
   # The common words are spoken now, the rest once the stack runs
   # (speak_later_audio); the recorded words get their recordings.
-  rm -f "$audio_later_file"
   local later=(--audio-later-below "$DEFAULT_AUDIO_LATER_BELOW" --audio-later-file "$audio_later_file"
     --recordings "$root/data/recorded-audio/ktuberling.tsv" --recordings-dir "$share/ktuberling/sounds")
   for pair in "${DEFAULT_FREEDICT[@]}"; do dictionaries+=("$dictd/freedict-$pair"); done
