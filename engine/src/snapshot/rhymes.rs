@@ -154,9 +154,9 @@ fn pronunciations_of<'a>(
 /// The stored items of the `pronunciations` section, from the postings in
 /// rank order, their terms and the lexicon's pronunciations: made in a
 /// pass of their own, before [`encode`]'s, so that the build never holds
-/// the words' values and the rhyme lists together (at 5.27 M entries the
-/// two passes in one took the build's peak resident from 2.72 to between
-/// 2.76 and 2.95 GiB).
+/// the words' values and the rhyme lists together (at 5.27 M entries one
+/// pass for both raised the build's peak resident from about 2.73 GiB,
+/// set at `definitions`, to as much as 2.95 GiB).
 pub(super) fn encode_pronunciations(
     postings: &[Posting],
     terms: &[(&str, Range<u32>)],
